@@ -1,0 +1,1 @@
+"""The effect language: grammar, parser to a located AST, static checks, compiler."""
