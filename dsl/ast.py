@@ -1,0 +1,319 @@
+"""The effect language's syntax tree: small frozen nodes, each with its span.
+
+Positions are (line, column) inside the DSL text, 1-based; the parser's
+caller maps them to the YAML file. Nothing here evaluates anything.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Union
+
+
+@dataclass(frozen=True, slots=True)
+class Pos:
+    line: int
+    col: int
+    length: int
+
+
+class Node:
+    __slots__ = ()
+    pos: Pos
+
+
+# ---- expressions ---------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Int(Node):
+    value: int
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Str(Node):
+    value: str
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Bool(Node):
+    value: bool
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class NoneLit(Node):
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Me(Node):
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class This(Node):
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Name(Node):
+    name: str
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Field(Node):
+    """``card.field``: a card's data field or card variable."""
+    target: "Expr"
+    name: str
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Of(Node):
+    """``gold of p``, ``hand of p``, ``city of all``, ``city of others``."""
+    name: str
+    target: Optional["Expr"]   # None with scope 'all' / 'others'
+    scope: str                 # 'player' | 'all' | 'others'
+    pos: Pos
+    name_pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Comprehension(Node):
+    """``d in city where cond`` or ``d.cost for d in city where cond``."""
+    var: str
+    source: "Expr"
+    cond: Optional["Expr"]
+    value: Optional["Expr"]
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Call(Node):
+    func: str
+    args: tuple
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class ListLit(Node):
+    items: tuple
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Unary(Node):
+    op: str        # 'not' | '-'
+    operand: "Expr"
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Binary(Node):
+    op: str        # + - * / % == != < <= > >= and or in notin ..
+    left: "Expr"
+    right: "Expr"
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Is(Node):
+    """``x is keep`` (a card id), ``x is none``; negated with ``is not``."""
+    target: "Expr"
+    name: Optional[str]    # None means 'none'
+    negated: bool
+    pos: Pos
+    name_pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Cond(Node):
+    test: "Expr"
+    then: "Expr"
+    other: "Expr"
+    pos: Pos
+
+
+Expr = Union[Int, Str, Bool, NoneLit, Me, This, Name, Field, Of, Comprehension, Call, ListLit, Unary, Binary, Is, Cond]
+
+
+# ---- statements ----------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Amount(Node):
+    expr: Optional[Expr]      # None means 'all'
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Counter(Node):
+    """gain / lose / give / pay / pay_to / take."""
+    verb: str
+    amount: Amount
+    resource: str
+    other: Optional[Expr]
+    pos: Pos
+    resource_pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Set(Node):
+    target: Expr
+    value: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Let(Node):
+    name: str
+    value: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Node):
+    what: Expr
+    to: Expr
+    bottom: bool
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Draw(Node):
+    count: Expr
+    source: Expr
+    to: Expr
+    bottom: bool
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffle(Node):
+    zone: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Swap(Node):
+    a: Expr
+    b: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Choose(Node):
+    var: str
+    source: Expr
+    cond: Optional[Expr]
+    chooser: Optional[Expr]
+    prompt: Optional[str]
+    optional: bool
+    up_to: Optional[Expr]      # set for 'choose up to N'
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Option(Node):
+    label: str
+    cond: Optional[Expr]
+    body: tuple
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseOne(Node):
+    options: tuple
+    chooser: Optional[Expr]
+    prompt: Optional[str]
+    optional: bool
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class CallProc(Node):
+    name: str
+    args: tuple
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class DoHook(Node):
+    hook: str
+    card: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Emit(Node):
+    event: str
+    args: tuple
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class PlayActions(Node):
+    group: str
+    until: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Log(Node):
+    text: str
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Require(Node):
+    cond: Expr
+    message: Optional[str]
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Stop(Node):
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class If(Node):
+    branches: tuple            # ((cond, body), ...)
+    orelse: tuple
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class ForEach(Node):
+    var: str
+    source: Expr
+    cond: Optional[Expr]
+    order: Optional[Expr]
+    body: tuple
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Repeat(Node):
+    count: Expr
+    body: tuple
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class While(Node):
+    cond: Expr
+    body: tuple
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class As(Node):
+    player: Expr
+    body: tuple
+    pos: Pos
+
+
+Stmt = Union[Counter, Set, Let, Move, Draw, Shuffle, Swap, Choose, ChooseOne, CallProc, DoHook, Emit,
+             PlayActions, Log, Require, Stop, If, ForEach, Repeat, While, As]

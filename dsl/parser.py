@@ -1,0 +1,340 @@
+"""Parse DSL text into the located AST of ``dsl.ast``.
+
+The Lark parser is built once per process (LALR, with an indenter so blocks
+read like Python). The transformer only builds nodes; it never raises domain
+errors (Lark would wrap them in VisitError). Syntax errors become
+``DslSyntaxError`` at the YAML file's line and column.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.indenter import Indenter
+
+from engine.errors import DslSyntaxError, Span
+from engine.yamlsrc import TextOrigin
+
+from . import ast as A
+
+
+class _DslIndenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 8
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    return Lark.open_from_package(
+        "dsl", "grammar.lark", ("",), parser="lalr", postlex=_DslIndenter(),
+        start=["start", "expr_start", "binder_start"], propagate_positions=True, maybe_placeholders=True,
+    )
+
+
+def _pos(meta: Any) -> A.Pos:
+    if getattr(meta, "empty", True):
+        return A.Pos(1, 1, 1)
+    length = meta.end_column - meta.column if meta.end_line == meta.line else 1
+    return A.Pos(meta.line, meta.column, max(1, length))
+
+
+def _tpos(tok: Token) -> A.Pos:
+    return A.Pos(tok.line, tok.column, len(tok))
+
+
+def _block(items: Any) -> tuple:
+    return tuple(items)
+
+
+@v_args(meta=True)
+class _Builder(Transformer):
+    # ---- statements
+    def start(self, meta, items):
+        return tuple(items)
+
+    def expr_start(self, meta, items):
+        return items[0]
+
+    def binder_start(self, meta, items):
+        name, source, cond = items
+        return A.Comprehension(str(name), source, cond, None, _pos(meta))
+
+    def block(self, meta, items):
+        return tuple(items)
+
+    def amount(self, meta, items):
+        return A.Amount(items[0], _pos(meta))
+
+    def all_amount(self, meta, items):
+        return A.Amount(None, _pos(meta))
+
+    def _counter(self, verb, meta, items):
+        amount, res = items[0], items[1]
+        other = items[2] if len(items) > 2 else None
+        return A.Counter(verb, amount, str(res), other, _pos(meta), _tpos(res))
+
+    def gain(self, meta, items): return self._counter("gain", meta, items)
+    def lose(self, meta, items): return self._counter("lose", meta, items)
+    def give(self, meta, items): return self._counter("give", meta, items)
+    def pay(self, meta, items): return self._counter("pay", meta, items)
+    def pay_to(self, meta, items): return self._counter("pay_to", meta, items)
+    def take(self, meta, items): return self._counter("take", meta, items)
+
+    def set(self, meta, items):
+        return A.Set(items[0], items[1], _pos(meta))
+
+    def let(self, meta, items):
+        return A.Let(str(items[0]), items[1], _pos(meta))
+
+    def place_top(self, meta, items):
+        return (items[0], False)
+
+    def place_bottom(self, meta, items):
+        return (items[0], True)
+
+    def move(self, meta, items):
+        zone, bottom = items[1]
+        return A.Move(items[0], zone, bottom, _pos(meta))
+
+    def draw(self, meta, items):
+        zone, bottom = items[2]
+        return A.Draw(items[0], items[1], zone, bottom, _pos(meta))
+
+    def shuffle(self, meta, items):
+        return A.Shuffle(items[0], _pos(meta))
+
+    def swap(self, meta, items):
+        return A.Swap(items[0], items[1], _pos(meta))
+
+    def must_choose(self, meta, items):
+        return False
+
+    def may_choose(self, meta, items):
+        return True
+
+    def where(self, meta, items): return items[0]
+    def order(self, meta, items): return ("order", items[0])
+    def chooser(self, meta, items): return ("by", items[0])
+    def prompt(self, meta, items): return str(items[0])[1:-1]
+
+    def choose(self, meta, items):
+        optional, name, source, cond, by, prompt = items
+        return A.Choose(str(name), source, cond, by[1] if by else None, prompt, optional, None, _pos(meta))
+
+    def choose_many(self, meta, items):
+        optional, count, name, source, cond, by, prompt = items
+        return A.Choose(str(name), source, cond, by[1] if by else None, prompt, optional, count, _pos(meta))
+
+    def option(self, meta, items):
+        label, cond, body = items
+        return A.Option(str(label)[1:-1], cond, body, _pos(meta))
+
+    def choose_one(self, meta, items):
+        optional, by, prompt, *options = items
+        return A.ChooseOne(tuple(options), by[1] if by else None, prompt, optional, _pos(meta))
+
+    def call(self, meta, items):
+        return A.CallProc(str(items[0]), tuple(items[1] or ()), _pos(meta))
+
+    def do_hook(self, meta, items):
+        return A.DoHook(str(items[0]), items[1], _pos(meta))
+
+    def emit(self, meta, items):
+        return A.Emit(str(items[0]), tuple(items[1] or ()), _pos(meta))
+
+    def play_actions(self, meta, items):
+        return A.PlayActions(str(items[0]), items[1], _pos(meta))
+
+    def log(self, meta, items):
+        return A.Log(str(items[0])[1:-1], _pos(meta))
+
+    def require(self, meta, items):
+        cond, msg = items
+        return A.Require(cond, str(msg)[1:-1] if msg is not None else None, _pos(meta))
+
+    def stop(self, meta, items):
+        return A.Stop(_pos(meta))
+
+    def if_stmt(self, meta, items):
+        branches = [(items[0], items[1])]
+        orelse: tuple = ()
+        for extra in items[2:]:
+            if extra is None:
+                continue
+            if extra[0] == "elif":
+                branches.append((extra[1], extra[2]))
+            else:
+                orelse = extra[1]
+        return A.If(tuple(branches), orelse, _pos(meta))
+
+    def elif_clause(self, meta, items):
+        return ("elif", items[0], items[1])
+
+    def else_clause(self, meta, items):
+        return ("else", items[0])
+
+    def for_each(self, meta, items):
+        name, source, cond, order, body = items
+        return A.ForEach(str(name), source, cond, order[1] if order else None, body, _pos(meta))
+
+    def repeat(self, meta, items):
+        return A.Repeat(items[0], items[1], _pos(meta))
+
+    def while_(self, meta, items):
+        return A.While(items[0], items[1], _pos(meta))
+
+    def as_(self, meta, items):
+        return A.As(items[0], items[1], _pos(meta))
+
+    # ---- expressions
+    def args(self, meta, items):
+        return tuple(items)
+
+    def arg(self, meta, items):
+        expr, var, source, cond = items
+        if var is not None:
+            return A.Comprehension(str(var), source, cond, expr, _pos(meta))
+        if cond is not None or (isinstance(expr, A.Binary) and expr.op == "in" and isinstance(expr.left, A.Name)):
+            if isinstance(expr, A.Binary) and expr.op == "in" and isinstance(expr.left, A.Name):
+                return A.Comprehension(expr.left.name, expr.right, cond, None, _pos(meta))
+            return A.Comprehension("", expr, cond, None, _pos(meta))   # checker reports it
+        return expr
+
+    def cond(self, meta, items):
+        return A.Cond(items[0], items[1], items[2], _pos(meta))
+
+    def or_(self, meta, items):
+        return A.Binary("or", items[0], items[1], _pos(meta))
+
+    def and_(self, meta, items):
+        return A.Binary("and", items[0], items[1], _pos(meta))
+
+    def not_(self, meta, items):
+        return A.Unary("not", items[0], _pos(meta))
+
+    def compare(self, meta, items):
+        return A.Binary(str(items[1]), items[0], items[2], _pos(meta))
+
+    def in_(self, meta, items):
+        return A.Binary("in", items[0], items[1], _pos(meta))
+
+    def not_in(self, meta, items):
+        return A.Binary("notin", items[0], items[1], _pos(meta))
+
+    def is_(self, meta, items):
+        return A.Is(items[0], str(items[1]), False, _pos(meta), _tpos(items[1]))
+
+    def is_not(self, meta, items):
+        return A.Is(items[0], str(items[1]), True, _pos(meta), _tpos(items[1]))
+
+    def is_none(self, meta, items):
+        return A.Is(items[0], None, False, _pos(meta), _pos(meta))
+
+    def is_not_none(self, meta, items):
+        return A.Is(items[0], None, True, _pos(meta), _pos(meta))
+
+    def range(self, meta, items):
+        return A.Binary("..", items[0], items[1], _pos(meta))
+
+    def arith(self, meta, items):
+        return A.Binary(str(items[1]), items[0], items[2], _pos(meta))
+
+    def neg(self, meta, items):
+        return A.Unary("-", items[0], _pos(meta))
+
+    def field(self, meta, items):
+        return A.Field(items[0], str(items[1]), _pos(meta))
+
+    def of_(self, meta, items):
+        name, target = items
+        if isinstance(target, tuple):
+            return A.Of(str(name), None, target[0], _pos(meta), _tpos(name))
+        return A.Of(str(name), target, "player", _pos(meta), _tpos(name))
+
+    def of_all(self, meta, items):
+        return ("all",)
+
+    def of_others(self, meta, items):
+        return ("others",)
+
+    def int_(self, meta, items): return A.Int(int(items[0]), _pos(meta))
+    def str_(self, meta, items): return A.Str(str(items[0])[1:-1], _pos(meta))
+    def true_(self, meta, items): return A.Bool(True, _pos(meta))
+    def false_(self, meta, items): return A.Bool(False, _pos(meta))
+    def none_(self, meta, items): return A.NoneLit(_pos(meta))
+    def me(self, meta, items): return A.Me(_pos(meta))
+    def this(self, meta, items): return A.This(_pos(meta))
+    def name(self, meta, items): return A.Name(str(items[0]), _pos(meta))
+
+    def func(self, meta, items):
+        return A.Call(str(items[0]), tuple(items[1] or ()), _pos(meta))
+
+    def list_(self, meta, items):
+        return A.ListLit(tuple(i for i in items if i is not None), _pos(meta))
+
+
+_BUILDER = _Builder()
+
+_EXPECTED_NAMES = {
+    "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block", "NAME": "a name",
+    "INT": "a number", "STRING": "a quoted text", "COMPARE": "a comparison", "$END": "end of text",
+    "LPAR": "'('", "RPAR": "')'", "COLON": "':'", "COMMA": "','", "EQUAL": "'='", "DOT": "'.'",
+}
+
+
+def to_span(origin: TextOrigin, line: int, col: int, length: int = 1) -> Span:
+    """Map a (line, col) inside DSL text to the YAML file."""
+    if origin.block:
+        return Span(origin.file, origin.line + line - 1, origin.col + col - 1, length)
+    if line == 1:
+        return Span(origin.file, origin.line, origin.col + col - 1, length)
+    return Span(origin.file, origin.line + line - 1, col, length)
+
+
+def _describe(expected: set[str]) -> str:
+    names = sorted({_EXPECTED_NAMES.get(e, e.lower().strip("_")) for e in expected if not e.startswith("__")})
+    if len(names) > 6:
+        names = names[:6] + ["..."]
+    return ", ".join(names)
+
+
+def parse(text: str, origin: TextOrigin, start: str = "start") -> Any:
+    """Parse statements (``start``), one expression or a binder; raise DslSyntaxError."""
+    src = text if text.endswith("\n") else text + "\n"
+    try:
+        tree = _parser().parse(src, start=start)
+    except UnexpectedInput as exc:
+        raise _syntax_error(exc, src, origin) from None
+    return _BUILDER.transform(tree)
+
+
+def _syntax_error(exc: UnexpectedInput, src: str, origin: TextOrigin) -> DslSyntaxError:
+    lines = src.splitlines() or [""]
+    if isinstance(exc, UnexpectedCharacters):
+        ch = src[exc.pos_in_stream] if exc.pos_in_stream < len(src) else ""
+        msg = f"unexpected character {ch!r}"
+        return DslSyntaxError(msg, to_span(origin, exc.line, exc.column))
+    if isinstance(exc, UnexpectedToken):
+        tok = exc.token
+        if tok.type == "$END" or tok.type == "_DEDENT" and not str(tok).strip():
+            line = len(lines)
+            return DslSyntaxError(f"text ends too early; expected {_describe(exc.expected)}",
+                                  to_span(origin, line, max(1, len(lines[-1]))))
+        if tok.type == "_NL":
+            line = tok.line
+            col = len(lines[line - 1]) + 1 if line - 1 < len(lines) else 1
+            return DslSyntaxError(f"line ends too early; expected {_describe(exc.expected)}",
+                                  to_span(origin, line, col))
+        if tok.type == "_INDENT":
+            return DslSyntaxError("unexpected indentation", to_span(origin, tok.line, 1))
+        return DslSyntaxError(f"unexpected {str(tok)!r}; expected {_describe(exc.expected)}",
+                              to_span(origin, tok.line, tok.column, len(str(tok))))
+    if isinstance(exc, UnexpectedEOF):
+        return DslSyntaxError("text ends too early", to_span(origin, len(lines), 1))
+    return DslSyntaxError(str(exc), to_span(origin, getattr(exc, "line", 1), getattr(exc, "column", 1)))

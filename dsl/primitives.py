@@ -1,0 +1,128 @@
+"""Every function the effect language offers, in one registry.
+
+A primitive is a plain Python function over runtime values (players and
+cards are ints; collections are lists) plus its declared argument and result
+types, which the checker uses. Aggregates over comprehensions (count, sum,
+any, every, first, those, min, max) are compiled specially but are listed
+here too so the registry is the single reference.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
+
+
+@dataclass(frozen=True, slots=True)
+class Primitive:
+    name: str
+    fn: Optional[Callable[..., Any]]   # None for aggregates compiled by the compiler
+    params: tuple[str, ...]            # types; '*' suffix = variadic
+    returns: str                       # a type, or 'elem' (element of the first arg), 'arg' (type of first arg)
+    needs_state: bool
+    doc: str
+
+
+def size(st, coll):
+    """Number of cards in a zone or items in a list."""
+    return len(st.zones[coll]) if isinstance(coll, int) else len(coll)
+
+
+def holder(st, card):
+    """The player whose zone holds the card, or none when it lies in a shared zone."""
+    owner = st.game.slot_owner[st.loc[card]]
+    return None if owner < 0 else owner
+
+
+def top(st, zone):
+    """The top card of a zone (the next one drawn), or none when it is empty."""
+    z = st.zones[zone]
+    return z[-1] if z else None
+
+
+def turn_order(st, first):
+    """All players in seating order starting with ``first``."""
+    n = st.players
+    return [(first + i) % n for i in range(n)]
+
+
+def next_player(st, p):
+    """The player seated after ``p`` (to the left)."""
+    return (p + 1) % st.players
+
+
+def previous_player(st, p):
+    """The player seated before ``p`` (to the right)."""
+    return (p - 1) % st.players
+
+
+def player(st, n):
+    """Player number ``n`` as shown to people (1-based: player(1) is P1)."""
+    if not 1 <= n <= st.players:
+        raise ValueError(f"player({n}): there are {st.players} players")
+    return n - 1
+
+
+def random(st, coll):
+    """One item of a list (or card of a zone) picked with the game's seeded generator; none if empty."""
+    items = st.zones[coll] if isinstance(coll, int) else coll
+    return items[st.rand_below(len(items))] if items else None
+
+
+def distance(st, a, b):
+    """Seats from player ``a`` to player ``b`` going left (0 when equal)."""
+    return (b - a) % st.players
+
+
+def neighbours(st, a, b):
+    """Whether two players sit next to each other."""
+    n = st.players
+    return a != b and ((a - b) % n == 1 or (b - a) % n == 1)
+
+
+def absolute(a):
+    """Absolute value of a number."""
+    return -a if a < 0 else a
+
+
+def lesser(*values):
+    """The smallest of its arguments: lesser(a, b, ...)."""
+    return min(values)
+
+
+def greater(*values):
+    """The largest of its arguments: greater(a, b, ...)."""
+    return max(values)
+
+
+PRIMITIVES: dict[str, Primitive] = {
+    "size": Primitive("size", size, ("collection",), "int", True, size.__doc__),
+    "holder": Primitive("holder", holder, ("card",), "player?", True, holder.__doc__),
+    "top": Primitive("top", top, ("zone",), "elem?", True, top.__doc__),
+    "turn_order": Primitive("turn_order", turn_order, ("player",), "list:player", True, turn_order.__doc__),
+    "next_player": Primitive("next_player", next_player, ("player",), "player", True, next_player.__doc__),
+    "previous_player": Primitive("previous_player", previous_player, ("player",), "player", True, previous_player.__doc__),
+    "player": Primitive("player", player, ("int",), "player", True, player.__doc__),
+    "random": Primitive("random", random, ("collection",), "elem?", True, random.__doc__),
+    "distance": Primitive("distance", distance, ("player", "player"), "int", True, distance.__doc__),
+    "neighbours": Primitive("neighbours", neighbours, ("player", "player"), "bool", True, neighbours.__doc__),
+    "abs": Primitive("abs", absolute, ("int",), "int", False, absolute.__doc__),
+    "lesser": Primitive("lesser", lesser, ("int*",), "int", False, lesser.__doc__),
+    "greater": Primitive("greater", greater, ("int*",), "int", False, greater.__doc__),
+    # Aggregates over a collection or a comprehension ``x in coll where cond``.
+    "count": Primitive("count", None, ("comprehension",), "int", False,
+                       "How many items of the collection satisfy the condition: count(d in city where d.cost > 3)."),
+    "sum": Primitive("sum", None, ("comprehension",), "int", False,
+                     "Sum of a value over a collection: sum(d.cost for d in city); 0 when empty."),
+    "min": Primitive("min", None, ("comprehension",), "int", False,
+                     "Smallest value over a collection: min(d.cost for d in hand); none when empty."),
+    "max": Primitive("max", None, ("comprehension",), "int", False,
+                     "Largest value over a collection: max(c.rank for c in picked); none when empty."),
+    "any": Primitive("any", None, ("comprehension",), "bool", False,
+                     "Whether some item satisfies the condition: any(d in city where d is keep)."),
+    "every": Primitive("every", None, ("comprehension",), "bool", False,
+                       "Whether all items satisfy the condition (true when empty)."),
+    "first": Primitive("first", None, ("comprehension",), "elem?", False,
+                       "The first item satisfying the condition, in collection order; none if there is none."),
+    "those": Primitive("those", None, ("comprehension",), "list", False,
+                       "The items satisfying the condition, as a list: those(d in hand where d.cost < 3)."),
+}

@@ -1,0 +1,513 @@
+"""A compiled game: the pack's vocabulary as index tables plus compiled code.
+
+``Game`` is built once per pack and shared, read-only, by every state (and
+every worker process). It owns the decision protocol: ``new_state``,
+``apply`` (refuses an illegal choice with a reason, state untouched),
+``view`` (what one player may see), and final scores.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
+
+from dsl.compiler import CALL, SKIP, STOP, SUSPEND, Code, Compiler
+from dsl.parser import to_span
+
+from . import model as M
+from .errors import IllegalChoice, MeepleError, PackInvalid, Problems, RuleError, Span, suggest
+from .state import NO_ANSWER, Decision, Frame, State
+
+STEP_BUDGET = 200_000
+
+
+@dataclass
+class CompiledAction:
+    index: int
+    id: str
+    group: str
+    name: str
+    card_def: int            # -1 for a rule action
+    when: Optional[Callable]
+    when_text: str
+    binder: Optional[tuple]  # (var, slot, type, source, cond)
+    binder_text: str
+    param_slot: int
+    effect: int
+    per_turn: Optional[int]
+    refusal: Optional[str]
+    nlocals: int
+
+
+class Game:
+    def __init__(self, pack: M.Pack):
+        self.pack = pack
+        g = pack.game
+        self.defn = g
+        self.id = pack.info.id
+        self.min_players, self.max_players = g.min_players, g.max_players
+        # resources and variables
+        self.res_names = [r.name for r in g.resources]
+        self.res_index = {n: i for i, n in enumerate(self.res_names)}
+        self.nres = len(self.res_names)
+        self.res_min = [r.minimum for r in g.resources]
+        self.res_max = [r.maximum for r in g.resources]
+        self.res_start = [r.start for r in g.resources]
+        self.enums = {k: v for k, v in g.enums}
+        self.enum_of_value = {v: k for k, vs in g.enums for v in vs}
+        self.constants = {}
+        for c in g.constants:
+            table = {n: c.value(n) for n in range(g.min_players, g.max_players + 1)}
+            self.constants[c.name] = table
+        self.gvar_index = {v.name: i for i, v in enumerate(g.variables)}
+        self.gvar_types = [self.type_of(v.type) for v in g.variables]
+        self.gvar_defaults = [v.default for v in g.variables]
+        self.pvar_index = {v.name: i for i, v in enumerate(g.player_variables)}
+        self.pvar_types = [self.type_of(v.type) for v in g.player_variables]
+        self.pvar_defaults = [v.default for v in g.player_variables]
+        self.npvars = len(g.player_variables)
+        # card kinds, fields, card variables
+        self.kinds = {k.name: k for k in g.card_kinds}
+        self.all_fields: dict[str, str] = {}
+        self.kind_fields: dict[str, dict[str, str]] = {}
+        self.all_cvars: dict[str, str] = {}
+        self.kind_cvars: dict[str, dict[str, str]] = {}
+        self.kind_hooks = {k.name: k.hooks for k in g.card_kinds}
+        self.all_hooks = tuple(h for k in g.card_kinds for h in k.hooks)
+        cvar_defaults: dict[str, Any] = {}
+        for k in g.card_kinds:
+            self.kind_fields[k.name] = {f.name: self.type_of(f.type) for f in k.fields}
+            self.all_fields.update(self.kind_fields[k.name])
+            self.kind_cvars[k.name] = {v.name: self.type_of(v.type) for v in k.variables}
+            self.all_cvars.update(self.kind_cvars[k.name])
+            for v in k.variables:
+                cvar_defaults[v.name] = v.default
+        self.field_index = {n: i for i, n in enumerate(self.all_fields)}
+        self.cvar_index = {n: i for i, n in enumerate(self.all_cvars)}
+        self.ncvars = len(self.all_cvars)
+        self.cvar_default_row = [cvar_defaults[n] for n in self.all_cvars]
+        # card definitions and instances
+        self.card_defs = list(pack.cards)
+        self.card_index = {c.id: i for i, c in enumerate(self.card_defs)}
+        self.card_def_index: list[int] = []
+        self.card_fields: list[tuple] = []
+        self.kind_cards: dict[str, list[int]] = {k.name: [] for k in g.card_kinds}
+        for di, c in enumerate(self.card_defs):
+            row = [None] * len(self.all_fields)
+            for name, value in c.fields:
+                if name in self.field_index:
+                    row[self.field_index[name]] = value
+            for _ in range(c.copies):
+                self.kind_cards[c.kind].append(len(self.card_def_index))
+                self.card_def_index.append(di)
+                self.card_fields.append(tuple(row))
+        self.card_def_ids = [self.card_defs[d].id for d in self.card_def_index]
+        self.card_names = [self.card_defs[d].names.get() for d in self.card_def_index]
+        self.ncards = len(self.card_def_index)
+        # zones: slots are numbered per player count, so tables are per count
+        self.zone_defs = list(g.zones)
+        self.zone_index = {z.name: i for i, z in enumerate(self.zone_defs)}
+        self.event_defs = {e.name: e for e in g.events}
+        self.proc_defs = {p.name: p for p in g.procedures}
+        self.action_groups = sorted({a.group for a in g.actions} | {a.group for c in pack.cards for a in c.actions})
+        self._players = 0
+        self.zone_base: list[int] = []
+        self.slot_owner: list[int] = []
+        self.slot_zone: list[int] = []
+        self.codes: list[Code] = []
+        self.proc_code: dict[str, int] = {}
+        self.hook_code: dict[tuple[int, str], int] = {}
+        self.handler_code: dict[tuple[int, str], int] = {}
+        self.actions: list[CompiledAction] = []
+        self.rule_actions: dict[str, list[CompiledAction]] = {}
+        self.card_actions: dict[int, list[CompiledAction]] = {}
+        self._layout(g.max_players)
+
+    # ------------------------------------------------------------ layout
+    def _layout(self, players: int) -> None:
+        """Zone slots: per-player zones take one slot per *seat of the largest
+        game*, so compiled code (which captured zone bases) works at every count."""
+        self.zone_base, self.slot_owner, self.slot_zone = [], [], []
+        slot = 0
+        for zi, z in enumerate(self.zone_defs):
+            self.zone_base.append(slot)
+            for p in range(players if z.per_player else 1):
+                self.slot_owner.append(p if z.per_player else -1)
+                self.slot_zone.append(zi)
+                slot += 1
+        self.nslots = slot
+        self.in_play_slots = [s for s in range(slot) if self.zone_defs[self.slot_zone[s]].in_play]
+
+    def live_slots(self, st: State) -> list[int]:
+        return [s for s in self.in_play_slots if self.slot_owner[s] < st.players]
+
+    def type_of(self, t: M.TypeRef) -> str:
+        name = t.name
+        if name in ("int", "bool", "player", "text"):
+            return name
+        if name == "card":
+            return "card"
+        if name in self.enums if hasattr(self, "enums") else False:
+            return "enum:" + name
+        return "card:" + name
+
+    def known_names(self) -> list[str]:
+        return (list(self.constants) + list(self.gvar_index) + list(self.pvar_index) + list(self.res_index)
+                + list(self.zone_index) + list(self.enum_of_value) + list(self.enums) + list(self.kind_cards)
+                + ["players", "round", "player_count"])
+
+    def labeller(self, t: str) -> Callable[[State, Any], tuple[str, str]]:
+        """(key, label) for a choice option of type ``t``."""
+        if t.startswith("card"):
+            ids, names = self.card_def_ids, self.card_names
+            return lambda st, c: (ids[c], names[c])
+        if t == "player":
+            return lambda st, p: (f"p{p + 1}", f"P{p + 1}")
+        return lambda st, v: (str(v), str(v))
+
+    # ------------------------------------------------------------ compile
+    def compile(self, problems: Problems) -> None:
+        g = self.defn
+        errors: list[MeepleError] = []
+        comp = Compiler(self, errors)
+        self._check_vocabulary(problems)
+        for p in g.procedures:
+            self.proc_code[p.name] = comp.unit(f"procedure {p.name}", p.body, tuple((x.name, self.type_of(x.type)) for x in p.params))
+        for di, c in enumerate(self.card_defs):
+            for hook, src in c.hooks:
+                self.hook_code[(di, hook)] = comp.unit(f"{c.id}.{hook}", src)
+            for event, src in c.handlers:
+                if event not in self.event_defs:
+                    errors.append(_content_error(f"unknown event '{event}'", src.span, suggest(event, list(self.event_defs))))
+                    continue
+                params = tuple((x.name, self.type_of(x.type)) for x in self.event_defs[event].params)
+                self.handler_code[(di, event)] = comp.unit(f"{c.id} on {event}", src, params)
+        for a in g.actions:
+            self.rule_actions.setdefault(a.group, []).append(self._action(comp, a, -1))
+        for di, c in enumerate(self.card_defs):
+            for a in c.actions:
+                if not a.group:
+                    errors.append(_content_error(f"card action '{a.id}' needs a group (one of: {', '.join(self.action_groups) or 'none'})", a.span))
+                    continue
+                self.card_actions.setdefault(di, []).append(self._action(comp, a, di))
+        self.setup_code = comp.unit("setup", g.setup)
+        self.round_code = comp.unit("round", g.round)
+        self.scoring_code = comp.unit("scoring", g.scoring)
+        self.end_when, self._end_code = comp.expression("end_when", g.end_when, want="bool")
+        self.tiebreak = [comp.expression(f"tiebreak {i + 1}", t, want="int") for i, t in enumerate(g.tiebreak)]
+        self.evaluation = comp.expression("evaluation", g.evaluation, want="int") if g.evaluation else None
+        if g.score not in self.res_index:
+            errors.append(_content_error(f"score: unknown resource '{g.score}'", g.setup.span, suggest(g.score, self.res_names)))
+        else:
+            self.score_res = self.res_index[g.score]
+        problems.extend(errors)
+
+    def _check_vocabulary(self, problems: Problems) -> None:
+        g = self.defn
+        for k in g.card_kinds:
+            if k.starts_in not in self.zone_index:
+                problems.add(_content_error(f"card kind '{k.name}' starts in unknown zone '{k.starts_in}'", k.span, suggest(k.starts_in, list(self.zone_index))))
+        for z in g.zones:
+            if z.holds not in self.kinds:
+                problems.add(_content_error(f"zone '{z.name}' holds unknown card kind '{z.holds}'", z.span, suggest(z.holds, list(self.kinds))))
+        seen: dict[str, str] = {}
+        for what, names in (("resource", self.res_index), ("variable", self.gvar_index), ("player variable", self.pvar_index),
+                            ("zone", self.zone_index), ("enum value", self.enum_of_value), ("constant", self.constants)):
+            for n in names:
+                if n in seen:
+                    problems.add(_content_error(f"'{n}' is both a {seen[n]} and a {what}; names must be unique", g.span))
+                seen[n] = what
+        for vt in (*g.variables, *g.player_variables):
+            if vt.type.name not in ("int", "bool", "player", "text", "card") and vt.type.name not in self.enums and vt.type.name not in self.kinds:
+                problems.add(_content_error(f"unknown type '{vt.type.name}'", vt.type.span,
+                                            suggest(vt.type.name, ["int", "bool", "player", "text", "card", *self.enums, *self.kinds])))
+
+    def _action(self, comp: Compiler, a: M.ActionDef, card_def: int) -> CompiledAction:
+        params: tuple = ()
+        binder = None
+        binder_text = ""
+        if a.with_ is not None:
+            binder, bcode = comp.binder(f"{a.id} with", a.with_)
+            binder_text = a.with_.text.strip()
+            if binder:
+                params = ((binder[0], binder[2]),)
+        when, wcode = comp.expression(f"{a.id} when", a.when, want="bool") if a.when else (None, Code(""))
+        effect = comp.unit(f"action {a.id}", a.effect, params)
+        ca = CompiledAction(
+            index=len(self.actions), id=a.id, group=a.group, name=a.names.get(), card_def=card_def, when=when,
+            when_text=a.when.text.strip() if a.when else "", binder=binder, binder_text=binder_text,
+            param_slot=0 if binder else -1, effect=effect, per_turn=a.per_turn, refusal=a.refusal,
+            nlocals=max(wcode.nlocals, bcode.nlocals if a.with_ is not None else 0, 1) + 1)
+        self.actions.append(ca)
+        return ca
+
+    # ------------------------------------------------------------ actions
+    def group_actions(self, st: State, me: int, group: str) -> list[tuple[CompiledAction, Optional[int]]]:
+        """Rule actions of the group, then actions granted by cards in my live zones."""
+        out = [(a, None) for a in self.rule_actions.get(group, ())]
+        if self.card_actions:
+            for slot in self.in_play_slots:
+                if self.slot_owner[slot] != me:
+                    continue
+                for c in st.zones[slot]:
+                    for a in self.card_actions.get(self.card_def_index[c], ()):
+                        if a.group == group:
+                            out.append((a, c))
+        return out
+
+    def action_options(self, st: State, fr: Frame, group: str, used: dict) -> list:
+        me = fr.me
+        opts = []
+        for a, card in self.group_actions(st, me, group):
+            if a.per_turn is not None and used.get(f"{a.id}@{card}", 0) >= a.per_turn:
+                continue
+            tmp = Frame(-1, 0, [None] * a.nlocals, me, card if card is not None else fr.this)
+            if a.when is not None and not a.when(st, tmp):
+                continue
+            if a.binder is None:
+                opts.append([a.id, a.name, [a.index, card, None]])
+                continue
+            _, slot, et, source, cond = a.binder
+            label = self.labeller(et)
+            seen: dict[str, int] = {}
+            loc = tmp.locals
+            for x in source(st, tmp):
+                loc[slot] = x
+                if cond is not None and not cond(st, tmp):
+                    continue
+                key, text = label(st, x)
+                k = seen.get(key, 0)
+                seen[key] = k + 1
+                opts.append([f"{a.id}:{key}" + (f"#{k + 1}" if k else ""), f"{a.name}: {text}", [a.index, card, x]])
+        return opts
+
+    def refusal_reason(self, st: State, key: str) -> str:
+        """Why ``key`` is not a legal option now, as specific as we can tell."""
+        dec = st.pending
+        base = key.split(":", 1)[0]
+        if dec is not None and dec.kind == "action":
+            fr = st.frames[-1]
+            for a, card in self.group_actions(st, fr.me, self._group_of(st)):
+                if a.id != base:
+                    continue
+                if a.refusal and a.when is not None:
+                    tmp = Frame(-1, 0, [None] * a.nlocals, fr.me, card if card is not None else fr.this)
+                    if not a.when(st, tmp):
+                        return a.refusal
+                if a.when is not None:
+                    tmp = Frame(-1, 0, [None] * a.nlocals, fr.me, card if card is not None else fr.this)
+                    if not a.when(st, tmp):
+                        return f"'{a.id}' needs: {a.when_text}"
+                if a.per_turn is not None:
+                    return f"'{a.id}' is allowed {a.per_turn} time(s) a turn"
+                if ":" in key:
+                    return f"'{key.split(':', 1)[1]}' is not one of the choices for '{a.id}' ({a.binder_text})"
+                return f"'{a.id}' needs a choice: {a.binder_text}"
+        keys = ", ".join(dec.keys()) if dec else ""
+        hint = suggest(key, dec.keys()) if dec else None
+        return f"'{key}' is not a legal option; legal: {keys}" + (f" ({hint})" if hint else "")
+
+    def _group_of(self, st: State) -> str:
+        fr = st.frames[-1]
+        code = self.codes[fr.code]
+        # the suspended play-actions instruction knows its group; find it by the options
+        for o in st.pending.options:
+            a = self.actions[o[2][0]]
+            return a.group
+        return ""
+
+    # ------------------------------------------------------------ running
+    def new_state(self, players: int, seed: int) -> State:
+        if not self.min_players <= players <= self.max_players:
+            raise IllegalChoice(f"{self.id} is played by {self.min_players} to {self.max_players} players, not {players}")
+        from .rng import seed_state
+        st = State(self, players)
+        st.rng = seed_state(seed)
+        st.res = [self.res_start[r] for _ in range(players) for r in range(self.nres)]
+        st.pvars = [d for _ in range(players) for d in self.pvar_defaults]
+        st.gvars = list(self.gvar_defaults)
+        st.zones = [[] for _ in range(self.nslots)]
+        st.loc = [0] * self.ncards
+        for kind, ids in self.kind_cards.items():
+            slot = self.zone_base[self.zone_index[self.kinds[kind].starts_in]]
+            for c in ids:
+                st.zones[slot].append(c)
+                st.loc[c] = slot
+        st.cvars = self.cvar_default_row * self.ncards
+        st.frames = [Frame(MAIN, 0, [], -1, -1)]
+        self.run(st)
+        return st
+
+    def run(self, st: State) -> None:
+        """Run rules until a decision is needed or the game ends."""
+        codes = self.codes
+        steps = 0
+        frames = st.frames
+        while frames:
+            fr = frames[-1]
+            if fr.code == MAIN:
+                if self._main(st, fr):
+                    continue
+                return
+            instrs = codes[fr.code].instrs
+            pc = fr.pc
+            n = len(instrs)
+            try:
+                while True:
+                    if pc >= n:
+                        frames.pop()
+                        break
+                    nxt = instrs[pc](st, fr)
+                    steps += 1
+                    if nxt < 0:
+                        if nxt == SUSPEND:
+                            fr.pc = pc
+                            return
+                        if nxt == STOP:
+                            frames.pop()
+                        break
+                    pc = nxt
+                    if steps > STEP_BUDGET:
+                        raise RuleError(f"step budget of {STEP_BUDGET} exceeded (a loop that never ends?)")
+            except MeepleError as err:
+                if not err.span.line:
+                    err.span = codes[fr.code].spans[pc]
+                err.message = f"{err.message} (in {codes[fr.code].name})"
+                raise
+            except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError, AttributeError) as exc:
+                raise RuleError(f"{type(exc).__name__}: {exc} (in {codes[fr.code].name})", codes[fr.code].spans[pc]) from None
+
+    def _main(self, st: State, fr: Frame) -> bool:
+        """The flow: setup, rounds until the end condition, scoring. True to go on."""
+        stage = fr.pc
+        if stage == 0:
+            fr.pc = 1
+            st.frames.append(Frame(self.setup_code, 0, [None] * self.codes[self.setup_code].nlocals, -1, -1))
+            return True
+        if stage == 1:
+            if st.round > 0 and (self._test_end(st) or st.round >= self.defn.max_rounds):
+                fr.pc = 2
+                st.frames.append(Frame(self.scoring_code, 0, [None] * self.codes[self.scoring_code].nlocals, -1, -1))
+                return True
+            st.round += 1
+            st.frames.append(Frame(self.round_code, 0, [None] * self.codes[self.round_code].nlocals, -1, -1))
+            return True
+        self._finish(st)
+        st.frames.pop()
+        return True
+
+    def _test_end(self, st: State) -> bool:
+        return bool(self.end_when(st, Frame(-1, 0, [None] * max(1, self._end_code.nlocals), -1, -1)))
+
+    def _finish(self, st: State) -> None:
+        st.over = True
+        st.pending = None
+        r, nr = self.score_res, self.nres
+        st.scores = [st.res[p * nr + r] for p in range(st.players)]
+        keys = self.rank_keys(st)
+        st.ranking = sorted(range(st.players), key=lambda p: (tuple(-x for x in keys[p]), p))
+        st.events.append("game over")
+
+    def winners(self, st: State) -> list[int]:
+        """Players sharing first place after every tie-break (usually one)."""
+        keys = self.rank_keys(st)
+        best = max(keys)
+        return [p for p in range(st.players) if keys[p] == best]
+
+    def rank_keys(self, st: State) -> list[tuple]:
+        out = []
+        for p in range(st.players):
+            k = [st.scores[p]]
+            for fn, code in self.tiebreak:
+                v = fn(st, Frame(-1, 0, [None] * max(1, code.nlocals), p, -1))
+                k.append(v if v is not None else -10**9)
+            out.append(tuple(k))
+        return out
+
+    def apply(self, st: State, key: str | int) -> None:
+        """Apply a choice by option key (or index). Refuses illegal ones, state untouched."""
+        dec = st.pending
+        if dec is None:
+            raise IllegalChoice("no decision is pending" + (" (the game is over)" if st.over else ""))
+        if isinstance(key, int) and not isinstance(key, bool):
+            if not 0 <= key < len(dec.options):
+                raise IllegalChoice(f"option {key} is out of range (0..{len(dec.options) - 1})")
+            index = key
+        else:
+            keys = dec.keys()
+            if key in keys:
+                index = keys.index(key)
+            else:
+                raise IllegalChoice(self.refusal_reason(st, str(key)))
+        opt = dec.options[index]
+        st.log.append([dec.player, index, opt[0]])
+        st.pending = None
+        st.answer = opt[2] if opt[2] != SKIP else SKIP
+        self.run(st)
+
+    # ------------------------------------------------------------ viewing
+    def view(self, st: State, player: Optional[int]) -> dict:
+        """What ``player`` may see (None: a spectator who sees only public things)."""
+        zones = {}
+        for zi, z in enumerate(self.zone_defs):
+            base = self.zone_base[zi]
+            seats = range(st.players) if z.per_player else [None]
+            for p in seats:
+                slot = base + (p or 0)
+                cards = st.zones[slot]
+                name = z.name if p is None else f"{z.name}/P{p + 1}"
+                visible = z.visibility == "public" or (z.visibility == "owner" and p is not None and p == player)
+                if visible and not (z.ordered and z.visibility != "public"):
+                    zones[name] = [self.card_def_ids[c] for c in cards]
+                else:
+                    zones[name] = {"hidden": len(cards)}
+        out = {
+            "round": st.round,
+            "players": [{"seat": f"P{p + 1}", **{r: st.res[p * self.nres + i] for i, r in enumerate(self.res_names)},
+                         **{v: _plain(st.pvars[p * self.npvars + i], self) for v, i in self.pvar_index.items()}}
+                        for p in range(st.players)],
+            "variables": {v: _plain(st.gvars[i], self) for v, i in self.gvar_index.items()},
+            "zones": zones,
+            "over": st.over,
+        }
+        if st.pending is not None:
+            out["decision"] = {"player": f"P{st.pending.player + 1}", "prompt": st.pending.prompt}
+            if player == st.pending.player:
+                out["decision"]["options"] = st.pending.keys()
+        if st.over:
+            out["scores"] = st.scores
+        return out
+
+
+def _plain(v: Any, game: Game) -> Any:
+    return v
+
+
+def _content_error(message: str, span: Span, hint: Optional[str] = None):
+    from .errors import ContentError
+    return ContentError(message, span, hint)
+
+
+MAIN = -100
+
+
+def compile_pack(pack: M.Pack, problems: Optional[Problems] = None) -> Game:
+    """Compile a loaded pack; raises PackInvalid with every error if any."""
+    own = problems if problems is not None else Problems()
+    game = Game(pack)
+    game.compile(own)
+    if own.errors and problems is None:
+        raise PackInvalid(own)
+    return game
+
+
+def load_game(name: str) -> Game:
+    from .pack import read_pack, resolve
+    problems = Problems()
+    pack = read_pack(resolve(name), problems)
+    if pack is None or problems.errors:
+        raise PackInvalid(problems)
+    game = Game(pack)
+    game.compile(problems)
+    if problems.errors:
+        raise PackInvalid(problems)
+    return game

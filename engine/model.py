@@ -1,0 +1,205 @@
+"""Loaded pack data as frozen dataclasses: what a pack declares, before compiling.
+
+Every item keeps the span it came from, so later checks (references, DSL)
+can point at the YAML that declared it. DSL sources are kept as ``Source``
+(text plus where that text starts in the file).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from .errors import Span
+from .yamlsrc import TextOrigin
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """A DSL snippet and where it starts in its YAML file."""
+
+    text: str
+    origin: TextOrigin
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Names:
+    """A display name per locale (``en`` always present)."""
+
+    by_locale: tuple[tuple[str, str], ...]
+
+    def get(self, locale: str = "en") -> str:
+        for loc, text in self.by_locale:
+            if loc == locale:
+                return text
+        return self.by_locale[0][1] if self.by_locale else ""
+
+
+@dataclass(frozen=True, slots=True)
+class TypeRef:
+    """A declared type: int, bool, player, text, an enum, a card kind, a list."""
+
+    name: str           # 'int' | 'bool' | 'player' | 'text' | enum name | card kind | 'card'
+    nullable: bool
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class VarDef:
+    name: str
+    type: TypeRef
+    default: Any
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceDef:
+    name: str
+    names: Names
+    minimum: Optional[int]
+    maximum: Optional[int]
+    start: int
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneDef:
+    name: str
+    per_player: bool
+    visibility: str      # public | owner | nobody
+    holds: str           # card kind
+    in_play: bool        # its cards' event handlers and actions are live
+    ordered: bool        # hidden order (a deck): views show only the count
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class FieldDef:
+    name: str
+    type: TypeRef
+    default: Any          # a literal, or ('field', other) to copy another field
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class CardKindDef:
+    name: str
+    fields: tuple[FieldDef, ...]
+    variables: tuple[VarDef, ...]
+    hooks: tuple[str, ...]
+    starts_in: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ActionDef:
+    id: str
+    group: str
+    names: Names
+    when: Optional[Source]
+    with_: Optional[Source]
+    effect: Source
+    per_turn: Optional[int]
+    refusal: Optional[str]
+    span: Span
+    card: Optional[str] = None      # id of the card that grants it
+
+
+@dataclass(frozen=True, slots=True)
+class CardDef:
+    id: str
+    kind: str
+    names: Names
+    copies: int
+    fields: tuple[tuple[str, Any], ...]
+    text: Names
+    hooks: tuple[tuple[str, Source], ...]
+    handlers: tuple[tuple[str, Source], ...]
+    actions: tuple[ActionDef, ...]
+    provisional: tuple[tuple[str, str], ...]
+    span: Span
+    field_spans: tuple[tuple[str, Span], ...] = ()
+
+    def field(self, name: str) -> Any:
+        for key, value in self.fields:
+            if key == name:
+                return value
+        raise KeyError(name)
+
+
+@dataclass(frozen=True, slots=True)
+class ParamDef:
+    name: str
+    type: TypeRef
+
+
+@dataclass(frozen=True, slots=True)
+class ProcedureDef:
+    name: str
+    params: tuple[ParamDef, ...]
+    body: Source
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class EventDef:
+    name: str
+    params: tuple[ParamDef, ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class ConstantDef:
+    name: str
+    by_players: tuple[tuple[int, int], ...]    # empty count key 0 = for every count
+    span: Span
+
+    def value(self, players: int) -> Optional[int]:
+        table = dict(self.by_players)
+        return table.get(players, table.get(0))
+
+
+@dataclass(frozen=True, slots=True)
+class GameDef:
+    min_players: int
+    max_players: int
+    constants: tuple[ConstantDef, ...]
+    enums: tuple[tuple[str, tuple[str, ...]], ...]
+    resources: tuple[ResourceDef, ...]
+    variables: tuple[VarDef, ...]
+    player_variables: tuple[VarDef, ...]
+    card_kinds: tuple[CardKindDef, ...]
+    zones: tuple[ZoneDef, ...]
+    events: tuple[EventDef, ...]
+    procedures: tuple[ProcedureDef, ...]
+    actions: tuple[ActionDef, ...]
+    setup: Source
+    round: Source
+    end_when: Source
+    max_rounds: int
+    scoring: Source
+    score: str
+    tiebreak: tuple[Source, ...]
+    evaluation: Optional[Source]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class PackInfo:
+    id: str
+    name: Names
+    version: str
+    engine: str
+    extends: tuple[str, ...]
+    locales: tuple[str, ...]
+    description: str
+    root: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Pack:
+    info: PackInfo
+    game: GameDef
+    cards: tuple[CardDef, ...]
+    files: tuple[str, ...] = field(default=())

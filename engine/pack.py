@@ -1,0 +1,282 @@
+"""Finding, loading and validating content packs: YAML → schema → model.
+
+Every problem is collected (``Problems``) rather than raised at the first, so
+``meeple validate`` can print all of them. A pack is a folder with
+``pack.yaml``; each other ``*.yaml`` file says its ``kind``. Cards are keyed
+by id, which is what a later ``extends`` (add, replace, remove by id) builds on.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Optional
+
+from . import model as M
+from .errors import ContentError, PackInvalid, Problems, Span, UsageError, suggest
+from .schemas import validate
+from .yamlsrc import Document, TextOrigin, load_yaml
+
+BUILTIN_TYPES = ("int", "bool", "player", "text", "card")
+
+
+def content_root() -> Path:
+    here = Path(__file__).resolve().parent
+    src = here.parent / "content"
+    return src if src.is_dir() else here / "_content"
+
+
+def shipped_packs() -> list[str]:
+    root = content_root()
+    return sorted(p.name for p in root.iterdir() if (p / "pack.yaml").is_file()) if root.is_dir() else []
+
+
+def resolve(game: str) -> Path:
+    """A shipped pack's id or a path to a pack folder."""
+    path = Path(game)
+    if (path / "pack.yaml").is_file():
+        return path
+    shipped = content_root() / game
+    if (shipped / "pack.yaml").is_file():
+        return shipped
+    hint = suggest(game, shipped_packs())
+    raise UsageError(f"no pack '{game}' (not a folder with pack.yaml, nor a shipped pack: {', '.join(shipped_packs())})", hint=hint)
+
+
+def _display(path: Path) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)
+
+
+class _Reader:
+    """Turns validated documents into model objects, collecting reference errors."""
+
+    def __init__(self, problems: Problems):
+        self.problems = problems
+
+    def names(self, value: Any) -> M.Names:
+        if isinstance(value, str):
+            return M.Names((("en", value),))
+        if isinstance(value, dict):
+            return M.Names(tuple((k, str(v)) for k, v in value.items()))
+        return M.Names(())
+
+    def source(self, doc: Document, path: tuple, text: Any) -> Optional[M.Source]:
+        if text is None:
+            return None
+        text = str(text)
+        origin = doc.origins.get(path) or TextOrigin(doc.file, doc.span(path).line, doc.span(path).col, False)
+        return M.Source(text, origin, doc.span(path))
+
+    def typeref(self, doc: Document, path: tuple, value: Any) -> M.TypeRef:
+        if isinstance(value, dict):
+            value = value.get("type", "int")
+        text = str(value)
+        return M.TypeRef(text.rstrip("?"), text.endswith("?"), doc.span(path))
+
+    def var(self, doc: Document, path: tuple, name: str, value: Any) -> M.VarDef:
+        t = self.typeref(doc, path, value)
+        default = value.get("default") if isinstance(value, dict) else None
+        if default is None and not t.nullable:
+            default = {"int": 0, "bool": False}.get(t.name)
+        return M.VarDef(name, t, default, doc.key_span(path))
+
+    def action(self, doc: Document, path: tuple, data: dict, group: str, card: Optional[str]) -> M.ActionDef:
+        return M.ActionDef(
+            id=data["id"], group=data.get("group", group), names=self.names(data.get("name", data["id"])),
+            when=self.source(doc, path + ("when",), data.get("when")),
+            with_=self.source(doc, path + ("with",), data.get("with")),
+            effect=self.source(doc, path + ("effect",), data["effect"]),
+            per_turn=data.get("per_turn"), refusal=data.get("refusal"), span=doc.span(path + ("id",)), card=card,
+        )
+
+    def params(self, doc: Document, path: tuple, data: dict) -> tuple[M.ParamDef, ...]:
+        return tuple(M.ParamDef(k, self.typeref(doc, path + (k,), v)) for k, v in (data or {}).items())
+
+    def game(self, doc: Document) -> M.GameDef:
+        d = doc.data
+        flow = d["flow"]
+        consts = []
+        for name, value in (d.get("constants") or {}).items():
+            table = ((0, value),) if isinstance(value, int) else tuple((int(k), v) for k, v in value["by_players"].items())
+            consts.append(M.ConstantDef(name, table, doc.key_span(("constants", name))))
+        kinds = []
+        for kname, kd in d["card_kinds"].items():
+            kp = ("card_kinds", kname)
+            fields = []
+            for fname, fv in (kd.get("fields") or {}).items():
+                t = self.typeref(doc, kp + ("fields", fname), fv)
+                default = fv.get("default") if isinstance(fv, dict) else None
+                if default is None and not t.nullable and not isinstance(fv, dict):
+                    default = None   # required field
+                fields.append(M.FieldDef(fname, t, default, doc.key_span(kp + ("fields", fname))))
+            variables = tuple(self.var(doc, kp + ("variables", k), k, v) for k, v in (kd.get("variables") or {}).items())
+            kinds.append(M.CardKindDef(kname, tuple(fields), variables, tuple(kd.get("hooks") or ()), kd["starts_in"], doc.key_span(kp)))
+        zones = tuple(
+            M.ZoneDef(z, zd["per"] == "player", zd["visibility"], zd["holds"], bool(zd.get("in_play")),
+                      bool(zd.get("hidden_order", zd["visibility"] == "nobody")), doc.key_span(("zones", z)))
+            for z, zd in d["zones"].items())
+        resources = tuple(
+            M.ResourceDef(r, self.names(rd.get("name", r)), rd.get("min"), rd.get("max"), rd.get("start", 0), doc.key_span(("resources", r)))
+            for r, rd in (d.get("resources") or {}).items())
+        actions = []
+        for group, items in (d.get("actions") or {}).items():
+            for i, a in enumerate(items):
+                actions.append(self.action(doc, ("actions", group, i), a, group, None))
+        score = d["score"]
+        return M.GameDef(
+            min_players=d["players"]["min"], max_players=d["players"]["max"], constants=tuple(consts),
+            enums=tuple((k, tuple(v)) for k, v in (d.get("enums") or {}).items()),
+            resources=resources,
+            variables=tuple(self.var(doc, ("variables", k), k, v) for k, v in (d.get("variables") or {}).items()),
+            player_variables=tuple(self.var(doc, ("player_variables", k), k, v) for k, v in (d.get("player_variables") or {}).items()),
+            card_kinds=tuple(kinds), zones=zones,
+            events=tuple(M.EventDef(e, self.params(doc, ("events", e, "params"), (ed or {}).get("params")), doc.key_span(("events", e)))
+                         for e, ed in (d.get("events") or {}).items()),
+            procedures=tuple(M.ProcedureDef(p, self.params(doc, ("procedures", p, "params"), pd.get("params")),
+                                            self.source(doc, ("procedures", p, "effect"), pd["effect"]), doc.key_span(("procedures", p)))
+                             for p, pd in (d.get("procedures") or {}).items()),
+            actions=tuple(actions),
+            setup=self.source(doc, ("flow", "setup"), flow["setup"]),
+            round=self.source(doc, ("flow", "round"), flow["round"]),
+            end_when=self.source(doc, ("flow", "end_when"), flow["end_when"]),
+            max_rounds=flow.get("max_rounds", 100),
+            scoring=self.source(doc, ("flow", "scoring"), flow["scoring"]),
+            score=score["resource"],
+            tiebreak=tuple(self.source(doc, ("score", "tiebreak", i), t) for i, t in enumerate(score.get("tiebreak") or ())),
+            evaluation=self.source(doc, ("score", "evaluation"), score.get("evaluation")),
+            span=Span(doc.file, 1, 1),
+        )
+
+    RESERVED_CARD_KEYS = {"id", "name", "copies", "text", "hooks", "triggers", "actions", "provisional"}
+
+    def cards(self, doc: Document, game: Optional[M.GameDef]) -> list[M.CardDef]:
+        d = doc.data
+        kind_name = d["card_kind"]
+        kind = next((k for k in game.card_kinds if k.name == kind_name), None) if game else None
+        if game and kind is None:
+            self.problems.add(ContentError(f"unknown card kind '{kind_name}'", doc.span(("card_kind",)),
+                                           suggest(kind_name, [k.name for k in game.card_kinds])))
+            return []
+        out = []
+        for i, c in enumerate(d["cards"]):
+            path = ("cards", i)
+            fields: dict[str, Any] = {}
+            spans = []
+            declared = {f.name: f for f in kind.fields} if kind else {}
+            for key, value in c.items():
+                if key in self.RESERVED_CARD_KEYS:
+                    continue
+                if kind and key not in declared:
+                    self.problems.add(ContentError(f"card '{c['id']}': '{key}' is not a field of {kind_name}",
+                                                   doc.key_span(path + (key,)), suggest(key, list(declared) + sorted(self.RESERVED_CARD_KEYS))))
+                    continue
+                fields[key] = value
+                spans.append((key, doc.span(path + (key,))))
+            if kind:
+                for f in kind.fields:
+                    if f.name not in fields:
+                        if f.default is None and not f.type.nullable:
+                            self.problems.add(ContentError(f"card '{c['id']}' lacks the field '{f.name}'", doc.span(path + ("id",))))
+                            fields[f.name] = 0
+                        elif isinstance(f.default, str) and f.default.startswith("="):
+                            fields[f.name] = ("copy", f.default[1:])
+                        else:
+                            fields[f.name] = f.default
+                for name, value in list(fields.items()):
+                    if isinstance(value, tuple) and value[0] == "copy":
+                        fields[name] = fields.get(value[1])
+                hooks = c.get("hooks") or {}
+                for h in hooks:
+                    if h not in kind.hooks:
+                        self.problems.add(ContentError(f"'{h}' is not a hook of {kind_name} (declared: {', '.join(kind.hooks) or 'none'})",
+                                                       doc.key_span(path + ("hooks", h)), suggest(h, kind.hooks)))
+            out.append(M.CardDef(
+                id=c["id"], kind=kind_name, names=self.names(c["name"]), copies=c.get("copies", 1),
+                fields=tuple(fields.items()), text=self.names(c.get("text", "")),
+                hooks=tuple((h, self.source(doc, path + ("hooks", h), s)) for h, s in (c.get("hooks") or {}).items()),
+                handlers=tuple((e, self.source(doc, path + ("triggers", e), s)) for e, s in (c.get("triggers") or {}).items()),
+                actions=tuple(self.action(doc, path + ("actions", j), a, "", c["id"]) for j, a in enumerate(c.get("actions") or ())),
+                provisional=tuple((c.get("provisional") or {}).items()),
+                span=doc.span(path + ("id",)), field_spans=tuple(spans),
+            ))
+        return out
+
+
+def load_documents(root: Path, problems: Problems) -> dict[str, list[Document]]:
+    """Every YAML file of a pack, by kind, schema-checked. Problems collected."""
+    by_kind: dict[str, list[Document]] = {"pack": [], "game": [], "cards": [], "scenario": []}
+    files = sorted(p for p in root.rglob("*.yaml") if p.is_file())
+    for path in files:
+        try:
+            doc = load_yaml(path, _display(path))
+        except ContentError as err:
+            problems.add(err)
+            continue
+        data = doc.data
+        if not isinstance(data, dict) or "kind" not in data:
+            problems.add(ContentError("a pack file must be a mapping with a 'kind' (pack, game, cards, scenario)", Span(doc.file, 1, 1)))
+            continue
+        kind = data["kind"]
+        if kind not in by_kind:
+            problems.add(ContentError(f"unknown kind '{kind}'", doc.span(("kind",)), suggest(str(kind), list(by_kind))))
+            continue
+        errors = list(validate(doc, kind))
+        problems.extend(errors)
+        if not errors:
+            by_kind[kind].append(doc)
+    return by_kind
+
+
+def read_pack(root: Path, problems: Problems) -> Optional[M.Pack]:
+    """Load a pack folder into the model; problems are collected, never raised."""
+    if not (root / "pack.yaml").is_file():
+        problems.add(ContentError("not a pack: no pack.yaml here", Span(_display(root), 0, 0)))
+        return None
+    docs = load_documents(root, problems)
+    reader = _Reader(problems)
+    if len(docs["game"]) != 1:
+        if not problems.errors:
+            problems.add(ContentError(f"a pack needs exactly one game file (kind: game), found {len(docs['game'])}",
+                                      Span(_display(root / "pack.yaml"), 1, 1)))
+        return None
+    pdoc = next((d for d in docs["pack"] if Path(d.file).name == "pack.yaml"), None)
+    if pdoc is None:
+        return None
+    p = pdoc.data
+    info = M.PackInfo(p["id"], reader.names(p["name"]), p["version"], p.get("engine", ""), tuple(p.get("extends") or ()),
+                      tuple(p.get("locales") or ("en",)), p.get("description", ""), str(root), pdoc.span(("id",)))
+    game = reader.game(docs["game"][0])
+    cards: list[M.CardDef] = []
+    seen: dict[str, M.CardDef] = {}
+    for doc in docs["cards"]:
+        for card in reader.cards(doc, game):
+            if card.id in seen:
+                first = seen[card.id].span
+                problems.add(ContentError(f"duplicate card id '{card.id}' (first at {first.file}:{first.line})", card.span))
+                continue
+            seen[card.id] = card
+            cards.append(card)
+    files = tuple(d.file for kind in ("pack", "game", "cards") for d in docs[kind])
+    return M.Pack(info, game, tuple(cards), files)
+
+
+def provisional_warnings(pack: M.Pack) -> list[tuple[str, str, Span]]:
+    """(card id, field, reason) for every value marked provisional."""
+    out = []
+    spans = {}
+    for card in pack.cards:
+        spans = dict(card.field_spans)
+        for fld, reason in card.provisional:
+            out.append((card.id, fld, reason, spans.get(fld, card.span)))
+    return out
+
+
+def load_pack(game: str) -> "M.Pack":
+    root = resolve(game)
+    problems = Problems()
+    pack = read_pack(root, problems)
+    if problems.errors or pack is None:
+        raise PackInvalid(problems)
+    return pack

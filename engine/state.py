@@ -1,0 +1,159 @@
+"""The game state: plain data only, so it clones cheaply and round-trips JSON.
+
+Everything is flat lists indexed by numbers the compiled game assigned at
+load (resource r of player p is ``res[p * R + r]``; zone slots; card ids),
+so the hot path does list indexing, not dictionary look-ups. The running
+rules program (frames with program counters and locals) is data too, which
+is what lets a game suspend on a decision and be cloned or saved meanwhile.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from .rng import next_u64
+
+
+class Frame:
+    """One running piece of rules: which code, where in it, its locals."""
+
+    __slots__ = ("code", "pc", "locals", "me", "this")
+
+    def __init__(self, code: int, pc: int, locals_: list, me: int, this: int):
+        self.code = code
+        self.pc = pc
+        self.locals = locals_
+        self.me = me
+        self.this = this
+
+    def copy(self) -> "Frame":
+        return Frame(self.code, self.pc, self.locals[:], self.me, self.this)
+
+    def to_json(self) -> list:
+        return [self.code, self.pc, self.locals, self.me, self.this]
+
+    @staticmethod
+    def from_json(data: list) -> "Frame":
+        return Frame(data[0], data[1], list(data[2]), data[3], data[4])
+
+
+class Decision:
+    """Who must choose, the prompt, and the legal options as (key, label, value)."""
+
+    __slots__ = ("player", "prompt", "options", "kind")
+
+    def __init__(self, player: int, prompt: str, options: list, kind: str):
+        self.player = player
+        self.prompt = prompt
+        self.options = options
+        self.kind = kind
+
+    def keys(self) -> list[str]:
+        return [o[0] for o in self.options]
+
+    def to_json(self) -> dict:
+        return {"player": self.player, "prompt": self.prompt, "kind": self.kind, "options": [list(o) for o in self.options]}
+
+    @staticmethod
+    def from_json(data: dict) -> "Decision":
+        return Decision(data["player"], data["prompt"], [list(o) for o in data["options"]], data["kind"])
+
+
+class State:
+    __slots__ = ("game", "players", "res", "pvars", "gvars", "zones", "loc", "cvars", "rng",
+                 "frames", "pending", "answer", "log", "round", "over", "scores", "ranking", "events")
+
+    def __init__(self, game: Any, players: int):
+        self.game = game
+        self.players = players
+        self.res: list[int] = []
+        self.pvars: list = []
+        self.gvars: list = []
+        self.zones: list[list[int]] = []
+        self.loc: list[int] = []
+        self.cvars: list = []
+        self.rng = 0
+        self.frames: list[Frame] = []
+        self.pending: Optional[Decision] = None
+        self.answer: Any = NO_ANSWER
+        self.log: list = []
+        self.round = 0
+        self.over = False
+        self.scores: list[int] = []
+        self.ranking: list[int] = []
+        self.events: list = []    # readable notes (moves, gains) for the terminal; not part of equality
+
+    # ---- randomness
+    def rand_below(self, n: int) -> int:
+        self.rng, out = next_u64(self.rng)
+        return out % n
+
+    def shuffle(self, items: list) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.rand_below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    # ---- copying and saving
+    def clone(self) -> "State":
+        new = State.__new__(State)
+        new.game = self.game
+        new.players = self.players
+        new.res = self.res[:]
+        new.pvars = self.pvars[:]
+        new.gvars = self.gvars[:]
+        new.zones = [z[:] for z in self.zones]
+        new.loc = self.loc[:]
+        new.cvars = self.cvars[:]
+        new.rng = self.rng
+        new.frames = [f.copy() for f in self.frames]
+        new.pending = self.pending
+        new.answer = NO_ANSWER
+        new.log = self.log[:]
+        new.round = self.round
+        new.over = self.over
+        new.scores = self.scores[:]
+        new.ranking = self.ranking[:]
+        new.events = []
+        return new
+
+    def to_json(self) -> dict:
+        return {
+            "players": self.players, "res": self.res, "pvars": self.pvars, "gvars": self.gvars,
+            "zones": self.zones, "loc": self.loc, "cvars": self.cvars, "rng": self.rng,
+            "frames": [f.to_json() for f in self.frames],
+            "pending": self.pending.to_json() if self.pending else None,
+            "log": self.log, "round": self.round, "over": self.over, "scores": self.scores, "ranking": self.ranking,
+        }
+
+    @staticmethod
+    def from_json(game: Any, data: dict) -> "State":
+        st = State(game, data["players"])
+        st.res = list(data["res"])
+        st.pvars = list(data["pvars"])
+        st.gvars = list(data["gvars"])
+        st.zones = [list(z) for z in data["zones"]]
+        st.loc = list(data["loc"])
+        st.cvars = list(data["cvars"])
+        st.rng = data["rng"]
+        st.frames = [Frame.from_json(f) for f in data["frames"]]
+        st.pending = Decision.from_json(data["pending"]) if data["pending"] else None
+        st.log = [list(e) for e in data["log"]]
+        st.round = data["round"]
+        st.over = data["over"]
+        st.scores = list(data["scores"])
+        st.ranking = list(data["ranking"])
+        return st
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class _NoAnswer:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "NO_ANSWER"
+
+
+NO_ANSWER = _NoAnswer()
