@@ -109,7 +109,7 @@ class Game:
         self.event_defs = {e.name: e for e in g.events}
         self.proc_defs = {p.name: p for p in g.procedures}
         self.action_groups = sorted({a.group for a in g.actions} | {a.group for c in pack.cards for a in c.actions})
-        self._players = 0
+        self._prepare: Optional[Callable[[State], None]] = None
         self.zone_base: list[int] = []
         self.slot_owner: list[int] = []
         self.slot_zone: list[int] = []
@@ -316,7 +316,9 @@ class Game:
         return ""
 
     # ------------------------------------------------------------ running
-    def new_state(self, players: int, seed: int) -> State:
+    def new_state(self, players: int, seed: int, prepare: Optional[Callable[[State], None]] = None) -> State:
+        """A new game, run to its first decision. ``prepare`` (used by
+        scenarios) may change the state between setup and the first round."""
         if not self.min_players <= players <= self.max_players:
             raise IllegalChoice(f"{self.id} is played by {self.min_players} to {self.max_players} players, not {players}")
         from .rng import seed_state
@@ -334,7 +336,11 @@ class Game:
                 st.loc[c] = slot
         st.cvars = self.cvar_default_row * self.ncards
         st.frames = [Frame(MAIN, 0, [], -1, -1)]
-        self.run(st)
+        self._prepare = prepare
+        try:
+            self.run(st)
+        finally:
+            self._prepare = None
         return st
 
     def run(self, st: State) -> None:
@@ -384,6 +390,9 @@ class Game:
             st.frames.append(Frame(self.setup_code, 0, [None] * self.codes[self.setup_code].nlocals, -1, -1))
             return True
         if stage == 1:
+            if st.round == 0 and self._prepare is not None:
+                self._prepare(st)
+                self._prepare = None
             if st.round > 0 and (self._test_end(st) or st.round >= self.defn.max_rounds):
                 fr.pc = 2
                 st.frames.append(Frame(self.scoring_code, 0, [None] * self.codes[self.scoring_code].nlocals, -1, -1))

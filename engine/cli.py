@@ -1,0 +1,377 @@
+"""The ``meeple`` command line: thin wrappers over library calls.
+
+Exit codes are a documented IntEnum and never renumbered.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from enum import IntEnum
+from pathlib import Path
+from typing import Optional
+
+import click
+
+from . import __version__
+from .errors import MeepleError, PackInvalid, Problems, UsageError, as_json, location, render
+from .game import Game, load_game
+
+
+class ExitCode(IntEnum):
+    OK = 0
+    CONTENT_INVALID = 1      # also: a scenario failed, a replay diverged
+    USAGE = 2
+    INTERNAL = 3
+
+
+def _fail(err: MeepleError, code: ExitCode) -> None:
+    click.echo(render(err), err=True)
+    sys.exit(code)
+
+
+def _load(game: str) -> Game:
+    try:
+        return load_game(game)
+    except PackInvalid as err:
+        for e in err.problems.errors:
+            click.echo(render(e), err=True)
+        click.echo(f"{len(err.problems.errors)} error(s): the pack is invalid (run 'meeple validate' for details)", err=True)
+        sys.exit(ExitCode.CONTENT_INVALID)
+    except UsageError as err:
+        click.echo(f"error: {err.message}" + (f"; {err.hint}" if err.hint else ""), err=True)
+        sys.exit(ExitCode.USAGE)
+
+
+@click.group()
+@click.version_option(__version__, prog_name="meeple")
+def main() -> None:
+    """meeple: a rules-as-data engine for board games."""
+
+
+# ---------------------------------------------------------------- validate
+@main.command()
+@click.argument("packs", nargs=-1, required=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def validate(packs: tuple[str, ...], fmt: str) -> None:
+    """Check packs: YAML, schemas, references and every DSL text. Exit 1 on any error."""
+    from .game import Game as _Game
+    from .pack import provisional_warnings, read_pack, resolve
+    report = []
+    any_error = False
+    for name in packs:
+        try:
+            root = resolve(name)
+        except UsageError as err:
+            click.echo(f"error: {err.message}" + (f"; {err.hint}" if err.hint else ""), err=True)
+            sys.exit(ExitCode.USAGE)
+        start = time.perf_counter()
+        problems = Problems()
+        pack = read_pack(root, problems)
+        game = None
+        if pack is not None and not problems.errors:
+            game = _Game(pack)
+            game.compile(problems)
+        seconds = time.perf_counter() - start
+        warnings = provisional_warnings(pack) if pack is not None else []
+        any_error |= bool(problems.errors)
+        report.append((name, pack, game, problems, warnings, seconds))
+    if fmt == "json":
+        out = []
+        for name, pack, game, problems, warnings, seconds in report:
+            out.append({
+                "pack": name, "valid": not problems.errors, "seconds": round(seconds, 4),
+                "errors": [as_json(e) for e in problems.errors],
+                "warnings": [{"severity": "warning", "file": s.file, "line": s.line, "col": s.col,
+                              "message": f"provisional value {cid}.{fld}: {reason}"} for cid, fld, reason, s in warnings],
+                "cards": len(pack.cards) if pack else 0,
+            })
+        click.echo(json.dumps(out if len(out) > 1 else out[0], indent=2, ensure_ascii=False))
+    else:
+        for name, pack, game, problems, warnings, seconds in report:
+            for e in problems.errors:
+                click.echo(render(e))
+            for cid, fld, reason, span in warnings:
+                click.echo(f"{location(span)}: warning: provisional value {cid}.{fld}: {reason}")
+            if problems.errors:
+                click.echo(f"{name}: {len(problems.errors)} error(s), {len(warnings)} provisional value(s)")
+            else:
+                kinds = {}
+                for c in pack.cards:
+                    kinds[c.kind] = kinds.get(c.kind, 0) + c.copies
+                what = ", ".join(f"{n} {k}" for k, n in kinds.items())
+                click.echo(f"{name}: valid ({pack.info.id} {pack.info.version}: {what}; {len(game.codes)} rule texts compiled) "
+                           f"in {seconds:.2f} s; {len(warnings)} provisional value(s)")
+    sys.exit(ExitCode.CONTENT_INVALID if any_error else ExitCode.OK)
+
+
+# ---------------------------------------------------------------- play
+def _board(game: Game, st, viewer: Optional[int]) -> str:
+    v = game.view(st, viewer)
+    lines = [f"── round {v['round']} " + "─" * 40]
+    gv = {k: _fmt_value(game, val, k) for k, val in v["variables"].items() if val is not None}
+    if gv:
+        lines.append("  " + "  ".join(f"{k}: {val}" for k, val in gv.items()))
+    for p, pl in enumerate(v["players"]):
+        res = "  ".join(f"{r} {pl[r]}" for r in game.res_names)
+        zones = []
+        for z in game.zone_defs:
+            if not z.per_player:
+                continue
+            content = v["zones"][f"{z.name}/P{p + 1}"]
+            if isinstance(content, dict):
+                if content["hidden"]:
+                    zones.append(f"{z.name}: {content['hidden']} hidden")
+            elif content:
+                zones.append(f"{z.name}: " + ", ".join(content))
+        lines.append(f"  P{p + 1}  {res}")
+        for z in zones:
+            lines.append(f"        {z}")
+    return "\n".join(lines)
+
+
+def _fmt_value(game: Game, value, name: str):
+    i = game.gvar_index.get(name)
+    t = game.gvar_types[i] if i is not None else ""
+    if t == "player":
+        return f"P{value + 1}"
+    if t.startswith("card"):
+        return game.card_def_ids[value]
+    return value
+
+
+def _seed(seed: Optional[int]) -> int:
+    return seed if seed is not None else int.from_bytes(os.urandom(4), "little")
+
+
+@main.command()
+@click.argument("game_name", metavar="GAME")
+@click.option("--players", "-p", type=int, required=True, help="number of players")
+@click.option("--seed", type=int, default=None, help="random seed (default: a fresh one, printed)")
+@click.option("--bots", default="human,random", show_default=True,
+              help="agents per seat, comma-separated (random, human); one name applies to all seats; "
+                   "missing seats are random")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None, help="write the game log here")
+@click.option("--quiet", is_flag=True, help="only the final scores")
+def play(game_name: str, players: int, seed: Optional[int], bots: str, log_path: Optional[str], quiet: bool) -> None:
+    """Play a game in the terminal with humans and bots."""
+    from .agents import make_agents
+    from .session import make_log, write_log
+    game = _load(game_name)
+    if not game.min_players <= players <= game.max_players:
+        click.echo(f"error: {game.id} is for {game.min_players}-{game.max_players} players, not {players}", err=True)
+        sys.exit(ExitCode.USAGE)
+    seed = _seed(seed)
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    if 1 < len(names) < players:
+        names += ["random"] * (players - len(names))
+    try:
+        agents = make_agents(",".join(names[:players]) if len(names) > 1 else bots, players, seed)
+    except ValueError as err:
+        click.echo(f"error: {err}", err=True)
+        sys.exit(ExitCode.USAGE)
+    humans = [i for i, a in enumerate(agents) if a.name == "human"]
+    click.echo(f"{game.pack.info.name.get()} with {players} players, seed {seed}")
+    st = game.new_state(players, seed)
+    last_round = -1
+    try:
+        while not st.over:
+            dec = st.pending
+            if not quiet and st.round != last_round:
+                last_round = st.round
+                click.echo(_board(game, st, humans[0] if len(humans) == 1 else None))
+            agent = agents[dec.player]
+            if agent.name == "human" and not quiet:
+                click.echo(_board(game, st, dec.player))
+            view = game.view(st, dec.player)
+            index = agent.choose(view, dec.options)
+            if not quiet:
+                who = "you" if agent.name == "human" else agent.name
+                click.echo(f"  P{dec.player + 1} ({who}) {dec.prompt}: {dec.options[index][1]}")
+            game.apply(st, index)
+    except MeepleError as err:
+        _fail(err, ExitCode.CONTENT_INVALID)
+    except (EOFError, click.Abort):
+        click.echo("\ngame abandoned", err=True)
+        sys.exit(ExitCode.USAGE)
+    if not quiet:
+        click.echo(_board(game, st, None))
+    _print_scores(game, st)
+    if log_path:
+        write_log(log_path, make_log(game, st, seed, game_name))
+        click.echo(f"log written to {log_path}")
+
+
+def _print_scores(game: Game, st) -> None:
+    winners = game.winners(st)
+    click.echo(f"final scores after {st.round} rounds:")
+    for place, p in enumerate(st.ranking, 1):
+        mark = "  winner" if p in winners else ""
+        click.echo(f"  {place}. P{p + 1}  {st.scores[p]}{mark}")
+
+
+# ---------------------------------------------------------------- replay
+@main.command()
+@click.argument("log_file", metavar="LOG", type=click.Path(exists=True, dir_okay=False))
+@click.option("--pack", "pack_ref", default=None, help="replay against this pack instead of the logged one")
+@click.option("--steps", is_flag=True, help="show every choice")
+def replay(log_file: str, pack_ref: Optional[str], steps: bool) -> None:
+    """Re-run a logged game; fail loudly if anything diverges."""
+    from .session import replay as do_replay
+    try:
+        log = json.loads(Path(log_file).read_text(encoding="utf-8"))
+        if log.get("meeple_log") != 1:
+            raise ValueError("not a meeple log (format 1)")
+    except (ValueError, OSError) as err:
+        click.echo(f"error: {log_file}: {err}", err=True)
+        sys.exit(ExitCode.USAGE)
+    game = _load(pack_ref or log["pack"])
+
+    def show(st, option):
+        if steps:
+            click.echo(f"  round {st.round}  P{st.pending.player + 1} {st.pending.prompt}: {option[1]}")
+    try:
+        st = do_replay(game, log, show)
+    except MeepleError as err:
+        click.echo(f"replay diverged: {err.message}", err=True)
+        sys.exit(ExitCode.CONTENT_INVALID)
+    click.echo(f"replayed {len(log['choices'])} choices of {game.id} ({log['players']} players, seed {log['seed']}): identical")
+    _print_scores(game, st)
+
+
+# ---------------------------------------------------------------- simulate
+@main.command()
+@click.argument("game_name", metavar="GAME")
+@click.option("-n", "--games", type=int, default=1000, show_default=True)
+@click.option("--players", "-p", type=int, required=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--workers", default="1", show_default=True, help="worker processes, or 'auto'")
+@click.option("--bots", default="random", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def simulate(game_name: str, games: int, players: int, seed: int, workers: str, bots: str, fmt: str) -> None:
+    """Play many games with bots and report win rates and scores with 95% intervals."""
+    from .simulate import SimConfig, format_text, simulate as run_sim
+    game = _load(game_name)
+    if not game.min_players <= players <= game.max_players:
+        click.echo(f"error: {game.id} is for {game.min_players}-{game.max_players} players, not {players}", err=True)
+        sys.exit(ExitCode.USAGE)
+    if "human" in bots:
+        click.echo("error: simulate runs bots only", err=True)
+        sys.exit(ExitCode.USAGE)
+    k = os.cpu_count() or 1 if workers == "auto" else int(workers)
+    cfg = SimConfig(game_name, games, players, seed, max(1, k), bots)
+    try:
+        if sys.stderr.isatty():
+            with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
+                summary = run_sim(cfg, bar.update)
+        else:
+            summary = run_sim(cfg)
+    except MeepleError as err:
+        _fail(err, ExitCode.CONTENT_INVALID)
+    d = summary.to_dict()
+    click.echo(json.dumps(d, indent=2) if fmt == "json" else format_text(d))
+
+
+# ---------------------------------------------------------------- test
+@main.command("test")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+def test_cmd(paths: tuple[str, ...]) -> None:
+    """Run rules scenario files (or every scenario file under a folder)."""
+    from .scenario import collect, run_file
+    files = collect(list(paths))
+    passed = failed = 0
+    for f in files:
+        for r in run_file(f):
+            if r.ok:
+                passed += 1
+                click.echo(f"PASS {location(r.span)}: {r.name}")
+            else:
+                failed += 1
+                click.echo(f"FAIL {location(r.span)}: {r.name}: {r.message}")
+    click.echo(f"{passed} passed, {failed} failed")
+    sys.exit(ExitCode.CONTENT_INVALID if failed or not files else ExitCode.OK)
+
+
+# ---------------------------------------------------------------- cards
+@main.command()
+@click.argument("game_name", metavar="GAME")
+@click.argument("card_id", metavar="[ID]", required=False)
+@click.option("--lang", default="en", show_default=True, help="locale of names and texts")
+@click.option("--provisional", is_flag=True, help="list the values marked provisional, with their reasons")
+def cards(game_name: str, card_id: Optional[str], lang: str, provisional: bool) -> None:
+    """List a game's cards, or show one with its data and rules text."""
+    from .errors import suggest
+    from .pack import provisional_warnings
+    game = _load(game_name)
+    pack = game.pack
+    if provisional:
+        rows = provisional_warnings(pack)
+        for cid, fld, reason, span in rows:
+            click.echo(f"{cid}.{fld}: {reason}  ({location(span)})")
+        click.echo(f"{len(rows)} provisional value(s)")
+        return
+    if card_id:
+        card = next((c for c in pack.cards if c.id == card_id), None)
+        if card is None:
+            click.echo(f"error: no card '{card_id}' in {game.id}" + (f"; {h}" if (h := suggest(card_id, [c.id for c in pack.cards])) else ""), err=True)
+            sys.exit(ExitCode.USAGE)
+        click.echo(f"{card.names.get(lang)}  [{card.id}]  ({card.kind}, {card.copies} cop{'y' if card.copies == 1 else 'ies'})")
+        others = [f"{loc}: {n}" for loc, n in card.names.by_locale if loc != lang]
+        if others:
+            click.echo("  " + "; ".join(others))
+        for k, v in card.fields:
+            click.echo(f"  {k}: {v}")
+        if card.text.by_locale:
+            click.echo(f"  text: {card.text.get(lang)}")
+        for hook, src in card.hooks:
+            click.echo(f"  {hook}:\n" + _indent(src.text))
+        for ev, src in card.handlers:
+            click.echo(f"  when {ev}:\n" + _indent(src.text))
+        for a in card.actions:
+            click.echo(f"  action {a.id} ({a.names.get(lang)}), group {a.group}" + (f", {a.per_turn} per turn" if a.per_turn else ""))
+            if a.when:
+                click.echo(f"    when: {a.when.text.strip()}")
+            if a.with_:
+                click.echo(f"    with: {a.with_.text.strip()}")
+            click.echo(_indent(a.effect.text, 6))
+        for fld, reason in card.provisional:
+            click.echo(f"  provisional {fld}: {reason}")
+        return
+    by_kind: dict[str, list] = {}
+    for c in pack.cards:
+        by_kind.setdefault(c.kind, []).append(c)
+    for kind, items in by_kind.items():
+        click.echo(f"{kind} ({sum(c.copies for c in items)} cards, {len(items)} kinds)")
+        for c in items:
+            data = ", ".join(f"{k} {v}" for k, v in c.fields if v not in (None, False, 0) or k in ("cost", "rank"))
+            flag = "  (provisional)" if c.provisional else ""
+            click.echo(f"  {c.id:<18} {c.names.get(lang):<16} x{c.copies:<2} {data}{flag}")
+
+
+def _indent(text: str, n: int = 4) -> str:
+    return "\n".join(" " * n + line for line in text.rstrip().splitlines())
+
+
+# ---------------------------------------------------------------- schema
+@main.command()
+@click.argument("kind", required=False)
+@click.option("--export", "export_dir", type=click.Path(file_okay=False), default=None, help="write the schemas into this folder")
+def schema(kind: Optional[str], export_dir: Optional[str]) -> None:
+    """Print the JSON Schema of a YAML kind (pack, game, cards, scenario), or all."""
+    from .schemas import KINDS, schema as get
+    if kind and kind not in KINDS:
+        click.echo(f"error: no kind '{kind}' (kinds: {', '.join(KINDS)})", err=True)
+        sys.exit(ExitCode.USAGE)
+    kinds = [kind] if kind else list(KINDS)
+    if export_dir:
+        Path(export_dir).mkdir(parents=True, exist_ok=True)
+        for k in kinds:
+            (Path(export_dir) / f"{k}.schema.json").write_text(json.dumps(get(k), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        click.echo(f"wrote {len(kinds)} schema(s) to {export_dir}")
+        return
+    click.echo(json.dumps(get(kinds[0]) if kind else {k: get(k) for k in kinds}, indent=2, ensure_ascii=False))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,261 @@
+"""Rules scenarios: a pack, a player count, a seed, an optional starting
+state, a list of choices and expectations written in the effect language.
+
+This is the format designers and modders pin rules down with, and the one
+the project's own rules tests use. Every failure names the scenario file,
+line and column of the step that failed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Optional
+
+from dsl import ast as A
+from dsl.compiler import Code, Compiler, Unit, _Scope
+from dsl.parser import parse
+
+from .errors import ContentError, IllegalChoice, MeepleError, PackInvalid, Problems, Span, location, suggest
+from .game import Game, load_game
+from .model import Source
+from .schemas import validate
+from .state import Frame, State
+from .yamlsrc import Document, TextOrigin, load_yaml
+
+
+@dataclass
+class Result:
+    file: str
+    name: str
+    span: Span
+    ok: bool
+    message: str = ""
+
+
+class ScenarioFailure(MeepleError):
+    pass
+
+
+_games: dict[str, Game] = {}
+
+
+def _game_for(ref: str, base: Path) -> Game:
+    candidate = (base / ref)
+    key = str(candidate.resolve()) if (candidate / "pack.yaml").is_file() else ref
+    if key not in _games:
+        _games[key] = load_game(str(candidate) if (candidate / "pack.yaml").is_file() else ref)
+    return _games[key]
+
+
+def _source(doc: Document, path: tuple, text: str) -> Source:
+    origin = doc.origins.get(path) or TextOrigin(doc.file, doc.span(path).line, doc.span(path).col, False)
+    return Source(text, origin, doc.span(path))
+
+
+def _player_value(v: Any) -> int:
+    return int(v) - 1
+
+
+class _Start:
+    """Applies a scenario's ``start`` block to a state after setup."""
+
+    def __init__(self, game: Game, doc: Document, path: tuple, spec: dict):
+        self.game, self.doc, self.path, self.spec = game, doc, path, spec
+
+    def err(self, path: tuple, message: str, hint: Optional[str] = None) -> ContentError:
+        return ContentError(message, self.doc.span(self.path + path), hint)
+
+    def value(self, path: tuple, type_: str, raw: Any) -> Any:
+        g = self.game
+        if raw is None:
+            return None
+        if type_ == "player":
+            return _player_value(raw)
+        if type_.startswith("card"):
+            if raw not in g.card_index:
+                raise self.err(path, f"unknown card id '{raw}'", suggest(str(raw), list(g.card_index)))
+            di = g.card_index[raw]
+            return next(c for c, d in enumerate(g.card_def_index) if d == di)
+        return raw
+
+    def __call__(self, st: State) -> None:
+        g = self.game
+        placed: set[int] = set()
+        for name, raw in (self.spec.get("variables") or {}).items():
+            if name not in g.gvar_index:
+                raise self.err(("variables", name), f"unknown variable '{name}'", suggest(name, list(g.gvar_index)))
+            i = g.gvar_index[name]
+            st.gvars[i] = self.value(("variables", name), g.gvar_types[i], raw)
+        for seat, items in (self.spec.get("players") or {}).items():
+            p = int(seat) - 1
+            if not 0 <= p < st.players:
+                raise self.err(("players", seat), f"there is no player {seat} in a {st.players}-player game")
+            for name, raw in items.items():
+                path = ("players", seat, name)
+                if name in g.res_index:
+                    st.res[p * g.nres + g.res_index[name]] = int(raw)
+                elif name in g.pvar_index:
+                    i = g.pvar_index[name]
+                    st.pvars[p * g.npvars + i] = self.value(path, g.pvar_types[i], raw)
+                elif name in g.zone_index and g.zone_defs[g.zone_index[name]].per_player:
+                    self.fill_zone(st, g.zone_base[g.zone_index[name]] + p, raw, path, placed)
+                else:
+                    raise self.err(path, f"players have no '{name}'",
+                                   suggest(name, list(g.res_index) + list(g.pvar_index) + list(g.zone_index)))
+        for name, raw in (self.spec.get("zones") or {}).items():
+            if name not in g.zone_index or g.zone_defs[g.zone_index[name]].per_player:
+                raise self.err(("zones", name), f"no shared zone '{name}'", suggest(name, list(g.zone_index)))
+            self.fill_zone(st, g.zone_base[g.zone_index[name]], raw, ("zones", name), placed)
+
+    def fill_zone(self, st: State, slot: int, ids: list, path: tuple, placed: set) -> None:
+        g = self.game
+        zdef = g.zone_defs[g.slot_zone[slot]]
+        home = g.zone_base[g.zone_index[g.kinds[zdef.holds].starts_in]]
+        for c in list(st.zones[slot]):            # what was there goes back home
+            if c not in placed:
+                _move(st, c, home)
+        for j, cid in enumerate(ids or []):
+            if cid not in g.card_index:
+                raise self.err(path + (j,), f"unknown card id '{cid}'", suggest(str(cid), list(g.card_index)))
+            di = g.card_index[cid]
+            free = [c for c, d in enumerate(g.card_def_index) if d == di and c not in placed]
+            if not free:
+                raise self.err(path + (j,), f"no copy of '{cid}' is left to place (the pack has {g.card_defs[di].copies})")
+            # prefer a copy lying in its home zone, so other placements stay put
+            free.sort(key=lambda c: (st.loc[c] != home, c))
+            c = free[0]
+            _move(st, c, slot)
+            placed.add(c)
+
+
+def _move(st: State, card: int, slot: int) -> None:
+    st.zones[st.loc[card]].remove(card)
+    st.zones[slot].append(card)
+    st.loc[card] = slot
+
+
+def _match(dec, want: str) -> Optional[int]:
+    keys = dec.keys()
+    if want in keys:
+        return keys.index(want)
+    return None
+
+
+def _expectation(game: Game, doc: Document, path: tuple, text: str):
+    """Compile an expectation; for a comparison also compile both sides, for the message."""
+    comp = Compiler(game, [])
+    src = _source(doc, path, text)
+    code = Code("expect")
+    unit = Unit(code, src.origin, _Scope())
+    tree = parse(src.text, src.origin, "expr_start")
+    fn = comp.truth(unit, tree)
+    sides = None
+    if isinstance(tree, A.Binary) and tree.op in ("==", "!=", "<", "<=", ">", ">="):
+        sides = (comp.expr(unit, tree.left), comp.expr(unit, tree.right))
+    return fn, code, sides
+
+
+def run_file(path: Path) -> list[Result]:
+    display = str(path)
+    try:
+        doc = load_yaml(path, display)
+    except ContentError as err:
+        return [Result(display, "(file)", err.span, False, err.message)]
+    errs = list(validate(doc, "scenario"))
+    if errs:
+        return [Result(display, "(file)", e.span, False, e.message) for e in errs]
+    data = doc.data
+    try:
+        game = _game_for(str(data["pack"]), path.parent)
+    except PackInvalid as err:
+        first = err.problems.errors[0]
+        return [Result(display, "(file)", doc.span(("pack",)), False, f"pack does not load: {location(first.span)}: {first.message}")]
+    except MeepleError as err:
+        return [Result(display, "(file)", doc.span(("pack",)), False, err.message)]
+    results = []
+    for i, sc in enumerate(data["scenarios"]):
+        span = doc.span(("scenarios", i, "name"))
+        try:
+            _run_scenario(game, doc, ("scenarios", i), sc, data)
+            results.append(Result(display, sc["name"], span, True))
+        except MeepleError as err:
+            results.append(Result(display, sc["name"], err.span if err.span.line else span, False, err.message))
+    return results
+
+
+def _run_scenario(game: Game, doc: Document, path: tuple, sc: dict, top: dict) -> None:
+    players = sc.get("players", top.get("players", game.min_players))
+    seed = sc.get("seed", top.get("seed", 0))
+    start = _Start(game, doc, path + ("start",), sc["start"]) if sc.get("start") else None
+    st = game.new_state(players, seed, prepare=start)
+    for j, step in enumerate(sc["steps"]):
+        spath = path + ("steps", j)
+        if "choose" in step:
+            wants = step["choose"] if isinstance(step["choose"], list) else [step["choose"]]
+            for k, want in enumerate(wants):
+                want = str(want)
+                cpath = spath + ("choose",) + ((k,) if isinstance(step["choose"], list) else ())
+                dec = st.pending
+                if dec is None:
+                    raise ScenarioFailure(f"cannot choose '{want}': the game is over", doc.span(cpath))
+                if "by" in step and dec.player != step["by"] - 1:
+                    raise ScenarioFailure(f"P{dec.player + 1} is to choose ({dec.prompt}), not P{step['by']}", doc.span(spath + ("by",)))
+                if "refused" in step:
+                    before = st.to_json()
+                    try:
+                        game.apply(st, want)
+                    except IllegalChoice as err:
+                        if step["refused"] not in err.message:
+                            raise ScenarioFailure(f"'{want}' was refused, but with: {err.message}", doc.span(spath + ("refused",)))
+                        if st.to_json() != before:
+                            raise ScenarioFailure(f"refusing '{want}' changed the state", doc.span(cpath))
+                        continue
+                    raise ScenarioFailure(f"'{want}' was accepted, expected a refusal ({step['refused']})", doc.span(cpath))
+                try:
+                    game.apply(st, want)
+                except IllegalChoice as err:
+                    raise ScenarioFailure(f"'{want}' refused ({dec.prompt}, P{dec.player + 1}): {err.message}", doc.span(cpath)) from None
+        if "expect" in step:
+            texts = step["expect"] if isinstance(step["expect"], list) else [step["expect"]]
+            for k, text in enumerate(texts):
+                epath = spath + ("expect",) + ((k,) if isinstance(step["expect"], list) else ())
+                fn, code, sides = _expectation(game, doc, epath, text)
+                me = st.pending.player if st.pending else -1
+                fr = Frame(-1, 0, [None] * max(1, code.nlocals + 4), me, -1)
+                if not fn(st, fr):
+                    detail = ""
+                    if sides:
+                        (left, lt), (right, rt) = sides
+                        detail = f" (left side is {_show(game, st, left(st, fr), lt)}, right side is {_show(game, st, right(st, fr), rt)})"
+                    raise ScenarioFailure(f"expectation failed: {text.strip()}{detail}", doc.span(epath))
+
+
+def _show(game: Game, st: State, v: Any, t: str) -> str:
+    if v is None:
+        return "none"
+    if t == "player":
+        return f"P{v + 1}"
+    if t.startswith("card"):
+        return game.card_def_ids[v]
+    if t.startswith("list:card"):
+        return "[" + ", ".join(game.card_def_ids[c] for c in v) + "]"
+    if t.startswith("zone:"):
+        return "[" + ", ".join(game.card_def_ids[c] for c in st.zones[v]) + "]"
+    return repr(v)
+
+
+def collect(paths: list[str]) -> list[Path]:
+    out = []
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            for f in sorted(path.rglob("*.yaml")):
+                try:
+                    head = f.read_text(encoding="utf-8")[:2000]
+                except OSError:
+                    continue
+                if "kind: scenario" in head:
+                    out.append(f)
+        else:
+            out.append(path)
+    return out

@@ -1,0 +1,74 @@
+"""Playing, logging and replaying whole games.
+
+A log records the pack, its version, the player count, the seed and every
+choice (deciding player, option index, option key): enough to replay the
+game exactly, and to notice when a pack change makes it diverge.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Callable, Optional
+
+from .errors import MeepleError
+from .game import Game
+from .state import State
+
+LOG_FORMAT = 1
+
+
+class ReplayDiverged(MeepleError):
+    """A logged game no longer replays the same way."""
+
+
+def play(game: Game, players: int, seed: int, agents: list, on_decision: Optional[Callable[[State], None]] = None) -> State:
+    st = game.new_state(players, seed)
+    while not st.over:
+        if on_decision is not None:
+            on_decision(st)
+        dec = st.pending
+        agent = agents[dec.player]
+        view = game.view(st, dec.player) if getattr(agent, "needs_view", True) else {}
+        index = agent.choose(view, dec.options)
+        game.apply(st, index)
+    return st
+
+
+def make_log(game: Game, st: State, seed: int, pack_ref: str) -> dict:
+    return {
+        "meeple_log": LOG_FORMAT,
+        "pack": pack_ref,
+        "pack_id": game.id,
+        "pack_version": game.pack.info.version,
+        "players": st.players,
+        "seed": seed,
+        "choices": st.log,
+        "rounds": st.round,
+        "scores": st.scores,
+        "ranking": [r + 1 for r in st.ranking],
+    }
+
+
+def write_log(path: str | Path, log: dict) -> None:
+    Path(path).write_text(json.dumps(log, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def replay(game: Game, log: dict, on_step: Optional[Callable[[State, list], None]] = None) -> State:
+    """Re-run a log; raise ReplayDiverged at the first difference."""
+    st = game.new_state(log["players"], log["seed"])
+    for n, (player, index, key) in enumerate(log["choices"], 1):
+        dec = st.pending
+        if dec is None:
+            raise ReplayDiverged(f"choice {n}: the game ended before this choice ({key!r} by P{player + 1})")
+        if dec.player != player:
+            raise ReplayDiverged(f"choice {n}: the log has P{player + 1} choosing {key!r}, but P{dec.player + 1} is to choose ({dec.prompt})")
+        if index >= len(dec.options) or dec.options[index][0] != key:
+            raise ReplayDiverged(f"choice {n}: option {index} is not {key!r} any more; legal: {', '.join(dec.keys())}")
+        if on_step is not None:
+            on_step(st, dec.options[index])
+        game.apply(st, index)
+    if not st.over:
+        raise ReplayDiverged(f"the log ends after {len(log['choices'])} choices but the game goes on ({st.pending.prompt} by P{st.pending.player + 1})")
+    if "scores" in log and log["scores"] != st.scores:
+        raise ReplayDiverged(f"final scores differ: log {log['scores']}, replay {st.scores}")
+    return st

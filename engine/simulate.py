@@ -1,0 +1,184 @@
+"""Many games with bots, in parallel, with statistics a designer can trust.
+
+Game ``i`` of a run with seed ``s`` always uses the same game seed and bot
+seeds, and results are gathered in game order, so the figures are identical
+whatever the number of worker processes. Each worker loads and compiles the
+pack once.
+"""
+from __future__ import annotations
+
+import math
+import multiprocessing as mp
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Iterator, Optional
+
+from .agents import make_agents
+from .game import Game, load_game
+from .session import play
+
+
+@dataclass(frozen=True)
+class SimConfig:
+    pack: str
+    games: int
+    players: int
+    seed: int = 0
+    workers: int = 1
+    bots: str = "random"
+
+
+@dataclass
+class GameRecord:
+    index: int
+    scores: list[int]
+    winners: list[int]
+    rounds: int
+    decisions: int
+    chosen: list[dict[str, list[str]]]      # per player: card kind -> card ids chosen
+
+
+def game_seed(seed: int, index: int) -> int:
+    return seed * 1_000_003 + index
+
+
+def run_one(game: Game, cfg: SimConfig, index: int) -> GameRecord:
+    gs = game_seed(cfg.seed, index)
+    agents = make_agents(cfg.bots, cfg.players, gs)
+    st = play(game, cfg.players, gs, agents)
+    chosen: list[dict[str, set]] = [dict() for _ in range(cfg.players)]
+    index_of = game.card_index
+    for player, _, key in st.log:
+        base = key.split("#", 1)[0]
+        if base in index_of:
+            kind = game.card_defs[index_of[base]].kind
+            chosen[player].setdefault(kind, set()).add(base)
+    return GameRecord(index, st.scores, game.winners(st), st.round, len(st.log),
+                      [{k: sorted(v) for k, v in c.items()} for c in chosen])
+
+
+_WORKER: dict = {}
+
+
+def _init_worker(pack: str) -> None:
+    _WORKER["game"] = load_game(pack)
+
+
+def _work(args: tuple) -> list[GameRecord]:
+    cfg, indices = args
+    game = _WORKER["game"]
+    return [run_one(game, cfg, i) for i in indices]
+
+
+def run(cfg: SimConfig, progress: Optional[Callable[[int], None]] = None, game: Optional[Game] = None) -> Iterator[GameRecord]:
+    """Yield records in game order."""
+    chunk = max(1, min(50, cfg.games // max(1, cfg.workers * 8)))
+    batches = [(cfg, list(range(i, min(cfg.games, i + chunk)))) for i in range(0, cfg.games, chunk)]
+    if cfg.workers <= 1:
+        g = game or load_game(cfg.pack)
+        for _, indices in batches:
+            for i in indices:
+                yield run_one(g, cfg, i)
+                if progress:
+                    progress(1)
+        return
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+    with ctx.Pool(cfg.workers, initializer=_init_worker, initargs=(cfg.pack,)) as pool:
+        for records in pool.imap(_work, batches):
+            for r in records:
+                yield r
+                if progress:
+                    progress(1)
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval for a proportion."""
+    if n == 0:
+        return (0.0, 0.0)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_ci(values: list[float], z: float = 1.96) -> tuple[float, float, float]:
+    n = len(values)
+    if n == 0:
+        return (0.0, 0.0, 0.0)
+    m = sum(values) / n
+    if n == 1:
+        return (m, m, m)
+    var = sum((v - m) ** 2 for v in values) / (n - 1)
+    half = z * math.sqrt(var / n)
+    return (m, m - half, m + half)
+
+
+@dataclass
+class Summary:
+    config: SimConfig
+    seconds: float
+    records: list[GameRecord] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        cfg = self.config
+        n = len(self.records)
+        seats = []
+        for p in range(cfg.players):
+            wins = sum(1 / len(r.winners) for r in self.records if p in r.winners)
+            lo, hi = wilson(wins, n)
+            m, mlo, mhi = mean_ci([r.scores[p] for r in self.records])
+            seats.append({"seat": f"P{p + 1}", "games": n, "win_rate": wins / n if n else 0.0, "win_ci": [lo, hi],
+                          "mean_score": m, "score_ci": [mlo, mhi]})
+        kinds: dict[str, dict[str, list]] = {}
+        for r in self.records:
+            for p in range(cfg.players):
+                share = 1 / len(r.winners) if p in r.winners else 0.0
+                for kind, ids in r.chosen[p].items():
+                    for cid in ids:
+                        kinds.setdefault(kind, {}).setdefault(cid, []).append((share, r.scores[p]))
+        cards = {}
+        for kind, by_card in kinds.items():
+            rows = []
+            for cid, entries in sorted(by_card.items()):
+                k = len(entries)
+                wins = sum(e[0] for e in entries)
+                lo, hi = wilson(wins, k)
+                m, mlo, mhi = mean_ci([e[1] for e in entries])
+                rows.append({"card": cid, "games": k, "win_rate": wins / k, "win_ci": [lo, hi], "mean_score": m, "score_ci": [mlo, mhi]})
+            cards[kind] = rows
+        rounds = mean_ci([r.rounds for r in self.records])
+        return {
+            "pack": cfg.pack, "players": cfg.players, "games": n, "seed": cfg.seed, "workers": cfg.workers, "bots": cfg.bots,
+            "seconds": round(self.seconds, 3),
+            "games_per_second": round(n / self.seconds, 2) if self.seconds > 0 else None,
+            "mean_rounds": rounds[0], "rounds_ci": [rounds[1], rounds[2]],
+            "mean_decisions": sum(r.decisions for r in self.records) / n if n else 0,
+            "seats": seats, "cards": cards,
+        }
+
+
+def simulate(cfg: SimConfig, progress: Optional[Callable[[int], None]] = None) -> Summary:
+    start = time.perf_counter()
+    records = list(run(cfg, progress))
+    return Summary(cfg, time.perf_counter() - start, records)
+
+
+def format_text(d: dict) -> str:
+    def pct(x: float) -> str:
+        return f"{100 * x:5.1f}%"
+    lines = [f"{d['games']} games of {d['pack']} with {d['players']} players ({d['bots']} bots), seed {d['seed']}, "
+             f"{d['workers']} worker(s): {d['seconds']:.2f} s, {d['games_per_second']} games/s",
+             f"mean rounds {d['mean_rounds']:.2f} [{d['rounds_ci'][0]:.2f}, {d['rounds_ci'][1]:.2f}], "
+             f"mean decisions {d['mean_decisions']:.1f}", "",
+             f"{'seat':<8}{'win rate':>9}  {'95% interval':<16}{'mean score':>11}  95% interval"]
+    for s in d["seats"]:
+        lines.append(f"{s['seat']:<8}{pct(s['win_rate']):>9}  [{pct(s['win_ci'][0])}, {pct(s['win_ci'][1])}] "
+                     f"{s['mean_score']:>9.2f}  [{s['score_ci'][0]:.2f}, {s['score_ci'][1]:.2f}]")
+    for kind, rows in d["cards"].items():
+        if len(rows) > 24:
+            continue
+        lines += ["", f"{kind + ' (chosen)':<18}{'games':>6}{'win rate':>10}  {'95% interval':<16}{'mean score':>11}"]
+        for r in sorted(rows, key=lambda r: -r["win_rate"]):
+            lines.append(f"{r['card']:<18}{r['games']:>6}{pct(r['win_rate']):>10}  [{pct(r['win_ci'][0])}, {pct(r['win_ci'][1])}] {r['mean_score']:>9.2f}")
+    return "\n".join(lines)
