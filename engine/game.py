@@ -283,37 +283,29 @@ class Game:
     def refusal_reason(self, st: State, key: str) -> str:
         """Why ``key`` is not a legal option now, as specific as we can tell."""
         dec = st.pending
+        keys = dec.keys() if dec else []
         base = key.split(":", 1)[0]
         if dec is not None and dec.kind == "action":
-            fr = st.frames[-1]
-            for a, card in self.group_actions(st, fr.me, self._group_of(st)):
+            present = [k for k in keys if k.split(":", 1)[0] == base]
+            acts = [a for a in self.actions if a.id == base]
+            if present:
+                if ":" in key:
+                    return f"'{key.split(':', 1)[1]}' is not one of the choices for '{base}' ({acts[0].binder_text}); legal: {', '.join(present)}"
+                return f"'{base}' needs a choice: {', '.join(present)}"
+            me = st.frames[-1].me
+            for a, card in self.group_actions(st, me, self.actions[dec.options[0][2][0]].group):
                 if a.id != base:
                     continue
-                if a.refusal and a.when is not None:
-                    tmp = Frame(-1, 0, [None] * a.nlocals, fr.me, card if card is not None else fr.this)
-                    if not a.when(st, tmp):
-                        return a.refusal
-                if a.when is not None:
-                    tmp = Frame(-1, 0, [None] * a.nlocals, fr.me, card if card is not None else fr.this)
-                    if not a.when(st, tmp):
-                        return f"'{a.id}' needs: {a.when_text}"
-                if a.per_turn is not None:
-                    return f"'{a.id}' is allowed {a.per_turn} time(s) a turn"
-                if ":" in key:
-                    return f"'{key.split(':', 1)[1]}' is not one of the choices for '{a.id}' ({a.binder_text})"
-                return f"'{a.id}' needs a choice: {a.binder_text}"
-        keys = ", ".join(dec.keys()) if dec else ""
-        hint = suggest(key, dec.keys()) if dec else None
-        return f"'{key}' is not a legal option; legal: {keys}" + (f" ({hint})" if hint else "")
-
-    def _group_of(self, st: State) -> str:
-        fr = st.frames[-1]
-        code = self.codes[fr.code]
-        # the suspended play-actions instruction knows its group; find it by the options
-        for o in st.pending.options:
-            a = self.actions[o[2][0]]
-            return a.group
-        return ""
+                tmp = Frame(-1, 0, [None] * a.nlocals, me, card if card is not None else st.frames[-1].this)
+                if a.when is not None and not a.when(st, tmp):
+                    return a.refusal or f"'{a.id}' needs: {a.when_text}"
+                if a.binder is not None:
+                    return f"'{a.id}': nothing to choose ({a.binder_text})"
+                return f"'{a.id}' is allowed {a.per_turn} time(s) a turn"
+            if acts:
+                return f"'{base}' is not available to P{me + 1} now"
+        hint = suggest(key, keys)
+        return f"'{key}' is not a legal option; legal: {', '.join(keys)}" + (f" ({hint})" if hint else "")
 
     # ------------------------------------------------------------ running
     def new_state(self, players: int, seed: int, prepare: Optional[Callable[[State], None]] = None) -> State:

@@ -198,7 +198,7 @@ def _run_scenario(game: Game, doc: Document, path: tuple, sc: dict, top: dict) -
                 dec = st.pending
                 if dec is None:
                     raise ScenarioFailure(f"cannot choose '{want}': the game is over", doc.span(cpath))
-                if "by" in step and dec.player != step["by"] - 1:
+                if k == 0 and "by" in step and dec.player != step["by"] - 1:
                     raise ScenarioFailure(f"P{dec.player + 1} is to choose ({dec.prompt}), not P{step['by']}", doc.span(spath + ("by",)))
                 if "refused" in step:
                     before = st.to_json()
