@@ -77,12 +77,16 @@ def is_collection(t: str) -> bool:
 
 
 class Unit:
-    """Compilation state of one code unit (its code, locals, scope, origin)."""
+    """Compilation state of one code unit (its code, locals, scope, origin).
 
-    def __init__(self, code: Code, origin, scope: _Scope):
+    ``me_bound`` is true where a current player is certain (actions, and
+    inside ``as`` blocks), so closures there read it without a check."""
+
+    def __init__(self, code: Code, origin, scope: _Scope, me_bound: bool = False):
         self.code = code
         self.origin = origin
         self.scope = scope
+        self.me_bound = me_bound
 
     def new_slot(self) -> int:
         self.code.nlocals += 1
@@ -98,12 +102,12 @@ class Compiler:
         self.codes: list[Code] = game.codes
 
     # ------------------------------------------------------------ entry points
-    def unit(self, name: str, src: Source, params: tuple = ()) -> int:
+    def unit(self, name: str, src: Source, params: tuple = (), me_bound: bool = False) -> int:
         """Compile statements; params are (name, type) bound to locals 0.."""
         code = Code(name)
         index = len(self.codes)
         self.codes.append(code)
-        unit = Unit(code, src.origin, _Scope())
+        unit = Unit(code, src.origin, _Scope(), me_bound)
         for pname, ptype in params:
             unit.scope.names[pname] = (unit.new_slot(), ptype)
         try:
@@ -114,10 +118,11 @@ class Compiler:
         self.block(unit, body)
         return index
 
-    def expression(self, name: str, src: Source, params: tuple = (), want: Optional[str] = None) -> tuple[Optional[Fn], Code]:
+    def expression(self, name: str, src: Source, params: tuple = (), want: Optional[str] = None,
+                   me_bound: bool = False) -> tuple[Optional[Fn], Code]:
         """Compile one expression; returns (closure, code holding its locals)."""
         code = Code(name)
-        unit = Unit(code, src.origin, _Scope())
+        unit = Unit(code, src.origin, _Scope(), me_bound)
         for pname, ptype in params:
             unit.scope.names[pname] = (unit.new_slot(), ptype)
         try:
@@ -133,7 +138,7 @@ class Compiler:
     def binder(self, name: str, src: Source, params: tuple = ()) -> tuple[Optional[tuple], Code]:
         """Compile ``x in coll where cond`` (an action parameter)."""
         code = Code(name)
-        unit = Unit(code, src.origin, _Scope())
+        unit = Unit(code, src.origin, _Scope(), True)
         for pname, ptype in params:
             unit.scope.names[pname] = (unit.new_slot(), ptype)
         try:
@@ -194,6 +199,12 @@ class Compiler:
             return lambda st, fr: st.zones[fn(st, fr)][:]
         return fn
 
+    def read_list(self, fn: Fn, t: str) -> Fn:
+        """A closure giving a list only to be read at once (zones are not copied)."""
+        if t.startswith("zone:"):
+            return lambda st, fr: st.zones[fn(st, fr)]
+        return fn
+
     def truth(self, unit: Unit, node: A.Node) -> Fn:
         fn, t = self.expr(unit, node)
         if t not in ("bool", "any"):
@@ -245,7 +256,7 @@ class Compiler:
         return (lambda st, fr: None), "none"
 
     def x_Me(self, unit, n):
-        return _me, "player"
+        return (_bound_me if unit.me_bound else _me), "player"
 
     def x_This(self, unit, n):
         return (lambda st, fr: fr.this), "card"
@@ -265,9 +276,13 @@ class Compiler:
             return (lambda st, fr: st.gvars[i]), g.gvar_types[i]
         if name in g.pvar_index:
             i, nv = g.pvar_index[name], g.npvars
+            if unit.me_bound:
+                return (lambda st, fr: st.pvars[fr.me * nv + i]), g.pvar_types[i]
             return (lambda st, fr: st.pvars[_me(st, fr) * nv + i]), g.pvar_types[i]
         if name in g.res_index:
             r, nr = g.res_index[name], g.nres
+            if unit.me_bound:
+                return (lambda st, fr: st.res[fr.me * nr + r]), "int"
             return (lambda st, fr: st.res[_me(st, fr) * nr + r]), "int"
         if name in g.zone_index:
             z = g.zone_defs[g.zone_index[name]]
@@ -375,16 +390,16 @@ class Compiler:
             if not is_collection(st_):
                 raise self.err(unit, n.source.pos, f"expected a zone or list, found {self.describe(st_)}")
             et = elem_type(st_)
-            inner = Unit(unit.code, unit.origin, _Scope(unit.scope))
+            inner = Unit(unit.code, unit.origin, _Scope(unit.scope), unit.me_bound)
             slot = inner.new_slot()
             inner.scope.names[n.var] = (slot, et)
             cond = self.truth(inner, n.cond) if n.cond is not None else None
             value, vt = self.expr(inner, n.value) if n.value is not None else (None, et)
-            return self.as_list(src, st_), slot, cond, value, et, vt
+            return self.read_list(src, st_), slot, cond, value, et, vt
         src, st_ = self.expr(unit, n)
         if not is_collection(st_):
             raise self.err(unit, n.pos, f"expected a zone or list, found {self.describe(st_)}")
-        return self.as_list(src, st_), -1, None, None, elem_type(st_), elem_type(st_)
+        return self.read_list(src, st_), -1, None, None, elem_type(st_), elem_type(st_)
 
     def x_Call(self, unit, n):
         prim = PRIMITIVES.get(n.func)
@@ -435,7 +450,7 @@ class Compiler:
         def items(st, fr):
             seq = src(st, fr)
             if slot < 0:
-                return seq
+                return list(seq)
             loc = fr.locals
             out = []
             for x in seq:
@@ -837,7 +852,7 @@ class Compiler:
         slot = unit.new_slot()
         cond = None
         if s.cond is not None:
-            inner = Unit(unit.code, unit.origin, _Scope(unit.scope))
+            inner = Unit(unit.code, unit.origin, _Scope(unit.scope), unit.me_bound)
             inner.scope.names[s.var] = (slot, et)
             cond = self.truth(inner, s.cond)
         up_to = self.number(unit, s.up_to) if s.up_to is not None else None
@@ -964,7 +979,7 @@ class Compiler:
         et = elem_type(st_)
         items_slot, idx_slot = unit.new_slot(), unit.new_slot()
         var_slot = unit.new_slot()
-        inner = Unit(unit.code, unit.origin, _Scope(unit.scope))
+        inner = Unit(unit.code, unit.origin, _Scope(unit.scope), unit.me_bound)
         inner.scope.names[s.var] = (var_slot, et)
         cond = self.truth(inner, s.cond) if s.cond is not None else None
         order = None
@@ -1043,7 +1058,10 @@ class Compiler:
             fr.locals[saved] = fr.me
             fr.me = who(st, fr)
         self.simple(unit, s.pos, enter)
+        was = unit.me_bound
+        unit.me_bound = True
         self.block(unit, s.body)
+        unit.me_bound = was
 
         def leave(st, fr):
             fr.me = fr.locals[saved]
@@ -1196,6 +1214,10 @@ class _Skip:
 
 
 SKIP = "\x00skip"    # a string so decisions stay JSON-serialisable
+
+
+def _bound_me(st, fr) -> int:
+    return fr.me
 
 
 def _me(st, fr) -> int:

@@ -36,6 +36,7 @@ class CompiledAction:
     per_turn: Optional[int]
     refusal: Optional[str]
     nlocals: int
+    label: Optional[Callable] = None
 
 
 class Game:
@@ -118,6 +119,7 @@ class Game:
         self.hook_code: dict[tuple[int, str], int] = {}
         self.handler_code: dict[tuple[int, str], int] = {}
         self.actions: list[CompiledAction] = []
+        self.max_action_locals = 1
         self.rule_actions: dict[str, list[CompiledAction]] = {}
         self.card_actions: dict[int, list[CompiledAction]] = {}
         self._layout(g.max_players)
@@ -136,6 +138,7 @@ class Game:
                 slot += 1
         self.nslots = slot
         self.in_play_slots = [s for s in range(slot) if self.zone_defs[self.slot_zone[s]].in_play]
+        self.player_live_slots = [[s for s in self.in_play_slots if self.slot_owner[s] == p] for p in range(players)]
 
     def live_slots(self, st: State) -> list[int]:
         return [s for s in self.in_play_slots if self.slot_owner[s] < st.players]
@@ -230,13 +233,15 @@ class Game:
             binder_text = a.with_.text.strip()
             if binder:
                 params = ((binder[0], binder[2]),)
-        when, wcode = comp.expression(f"{a.id} when", a.when, want="bool") if a.when else (None, Code(""))
-        effect = comp.unit(f"action {a.id}", a.effect, params)
+        when, wcode = comp.expression(f"{a.id} when", a.when, want="bool", me_bound=True) if a.when else (None, Code(""))
+        effect = comp.unit(f"action {a.id}", a.effect, params, me_bound=True)
         ca = CompiledAction(
             index=len(self.actions), id=a.id, group=a.group, name=a.names.get(), card_def=card_def, when=when,
             when_text=a.when.text.strip() if a.when else "", binder=binder, binder_text=binder_text,
             param_slot=0 if binder else -1, effect=effect, per_turn=a.per_turn, refusal=a.refusal,
             nlocals=max(wcode.nlocals, bcode.nlocals if a.with_ is not None else 0, 1) + 1)
+        ca.label = self.labeller(binder[2]) if binder else None
+        self.max_action_locals = max(self.max_action_locals, ca.nlocals)
         self.actions.append(ca)
         return ca
 
@@ -245,31 +250,33 @@ class Game:
         """Rule actions of the group, then actions granted by cards in my live zones."""
         out = [(a, None) for a in self.rule_actions.get(group, ())]
         if self.card_actions:
-            for slot in self.in_play_slots:
-                if self.slot_owner[slot] != me:
-                    continue
+            defs, granted = self.card_def_index, self.card_actions
+            for slot in self.player_live_slots[me]:
                 for c in st.zones[slot]:
-                    for a in self.card_actions.get(self.card_def_index[c], ()):
-                        if a.group == group:
-                            out.append((a, c))
+                    acts = granted.get(defs[c])
+                    if acts:
+                        for a in acts:
+                            if a.group == group:
+                                out.append((a, c))
         return out
 
     def action_options(self, st: State, fr: Frame, group: str, used: dict) -> list:
         me = fr.me
         opts = []
+        tmp = Frame(-1, 0, [None] * self.max_action_locals, me, fr.this)
+        loc = tmp.locals
         for a, card in self.group_actions(st, me, group):
             if a.per_turn is not None and used.get(f"{a.id}@{card}", 0) >= a.per_turn:
                 continue
-            tmp = Frame(-1, 0, [None] * a.nlocals, me, card if card is not None else fr.this)
+            tmp.this = card if card is not None else fr.this
             if a.when is not None and not a.when(st, tmp):
                 continue
             if a.binder is None:
                 opts.append([a.id, a.name, [a.index, card, None]])
                 continue
             _, slot, et, source, cond = a.binder
-            label = self.labeller(et)
+            label = a.label
             seen: dict[str, int] = {}
-            loc = tmp.locals
             for x in source(st, tmp):
                 loc[slot] = x
                 if cond is not None and not cond(st, tmp):
