@@ -113,6 +113,13 @@ def _board(game: Game, st, viewer: Optional[int]) -> str:
     gv = {k: _fmt_value(game, val, k) for k, val in v["variables"].items() if val is not None}
     if gv:
         lines.append("  " + "  ".join(f"{k}: {val}" for k, val in gv.items()))
+    shared = []
+    for z in game.zone_defs:
+        content = v["zones"].get(z.name)
+        if not z.per_player and isinstance(content, list) and content:
+            shared.append(f"{z.name}: " + ", ".join(content))
+    if shared:
+        lines.append("  " + "   ".join(shared))
     for p, pl in enumerate(v["players"]):
         res = "  ".join(f"{r} {pl[r]}" for r in game.res_names)
         zones = []
@@ -343,9 +350,11 @@ def cards(game_name: str, card_id: Optional[str], lang: str, provisional: bool) 
         by_kind.setdefault(c.kind, []).append(c)
     for kind, items in by_kind.items():
         click.echo(f"{kind} ({sum(c.copies for c in items)} cards, {len(items)} kinds)")
+        defaults = {f.name: f.default for f in game.kinds[kind].fields}
         for c in items:
-            data = ", ".join(f"{k} {v}" for k, v in c.fields if v not in (None, False, 0) or k in ("cost", "rank"))
-            flag = "  (provisional)" if c.provisional else ""
+            data = ", ".join(f"{k} {v}" for k, v in c.fields
+                             if v is not None and (defaults.get(k) is None or (v != defaults[k] and not str(defaults[k]).startswith("="))))
+            flag = f"  (provisional: {', '.join(f for f, _ in c.provisional)})" if c.provisional else ""
             click.echo(f"  {c.id:<18} {c.names.get(lang):<16} x{c.copies:<2} {data}{flag}")
 
 
