@@ -173,6 +173,7 @@ class Game:
         errors: list[MeepleError] = []
         comp = Compiler(self, errors)
         self._check_vocabulary(problems)
+        self._check_cards(problems)
         for p in g.procedures:
             self.proc_code[p.name] = comp.unit(f"procedure {p.name}", p.body, tuple((x.name, self.type_of(x.type)) for x in p.params))
         for di, c in enumerate(self.card_defs):
@@ -223,6 +224,47 @@ class Game:
             if vt.type.name not in ("int", "bool", "player", "text", "card") and vt.type.name not in self.enums and vt.type.name not in self.kinds:
                 problems.add(_content_error(f"unknown type '{vt.type.name}'", vt.type.span,
                                             suggest(vt.type.name, ["int", "bool", "player", "text", "card", *self.enums, *self.kinds])))
+
+    def _check_cards(self, problems: Problems) -> None:
+        """Every card field value has its declared type (enum values spelled right)."""
+        for c in self.card_defs:
+            kind = self.kinds.get(c.kind)
+            if kind is None:
+                continue
+            spans = dict(c.field_spans)
+            declared = {f.name: f for f in kind.fields}
+            for name, value in c.fields:
+                f = declared.get(name)
+                if f is None or name not in spans:
+                    continue
+                t = f.type
+                if value is None:
+                    if not t.nullable:
+                        problems.add(_content_error(f"card '{c.id}': {name} may not be empty", spans[name]))
+                    continue
+                ok = True
+                hint = None
+                if t.name == "int":
+                    ok = isinstance(value, int) and not isinstance(value, bool)
+                    want = "a whole number"
+                elif t.name == "bool":
+                    ok = isinstance(value, bool)
+                    want = "true or false"
+                elif t.name == "text":
+                    ok = isinstance(value, str)
+                    want = "a text"
+                elif t.name in self.enums:
+                    ok = value in self.enums[t.name]
+                    want = f"one of {', '.join(self.enums[t.name])}"
+                    hint = suggest(str(value), self.enums[t.name])
+                elif t.name in self.kinds or t.name == "card":
+                    ok = value in self.card_index
+                    want = "a card id"
+                    hint = suggest(str(value), list(self.card_index))
+                else:
+                    want = t.name
+                if not ok:
+                    problems.add(_content_error(f"card '{c.id}': {name} must be {want}, not {value!r}", spans[name], hint))
 
     def _action(self, comp: Compiler, a: M.ActionDef, card_def: int) -> CompiledAction:
         params: tuple = ()
