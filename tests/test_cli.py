@@ -100,8 +100,8 @@ def test_schema(run):
 
 
 def test_test_command(run, tmp_path):
-    ok = run("test", "tests/scenarios/citadels/thief.yaml")
-    assert ok.exit_code == 0 and "2 passed, 0 failed" in ok.output
+    ok = run("test", "tests/scenarios/readme/example.yaml")
+    assert ok.exit_code == 0 and "1 passed, 0 failed" in ok.output
     bad = tmp_path / "bad.yaml"
     bad.write_text(
         "kind: scenario\npack: citadels\nplayers: 4\nseed: 1\nscenarios:\n"
