@@ -329,6 +329,9 @@ class Compiler:
         if name in fields:
             i = g.field_index[name]
             table = g.card_fields
+            slot = self.local_slot(unit, n.target)
+            if slot is not None:       # the common case, d.cost: one closure, not two
+                return (lambda st, fr: table[fr.locals[slot]][i]), fields[name]
             return (lambda st, fr: table[target(st, fr)][i]), fields[name]
         if name in cvars:
             i, ncv = g.cvar_index[name], g.ncvars
@@ -336,6 +339,13 @@ class Compiler:
         known = list(fields) + list(cvars) + ["id", "name"]
         what = f"{kind} cards" if kind else "cards"
         raise self.err(unit, n.pos, f"{what} have no field '{name}'", suggest(name, known))
+
+    def local_slot(self, unit: Unit, node: A.Node) -> Optional[int]:
+        if isinstance(node, A.Name):
+            found = unit.scope.lookup(node.name)
+            if found is not None:
+                return found[0]
+        return None
 
     def x_Of(self, unit, n):
         g = self.g
@@ -526,8 +536,15 @@ class Compiler:
         d = self.g.card_index[n.name]
         defs = self.g.card_def_index
         if n.negated:
-            return (lambda st, fr: (lambda c: c is None or defs[c] != d)(target(st, fr))), "bool"
-        return (lambda st, fr: (lambda c: c is not None and defs[c] == d)(target(st, fr))), "bool"
+            def is_not(st, fr):
+                c = target(st, fr)
+                return c is None or defs[c] != d
+            return is_not, "bool"
+
+        def is_(st, fr):
+            c = target(st, fr)
+            return c is not None and defs[c] == d
+        return is_, "bool"
 
     def x_Binary(self, unit, n):
         op = n.op
@@ -548,6 +565,13 @@ class Compiler:
                     raise RuleError(f"range {lo}..{hi} is too long (at most 10000 numbers)")
                 return list(range(lo, hi + 1))
             return rng, "list:int"
+        if op in ("+", "-", "*", "<", "<=", ">", ">=") and isinstance(n.right, A.Int):
+            a, k = self.number(unit, n.left), n.right.value
+            fast = {"+": lambda st, fr: a(st, fr) + k, "-": lambda st, fr: a(st, fr) - k,
+                    "*": lambda st, fr: a(st, fr) * k, "<": lambda st, fr: a(st, fr) < k,
+                    "<=": lambda st, fr: a(st, fr) <= k, ">": lambda st, fr: a(st, fr) > k,
+                    ">=": lambda st, fr: a(st, fr) >= k}
+            return fast[op], ("int" if op in "+-*" else "bool")
         if op in ("+", "-", "*", "/", "%", "<", "<=", ">", ">="):
             a, b = self.number(unit, n.left), self.number(unit, n.right)
             if op == "+":
