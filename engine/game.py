@@ -10,12 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from dsl.compiler import CALL, SKIP, STOP, SUSPEND, Code, Compiler
-from dsl.parser import to_span
+from dsl.compiler import SKIP, STOP, SUSPEND, Code, Compiler
 
 from . import model as M
 from .errors import IllegalChoice, MeepleError, PackInvalid, Problems, RuleError, Span, suggest
-from .state import NO_ANSWER, Decision, Frame, State
+from .state import Frame, State
 
 STEP_BUDGET = 200_000
 

@@ -15,7 +15,7 @@ from dsl import ast as A
 from dsl.compiler import Code, Compiler, Unit, _Scope
 from dsl.parser import parse
 
-from .errors import ContentError, IllegalChoice, MeepleError, PackInvalid, Problems, Span, location, suggest
+from .errors import ContentError, IllegalChoice, MeepleError, PackInvalid, Span, location, suggest
 from .game import Game, load_game
 from .model import Source
 from .schemas import validate

@@ -1,0 +1,505 @@
+"""Checking and compiling expressions of the effect language into closures.
+
+Each ``x_<Node>`` method checks one kind of expression node against the
+pack's vocabulary and returns ``(closure, type)``; closures take
+``(state, frame)``. Names are resolved here, once, to list indices.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from engine.errors import DslCheckError, RuleError, Span, suggest
+
+from . import ast as A
+from .parser import to_span
+from .primitives import PRIMITIVES
+from .types import Fn, Unit, _Scope, _bound_me, _me, elem_type, is_collection
+
+
+class ExpressionCompiler:
+    """Expression half of the compiler; ``Compiler`` adds statements."""
+
+    g: Any
+    # ------------------------------------------------------------ helpers
+    def err(self, unit: Unit, pos: A.Pos, message: str, hint: Optional[str] = None) -> DslCheckError:
+        return DslCheckError(message, to_span(unit.origin, pos.line, pos.col, pos.length), hint)
+
+    def span(self, unit: Unit, pos: A.Pos) -> Span:
+        return to_span(unit.origin, pos.line, pos.col, pos.length)
+
+    def describe(self, t: str) -> str:
+        if t.startswith("card:"):
+            return f"a {t[5:]} card"
+        if t.startswith("zone:"):
+            return f"a zone of {t[5:]} cards"
+        if t.startswith("list:"):
+            return f"a list of {self.describe(t[5:])}"
+        if t.startswith("enum:"):
+            return f"a {t[5:]} value"
+        if t.startswith("enumset:"):
+            return f"the {t[8:]} values"
+        return {"int": "a number", "bool": "true/false", "text": "a text", "player": "a player", "none": "none",
+                "card": "a card", "any": "a value"}.get(t, t)
+
+    def compatible(self, have: str, want: str) -> bool:
+        if have in ("any", "none") or want == "any" or have == want:
+            return True
+        if want == "card" and have.startswith("card"):
+            return True
+        if have == "card" and want.startswith("card:"):
+            return True
+        if want == "bool":
+            return False
+        if want.startswith("list:") and is_collection(have):
+            return self.compatible(elem_type(have), want[5:])
+        if want == "collection" and is_collection(have):
+            return True
+        if want.startswith("enum:") and have == "text":
+            return True
+        return False
+
+    def as_list(self, fn: Fn, t: str) -> Fn:
+        """A closure giving a fresh list (zones are snapshotted)."""
+        if t.startswith("zone:"):
+            return lambda st, fr: st.zones[fn(st, fr)][:]
+        return fn
+
+    def read_list(self, fn: Fn, t: str) -> Fn:
+        """A closure giving a list only to be read at once (zones are not copied)."""
+        if t.startswith("zone:"):
+            return lambda st, fr: st.zones[fn(st, fr)]
+        return fn
+
+    def truth(self, unit: Unit, node: A.Node) -> Fn:
+        fn, t = self.expr(unit, node)
+        if t not in ("bool", "any"):
+            raise self.err(unit, node.pos, f"expected a condition (true/false), found {self.describe(t)}")
+        return fn
+
+    def number(self, unit: Unit, node: A.Node) -> Fn:
+        fn, t = self.expr(unit, node)
+        if t not in ("int", "any"):
+            raise self.err(unit, node.pos, f"expected a number, found {self.describe(t)}")
+        return fn
+
+    def player_expr(self, unit: Unit, node: A.Node) -> Fn:
+        fn, t = self.expr(unit, node)
+        if t not in ("player", "any"):
+            raise self.err(unit, node.pos, f"expected a player, found {self.describe(t)}")
+        return fn
+
+    def card_expr(self, unit: Unit, node: A.Node) -> tuple[Fn, str]:
+        fn, t = self.expr(unit, node)
+        if not (t.startswith("card") or t == "any"):
+            raise self.err(unit, node.pos, f"expected a card, found {self.describe(t)}")
+        return fn, t
+
+    def zone_expr(self, unit: Unit, node: A.Node) -> tuple[Fn, str]:
+        fn, t = self.expr(unit, node)
+        if not t.startswith("zone:"):
+            raise self.err(unit, node.pos, f"expected a zone, found {self.describe(t)}")
+        return fn, t
+
+    # ------------------------------------------------------------ expressions
+    def expr(self, unit: Unit, n: A.Node) -> tuple[Fn, str]:
+        method = getattr(self, "x_" + type(n).__name__)
+        return method(unit, n)
+
+    def x_Int(self, unit, n):
+        v = n.value
+        return (lambda st, fr: v), "int"
+
+    def x_Str(self, unit, n):
+        v = n.value
+        return (lambda st, fr: v), "text"
+
+    def x_Bool(self, unit, n):
+        v = n.value
+        return (lambda st, fr: v), "bool"
+
+    def x_NoneLit(self, unit, n):
+        return (lambda st, fr: None), "none"
+
+    def x_Me(self, unit, n):
+        return (_bound_me if unit.me_bound else _me), "player"
+
+    def x_This(self, unit, n):
+        return (lambda st, fr: fr.this), "card"
+
+    def x_Name(self, unit, n):
+        g = self.g
+        name = n.name
+        local = unit.scope.lookup(name)
+        if local is not None:
+            slot, t = local
+            return (lambda st, fr: fr.locals[slot]), t
+        if name in g.constants:
+            table = g.constants[name]
+            return (lambda st, fr: table[st.players]), "int"
+        if name in g.gvar_index:
+            i = g.gvar_index[name]
+            return (lambda st, fr: st.gvars[i]), g.gvar_types[i]
+        if name in g.pvar_index:
+            i, nv = g.pvar_index[name], g.npvars
+            if unit.me_bound:
+                return (lambda st, fr: st.pvars[fr.me * nv + i]), g.pvar_types[i]
+            return (lambda st, fr: st.pvars[_me(st, fr) * nv + i]), g.pvar_types[i]
+        if name in g.res_index:
+            r, nr = g.res_index[name], g.nres
+            if unit.me_bound:
+                return (lambda st, fr: st.res[fr.me * nr + r]), "int"
+            return (lambda st, fr: st.res[_me(st, fr) * nr + r]), "int"
+        if name in g.zone_index:
+            z = g.zone_defs[g.zone_index[name]]
+            base = g.zone_base[g.zone_index[name]]
+            if z.per_player:
+                return (lambda st, fr: base + _me(st, fr)), "zone:" + z.holds
+            return (lambda st, fr: base), "zone:" + z.holds
+        if name in g.enum_of_value:
+            return (lambda st, fr: name), "enum:" + g.enum_of_value[name]
+        if name in g.enums:
+            values = list(g.enums[name])
+            return (lambda st, fr: values), "enumset:" + name
+        if name in g.kind_cards:
+            ids = g.kind_cards[name]
+            return (lambda st, fr: ids[:]), "list:card:" + name
+        if name == "players":
+            return (lambda st, fr: list(range(st.players))), "list:player"
+        if name == "round":
+            return (lambda st, fr: st.round), "int"
+        if name == "player_count":
+            return (lambda st, fr: st.players), "int"
+        if name in g.card_index:
+            raise self.err(unit, n.pos, f"'{name}' is a card id; compare with 'x is {name}'")
+        known = unit.scope.all_names() + g.known_names()
+        raise self.err(unit, n.pos, f"unknown name '{name}'", suggest(name, known))
+
+    def x_Field(self, unit, n):
+        g = self.g
+        target, t = self.expr(unit, n.target)
+        name = n.name
+        if t == "player":
+            raise self.err(unit, n.pos, f"write '{name} of ...' for a player's {name}")
+        if not (t.startswith("card") or t == "any"):
+            raise self.err(unit, n.target.pos, f"'.{name}' needs a card, found {self.describe(t)}")
+        kind = t[5:] if t.startswith("card:") else None
+        if name == "id":
+            ids = g.card_def_ids
+            return (lambda st, fr: ids[target(st, fr)]), "text"
+        if name == "name":
+            names = g.card_names
+            return (lambda st, fr: names[target(st, fr)]), "text"
+        fields = g.kind_fields.get(kind) if kind else g.all_fields
+        cvars = g.kind_cvars.get(kind) if kind else g.all_cvars
+        if name in fields:
+            i = g.field_index[name]
+            table = g.card_fields
+            slot = self.local_slot(unit, n.target)
+            if slot is not None:       # the common case, d.cost: one closure, not two
+                return (lambda st, fr: table[fr.locals[slot]][i]), fields[name]
+            return (lambda st, fr: table[target(st, fr)][i]), fields[name]
+        if name in cvars:
+            i, ncv = g.cvar_index[name], g.ncvars
+            return (lambda st, fr: st.cvars[target(st, fr) * ncv + i]), cvars[name]
+        known = list(fields) + list(cvars) + ["id", "name"]
+        what = f"{kind} cards" if kind else "cards"
+        raise self.err(unit, n.pos, f"{what} have no field '{name}'", suggest(name, known))
+
+    def local_slot(self, unit: Unit, node: A.Node) -> Optional[int]:
+        if isinstance(node, A.Name):
+            found = unit.scope.lookup(node.name)
+            if found is not None:
+                return found[0]
+        return None
+
+    def x_Of(self, unit, n):
+        g = self.g
+        name = n.name
+        if n.scope in ("all", "others"):
+            if name not in g.zone_index or not g.zone_defs[g.zone_index[name]].per_player:
+                raise self.err(unit, n.pos, f"'{name} of {n.scope}' needs a zone each player has")
+            zi = g.zone_index[name]
+            base = g.zone_base[zi]
+            z = g.zone_defs[zi]
+            if n.scope == "all":
+                def fn(st, fr):
+                    out = []
+                    for p in range(st.players):
+                        out += st.zones[base + p]
+                    return out
+            else:
+                def fn(st, fr):
+                    out = []
+                    me = _me(st, fr)
+                    for p in range(st.players):
+                        if p != me:
+                            out += st.zones[base + p]
+                    return out
+            return fn, "list:card:" + z.holds
+        target = self.player_expr(unit, n.target)
+        if name in g.res_index:
+            r, nr = g.res_index[name], g.nres
+            return (lambda st, fr: st.res[target(st, fr) * nr + r]), "int"
+        if name in g.pvar_index:
+            i, nv = g.pvar_index[name], g.npvars
+            return (lambda st, fr: st.pvars[target(st, fr) * nv + i]), g.pvar_types[i]
+        if name in g.zone_index:
+            zi = g.zone_index[name]
+            z = g.zone_defs[zi]
+            if not z.per_player:
+                raise self.err(unit, n.pos, f"'{name}' is a shared zone; write just '{name}'")
+            base = g.zone_base[zi]
+            return (lambda st, fr: base + target(st, fr)), "zone:" + z.holds
+        known = list(g.res_index) + list(g.pvar_index) + [z.name for z in g.zone_defs if z.per_player]
+        raise self.err(unit, n.pos, f"players have no '{name}'", suggest(name, known))
+
+    def x_Comprehension(self, unit, n):
+        raise self.err(unit, n.pos, "a 'x in ... where ...' form belongs inside count(), sum(), any(), every(), first(), those(), min() or max()")
+
+    def comprehension(self, unit: Unit, n: A.Node) -> tuple[Fn, int, Optional[Fn], Optional[Fn], str, str]:
+        """(source list fn, var slot, cond, value, element type, value type)."""
+        if isinstance(n, A.Comprehension):
+            if not n.var:
+                raise self.err(unit, n.pos, "write 'x in collection where condition'")
+            src, st_ = self.expr(unit, n.source)
+            if not is_collection(st_):
+                raise self.err(unit, n.source.pos, f"expected a zone or list, found {self.describe(st_)}")
+            et = elem_type(st_)
+            inner = Unit(unit.code, unit.origin, _Scope(unit.scope), unit.me_bound)
+            slot = inner.new_slot()
+            inner.scope.names[n.var] = (slot, et)
+            cond = self.truth(inner, n.cond) if n.cond is not None else None
+            value, vt = self.expr(inner, n.value) if n.value is not None else (None, et)
+            return self.read_list(src, st_), slot, cond, value, et, vt
+        src, st_ = self.expr(unit, n)
+        if not is_collection(st_):
+            raise self.err(unit, n.pos, f"expected a zone or list, found {self.describe(st_)}")
+        return self.read_list(src, st_), -1, None, None, elem_type(st_), elem_type(st_)
+
+    def x_Call(self, unit, n):
+        prim = PRIMITIVES.get(n.func)
+        if prim is None:
+            raise self.err(unit, n.pos, f"unknown function '{n.func}'", suggest(n.func, list(PRIMITIVES)))
+        if prim.fn is None:
+            return self.aggregate(unit, n)
+        args, types = [], []
+        variadic = prim.params and prim.params[-1].endswith("*")
+        if not variadic and len(n.args) != len(prim.params):
+            raise self.err(unit, n.pos, f"{n.func}() takes {len(prim.params)} argument(s), given {len(n.args)}")
+        for i, a in enumerate(n.args):
+            want = prim.params[min(i, len(prim.params) - 1)].rstrip("*")
+            fn, t = self.expr(unit, a)
+            if want == "zone" and not t.startswith("zone:"):
+                raise self.err(unit, a.pos, f"{n.func}() needs a zone, found {self.describe(t)}")
+            if want not in ("zone",) and not self.compatible(t, want):
+                raise self.err(unit, a.pos, f"{n.func}() needs {self.describe(want)}, found {self.describe(t)}")
+            args.append(fn)
+            types.append(t)
+        ret = prim.returns.rstrip("?")
+        if ret == "elem":
+            ret = elem_type(types[0])
+        f = prim.fn
+        if prim.needs_state:
+            if len(args) == 1:
+                a0 = args[0]
+                return (lambda st, fr: f(st, a0(st, fr))), ret
+            if len(args) == 2:
+                a0, a1 = args
+                return (lambda st, fr: f(st, a0(st, fr), a1(st, fr))), ret
+            return (lambda st, fr: f(st, *[a(st, fr) for a in args])), ret
+        if len(args) == 1:
+            a0 = args[0]
+            return (lambda st, fr: f(a0(st, fr))), ret
+        return (lambda st, fr: f(*[a(st, fr) for a in args])), ret
+
+    def aggregate(self, unit: Unit, n: A.Call):
+        if len(n.args) != 1:
+            raise self.err(unit, n.pos, f"{n.func}() takes one collection, e.g. {n.func}(d in city where ...)")
+        src, slot, cond, value, et, vt = self.comprehension(unit, n.args[0])
+        kind = n.func
+        if kind in ("sum", "min", "max") and value is None and et != "int":
+            raise self.err(unit, n.args[0].pos, f"{kind}() needs numbers: write {kind}(x.field for x in ...)")
+        if kind in ("sum", "min", "max") and value is not None and vt not in ("int", "any"):
+            raise self.err(unit, n.args[0].pos, f"{kind}() needs numbers, found {self.describe(vt)}")
+
+        def items(st, fr):
+            seq = src(st, fr)
+            if slot < 0:
+                return list(seq)
+            loc = fr.locals
+            out = []
+            for x in seq:
+                loc[slot] = x
+                if cond is None or cond(st, fr):
+                    out.append(value(st, fr) if value is not None else x)
+            return out
+
+        if kind == "count":
+            if cond is None:
+                return (lambda st, fr: len(src(st, fr))), "int"
+            return (lambda st, fr: len(items(st, fr))), "int"
+        if kind == "sum":
+            return (lambda st, fr: sum(items(st, fr))), "int"
+        if kind == "min":
+            return (lambda st, fr: min(items(st, fr), default=None)), "int"
+        if kind == "max":
+            return (lambda st, fr: max(items(st, fr), default=None)), "int"
+        if kind == "those":
+            return items, "list:" + et
+
+        def scan(st, fr, want_all: bool, want_first: bool):
+            loc = fr.locals
+            for x in src(st, fr):
+                if slot >= 0:
+                    loc[slot] = x
+                ok = cond(st, fr) if cond is not None else bool(x)
+                if want_first and ok:
+                    return x
+                if ok and not want_all:
+                    return True
+                if not ok and want_all:
+                    return False
+            return None if want_first else want_all
+
+        if kind == "any":
+            return (lambda st, fr: scan(st, fr, False, False)), "bool"
+        if kind == "every":
+            return (lambda st, fr: scan(st, fr, True, False)), "bool"
+        if kind == "first":
+            return (lambda st, fr: scan(st, fr, False, True)), et
+        raise self.err(unit, n.pos, f"unknown aggregate {kind}")   # pragma: no cover
+
+    def x_ListLit(self, unit, n):
+        items = [self.expr(unit, i) for i in n.items]
+        fns = [f for f, _ in items]
+        et = items[0][1] if items else "any"
+        return (lambda st, fr: [f(st, fr) for f in fns]), "list:" + et
+
+    def x_Unary(self, unit, n):
+        if n.op == "not":
+            f = self.truth(unit, n.operand)
+            return (lambda st, fr: not f(st, fr)), "bool"
+        f = self.number(unit, n.operand)
+        return (lambda st, fr: -f(st, fr)), "int"
+
+    def x_Cond(self, unit, n):
+        test = self.truth(unit, n.test)
+        a, ta = self.expr(unit, n.then)
+        b, tb = self.expr(unit, n.other)
+        return (lambda st, fr: a(st, fr) if test(st, fr) else b(st, fr)), (ta if ta != "none" else tb)
+
+    def x_Is(self, unit, n):
+        target, t = self.expr(unit, n.target)
+        if n.name is None:
+            if n.negated:
+                return (lambda st, fr: target(st, fr) is not None), "bool"
+            return (lambda st, fr: target(st, fr) is None), "bool"
+        if not (t.startswith("card") or t == "any"):
+            raise self.err(unit, n.target.pos, f"'is {n.name}' needs a card, found {self.describe(t)}")
+        if n.name not in self.g.card_index:
+            raise self.err(unit, n.name_pos, f"unknown card id '{n.name}'", suggest(n.name, list(self.g.card_index)))
+        d = self.g.card_index[n.name]
+        defs = self.g.card_def_index
+        if n.negated:
+            def is_not(st, fr):
+                c = target(st, fr)
+                return c is None or defs[c] != d
+            return is_not, "bool"
+
+        def is_(st, fr):
+            c = target(st, fr)
+            return c is not None and defs[c] == d
+        return is_, "bool"
+
+    def x_Binary(self, unit, n):
+        op = n.op
+        if op == "and":
+            a, b = self.truth(unit, n.left), self.truth(unit, n.right)
+            return (lambda st, fr: a(st, fr) and b(st, fr)), "bool"
+        if op == "or":
+            a, b = self.truth(unit, n.left), self.truth(unit, n.right)
+            return (lambda st, fr: a(st, fr) or b(st, fr)), "bool"
+        if op in ("in", "notin"):
+            return self.membership(unit, n)
+        if op == "..":
+            a, b = self.number(unit, n.left), self.number(unit, n.right)
+
+            def rng(st, fr):
+                lo, hi = a(st, fr), b(st, fr)
+                if hi - lo > 10000:
+                    raise RuleError(f"range {lo}..{hi} is too long (at most 10000 numbers)")
+                return list(range(lo, hi + 1))
+            return rng, "list:int"
+        if op in ("+", "-", "*", "<", "<=", ">", ">=") and isinstance(n.right, A.Int):
+            a, k = self.number(unit, n.left), n.right.value
+            fast = {"+": lambda st, fr: a(st, fr) + k, "-": lambda st, fr: a(st, fr) - k,
+                    "*": lambda st, fr: a(st, fr) * k, "<": lambda st, fr: a(st, fr) < k,
+                    "<=": lambda st, fr: a(st, fr) <= k, ">": lambda st, fr: a(st, fr) > k,
+                    ">=": lambda st, fr: a(st, fr) >= k}
+            return fast[op], ("int" if op in "+-*" else "bool")
+        if op in ("+", "-", "*", "/", "%", "<", "<=", ">", ">="):
+            a, b = self.number(unit, n.left), self.number(unit, n.right)
+            if op == "+":
+                return (lambda st, fr: a(st, fr) + b(st, fr)), "int"
+            if op == "-":
+                return (lambda st, fr: a(st, fr) - b(st, fr)), "int"
+            if op == "*":
+                return (lambda st, fr: a(st, fr) * b(st, fr)), "int"
+            if op == "/":
+                def div(st, fr):
+                    d = b(st, fr)
+                    if d == 0:
+                        raise RuleError("division by zero")
+                    return a(st, fr) // d      # rounds down, as every rule here does
+                return div, "int"
+            if op == "%":
+                def mod(st, fr):
+                    d = b(st, fr)
+                    if d == 0:
+                        raise RuleError("division by zero")
+                    return a(st, fr) % d
+                return mod, "int"
+            if op == "<":
+                return (lambda st, fr: a(st, fr) < b(st, fr)), "bool"
+            if op == "<=":
+                return (lambda st, fr: a(st, fr) <= b(st, fr)), "bool"
+            if op == ">":
+                return (lambda st, fr: a(st, fr) > b(st, fr)), "bool"
+            return (lambda st, fr: a(st, fr) >= b(st, fr)), "bool"
+        a, ta = self.expr(unit, n.left)
+        b, tb = self.expr(unit, n.right)
+        if not (self.compatible(ta, tb) or self.compatible(tb, ta)):
+            raise self.err(unit, n.pos, f"cannot compare {self.describe(ta)} with {self.describe(tb)}")
+        if op == "==":
+            return (lambda st, fr: a(st, fr) == b(st, fr)), "bool"
+        return (lambda st, fr: a(st, fr) != b(st, fr)), "bool"
+
+    def membership(self, unit: Unit, n: A.Binary):
+        a, ta = self.expr(unit, n.left)
+        neg = n.op == "notin"
+        right = n.right
+        g = self.g
+        if isinstance(right, A.Of) and right.scope in ("all", "others") and right.name in g.zone_index:
+            zi = g.zone_index[right.name]
+            if not g.zone_defs[zi].per_player:
+                raise self.err(unit, right.pos, f"'{right.name} of {right.scope}' needs a zone each player has")
+            base, others = g.zone_base[zi], right.scope == "others"
+            owner = g.slot_owner
+
+            def inzones(st, fr):
+                c = a(st, fr)
+                if c is None:
+                    return neg
+                slot = st.loc[c]
+                ok = base <= slot < base + st.players and (not others or owner[slot] != _me(st, fr))
+                return ok != neg
+            return inzones, "bool"
+        b, tb = self.expr(unit, right)
+        if tb.startswith("zone:"):
+            if not (ta.startswith("card") or ta == "any"):
+                raise self.err(unit, n.left.pos, f"only cards are in zones, found {self.describe(ta)}")
+            return (lambda st, fr: (lambda c: (c is not None and st.loc[c] == b(st, fr)) != neg)(a(st, fr))), "bool"
+        if not is_collection(tb):
+            raise self.err(unit, right.pos, f"'in' needs a zone or list, found {self.describe(tb)}")
+        return (lambda st, fr: (a(st, fr) in b(st, fr)) != neg), "bool"
+

@@ -1,0 +1,255 @@
+"""Statements that involve players or other code: choices, procedure calls,
+card hooks, events and the action loop. Each suspends or pushes a frame,
+so the running effect stays plain data (see ``engine.state.Frame``).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from engine.errors import suggest
+from engine.state import NO_ANSWER, Decision, Frame
+
+from . import ast as A
+from .types import CALL, SKIP, STOP, SUSPEND, Fn, Unit, _Scope, _jump, _me, elem_type, is_collection
+
+
+class InteractionCompiler:
+    """Mixin of ``Compiler`` for choose, choose one, call, do, emit and play actions."""
+
+    def chooser(self, unit: Unit, node: Optional[A.Node]) -> Fn:
+        return self.player_expr(unit, node) if node is not None else _me
+
+    def s_Choose(self, unit, s):
+        src, st_ = self.expr(unit, s.source)
+        if not is_collection(st_):
+            raise self.err(unit, s.source.pos, f"choose from a zone or list, not {self.describe(st_)}")
+        source = self.as_list(src, st_)
+        et = elem_type(st_)
+        who = self.chooser(unit, s.chooser)
+        slot = unit.new_slot()
+        cond = None
+        if s.cond is not None:
+            inner = Unit(unit.code, unit.origin, _Scope(unit.scope), unit.me_bound)
+            inner.scope.names[s.var] = (slot, et)
+            cond = self.truth(inner, s.cond)
+        up_to = self.number(unit, s.up_to) if s.up_to is not None else None
+        unit.scope.names[s.var] = (slot, ("list:" + et) if up_to else et)
+        label = self.g.labeller(et)
+        prompt = s.prompt or (f"choose up to … {s.var}" if up_to else f"choose {s.var}")
+        optional = s.optional
+        acc = unit.new_slot() if up_to else -1
+
+        def options(st, fr, exclude=()):
+            out = []
+            loc = fr.locals
+            seen: dict[str, int] = {}
+            for x in source(st, fr):
+                if x in exclude:
+                    continue
+                if cond is not None:
+                    loc[slot] = x
+                    if not cond(st, fr):
+                        continue
+                key, text = label(st, x)
+                k = seen.get(key, 0)
+                seen[key] = k + 1
+                out.append([key if k == 0 else f"{key}#{k + 1}", text, x])
+            return out
+
+        if up_to is None:
+            def make(nxt):
+                def op(st, fr):
+                    ans = st.answer
+                    if ans is not NO_ANSWER:
+                        st.answer = NO_ANSWER
+                        if ans == SKIP:
+                            return STOP          # 'may choose' declined: the effect ends
+                        fr.locals[slot] = ans
+                        return nxt
+                    opts = options(st, fr)
+                    if not opts:                 # nothing to choose: skip, the name is none
+                        fr.locals[slot] = None
+                        return nxt
+                    if optional:
+                        opts.append(["skip", "skip", SKIP])
+                    st.pending = Decision(who(st, fr), prompt, opts, "choose")
+                    return SUSPEND
+                return op
+        else:
+            def make(nxt):
+                def op(st, fr):
+                    loc = fr.locals
+                    chosen = loc[acc] or []
+                    ans = st.answer
+                    if ans is not NO_ANSWER:
+                        st.answer = NO_ANSWER
+                        if ans == SKIP:          # 'done'
+                            loc[slot], loc[acc] = chosen, None
+                            return nxt
+                        chosen = chosen + [ans]
+                    opts = options(st, fr, chosen) if len(chosen) < up_to(st, fr) else []
+                    if not opts:
+                        loc[slot], loc[acc] = chosen, None
+                        return nxt
+                    loc[acc] = chosen
+                    opts.append(["done", "done", SKIP])
+                    st.pending = Decision(who(st, fr), f"{prompt} ({len(chosen)} chosen)", opts, "choose_many")
+                    return SUSPEND
+                return op
+        self.emit(unit, s.pos, make)
+
+    def s_ChooseOne(self, unit, s):
+        who = self.chooser(unit, s.chooser)
+        conds = [self.truth(unit, o.cond) if o.cond is not None else None for o in s.options]
+        head = self.placeholder(unit, s.pos)
+        jumps = []
+        starts = []
+        for o in s.options:
+            starts.append(self.here(unit))
+            self.block(unit, o.body)
+            jumps.append(self.placeholder(unit, o.pos))
+        end = self.here(unit)
+        for j in jumps:
+            self.patch(unit, j, _jump(end))
+        labels = [o.label for o in s.options]
+        prompt = s.prompt or "choose one"
+        optional = s.optional
+
+        def op(st, fr):
+            ans = st.answer
+            if ans is not NO_ANSWER:
+                st.answer = NO_ANSWER
+                if ans == SKIP:
+                    return STOP
+                return starts[ans]
+            opts = [[labels[i], labels[i], i] for i in range(len(labels)) if conds[i] is None or conds[i](st, fr)]
+            if not opts:
+                return end
+            if optional:
+                opts.append(["skip", "skip", SKIP])
+            st.pending = Decision(who(st, fr), prompt, opts, "choose_one")
+            return SUSPEND
+        self.patch(unit, head, op)
+
+    def call_args(self, unit: Unit, pos: A.Pos, what: str, params: tuple, args: tuple) -> list[Fn]:
+        if len(args) != len(params):
+            raise self.err(unit, pos, f"{what} takes {len(params)} argument(s) ({', '.join(p.name for p in params)}), given {len(args)}")
+        fns = []
+        for p, a in zip(params, args):
+            fn, t = self.expr(unit, a)
+            want = self.g.type_of(p.type)
+            if not self.compatible(t, want):
+                raise self.err(unit, a.pos, f"{what}: '{p.name}' must be {self.describe(want)}, found {self.describe(t)}")
+            fns.append(fn)
+        return fns
+
+    def s_CallProc(self, unit, s):
+        g = self.g
+        if s.name not in g.proc_defs:
+            raise self.err(unit, s.pos, f"unknown procedure '{s.name}'", suggest(s.name, list(g.proc_defs)))
+        pdef = g.proc_defs[s.name]
+        args = self.call_args(unit, s.pos, f"procedure '{s.name}'", pdef.params, s.args)
+        name = s.name
+
+        def make(nxt):
+            def op(st, fr):
+                code_index = st.game.proc_code[name]
+                code = st.game.codes[code_index]
+                loc = [None] * code.nlocals
+                for i, a in enumerate(args):
+                    loc[i] = a(st, fr)
+                fr.pc = nxt
+                st.frames.append(Frame(code_index, 0, loc, fr.me, fr.this))
+                return CALL
+            return op
+        self.emit(unit, s.pos, make)
+
+    def s_DoHook(self, unit, s):
+        g = self.g
+        card, t = self.card_expr(unit, s.card)
+        kind = t[5:] if t.startswith("card:") else None
+        hooks = g.kind_hooks.get(kind, ()) if kind else g.all_hooks
+        if s.hook not in hooks:
+            raise self.err(unit, s.pos, f"'{s.hook}' is not a hook of {kind or 'any card kind'}", suggest(s.hook, list(hooks)))
+        hook = s.hook
+
+        def make(nxt):
+            def op(st, fr):
+                c = card(st, fr)
+                code_index = st.game.hook_code.get((st.game.card_def_index[c], hook)) if c is not None else None
+                if code_index is None:
+                    return nxt
+                fr.pc = nxt
+                st.frames.append(Frame(code_index, 0, [None] * st.game.codes[code_index].nlocals, fr.me, c))
+                return CALL
+            return op
+        self.emit(unit, s.pos, make)
+
+    def s_Emit(self, unit, s):
+        g = self.g
+        if s.event not in g.event_defs:
+            raise self.err(unit, s.pos, f"unknown event '{s.event}' (declare it under events:)", suggest(s.event, list(g.event_defs)))
+        edef = g.event_defs[s.event]
+        args = self.call_args(unit, s.pos, f"event '{s.event}'", edef.params, s.args)
+        event = s.event
+
+        def make(nxt):
+            def op(st, fr):
+                values = [a(st, fr) for a in args]
+                frames = []
+                game = st.game
+                for slot in game.live_slots(st):
+                    owner = game.slot_owner[slot]
+                    for c in st.zones[slot]:
+                        code_index = game.handler_code.get((game.card_def_index[c], event))
+                        if code_index is not None:
+                            loc = [None] * game.codes[code_index].nlocals
+                            loc[:len(values)] = values
+                            frames.append(Frame(code_index, 0, loc, owner if owner >= 0 else fr.me, c))
+                fr.pc = nxt
+                if not frames:
+                    return nxt
+                st.frames.extend(reversed(frames))
+                return CALL
+            return op
+        self.emit(unit, s.pos, make)
+
+    def s_PlayActions(self, unit, s):
+        g = self.g
+        if s.group not in g.action_groups:
+            raise self.err(unit, s.pos, f"unknown action group '{s.group}'", suggest(s.group, list(g.action_groups)))
+        until = self.truth(unit, s.until)
+        usage = unit.new_slot()
+        group = s.group
+        init_pc = self.emit(unit, s.pos, lambda nxt: (lambda st, fr: (fr.locals.__setitem__(usage, {}), nxt)[1]))
+
+        def make(nxt):
+            def op(st, fr):
+                ans = st.answer
+                game = st.game
+                if ans is not NO_ANSWER:
+                    st.answer = NO_ANSWER
+                    ai, card, param = ans
+                    act = game.actions[ai]
+                    key = f"{act.id}@{card}"
+                    used = dict(fr.locals[usage])
+                    used[key] = used.get(key, 0) + 1
+                    fr.locals[usage] = used
+                    code = game.codes[act.effect]
+                    loc = [None] * code.nlocals
+                    if act.param_slot >= 0:
+                        loc[act.param_slot] = param
+                    fr.pc = nxt - 1
+                    st.frames.append(Frame(act.effect, 0, loc, fr.me, card if card is not None else fr.this))
+                    return CALL
+                if until(st, fr):
+                    return nxt
+                opts = game.action_options(st, fr, group, fr.locals[usage])
+                if not opts:
+                    return nxt
+                st.pending = Decision(_me(st, fr), "choose an action", opts, "action")
+                return SUSPEND
+            return op
+        self.emit(unit, s.pos, make)
+        del init_pc
+

@@ -1,0 +1,122 @@
+"""Shared pieces of the compiler: code units, scopes, type names, run-time signals.
+
+Types (for checks and for picking the right closure): 'int', 'bool', 'text',
+'player', 'card:<kind>' or 'card', 'zone:<kind>', 'list:<type>', 'enum:<name>',
+'enumset:<name>', 'none', 'any'. Any value may be none.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+from engine.errors import RuleError
+from engine.state import Frame
+
+SUSPEND = -1
+CALL = -2
+STOP = -3
+
+Fn = Callable[[Any, Frame], Any]
+
+
+@dataclass
+class Code:
+    """A compiled unit: instructions, the span of each, and the locals it needs."""
+
+    name: str
+    instrs: list = field(default_factory=list)
+    spans: list = field(default_factory=list)
+    nlocals: int = 0
+
+
+class _Scope:
+    def __init__(self, parent: Optional["_Scope"] = None):
+        self.names: dict[str, tuple[int, str]] = {}
+        self.parent = parent
+
+    def lookup(self, name: str) -> Optional[tuple[int, str]]:
+        s: Optional[_Scope] = self
+        while s is not None:
+            if name in s.names:
+                return s.names[name]
+            s = s.parent
+        return None
+
+    def all_names(self) -> list[str]:
+        out = []
+        s: Optional[_Scope] = self
+        while s is not None:
+            out += list(s.names)
+            s = s.parent
+        return out
+
+
+def elem_type(t: str) -> str:
+    if t.startswith("list:"):
+        return t[5:]
+    if t.startswith("zone:"):
+        return "card:" + t[5:]
+    if t.startswith("enumset:"):
+        return "enum:" + t[8:]
+    return "any"
+
+
+def is_collection(t: str) -> bool:
+    return t.startswith(("list:", "zone:", "enumset:")) or t == "list" or t == "any"
+
+
+class Unit:
+    """Compilation state of one code unit (its code, locals, scope, origin).
+
+    ``me_bound`` is true where a current player is certain (actions, and
+    inside ``as`` blocks), so closures there read it without a check."""
+
+    def __init__(self, code: Code, origin, scope: _Scope, me_bound: bool = False):
+        self.code = code
+        self.origin = origin
+        self.scope = scope
+        self.me_bound = me_bound
+
+    def new_slot(self) -> int:
+        self.code.nlocals += 1
+        return self.code.nlocals - 1
+
+
+
+Scope = _Scope
+
+SKIP = "\x00skip"    # a string so decisions stay JSON-serialisable
+
+
+def _bound_me(st, fr) -> int:
+    return fr.me
+
+
+def _me(st, fr) -> int:
+    me = fr.me
+    if me is None or me < 0:
+        raise RuleError("no current player here (use 'as PLAYER:' or 'of PLAYER')")
+    return me
+
+
+def _jump(target: int) -> Callable:
+    return lambda st, fr: target
+
+
+def _branch(cond: Fn, yes: int, no: int) -> Callable:
+    return lambda st, fr: yes if cond(st, fr) else no
+
+
+def _move(st, card: int, zone: int, bottom: bool) -> None:
+    old = st.loc[card]
+    if old == zone and not bottom:
+        st.zones[old].remove(card)
+        st.zones[zone].append(card)
+        return
+    st.zones[old].remove(card)
+    if bottom:
+        st.zones[zone].insert(0, card)
+    else:
+        st.zones[zone].append(card)
+    st.loc[card] = zone
+
