@@ -119,4 +119,6 @@ def _move(st, card: int, zone: int, bottom: bool) -> None:
     else:
         st.zones[zone].append(card)
     st.loc[card] = zone
+    if st.track is not None:
+        st.track.add((zone, card))
 

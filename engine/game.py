@@ -356,7 +356,8 @@ class Game:
         return f"'{key}' is not a legal option; legal: {', '.join(keys)}" + (f" ({hint})" if hint else "")
 
     # ------------------------------------------------------------ running
-    def new_state(self, players: int, seed: int, prepare: Optional[Callable[[State], None]] = None) -> State:
+    def new_state(self, players: int, seed: int, prepare: Optional[Callable[[State], None]] = None,
+                  track: bool = False) -> State:
         """A new game, run to its first decision. ``prepare`` (used by
         scenarios) may change the state between setup and the first round."""
         if not self.min_players <= players <= self.max_players:
@@ -364,6 +365,7 @@ class Game:
         from .rng import seed_state
         st = State(self, players)
         st.rng = seed_state(seed)
+        st.track = set() if track else None
         st.res = [self.res_start[r] for _ in range(players) for r in range(self.nres)]
         st.pvars = [d for _ in range(players) for d in self.pvar_defaults]
         st.gvars = list(self.gvar_defaults)

@@ -21,8 +21,9 @@ class ReplayDiverged(MeepleError):
     """A logged game no longer replays the same way."""
 
 
-def play(game: Game, players: int, seed: int, agents: list, on_decision: Optional[Callable[[State], None]] = None) -> State:
-    st = game.new_state(players, seed)
+def play(game: Game, players: int, seed: int, agents: list, on_decision: Optional[Callable[[State], None]] = None,
+         track: bool = False) -> State:
+    st = game.new_state(players, seed, track=track)
     while not st.over:
         if on_decision is not None:
             on_decision(st)

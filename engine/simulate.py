@@ -35,7 +35,7 @@ class GameRecord:
     winners: list[int]
     rounds: int
     decisions: int
-    chosen: list[dict[str, list[str]]]      # per player: card kind -> card ids chosen
+    chosen: list[dict[str, list[str]]]      # per player: "kind in zone" -> card ids that entered that zone
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -45,14 +45,14 @@ def game_seed(seed: int, index: int) -> int:
 def run_one(game: Game, cfg: SimConfig, index: int) -> GameRecord:
     gs = game_seed(cfg.seed, index)
     agents = make_agents(cfg.bots, cfg.players, gs)
-    st = play(game, cfg.players, gs, agents)
+    st = play(game, cfg.players, gs, agents, track=True)
     chosen: list[dict[str, set]] = [dict() for _ in range(cfg.players)]
-    index_of = game.card_index
-    for player, _, key in st.log:
-        base = key.split("#", 1)[0]
-        if base in index_of:
-            kind = game.card_defs[index_of[base]].kind
-            chosen[player].setdefault(kind, set()).add(base)
+    for slot, card in st.track:
+        owner = game.slot_owner[slot]
+        if owner < 0:
+            continue
+        zone = game.zone_defs[game.slot_zone[slot]]
+        chosen[owner].setdefault(f"{zone.holds} in {zone.name}", set()).add(game.card_def_ids[card])
     return GameRecord(index, st.scores, game.winners(st), st.round, len(st.log),
                       [{k: sorted(v) for k, v in c.items()} for c in chosen])
 
@@ -119,6 +119,7 @@ class Summary:
     config: SimConfig
     seconds: float
     records: list[GameRecord] = field(default_factory=list)
+    live_zones: tuple = ()
 
     def to_dict(self) -> dict:
         cfg = self.config
@@ -155,13 +156,17 @@ class Summary:
             "mean_rounds": rounds[0], "rounds_ci": [rounds[1], rounds[2]],
             "mean_decisions": sum(r.decisions for r in self.records) / n if n else 0,
             "seats": seats, "cards": cards,
+            # the text report shows cards that reached a live zone (played, built)
+            "shown": sorted(k for k in cards if k.split(" in ", 1)[1] in self.live_zones),
         }
 
 
 def simulate(cfg: SimConfig, progress: Optional[Callable[[int], None]] = None) -> Summary:
+    game = load_game(cfg.pack)
     start = time.perf_counter()
-    records = list(run(cfg, progress))
-    return Summary(cfg, time.perf_counter() - start, records)
+    records = list(run(cfg, progress, game if cfg.workers <= 1 else None))
+    live = tuple(z.name for z in game.zone_defs if z.in_play)
+    return Summary(cfg, time.perf_counter() - start, records, live)
 
 
 def format_text(d: dict) -> str:
@@ -175,10 +180,9 @@ def format_text(d: dict) -> str:
     for s in d["seats"]:
         lines.append(f"{s['seat']:<8}{pct(s['win_rate']):>9}  [{pct(s['win_ci'][0])}, {pct(s['win_ci'][1])}] "
                      f"{s['mean_score']:>9.2f}  [{s['score_ci'][0]:.2f}, {s['score_ci'][1]:.2f}]")
-    for kind, rows in d["cards"].items():
-        if len(rows) > 24:
-            continue
-        lines += ["", f"{kind + ' (chosen)':<18}{'games':>6}{'win rate':>10}  {'95% interval':<16}{'mean score':>11}"]
+    for kind in d.get("shown", ()):
+        rows = d["cards"][kind]
+        lines += ["", f"{kind:<22}{'games':>6}{'win rate':>10}  {'95% interval':<16}{'mean score':>11}"]
         for r in sorted(rows, key=lambda r: -r["win_rate"]):
-            lines.append(f"{r['card']:<18}{r['games']:>6}{pct(r['win_rate']):>10}  [{pct(r['win_ci'][0])}, {pct(r['win_ci'][1])}] {r['mean_score']:>9.2f}")
+            lines.append(f"{r['card']:<22}{r['games']:>6}{pct(r['win_rate']):>10}  [{pct(r['win_ci'][0])}, {pct(r['win_ci'][1])}] {r['mean_score']:>9.2f}")
     return "\n".join(lines)

@@ -60,7 +60,7 @@ class Decision:
 
 class State:
     __slots__ = ("game", "players", "res", "pvars", "gvars", "zones", "loc", "cvars", "rng",
-                 "frames", "pending", "answer", "log", "round", "over", "scores", "ranking", "events")
+                 "frames", "pending", "answer", "log", "round", "over", "scores", "ranking", "events", "track")
 
     def __init__(self, game: Any, players: int):
         self.game = game
@@ -81,6 +81,7 @@ class State:
         self.scores: list[int] = []
         self.ranking: list[int] = []
         self.events: list = []    # readable notes (moves, gains) for the terminal; not part of equality
+        self.track: Optional[set] = None   # statistics only: (zone slot, card) pairs cards moved into
 
     # ---- randomness
     def rand_below(self, n: int) -> int:
@@ -113,6 +114,7 @@ class State:
         new.scores = self.scores[:]
         new.ranking = self.ranking[:]
         new.events = []
+        new.track = None
         return new
 
     def to_json(self) -> dict:

@@ -72,7 +72,7 @@ def test_simulate_json_is_independent_of_workers(run):
     for key in ("seats", "cards", "mean_rounds", "mean_decisions"):
         assert one[key] == two[key]
     assert len(one["seats"]) == 4
-    assert {r["card"] for r in one["cards"]["character"]} == {
+    assert {r["card"] for r in one["cards"]["character in picked"]} == {
         "assassin", "thief", "magician", "king", "bishop", "merchant", "architect", "warlord"}
     seat = one["seats"][0]
     assert 0 <= seat["win_ci"][0] <= seat["win_rate"] <= seat["win_ci"][1] <= 1
@@ -82,6 +82,7 @@ def test_simulate_text(run):
     r = run("simulate", "citadels", "-n", 10, "-p", 5)
     assert r.exit_code == 0
     assert "10 games of citadels with 5 players" in r.output and "win rate" in r.output
+    assert "character in acting" in r.output and "district in city" in r.output
 
 
 def test_cards_list_show_and_provisional(run):
