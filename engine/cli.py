@@ -266,7 +266,13 @@ def simulate(game_name: str, games: int, players: int, seed: int, workers: str, 
     if "human" in bots:
         click.echo("error: simulate runs bots only", err=True)
         sys.exit(ExitCode.USAGE)
-    k = os.cpu_count() or 1 if workers == "auto" else int(workers)
+    if workers == "auto":
+        k = os.cpu_count() or 1
+    elif workers.isdigit() and int(workers) > 0:
+        k = int(workers)
+    else:
+        click.echo(f"error: --workers must be a positive number or 'auto', not {workers!r}", err=True)
+        sys.exit(ExitCode.USAGE)
     cfg = SimConfig(game_name, games, players, seed, max(1, k), bots)
     try:
         if sys.stderr.isatty():
