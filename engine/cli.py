@@ -110,7 +110,7 @@ def validate(packs: tuple[str, ...], fmt: str) -> None:
 def _board(game: Game, st, viewer: Optional[int]) -> str:
     v = game.view(st, viewer)
     lines = [f"── round {v['round']} " + "─" * 40]
-    gv = {k: _fmt_value(game, val, k) for k, val in v["variables"].items() if val is not None}
+    gv = {k: val for k, val in v["variables"].items() if val is not None}
     if gv:
         lines.append("  " + "  ".join(f"{k}: {val}" for k, val in gv.items()))
     shared = []
@@ -136,16 +136,6 @@ def _board(game: Game, st, viewer: Optional[int]) -> str:
         for z in zones:
             lines.append(f"        {z}")
     return "\n".join(lines)
-
-
-def _fmt_value(game: Game, value, name: str):
-    i = game.gvar_index.get(name)
-    t = game.gvar_types[i] if i is not None else ""
-    if t == "player":
-        return f"P{value + 1}"
-    if t.startswith("card"):
-        return game.card_def_ids[value]
-    return value
 
 
 def _seed(seed: Optional[int]) -> int:

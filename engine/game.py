@@ -496,6 +496,16 @@ class Game:
         self.run(st)
 
     # ------------------------------------------------------------ viewing
+    def show(self, value: Any, t: str) -> Any:
+        """A variable's value as people read it: players as P1.., cards by id."""
+        if value is None:
+            return None
+        if t == "player":
+            return f"P{value + 1}"
+        if t.startswith("card"):
+            return self.card_def_ids[value]
+        return value
+
     def view(self, st: State, player: Optional[int]) -> dict:
         """What ``player`` may see (None: a spectator who sees only public things)."""
         zones = {}
@@ -514,9 +524,9 @@ class Game:
         out = {
             "round": st.round,
             "players": [{"seat": f"P{p + 1}", **{r: st.res[p * self.nres + i] for i, r in enumerate(self.res_names)},
-                         **{v: _plain(st.pvars[p * self.npvars + i], self) for v, i in self.pvar_index.items()}}
+                         **{v: self.show(st.pvars[p * self.npvars + i], self.pvar_types[i]) for v, i in self.pvar_index.items()}}
                         for p in range(st.players)],
-            "variables": {v: _plain(st.gvars[i], self) for v, i in self.gvar_index.items()},
+            "variables": {v: self.show(st.gvars[i], self.gvar_types[i]) for v, i in self.gvar_index.items()},
             "zones": zones,
             "over": st.over,
         }
@@ -529,8 +539,6 @@ class Game:
         return out
 
 
-def _plain(v: Any, game: Game) -> Any:
-    return v
 
 
 def _content_error(message: str, span: Span, hint: Optional[str] = None):
