@@ -247,7 +247,7 @@ class InteractionCompiler:
                 opts = game.action_options(st, fr, group, fr.locals[usage])
                 if not opts:
                     return nxt
-                st.pending = Decision(_me(st, fr), "choose an action", opts, "action")
+                st.pending = Decision(_me(st, fr), "choose an action", opts, "action", fr.locals[usage])
                 return SUSPEND
             return op
         self.emit(unit, s.pos, make)

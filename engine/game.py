@@ -345,6 +345,8 @@ class Game:
                 if a.id != base:
                     continue
                 tmp = Frame(-1, 0, [None] * a.nlocals, me, card if card is not None else st.frames[-1].this)
+                if a.per_turn is not None and (dec.used or {}).get(f"{a.id}@{card}", 0) >= a.per_turn:
+                    return f"'{a.id}' is allowed {a.per_turn} time(s) a turn"
                 if a.when is not None and not a.when(st, tmp):
                     return a.refusal or f"'{a.id}' needs: {a.when_text}"
                 if a.binder is not None:

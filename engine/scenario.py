@@ -215,6 +215,14 @@ def _run_scenario(game: Game, doc: Document, path: tuple, sc: dict, top: dict) -
                     game.apply(st, want)
                 except IllegalChoice as err:
                     raise ScenarioFailure(f"'{want}' refused ({dec.prompt}, P{dec.player + 1}): {err.message}", doc.span(cpath)) from None
+        for what in ("ranking", "winners"):
+            if what in step:
+                if not st.over:
+                    raise ScenarioFailure(f"expected the game to be over for '{what}', but P{st.pending.player + 1} is to choose ({st.pending.prompt})",
+                                          doc.span(spath + (what,)))
+                got = [p + 1 for p in (st.ranking if what == "ranking" else game.winners(st))]
+                if got != list(step[what]):
+                    raise ScenarioFailure(f"{what} is {got}, expected {list(step[what])} (scores {st.scores})", doc.span(spath + (what,)))
         if "expect" in step:
             texts = step["expect"] if isinstance(step["expect"], list) else [step["expect"]]
             for k, text in enumerate(texts):

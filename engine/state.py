@@ -39,23 +39,25 @@ class Frame:
 class Decision:
     """Who must choose, the prompt, and the legal options as (key, label, value)."""
 
-    __slots__ = ("player", "prompt", "options", "kind")
+    __slots__ = ("player", "prompt", "options", "kind", "used")
 
-    def __init__(self, player: int, prompt: str, options: list, kind: str):
+    def __init__(self, player: int, prompt: str, options: list, kind: str, used: Optional[dict] = None):
         self.player = player
         self.prompt = prompt
         self.options = options
         self.kind = kind
+        self.used = used      # action decisions: uses per action this turn, to explain refusals
 
     def keys(self) -> list[str]:
         return [o[0] for o in self.options]
 
     def to_json(self) -> dict:
-        return {"player": self.player, "prompt": self.prompt, "kind": self.kind, "options": [list(o) for o in self.options]}
+        return {"player": self.player, "prompt": self.prompt, "kind": self.kind, "options": [list(o) for o in self.options],
+                "used": self.used}
 
     @staticmethod
     def from_json(data: dict) -> "Decision":
-        return Decision(data["player"], data["prompt"], [list(o) for o in data["options"]], data["kind"])
+        return Decision(data["player"], data["prompt"], [list(o) for o in data["options"]], data["kind"], data.get("used"))
 
 
 class State:
