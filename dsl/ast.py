@@ -210,7 +210,15 @@ class Choose(Node):
     chooser: Optional[Expr]
     prompt: Optional[str]
     optional: bool
-    up_to: Optional[Expr]      # set for 'choose up to N'
+    up_to: Optional[Expr]      # set for 'choose up to N' and 'choose A..B'
+    pos: Pos
+    at_least: Optional[Expr] = None   # 'choose A..B': 'done' only once A are chosen
+
+
+@dataclass(frozen=True, slots=True)
+class Roll(Node):
+    """``roll dice``: each die (a card with ``faces`` and a ``value``) gets a new value."""
+    dice: Expr
     pos: Pos
 
 
@@ -315,5 +323,5 @@ class As(Node):
     pos: Pos
 
 
-Stmt = Union[Counter, Set, Let, Move, Draw, Shuffle, Swap, Choose, ChooseOne, CallProc, DoHook, Emit,
+Stmt = Union[Counter, Set, Let, Move, Draw, Shuffle, Swap, Roll, Choose, ChooseOne, CallProc, DoHook, Emit,
              PlayActions, Log, Require, Stop, If, ForEach, Repeat, While, As]

@@ -254,7 +254,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
             fr.locals[slot] = value(st, fr)
         self.simple(unit, s.pos, act)
 
-    def cards_of(self, unit: Unit, node: A.Node) -> tuple[Fn, str]:
+    def cards_of(self, unit: Unit, node: A.Node, verb: str = "move") -> tuple[Fn, str]:
         """A closure giving the card ids a move acts on, and their kind."""
         fn, t = self.expr(unit, node)
         if t.startswith("zone:"):
@@ -263,7 +263,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
             return fn, t[10:] if t.startswith("list:card:") else ""
         if t.startswith("card") or t == "any":
             return (lambda st, fr: (lambda c: [] if c is None else [c])(fn(st, fr))), t[5:] if t.startswith("card:") else ""
-        raise self.err(unit, node.pos, f"expected cards to move, found {self.describe(t)}")
+        raise self.err(unit, node.pos, f"expected cards to {verb}, found {self.describe(t)}")
 
     def s_Move(self, unit, s):
         what, kind = self.cards_of(unit, s.what)

@@ -345,7 +345,13 @@ class ExpressionCompiler:
         if kind == "max":
             return (lambda st, fr: max(items(st, fr), default=None)), "int"
         if kind == "those":
+            if value is not None:
+                raise self.err(unit, n.args[0].pos, "those() keeps items: write those(x in ... where ...); values() maps them")
             return items, "list:" + et
+        if kind == "values":
+            if value is None:
+                raise self.err(unit, n.args[0].pos, "values() needs a value per item: values(gold of p for p in players)")
+            return items, "list:" + vt
 
         def scan(st, fr, want_all: bool, want_first: bool):
             loc = fr.locals

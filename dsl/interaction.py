@@ -27,17 +27,20 @@ class InteractionCompiler:
         et = elem_type(st_)
         who = self.chooser(unit, s.chooser)
         slot = unit.new_slot()
+        acc = unit.new_slot() if s.up_to is not None else -1
         cond = None
         if s.cond is not None:
             inner = Unit(unit.code, unit.origin, _Scope(unit.scope), unit.me_bound)
             inner.scope.names[s.var] = (slot, et)
+            if acc >= 0:          # in 'choose up to', the where-clause sees the picks so far
+                inner.scope.names["chosen"] = (acc, "list:" + et)
             cond = self.truth(inner, s.cond)
         up_to = self.number(unit, s.up_to) if s.up_to is not None else None
+        at_least = self.number(unit, s.at_least) if s.at_least is not None else None
         unit.scope.names[s.var] = (slot, ("list:" + et) if up_to else et)
         label = self.g.labeller(et)
-        prompt = s.prompt or (f"choose up to … {s.var}" if up_to else f"choose {s.var}")
+        prompt = s.prompt or (f"choose {s.var}")
         optional = s.optional
-        acc = unit.new_slot() if up_to else -1
 
         def options(st, fr, exclude=()):
             out = []
@@ -87,16 +90,32 @@ class InteractionCompiler:
                             loc[slot], loc[acc] = chosen, None
                             return nxt
                         chosen = chosen + [ans]
+                    loc[acc] = chosen
                     opts = options(st, fr, chosen) if len(chosen) < up_to(st, fr) else []
-                    if not opts:
+                    if not opts:                 # full, or nothing more qualifies
                         loc[slot], loc[acc] = chosen, None
                         return nxt
-                    loc[acc] = chosen
-                    opts.append(["done", "done", SKIP])
+                    if at_least is None or len(chosen) >= at_least(st, fr):
+                        opts.append(["done", "done", SKIP])
                     st.pending = Decision(who(st, fr), f"{prompt} ({len(chosen)} chosen)", opts, "choose_many")
                     return SUSPEND
                 return op
         self.emit(unit, s.pos, make)
+
+    def s_Roll(self, unit, s):
+        g = self.g
+        dice, kind = self.cards_of(unit, s.dice, "roll")
+        fields = g.kind_fields.get(kind, g.all_fields) if kind else g.all_fields
+        cvars = g.kind_cvars.get(kind, g.all_cvars) if kind else g.all_cvars
+        if fields.get("faces") != "int" or cvars.get("value") != "int":
+            raise self.err(unit, s.dice.pos, f"only dice roll: {kind or 'these'} cards need an int field 'faces' "
+                                             "and an int variable 'value'")
+        fi, vi, ncv, table = g.field_index["faces"], g.cvar_index["value"], g.ncvars, g.card_fields
+
+        def act(st, fr):
+            for c in dice(st, fr):
+                st.cvars[c * ncv + vi] = 1 + st.rand_below(table[c][fi])
+        self.simple(unit, s.pos, act)
 
     def s_ChooseOne(self, unit, s):
         who = self.chooser(unit, s.chooser)

@@ -131,6 +131,13 @@ class _Builder(Transformer):
         optional, count, name, source, cond, by, prompt = items
         return A.Choose(str(name), source, cond, by[1] if by else None, prompt, optional, count, _pos(meta))
 
+    def choose_range(self, meta, items):
+        optional, least, most, name, source, cond, by, prompt = items
+        return A.Choose(str(name), source, cond, by[1] if by else None, prompt, optional, most, _pos(meta), least)
+
+    def roll(self, meta, items):
+        return A.Roll(items[0], _pos(meta))
+
     def option(self, meta, items):
         label, cond, body = items
         return A.Option(str(label)[1:-1], cond, body, _pos(meta))

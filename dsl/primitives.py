@@ -94,6 +94,39 @@ def greater(*values):
     return max(values)
 
 
+def tier(n, thresholds, points):
+    """Points for the highest threshold ``n`` reaches: tier(5, [3, 5, 7], [1, 3, 6]) is 3; below the first, 0."""
+    if len(thresholds) != len(points):
+        raise ValueError(f"tier(): {len(thresholds)} thresholds but {len(points)} point values")
+    best = 0
+    for t, v in zip(thresholds, points):
+        if n >= t:
+            best = v
+    return best
+
+
+def majority_share(n, counts, first, second):
+    """Award for a contributor with ``n`` among all ``counts`` (zeros do not take part).
+
+    Most gets ``first`` and second-most ``second``; several tied for most split
+    first + second equally, rounded down, and no one gets second; several tied
+    for second split ``second``; a lone contributor gets both.
+    """
+    if n <= 0:
+        return 0
+    levels = sorted({c for c in counts if c > 0}, reverse=True)
+    if not levels:
+        return 0
+    top = [c for c in counts if c == levels[0]]
+    if len(levels) == 1 and len(top) == 1:
+        return first + second
+    if n == levels[0]:
+        return (first + second) // len(top) if len(top) > 1 else first
+    if len(top) > 1 or len(levels) < 2 or n != levels[1]:
+        return 0
+    return second // sum(1 for c in counts if c == levels[1])
+
+
 PRIMITIVES: dict[str, Primitive] = {
     "size": Primitive("size", size, ("collection",), "int", True, size.__doc__),
     "holder": Primitive("holder", holder, ("card",), "player?", True, holder.__doc__),
@@ -108,6 +141,9 @@ PRIMITIVES: dict[str, Primitive] = {
     "abs": Primitive("abs", absolute, ("int",), "int", False, absolute.__doc__),
     "lesser": Primitive("lesser", lesser, ("int*",), "int", False, lesser.__doc__),
     "greater": Primitive("greater", greater, ("int*",), "int", False, greater.__doc__),
+    "tier": Primitive("tier", tier, ("int", "list:int", "list:int"), "int", False, tier.__doc__),
+    "majority_share": Primitive("majority_share", majority_share, ("int", "list:int", "int", "int"), "int", False,
+                                majority_share.__doc__),
     # Aggregates over a collection or a comprehension ``x in coll where cond``.
     "count": Primitive("count", None, ("comprehension",), "int", False,
                        "How many items of the collection satisfy the condition: count(d in city where d.cost > 3)."),
@@ -125,4 +161,6 @@ PRIMITIVES: dict[str, Primitive] = {
                        "The first item satisfying the condition, in collection order; none if there is none."),
     "those": Primitive("those", None, ("comprehension",), "list", False,
                        "The items satisfying the condition, as a list: those(d in hand where d.cost < 3)."),
+    "values": Primitive("values", None, ("comprehension",), "list", False,
+                        "A value per item, as a list: values(gold of p for p in players)."),
 }

@@ -39,7 +39,21 @@ CASES = {
     "every": ("every(c in character where c.rank >= 1)", True),
     "first": ("first(c in character where c.rank == 4) is king", True),
     "those": ("size(those(c in character where c.income is not none))", 4),
+    "values": ("values(c.rank * 2 for c in character where c.rank < 3)", [2, 4]),
+    "tier": ("tier(5, [3, 5, 7], [1, 3, 6]) + tier(2, [3, 5, 7], [1, 3, 6]) * 10 + tier(9, [3, 5, 7], [1, 3, 6]) * 100", 603),
+    "majority_share": ("majority_share(3, [3, 1, 0, 1], 5, 3)", 5),
 }
+
+# majority_share: (n, counts, first, second) -> award; the tie rules of a majority
+MAJORITY = [
+    (3, [3, 1, 0, 1], 5, 3, 5),      # most
+    (1, [3, 1, 0, 1], 5, 3, 1),      # tied second split 3, rounded down
+    (0, [3, 1, 0, 1], 5, 3, 0),      # no contribution
+    (2, [2, 2, 1], 5, 2, 3),         # tied first split 5 + 2, rounded down
+    (1, [2, 2, 1], 5, 2, 0),         # and no one gets second
+    (4, [4, 0, 0], 5, 2, 7),         # a lone contributor gets both
+    (2, [4, 2], 5, 2, 2),            # second
+]
 
 ARITH = [("7 / 2", 3), ("-7 / 2", -4), ("7 % 3", 1), ("2 + 3 * 4", 14), ("(2 + 3) * 4", 20),
          ("if 1 < 2 then 5 else 6", 5), ("1..3", [1, 2, 3]), ("not (1 == 1) or 2 != 3", True)]
@@ -64,6 +78,11 @@ def test_every_primitive_has_a_docstring_and_a_case():
 def test_primitive(name):
     text, expected = CASES[name]
     assert evaluate(text) == expected
+
+
+@pytest.mark.parametrize("n, counts, first, second, expected", MAJORITY)
+def test_majority_share_tie_rules(n, counts, first, second, expected):
+    assert evaluate(f"majority_share({n}, {counts}, {first}, {second})") == expected
 
 
 @pytest.mark.parametrize("text, expected", ARITH, ids=[a for a, _ in ARITH])
