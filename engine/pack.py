@@ -62,12 +62,12 @@ class _Reader:
             return M.Names(tuple((k, str(v)) for k, v in value.items()))
         return M.Names(())
 
-    def source(self, doc: Document, path: tuple, text: Any) -> Optional[M.Source]:
+    def source(self, doc: Document, path: tuple, text: Any, span: Optional[Span] = None) -> Optional[M.Source]:
         if text is None:
             return None
         text = str(text)
         origin = doc.origins.get(path) or TextOrigin(doc.file, doc.span(path).line, doc.span(path).col, False)
-        return M.Source(text, origin, doc.span(path))
+        return M.Source(text, origin, span or doc.span(path))
 
     def typeref(self, doc: Document, path: tuple, value: Any) -> M.TypeRef:
         if isinstance(value, dict):
@@ -196,7 +196,9 @@ class _Reader:
                 id=c["id"], kind=kind_name, names=self.names(c["name"]), copies=c.get("copies", 1),
                 fields=tuple(fields.items()), text=self.names(c.get("text", "")),
                 hooks=tuple((h, self.source(doc, path + ("hooks", h), s)) for h, s in (c.get("hooks") or {}).items()),
-                handlers=tuple((e, self.source(doc, path + ("triggers", e), s)) for e, s in (c.get("triggers") or {}).items()),
+                # A handler's span is its event name, so "unknown event" points at the name.
+                handlers=tuple((e, self.source(doc, path + ("triggers", e), s, doc.key_span(path + ("triggers", e))))
+                               for e, s in (c.get("triggers") or {}).items()),
                 actions=tuple(self.action(doc, path + ("actions", j), a, "", c["id"]) for j, a in enumerate(c.get("actions") or ())),
                 provisional=tuple((c.get("provisional") or {}).items()),
                 span=doc.span(path + ("id",)), field_spans=tuple(spans),

@@ -1,12 +1,14 @@
 """The JSON Schemas (draft 2020-12) of every YAML kind, and validation with locations."""
 from __future__ import annotations
 
+import datetime as _dt
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator, Optional
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, ValidationError
 
 from .errors import ContentError, suggest
 from .yamlsrc import Document
@@ -31,20 +33,180 @@ def _validator(kind: str) -> Draft202012Validator:
 
 
 def validate(doc: Document, kind: str) -> Iterator[ContentError]:
-    """Yield one located error per schema violation (all of them, not the first)."""
-    for err in sorted(_validator(kind).iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path))):
-        path = tuple(err.absolute_path)
-        if err.validator == "additionalProperties" and isinstance(err.instance, dict):
-            allowed = set(err.schema.get("properties", {}))
-            for key in err.instance:
-                if key not in allowed:
-                    yield ContentError(f"unknown key '{key}'", doc.key_span(path + (key,)), suggest(str(key), allowed))
-            continue
-        if err.validator == "oneOf" and err.context:
-            # Report the branch that got furthest: the most specific complaint.
-            best = max(err.context, key=lambda e: len(e.absolute_path))
-            if len(best.absolute_path) > 0:
-                err = best
-                path = tuple(err.absolute_path)
-        where = "/".join(map(str, path)) or "top level"
-        yield ContentError(f"{where}: {err.message}", doc.span(path))
+    """Yield one located error per schema violation (all of them, not the first), in file order."""
+    out: list[ContentError] = []
+    for err in _validator(kind).iter_errors(doc.data):
+        out.extend(_explain(doc, err))
+    seen: set[tuple] = set()
+    for e in sorted(out, key=lambda e: (e.span.line, e.span.col)):
+        key = (e.span.line, e.span.col, e.message)
+        if key not in seen:
+            seen.add(key)
+            yield e
+
+
+# ---------------------------------------------------------------- messages
+_TYPES = {"integer": "a whole number", "number": "a number", "string": "a text", "boolean": "true/false",
+          "object": "a mapping (key: value)", "array": "a list", "null": "nothing"}
+_NAME = "^[a-z_][a-z0-9_]*$"
+_TYPE_NAME = "^[a-z_][a-z0-9_]*\\??$"
+_PATTERNS = {
+    _NAME: "is not a valid name: use lower-case letters, digits and '_', starting with a letter or '_'",
+    _TYPE_NAME: "is not a type: write int, bool, player, text, card, an enum or a card kind, with '?' to allow none",
+    "^[a-z][a-z0-9-]*$": "is not a valid pack id: use lower-case letters, digits and '-', starting with a letter",
+    "^[0-9]+\\.[0-9]+(\\.[0-9]+)?$": "is not a version: write it like \"1.0\" or \"1.0.2\" (quoted)",
+    "^[0-9]+$": "is not a player count",
+}
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"the text {_short(value)}"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, (_dt.date, _dt.datetime)):
+        return f"the date {value}"
+    return f"a {type(value).__name__} value"
+
+
+def _short(text: str) -> str:
+    text = text.strip().splitlines()[0] if text.strip() else text
+    return repr(text if len(text) <= 40 else text[:37] + "...")
+
+
+def _want(types: Any) -> str:
+    names = [types] if isinstance(types, str) else list(types)
+    words = [_TYPES.get(t, t) for t in names]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _where(doc: Document, path: tuple) -> str:
+    """A path as people read it: ``card 'manor': cost``, ``flow.setup``, ``players.min``."""
+    data = doc.data
+    head = ""
+    rest = list(path)
+    if len(path) >= 2 and path[0] in ("cards", "scenarios") and isinstance(path[1], int):
+        item = _get(data, path[:2])
+        label = item.get("id", item.get("name")) if isinstance(item, dict) else None
+        head = f"{'card' if path[0] == 'cards' else 'scenario'} {label!r}" if isinstance(label, str) else ""
+        if head:
+            rest = rest[2:]
+    elif len(path) >= 3 and path[0] == "actions" and isinstance(path[2], int):
+        item = _get(data, path[:3])
+        label = item.get("id") if isinstance(item, dict) else None
+        if isinstance(label, str):
+            head, rest = f"action {label!r}", rest[3:]
+    text = ""
+    for part in rest:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    if head and text:
+        return f"{head}: {text}"
+    return head or text or "top level"
+
+
+def _get(data: Any, path: tuple) -> Any:
+    for part in path:
+        try:
+            data = data[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data
+
+
+def _branches(err: ValidationError) -> list[ValidationError]:
+    """Of a failed oneOf/anyOf, the errors of the branch that explains most.
+
+    A branch whose only complaint is the value's type at this very place did
+    not fit at all; of the others, the one reaching deepest into the value.
+    When no branch fits, the error itself (which shapes are allowed) is best.
+    """
+    if err.validator not in ("oneOf", "anyOf") or not err.context:
+        return [err]
+    by_branch: dict[Any, list[ValidationError]] = {}
+    for e in err.context:
+        by_branch.setdefault(e.relative_schema_path[0] if e.relative_schema_path else None, []).append(e)
+    fitting = [errs for errs in by_branch.values()
+               if not any(e.validator == "type" and e.absolute_path == err.absolute_path for e in errs)]
+    if not fitting:
+        return [err]
+    best = max(fitting, key=lambda errs: max(len(e.absolute_path) for e in errs))
+    return [x for e in best for x in _branches(e)]
+
+
+def _type_hint(inst: Any, types: list) -> Optional[str]:
+    if isinstance(inst, bool) and "string" in types:
+        return "YAML reads yes/no/on/off/true/false as true or false: put the text in quotes"
+    if isinstance(inst, (_dt.date, _dt.datetime)):
+        return "YAML reads this as a date: put it in quotes"
+    if isinstance(inst, float) and "integer" in types:
+        return "whole numbers only"
+    if isinstance(inst, (int, float)) and not isinstance(inst, bool) and types == ["string"]:
+        return "put it in quotes"
+    return None
+
+
+def _explain(doc: Document, err: ValidationError) -> list[ContentError]:
+    best = _branches(err)
+    if best != [err]:
+        return [x for e in best for x in _explain(doc, e)]
+    path = tuple(err.absolute_path)
+    where = _where(doc, path)
+    span = doc.span(path)
+    v, value, inst = err.validator, err.validator_value, err.instance
+    if "propertyNames" in err.absolute_schema_path:
+        # The instance is a key of the mapping at ``path``: point at that key.
+        span = doc.key_span(path + (inst,))
+        if v == "pattern":
+            return [ContentError(f"{where}: {_short(str(inst))} {_PATTERNS.get(value, f'does not match {value}')}", span)]
+        return [ContentError(f"{where}: keys must be names (text), found {_describe(inst)}", span)]
+    if v == "additionalProperties" and isinstance(inst, dict):
+        allowed = set(err.schema.get("properties", {}))
+        out = []
+        for key in inst:
+            if key not in allowed and not any(re.search(p, str(key)) for p in err.schema.get("patternProperties", {})):
+                hint = suggest(str(key), allowed) or (f"allowed here: {', '.join(sorted(allowed))}" if allowed else None)
+                out.append(ContentError(f"unknown key '{key}'" + (f" in {where}" if path else ""), doc.key_span(path + (key,)), hint))
+        return out
+    if v in ("oneOf", "anyOf"):
+        types = [s.get("type") for s in value if isinstance(s, dict) and "type" in s]
+        flat = [t for ts in types for t in ([ts] if isinstance(ts, str) else ts)]
+        if flat:
+            return [ContentError(f"{where}: expected {_want(flat)}, found {_describe(inst)}", span, _type_hint(inst, flat))]
+        return [ContentError(f"{where}: {_describe(inst)} does not fit any allowed form", span)]
+    if v == "type":
+        types = [value] if isinstance(value, str) else list(value)
+        return [ContentError(f"{where}: expected {_want(types)}, found {_describe(inst)}", span, _type_hint(inst, types))]
+    if v == "required":
+        missing = [p for p in value if isinstance(inst, dict) and p not in inst]
+        name = next((p for p in missing if err.message.startswith(repr(p))), missing[0] if missing else "?")
+        at = doc.key_span(path) if path else span
+        return [ContentError(f"{where}: missing required key '{name}'", at)]
+    if v == "enum":
+        choices = [str(c) for c in value]
+        return [ContentError(f"{where}: {_describe(inst)} is not one of: {', '.join(choices)}", span,
+                             suggest(str(inst), choices))]
+    if v == "const":
+        return [ContentError(f"{where}: must be {value!r}, found {_describe(inst)}", span)]
+    if v == "pattern":
+        return [ContentError(f"{where}: {_short(str(inst))} {_PATTERNS.get(value, f'does not match {value}')}", span)]
+    if v in ("minimum", "exclusiveMinimum"):
+        return [ContentError(f"{where}: must be at least {value + (v == 'exclusiveMinimum')}, found {inst}", span)]
+    if v in ("maximum", "exclusiveMaximum"):
+        return [ContentError(f"{where}: must be at most {value - (v == 'exclusiveMaximum')}, found {inst}", span)]
+    if v == "minItems":
+        return [ContentError(f"{where}: " + ("must not be empty" if value == 1 else f"needs at least {value} items"), span)]
+    if v == "uniqueItems":
+        seen: list = []
+        dup = next((x for x in inst if x in seen or seen.append(x)), None)
+        return [ContentError(f"{where}: {_describe(dup)} is listed twice", span)]
+    if v == "minLength":
+        return [ContentError(f"{where}: must be at least {value} characters long", span)]
+    return [ContentError(f"{where}: {err.message}", span)]

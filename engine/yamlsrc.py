@@ -69,14 +69,42 @@ class _Builder:
         self.lines = text.splitlines()
         self.doc = Document(file, None)
         self.constructor = yaml.SafeLoader("")
+        self.built: set[int] = set()      # nodes already built once (a second time is an alias)
+        self.active: set[int] = set()     # collections being built (an alias to one is a cycle)
+        self.copies = 0                   # values built again through aliases
 
     def build(self, node: yaml.Node, path: Path_) -> Any:
         self.doc.spans[path] = _span(self.file, node)
+        ident = id(node)
+        if ident in self.built:
+            self.copies += 1
+            if self.copies > ALIAS_BUDGET:
+                raise ContentError(f"aliases (*name) expand to more than {ALIAS_BUDGET} values", _span(self.file, node),
+                                   "write the values out, or share less")
+        self.built.add(ident)
+        if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
+            if ident in self.active:
+                raise ContentError("an alias (*name) refers to a value that contains it; YAML values cannot be recursive",
+                                   _span(self.file, node))
+            self.active.add(ident)
+            try:
+                return self._collection(node, path)
+            finally:
+                self.active.discard(ident)
+        value = self.constructor.construct_object(node)
+        if isinstance(value, str):
+            self.doc.origins[path] = self._origin(node)
+        return value
+
+    def _collection(self, node: yaml.Node, path: Path_) -> Any:
         if isinstance(node, yaml.MappingNode):
             out: dict[Any, Any] = {}
             for knode, vnode in node.value:
                 if not isinstance(knode, yaml.ScalarNode):
                     raise ContentError("mapping keys must be plain values", _span(self.file, knode))
+                if knode.tag == "tag:yaml.org,2002:merge":
+                    raise ContentError("YAML merge keys ('<<') are not supported", _span(self.file, knode),
+                                       "write the keys out")
                 key = self.constructor.construct_object(knode)
                 if key in out:
                     first = self.doc.key_spans.get(path + (key,))
@@ -85,12 +113,7 @@ class _Builder:
                 self.doc.key_spans[path + (key,)] = _span(self.file, knode)
                 out[key] = self.build(vnode, path + (key,))
             return out
-        if isinstance(node, yaml.SequenceNode):
-            return [self.build(item, path + (i,)) for i, item in enumerate(node.value)]
-        value = self.constructor.construct_object(node)
-        if isinstance(value, str):
-            self.doc.origins[path] = self._origin(node)
-        return value
+        return [self.build(item, path + (i,)) for i, item in enumerate(node.value)]
 
     def _origin(self, node: yaml.ScalarNode) -> TextOrigin:
         sm = node.start_mark
@@ -119,12 +142,16 @@ def load_yaml_text(text: str, file: str) -> Document:
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        span = Span(file, mark.line + 1, mark.column + 1) if mark else Span(file, 1, 1)
-        msg = exc.problem or exc.context or "invalid YAML"
-        raise ContentError(f"YAML syntax: {msg}", span) from None
+        raise _syntax_error(exc, file) from None
+    except yaml.reader.ReaderError as exc:
+        line, col = _line_col(text, exc.position)
+        char = exc.character if isinstance(exc.character, str) else chr(exc.character)
+        raise ContentError(f"YAML syntax: the character U+{ord(char):04X} is not allowed in YAML text",
+                           Span(file, line, col)) from None
     except yaml.YAMLError as exc:
         raise ContentError(f"YAML syntax: {exc}", Span(file, 1, 1)) from None
+    except RecursionError:
+        raise ContentError("YAML nesting is too deep", Span(file, 1, 1)) from None
     builder = _Builder(file, text)
     if node is None:
         builder.doc.data = None
@@ -134,5 +161,77 @@ def load_yaml_text(text: str, file: str) -> Document:
     except yaml.constructor.ConstructorError as exc:
         mark = exc.problem_mark
         span = Span(file, mark.line + 1, mark.column + 1) if mark else Span(file, 1, 1)
-        raise ContentError(f"YAML: {exc.problem}", span) from None
+        problem = exc.problem or "invalid value"
+        hint = "remove the tag: pack files hold plain values only" if "constructor for the tag" in problem else None
+        raise ContentError(f"YAML: {problem}", span, hint) from None
+    except RecursionError:
+        raise ContentError("YAML nesting is too deep", Span(file, 1, 1)) from None
     return builder.doc
+
+
+ALIAS_BUDGET = 100_000
+
+# What PyYAML's contexts ("while parsing a flow mapping") are, for people.
+_CONTEXTS = {
+    "a flow mapping": "the {...} mapping", "a flow sequence": "the [...] list",
+    "a block mapping": "the mapping", "a block collection": "the list", "a block node": "the value",
+    "a flow node": "the value", "a node": "the value", "a quoted scalar": "the quoted text",
+    "a simple key": "the key", "a block scalar": "the block text", "a plain scalar": "the value",
+    "an anchor": "the anchor", "an alias": "the alias", "a tag": "the tag", "a directive": "the directive",
+}
+_FOUND = {"'?'": "a key", "'-'": "a list item", "'<scalar>'": "a value", "'<block mapping start>'": "an indented mapping",
+          "'<block sequence start>'": "a list", "'<stream end>'": "the end of the file",
+          "'{'": "'{'", "'['": "'['", "'}'": "'}'", "']'": "']'", "','": "','", "':'": "':'",
+          "'<block end>'": "the end of the block", "'<alias>'": "an alias", "'<anchor>'": "an anchor"}
+
+
+def _line_col(text: str, position: int) -> tuple[int, int]:
+    before = text[:position]
+    return before.count("\n") + 1, position - (before.rfind("\n") + 1) + 1
+
+
+def _syntax_error(exc: yaml.MarkedYAMLError, file: str) -> ContentError:
+    """PyYAML's message, in words a designer knows, at the place it noticed."""
+    mark = exc.problem_mark or exc.context_mark
+    span = Span(file, mark.line + 1, mark.column + 1) if mark else Span(file, 1, 1)
+    problem = (exc.problem or exc.context or "invalid YAML").strip()
+    context = (exc.context or "").strip()
+    hint = None
+    where = ""
+    block = "the block"
+    cm = exc.context_mark
+    for prefix in ("while parsing ", "while scanning "):
+        if context.startswith(prefix):
+            what = _CONTEXTS.get(context[len(prefix):])
+            if what and cm is not None:
+                block = f"{what} that starts at line {cm.line + 1}, column {cm.column + 1}"
+                where = f" (in {block})"
+    if problem.startswith("found character '\\t'"):
+        return ContentError("YAML syntax: a tab character; YAML indents with spaces only", span, "replace tabs by spaces")
+    if problem.startswith("found character") and "cannot start any token" in problem:
+        char = problem.split("'")[1] if "'" in problem else "?"
+        return ContentError(f"YAML syntax: a value cannot start with '{char}'", span, "put the value in quotes")
+    if problem == "mapping values are not allowed here":
+        return ContentError("YAML syntax: unexpected ':' here", span,
+                            "quote a value that contains ': ', and check the indentation")
+    if problem == "could not find expected ':'":
+        return ContentError(f"YAML syntax: expected 'key: value'{where}", span, "check the indentation and the quotes")
+    if problem.startswith("expected <block end>, but found "):
+        found = problem[len("expected <block end>, but found "):]
+        if found in ("']'", "'}'"):
+            return ContentError(f"YAML syntax: unexpected {found}", span, f"is there one {found} too many?")
+        return ContentError(f"YAML syntax: found {_FOUND.get(found, found)} where {block} should end", span,
+                            "check the indentation and the quotes")
+    if problem == "but found another document":
+        return ContentError("YAML syntax: a second document ('---') in one file", span, "one file holds one document")
+    if problem == "found unexpected end of stream" and "quoted" in context:
+        if cm is not None:
+            span = Span(file, cm.line + 1, cm.column + 1)
+        return ContentError("YAML syntax: these quotes are never closed", span, "close them on the same value")
+    if context.endswith("a flow mapping") and problem.startswith("expected ',' or '}'"):
+        hint = f"is the '}}' of {block} missing?"
+    elif context.endswith("a flow sequence") and problem.startswith("expected ',' or ']'"):
+        hint = f"is the ']' of {block} missing?"
+    elif where:
+        hint = where.strip(" ()")
+    return ContentError(f"YAML syntax: {problem}", span, hint)
