@@ -133,6 +133,10 @@ class ExpressionCompiler:
         if local is not None:
             slot, t = local
             return (lambda st, fr: fr.locals[slot]), t
+        if name in g.option_index:
+            i = g.option_index[name]
+            t = "bool" if isinstance(g.option_defaults[i], bool) else "int"
+            return (lambda st, fr: st.opts[i]), t
         if name in g.constants:
             table = g.constants[name]
             return (lambda st, fr: table[st.players]), "int"
@@ -216,11 +220,20 @@ class ExpressionCompiler:
         g = self.g
         name = n.name
         if n.scope in ("all", "others"):
-            if name not in g.zone_index or not g.zone_defs[g.zone_index[name]].per_player:
+            zi = g.zone_index.get(name)
+            z = g.zone_defs[zi] if zi is not None else None
+            if z is not None and z.of_card is not None and n.scope == "all":
+                base, count = g.zone_base[zi], len(g.kind_cards.get(z.of_card, ()))
+
+                def every_card(st, fr):
+                    out = []
+                    for s in range(base, base + count):
+                        out += st.zones[s]
+                    return out
+                return every_card, "list:card:" + z.holds
+            if z is None or not z.per_player:
                 raise self.err(unit, n.pos, f"'{name} of {n.scope}' needs a zone each player has")
-            zi = g.zone_index[name]
             base = g.zone_base[zi]
-            z = g.zone_defs[zi]
             if n.scope == "all":
                 def fn(st, fr):
                     out = []
@@ -236,6 +249,21 @@ class ExpressionCompiler:
                             out += st.zones[base + p]
                     return out
             return fn, "list:card:" + z.holds
+        zi = g.zone_index.get(name)
+        if zi is not None and g.zone_defs[zi].of_card is not None:
+            z = g.zone_defs[zi]
+            card, ct = self.card_expr(unit, n.target)
+            if ct.startswith("card:") and ct[5:] != z.of_card:
+                raise self.err(unit, n.target.pos, f"'{name}' belongs to {z.of_card} cards, not to {ct[5:]} cards")
+            base, pos, defs = g.zone_base[zi], g.kind_pos, g.card_def_index
+            host_kind = z.of_card
+
+            def card_zone(st, fr):
+                c = card(st, fr)
+                if g.card_defs[defs[c]].kind != host_kind:
+                    raise RuleError(f"'{name}' belongs to {host_kind} cards, not to {g.card_def_ids[c]}")
+                return base + pos[c]
+            return card_zone, "zone:" + z.holds
         target = self.player_expr(unit, n.target)
         if name in g.res_index:
             r, nr = g.res_index[name], g.nres

@@ -33,6 +33,12 @@ def holder(st, card):
     return None if owner < 0 else owner
 
 
+def host(st, card):
+    """The card whose own zone holds this card (a cube on an event card), or none."""
+    h = st.game.slot_card[st.loc[card]]
+    return None if h < 0 else h
+
+
 def top(st, zone):
     """The top card of a zone (the next one drawn), or none when it is empty."""
     z = st.zones[zone]
@@ -131,6 +137,7 @@ PRIMITIVES: dict[str, Primitive] = {
     "size": Primitive("size", size, ("collection",), "int", True, size.__doc__),
     "holder": Primitive("holder", holder, ("card",), "player?", True, holder.__doc__),
     "top": Primitive("top", top, ("zone",), "elem?", True, top.__doc__),
+    "host": Primitive("host", host, ("card",), "card?", True, host.__doc__),
     "turn_order": Primitive("turn_order", turn_order, ("player",), "list:player", True, turn_order.__doc__),
     "next_player": Primitive("next_player", next_player, ("player",), "player", True, next_player.__doc__),
     "previous_player": Primitive("previous_player", previous_player, ("player",), "player", True, previous_player.__doc__),

@@ -58,6 +58,8 @@ class Game:
         for c in g.constants:
             table = {n: c.value(n) for n in range(g.min_players, g.max_players + 1)}
             self.constants[c.name] = table
+        self.option_index = {o.name: i for i, o in enumerate(g.options)}
+        self.option_defaults = [o.default for o in g.options]
         self.gvar_index = {v.name: i for i, v in enumerate(g.variables)}
         self.gvar_types = [self.type_of(v.type) for v in g.variables]
         self.gvar_defaults = [v.default for v in g.variables]
@@ -91,15 +93,22 @@ class Game:
         self.card_def_index: list[int] = []
         self.card_fields: list[tuple] = []
         self.kind_cards: dict[str, list[int]] = {k.name: [] for k in g.card_kinds}
+        self.card_seat: list[int] = []       # pieces belong to a seat; other cards: -1
         for di, c in enumerate(self.card_defs):
             row = [None] * len(self.all_fields)
             for name, value in c.fields:
                 if name in self.field_index:
                     row[self.field_index[name]] = value
-            for _ in range(c.copies):
-                self.kind_cards[c.kind].append(len(self.card_def_index))
+            seats = [-1] * c.copies + [p for p in range(g.max_players) for _ in range(c.per_player)]
+            for seat in seats:
+                self.kind_cards.setdefault(c.kind, []).append(len(self.card_def_index))
                 self.card_def_index.append(di)
                 self.card_fields.append(tuple(row))
+                self.card_seat.append(seat)
+        self.kind_pos = [0] * len(self.card_def_index)    # index of a card among its kind's cards
+        for ids in self.kind_cards.values():
+            for i, c in enumerate(ids):
+                self.kind_pos[c] = i
         self.card_def_ids = [self.card_defs[d].id for d in self.card_def_index]
         self.card_names = [self.card_defs[d].names.get() for d in self.card_def_index]
         self.ncards = len(self.card_def_index)
@@ -127,17 +136,50 @@ class Game:
     def _layout(self, players: int) -> None:
         """Zone slots: per-player zones take one slot per *seat of the largest
         game*, so compiled code (which captured zone bases) works at every count."""
-        self.zone_base, self.slot_owner, self.slot_zone = [], [], []
+        self.zone_base, self.slot_owner, self.slot_zone, self.slot_card = [], [], [], []
         slot = 0
         for zi, z in enumerate(self.zone_defs):
             self.zone_base.append(slot)
+            if z.of_card is not None:
+                hosts = self.kind_cards.get(z.of_card, [])
+                for c in hosts:
+                    self.slot_owner.append(-1)
+                    self.slot_zone.append(zi)
+                    self.slot_card.append(c)
+                    slot += 1
+                continue
             for p in range(players if z.per_player else 1):
                 self.slot_owner.append(p if z.per_player else -1)
                 self.slot_zone.append(zi)
+                self.slot_card.append(-1)
                 slot += 1
         self.nslots = slot
         self.in_play_slots = [s for s in range(slot) if self.zone_defs[self.slot_zone[s]].in_play]
         self.player_live_slots = [[s for s in self.in_play_slots if self.slot_owner[s] == p] for p in range(players)]
+
+    def resolve_options(self, given: dict) -> list:
+        """Option values in declaration order; unknown names and wrong types are refused."""
+        values = list(self.option_defaults)
+        for name, value in given.items():
+            if name not in self.option_index:
+                raise IllegalChoice(f"{self.id} has no option '{name}'"
+                                    + (f" (options: {', '.join(self.option_index)})" if self.option_index else " (it has no options)"),
+                                    hint=suggest(name, list(self.option_index)))
+            i = self.option_index[name]
+            default = self.option_defaults[i]
+            if isinstance(default, bool):
+                if isinstance(value, str):
+                    if value.lower() not in ("true", "false", "on", "off", "yes", "no", "1", "0"):
+                        raise IllegalChoice(f"option '{name}' is true or false, not {value!r}")
+                    value = value.lower() in ("true", "on", "yes", "1")
+                value = bool(value)
+            else:
+                try:
+                    value = int(value)
+                except (TypeError, ValueError):
+                    raise IllegalChoice(f"option '{name}' is a number, not {value!r}") from None
+            values[i] = value
+        return values
 
     def live_slots(self, st: State) -> list[int]:
         return [s for s in self.in_play_slots if self.slot_owner[s] < st.players]
@@ -153,7 +195,7 @@ class Game:
         return "card:" + name
 
     def known_names(self) -> list[str]:
-        return (list(self.constants) + list(self.gvar_index) + list(self.pvar_index) + list(self.res_index)
+        return (list(self.option_index) + list(self.constants) + list(self.gvar_index) + list(self.pvar_index) + list(self.res_index)
                 + list(self.zone_index) + list(self.enum_of_value) + list(self.enums) + list(self.kind_cards)
                 + ["players", "round", "player_count"])
 
@@ -209,11 +251,22 @@ class Game:
         for k in g.card_kinds:
             if k.starts_in not in self.zone_index:
                 problems.add(_content_error(f"card kind '{k.name}' starts in unknown zone '{k.starts_in}'", k.span, suggest(k.starts_in, list(self.zone_index))))
+        for c in self.card_defs:
+            if c.per_player and self.kind_cvars.get(c.kind, {}).get("owner") != "player":
+                problems.add(_content_error(f"card '{c.id}' has per_player copies, so its kind '{c.kind}' needs a variable 'owner: player?'", c.span))
+        for k in g.card_kinds:
+            home = self.zone_defs[self.zone_index[k.starts_in]] if k.starts_in in self.zone_index else None
+            if home is not None and home.per_player and any(c.kind == k.name and c.copies for c in self.card_defs):
+                problems.add(_content_error(f"'{k.name}' cards start in '{k.starts_in}', a zone each player has: only per_player pieces can", k.span))
+            if home is not None and home.of_card is not None:
+                problems.add(_content_error(f"'{k.name}' cards cannot start in '{k.starts_in}', a zone of each {home.of_card} card", k.span))
         for z in g.zones:
+            if z.of_card is not None and z.of_card not in self.kinds:
+                problems.add(_content_error(f"zone '{z.name}' belongs to unknown card kind '{z.of_card}'", z.span, suggest(z.of_card, list(self.kinds))))
             if z.holds not in self.kinds:
                 problems.add(_content_error(f"zone '{z.name}' holds unknown card kind '{z.holds}'", z.span, suggest(z.holds, list(self.kinds))))
         seen: dict[str, str] = {}
-        for what, names in (("resource", self.res_index), ("variable", self.gvar_index), ("player variable", self.pvar_index),
+        for what, names in (("option", self.option_index), ("resource", self.res_index), ("variable", self.gvar_index), ("player variable", self.pvar_index),
                             ("zone", self.zone_index), ("enum value", self.enum_of_value), ("constant", self.constants)):
             for n in names:
                 if n in seen:
@@ -359,7 +412,7 @@ class Game:
 
     # ------------------------------------------------------------ running
     def new_state(self, players: int, seed: int, prepare: Optional[Callable[[State], None]] = None,
-                  track: bool = False) -> State:
+                  track: bool = False, options: Optional[dict] = None) -> State:
         """A new game, run to its first decision. ``prepare`` (used by
         scenarios) may change the state between setup and the first round."""
         if not self.min_players <= players <= self.max_players:
@@ -368,6 +421,7 @@ class Game:
         st = State(self, players)
         st.rng = seed_state(seed)
         st.track = set() if track else None
+        st.opts = self.resolve_options(options or {})
         st.res = [self.res_start[r] for _ in range(players) for r in range(self.nres)]
         st.pvars = [d for _ in range(players) for d in self.pvar_defaults]
         st.gvars = list(self.gvar_defaults)
@@ -376,9 +430,15 @@ class Game:
         for kind, ids in self.kind_cards.items():
             slot = self.zone_base[self.zone_index[self.kinds[kind].starts_in]]
             for c in ids:
-                st.zones[slot].append(c)
-                st.loc[c] = slot
+                home = slot + max(0, self.card_seat[c])    # a piece starts in its own seat's zone
+                st.zones[home].append(c)
+                st.loc[c] = home
         st.cvars = self.cvar_default_row * self.ncards
+        if "owner" in self.cvar_index:
+            oi = self.cvar_index["owner"]
+            for c, seat in enumerate(self.card_seat):
+                if seat >= 0:
+                    st.cvars[c * self.ncvars + oi] = seat
         st.frames = [Frame(MAIN, 0, [], -1, -1)]
         self._prepare = prepare
         try:
@@ -513,6 +573,16 @@ class Game:
         zones = {}
         for zi, z in enumerate(self.zone_defs):
             base = self.zone_base[zi]
+            if z.of_card is not None:
+                seen: dict[str, int] = {}
+                for k, host in enumerate(self.kind_cards.get(z.of_card, ())):
+                    cards = st.zones[base + k]
+                    hid = self.card_def_ids[host]
+                    seen[hid] = seen.get(hid, 0) + 1
+                    if cards:
+                        label = f"{z.name}/{hid}" + (f"#{seen[hid]}" if seen[hid] > 1 else "")
+                        zones[label] = [self.card_def_ids[c] for c in cards] if z.visibility == "public" else {"hidden": len(cards)}
+                continue
             seats = range(st.players) if z.per_player else [None]
             for p in seats:
                 slot = base + (p or 0)

@@ -71,6 +71,7 @@ class ZoneDef:
     in_play: bool        # its cards' event handlers and actions are live
     ordered: bool        # hidden order (a deck): views show only the count
     span: Span
+    of_card: Optional[str] = None   # per: card — one zone for each card of this kind
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +120,7 @@ class CardDef:
     provisional: tuple[tuple[str, str], ...]
     span: Span
     field_spans: tuple[tuple[str, Span], ...] = ()
+    per_player: int = 0     # pieces: this many copies for every seat, each with its 'owner'
 
     def field(self, name: str) -> Any:
         for key, value in self.fields:
@@ -160,6 +162,16 @@ class ConstantDef:
 
 
 @dataclass(frozen=True, slots=True)
+class OptionDef:
+    """A rules variant chosen when a game starts (``--option name=value``)."""
+
+    name: str
+    default: Any           # bool or int
+    description: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class GameDef:
     min_players: int
     max_players: int
@@ -182,6 +194,7 @@ class GameDef:
     tiebreak: tuple[Source, ...]
     evaluation: Optional[Source]
     span: Span
+    options: tuple[OptionDef, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -62,7 +62,7 @@ class Decision:
 
 class State:
     __slots__ = ("game", "players", "res", "pvars", "gvars", "zones", "loc", "cvars", "rng",
-                 "frames", "pending", "answer", "log", "round", "over", "scores", "ranking", "events", "track")
+                 "frames", "pending", "answer", "log", "round", "over", "scores", "ranking", "events", "track", "opts")
 
     def __init__(self, game: Any, players: int):
         self.game = game
@@ -84,6 +84,7 @@ class State:
         self.ranking: list[int] = []
         self.events: list = []    # readable notes (moves, gains) for the terminal; not part of equality
         self.track: Optional[set] = None   # statistics only: (zone slot, card) pairs cards moved into
+        self.opts: list = []                # the game's options, in declaration order
 
     # ---- randomness
     def rand_below(self, n: int) -> int:
@@ -117,6 +118,7 @@ class State:
         new.ranking = self.ranking[:]
         new.events = []
         new.track = None
+        new.opts = self.opts
         return new
 
     def to_json(self) -> dict:
@@ -126,6 +128,7 @@ class State:
             "frames": [f.to_json() for f in self.frames],
             "pending": self.pending.to_json() if self.pending else None,
             "log": self.log, "round": self.round, "over": self.over, "scores": self.scores, "ranking": self.ranking,
+            "options": self.opts,
         }
 
     @staticmethod
@@ -145,6 +148,7 @@ class State:
         st.over = data["over"]
         st.scores = list(data["scores"])
         st.ranking = list(data["ranking"])
+        st.opts = list(data.get("options", []))
         return st
 
     def __eq__(self, other: object) -> bool:

@@ -21,6 +21,7 @@ CASES = {
     "size": ("size(hand of player(1))", 4),
     "holder": ("holder(first(d in hand of player(3))) == player(3)", True),
     "top": ("top(deck) is not none", True),
+    "host": ("host(first(d in hand of player(1))) is none", True),   # a card in a player's zone has no host card
     "turn_order": ("turn_order(player(3)) == [player(3), player(4), player(1), player(2)]", True),
     "next_player": ("next_player(player(4)) == player(1)", True),
     "previous_player": ("previous_player(player(1)) == player(4)", True),
