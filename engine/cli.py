@@ -97,10 +97,13 @@ def validate(packs: tuple[str, ...], fmt: str) -> None:
             if problems.errors:
                 click.echo(f"{name}: {len(problems.errors)} error(s), {len(warnings)} provisional value(s)")
             else:
-                kinds = {}
+                kinds: dict[str, list[int]] = {}
                 for c in pack.cards:
-                    kinds[c.kind] = kinds.get(c.kind, 0) + c.copies
-                what = ", ".join(f"{n} {k}" for k, n in kinds.items())
+                    counts = kinds.setdefault(c.kind, [0, 0])
+                    counts[0] += c.copies
+                    counts[1] += c.per_player
+                what = ", ".join(f"{n} {k}" if not per else (f"{per} {k} per player" if not n else f"{n} {k} + {per} per player")
+                                 for k, (n, per) in kinds.items())
                 click.echo(f"{name}: valid ({pack.info.id} {pack.info.version}: {what}; {len(game.codes)} rule texts compiled) "
                            f"in {seconds:.2f} s; {len(warnings)} provisional value(s)")
     sys.exit(ExitCode.CONTENT_INVALID if any_error else ExitCode.OK)
@@ -138,6 +141,23 @@ def _board(game: Game, st, viewer: Optional[int]) -> str:
     return "\n".join(lines)
 
 
+def _options(game: Game, pairs: tuple[str, ...]) -> dict:
+    """``--option name=value`` pairs, checked against the pack's options."""
+    out = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            click.echo(f"error: --option takes NAME=VALUE, not {pair!r}", err=True)
+            sys.exit(ExitCode.USAGE)
+        out[name.strip()] = value.strip()
+    try:
+        game.resolve_options(out)
+    except MeepleError as err:
+        click.echo(f"error: {err.message}" + (f"; {err.hint}" if err.hint else ""), err=True)
+        sys.exit(ExitCode.USAGE)
+    return out
+
+
 def _seed(seed: Optional[int]) -> int:
     return seed if seed is not None else int.from_bytes(os.urandom(4), "little")
 
@@ -150,8 +170,10 @@ def _seed(seed: Optional[int]) -> int:
               help="agents per seat, comma-separated (random, human); one name applies to all seats; "
                    "missing seats are random")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None, help="write the game log here")
+@click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE", help="a rules option of the pack (repeatable)")
 @click.option("--quiet", is_flag=True, help="only the final scores")
-def play(game_name: str, players: int, seed: Optional[int], bots: str, log_path: Optional[str], quiet: bool) -> None:
+def play(game_name: str, players: int, seed: Optional[int], bots: str, log_path: Optional[str],
+         option_pairs: tuple[str, ...], quiet: bool) -> None:
     """Play a game in the terminal with humans and bots."""
     from .agents import make_agents
     from .session import make_log, write_log
@@ -169,8 +191,10 @@ def play(game_name: str, players: int, seed: Optional[int], bots: str, log_path:
         click.echo(f"error: {err}", err=True)
         sys.exit(ExitCode.USAGE)
     humans = [i for i, a in enumerate(agents) if a.name == "human"]
-    click.echo(f"{game.pack.info.name.get()} with {players} players, seed {seed}")
-    st = game.new_state(players, seed)
+    options = _options(game, option_pairs)
+    click.echo(f"{game.pack.info.name.get()} with {players} players, seed {seed}"
+               + "".join(f", {k}={v}" for k, v in options.items()))
+    st = game.new_state(players, seed, options=options)
     last_round = -1
     try:
         while not st.over:
@@ -196,7 +220,7 @@ def play(game_name: str, players: int, seed: Optional[int], bots: str, log_path:
         click.echo(_board(game, st, None))
     _print_scores(game, st)
     if log_path:
-        write_log(log_path, make_log(game, st, seed, game_name))
+        write_log(log_path, make_log(game, st, seed, game_name, options))
         click.echo(f"log written to {log_path}")
 
 
@@ -245,8 +269,10 @@ def replay(log_file: str, pack_ref: Optional[str], steps: bool) -> None:
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--workers", default="1", show_default=True, help="worker processes, or 'auto'")
 @click.option("--bots", default="random", show_default=True)
+@click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE", help="a rules option of the pack (repeatable)")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def simulate(game_name: str, games: int, players: int, seed: int, workers: str, bots: str, fmt: str) -> None:
+def simulate(game_name: str, games: int, players: int, seed: int, workers: str, bots: str,
+             option_pairs: tuple[str, ...], fmt: str) -> None:
     """Play many games with bots and report win rates and scores with 95% intervals."""
     from .simulate import SimConfig, format_text, simulate as run_sim
     game = _load(game_name)
@@ -263,7 +289,8 @@ def simulate(game_name: str, games: int, players: int, seed: int, workers: str, 
     else:
         click.echo(f"error: --workers must be a positive number or 'auto', not {workers!r}", err=True)
         sys.exit(ExitCode.USAGE)
-    cfg = SimConfig(game_name, games, players, seed, max(1, k), bots)
+    options = _options(game, option_pairs)
+    cfg = SimConfig(game_name, games, players, seed, max(1, k), bots, tuple(sorted(options.items())))
     try:
         if sys.stderr.isatty():
             with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:

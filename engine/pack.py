@@ -113,9 +113,13 @@ class _Reader:
                 fields.append(M.FieldDef(fname, t, default, doc.key_span(kp + ("fields", fname))))
             variables = tuple(self.var(doc, kp + ("variables", k), k, v) for k, v in (kd.get("variables") or {}).items())
             kinds.append(M.CardKindDef(kname, tuple(fields), variables, tuple(kd.get("hooks") or ()), kd["starts_in"], doc.key_span(kp)))
+        for z, zd in d["zones"].items():
+            if (zd["per"] == "card") != ("of" in zd):
+                self.problems.add(ContentError(f"zone '{z}': 'per: card' and 'of: KIND' go together", doc.key_span(("zones", z))))
         zones = tuple(
             M.ZoneDef(z, zd["per"] == "player", zd["visibility"], zd["holds"], bool(zd.get("in_play")),
-                      bool(zd.get("hidden_order", zd["visibility"] == "nobody")), doc.key_span(("zones", z)))
+                      bool(zd.get("hidden_order", zd["visibility"] == "nobody")), doc.key_span(("zones", z)),
+                      zd.get("of") if zd["per"] == "card" else None)
             for z, zd in d["zones"].items())
         resources = tuple(
             M.ResourceDef(r, self.names(rd.get("name", r)), rd.get("min"), rd.get("max"), rd.get("start", 0), doc.key_span(("resources", r)))
@@ -147,9 +151,11 @@ class _Reader:
             tiebreak=tuple(self.source(doc, ("score", "tiebreak", i), t) for i, t in enumerate(score.get("tiebreak") or ())),
             evaluation=self.source(doc, ("score", "evaluation"), score.get("evaluation")),
             span=Span(doc.file, 1, 1),
+            options=tuple(M.OptionDef(o, od["default"], od.get("description", ""), doc.key_span(("options", o)))
+                          for o, od in (d.get("options") or {}).items()),
         )
 
-    RESERVED_CARD_KEYS = {"id", "name", "copies", "text", "hooks", "triggers", "actions", "provisional"}
+    RESERVED_CARD_KEYS = {"id", "name", "copies", "per_player", "text", "hooks", "triggers", "actions", "provisional"}
 
     def cards(self, doc: Document, game: Optional[M.GameDef]) -> list[M.CardDef]:
         d = doc.data
@@ -193,7 +199,8 @@ class _Reader:
                         self.problems.add(ContentError(f"'{h}' is not a hook of {kind_name} (declared: {', '.join(kind.hooks) or 'none'})",
                                                        doc.key_span(path + ("hooks", h)), suggest(h, kind.hooks)))
             out.append(M.CardDef(
-                id=c["id"], kind=kind_name, names=self.names(c["name"]), copies=c.get("copies", 1),
+                id=c["id"], kind=kind_name, names=self.names(c["name"]),
+                copies=c.get("copies", 0 if c.get("per_player") else 1), per_player=c.get("per_player", 0),
                 fields=tuple(fields.items()), text=self.names(c.get("text", "")),
                 hooks=tuple((h, self.source(doc, path + ("hooks", h), s)) for h, s in (c.get("hooks") or {}).items()),
                 # A handler's span is its event name, so "unknown event" points at the name.

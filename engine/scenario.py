@@ -187,7 +187,11 @@ def _run_scenario(game: Game, doc: Document, path: tuple, sc: dict, top: dict) -
     players = sc.get("players", top.get("players", game.min_players))
     seed = sc.get("seed", top.get("seed", 0))
     start = _Start(game, doc, path + ("start",), sc["start"]) if sc.get("start") else None
-    st = game.new_state(players, seed, prepare=start)
+    options = {**(top.get("options") or {}), **(sc.get("options") or {})}
+    try:
+        st = game.new_state(players, seed, prepare=start, options=options)
+    except IllegalChoice as err:
+        raise ScenarioFailure(err.message, doc.span(path + ("options",)) if "options" in sc else doc.span(("options",))) from None
     for j, step in enumerate(sc["steps"]):
         spath = path + ("steps", j)
         if "choose" in step:

@@ -22,8 +22,8 @@ class ReplayDiverged(MeepleError):
 
 
 def play(game: Game, players: int, seed: int, agents: list, on_decision: Optional[Callable[[State], None]] = None,
-         track: bool = False) -> State:
-    st = game.new_state(players, seed, track=track)
+         track: bool = False, options: Optional[dict] = None) -> State:
+    st = game.new_state(players, seed, track=track, options=options)
     while not st.over:
         if on_decision is not None:
             on_decision(st)
@@ -35,7 +35,7 @@ def play(game: Game, players: int, seed: int, agents: list, on_decision: Optiona
     return st
 
 
-def make_log(game: Game, st: State, seed: int, pack_ref: str) -> dict:
+def make_log(game: Game, st: State, seed: int, pack_ref: str, options: Optional[dict] = None) -> dict:
     return {
         "meeple_log": LOG_FORMAT,
         "pack": pack_ref,
@@ -43,6 +43,7 @@ def make_log(game: Game, st: State, seed: int, pack_ref: str) -> dict:
         "pack_version": game.pack.info.version,
         "players": st.players,
         "seed": seed,
+        "options": dict(options or {}),
         "choices": st.log,
         "rounds": st.round,
         "scores": st.scores,
@@ -56,7 +57,7 @@ def write_log(path: str | Path, log: dict) -> None:
 
 def replay(game: Game, log: dict, on_step: Optional[Callable[[State, list], None]] = None) -> State:
     """Re-run a log; raise ReplayDiverged at the first difference."""
-    st = game.new_state(log["players"], log["seed"])
+    st = game.new_state(log["players"], log["seed"], options=log.get("options") or {})
     for n, (player, index, key) in enumerate(log["choices"], 1):
         dec = st.pending
         if dec is None:

@@ -26,6 +26,7 @@ class SimConfig:
     seed: int = 0
     workers: int = 1
     bots: str = "random"
+    options: tuple = ()          # (name, value) pairs
 
 
 @dataclass
@@ -45,7 +46,7 @@ def game_seed(seed: int, index: int) -> int:
 def run_one(game: Game, cfg: SimConfig, index: int) -> GameRecord:
     gs = game_seed(cfg.seed, index)
     agents = make_agents(cfg.bots, cfg.players, gs)
-    st = play(game, cfg.players, gs, agents, track=True)
+    st = play(game, cfg.players, gs, agents, track=True, options=dict(cfg.options))
     chosen: list[dict[str, set]] = [dict() for _ in range(cfg.players)]
     for slot, card in st.track:
         owner = game.slot_owner[slot]
@@ -151,6 +152,7 @@ class Summary:
         rounds = mean_ci([r.rounds for r in self.records])
         return {
             "pack": cfg.pack, "players": cfg.players, "games": n, "seed": cfg.seed, "workers": cfg.workers, "bots": cfg.bots,
+            "options": dict(cfg.options),
             "seconds": round(self.seconds, 3),
             "games_per_second": round(n / self.seconds, 2) if self.seconds > 0 else None,
             "mean_rounds": rounds[0], "rounds_ci": [rounds[1], rounds[2]],

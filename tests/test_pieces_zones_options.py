@@ -1,0 +1,98 @@
+"""Per-player pieces (with an owner), a zone on each card of a kind, game
+options, and majority awards, on the engine test pack tests/packs/flags:
+players put cubes on event cards; a full event pays its majority."""
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from engine.errors import IllegalChoice, PackInvalid
+from engine.game import load_game
+from engine.state import State
+
+PACK = Path(__file__).parent / "packs" / "flags"
+GAME = load_game(str(PACK))
+
+
+def play(keys, players=2, **options):
+    st = GAME.new_state(players, 1, options=options)
+    for k in keys:
+        GAME.apply(st, k)
+    return st
+
+
+def test_pieces_are_made_per_seat_and_start_in_their_owners_supply():
+    assert len(GAME.kind_cards["cube"]) == 5 * 4          # 5 per seat of the largest game
+    st = GAME.new_state(3, 1)
+    owner = GAME.cvar_index["owner"]
+    supply = GAME.zone_base[GAME.zone_index["supply"]]
+    for p in range(3):
+        cubes = st.zones[supply + p]
+        assert len(cubes) == 5 and {st.cvars[c * GAME.ncvars + owner] for c in cubes} == {p}
+
+
+def test_a_full_event_pays_its_majority():
+    st = play(["raid", "raid", "raid"])       # P1 two cubes, P2 one: raid pays 4 / 2
+    assert st.res == [4, 2]
+    view = GAME.view(st, None)["zones"]
+    assert view["done"] == ["raid"] and len(view["spent"]) == 3 and "flags/raid" not in view
+
+
+def test_cubes_lie_on_their_card_and_show_in_the_view():
+    st = play(["war", "raid"])
+    zones = GAME.view(st, 0)["zones"]
+    assert zones["flags/war"] == ["cube"] and zones["flags/raid"] == ["cube"]
+
+
+def test_option_changes_the_rules_and_is_saved():
+    st = play(["raid", "raid", "raid"], double=True)
+    assert st.res == [8, 4]
+    again = State.from_json(GAME, json.loads(json.dumps(st.to_json())))
+    assert again == st and again.opts == [True] and st.clone().opts == [True]
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"doubel": True}, "flags has no option 'doubel' (options: double)"),
+    ({"double": "perhaps"}, "option 'double' is true or false, not 'perhaps'"),
+])
+def test_bad_options_are_refused(options, message):
+    with pytest.raises(IllegalChoice) as info:
+        GAME.new_state(2, 1, options=options)
+    assert info.value.message == message
+
+
+@pytest.mark.parametrize("edit, message", [
+    (("events.yaml", "{id: raid, name: Raid,", "{id: raid, name: Raid, per_player: 2,"),
+     "card 'raid' has per_player copies, so its kind 'event' needs a variable 'owner: player?'"),
+    (("game.yaml", "flags: {per: card, of: event,", "flags: {per: card,"),
+     "zone 'flags': 'per: card' and 'of: KIND' go together"),
+    (("game.yaml", "move top(supply) to flags of e", "move top(supply) to flags of p"),
+     "expected a card, found a player"),
+])
+def test_misuse_is_a_located_error(tmp_path, edit, message):
+    copy = tmp_path / "flags"
+    shutil.copytree(PACK, copy)
+    file, old, new = edit
+    text = (copy / file).read_text()
+    assert old in text
+    (copy / file).write_text(text.replace(old, new))
+    with pytest.raises(PackInvalid) as info:
+        load_game(str(copy))
+    assert [e.message for e in info.value.problems.errors][0] == message
+
+
+def test_cli_options_reach_the_game_and_the_log(tmp_path):
+    from click.testing import CliRunner
+    from engine.cli import main
+    runner = CliRunner()
+    log = tmp_path / "log.json"
+    r = runner.invoke(main, ["play", str(PACK), "-p", "2", "--seed", "1", "--bots", "random", "--quiet",
+                             "--option", "double=true", "--log", str(log)])
+    assert r.exit_code == 0, r.output
+    assert json.loads(log.read_text())["options"] == {"double": "true"}
+    assert runner.invoke(main, ["replay", str(log)]).exit_code == 0
+    bad = runner.invoke(main, ["simulate", str(PACK), "-n", "2", "-p", "2", "--option", "tripple=1"])
+    assert bad.exit_code == 2 and "flags has no option 'tripple'" in bad.output
+    sim = runner.invoke(main, ["simulate", str(PACK), "-n", "3", "-p", "2", "--option", "double=on", "--format", "json"])
+    assert json.loads(sim.output)["options"] == {"double": "on"}
