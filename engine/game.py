@@ -105,6 +105,7 @@ class Game:
                 self.card_def_index.append(di)
                 self.card_fields.append(tuple(row))
                 self.card_seat.append(seat)
+        self.card_home: list[int] = []                    # starting zone slot of each card (after layout)
         self.kind_pos = [0] * len(self.card_def_index)    # index of a card among its kind's cards
         for ids in self.kind_cards.values():
             for i, c in enumerate(ids):
@@ -131,6 +132,11 @@ class Game:
         self.rule_actions: dict[str, list[CompiledAction]] = {}
         self.card_actions: dict[int, list[CompiledAction]] = {}
         self._layout(g.max_players)
+        for c, di in enumerate(self.card_def_index):
+            d = self.card_defs[di]
+            zone = d.starts_in or (self.kinds[d.kind].starts_in if d.kind in self.kinds else None)
+            zi = self.zone_index.get(zone)
+            self.card_home.append(self.zone_base[zi] + max(0, self.card_seat[c]) if zi is not None else 0)
 
     # ------------------------------------------------------------ layout
     def _layout(self, players: int) -> None:
@@ -427,12 +433,9 @@ class Game:
         st.gvars = list(self.gvar_defaults)
         st.zones = [[] for _ in range(self.nslots)]
         st.loc = [0] * self.ncards
-        for kind, ids in self.kind_cards.items():
-            slot = self.zone_base[self.zone_index[self.kinds[kind].starts_in]]
-            for c in ids:
-                home = slot + max(0, self.card_seat[c])    # a piece starts in its own seat's zone
-                st.zones[home].append(c)
-                st.loc[c] = home
+        for c, home in enumerate(self.card_home):
+            st.zones[home].append(c)
+            st.loc[c] = home
         st.cvars = self.cvar_default_row * self.ncards
         if "owner" in self.cvar_index:
             oi = self.cvar_index["owner"]

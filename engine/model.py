@@ -121,6 +121,7 @@ class CardDef:
     span: Span
     field_spans: tuple[tuple[str, Span], ...] = ()
     per_player: int = 0     # pieces: this many copies for every seat, each with its 'owner'
+    starts_in: Optional[str] = None   # overrides the kind's starting zone
 
     def field(self, name: str) -> Any:
         for key, value in self.fields:

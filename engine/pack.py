@@ -155,7 +155,7 @@ class _Reader:
                           for o, od in (d.get("options") or {}).items()),
         )
 
-    RESERVED_CARD_KEYS = {"id", "name", "copies", "per_player", "text", "hooks", "triggers", "actions", "provisional"}
+    RESERVED_CARD_KEYS = {"id", "name", "copies", "per_player", "starts_in", "text", "hooks", "triggers", "actions", "provisional"}
 
     def cards(self, doc: Document, game: Optional[M.GameDef]) -> list[M.CardDef]:
         d = doc.data
@@ -201,6 +201,7 @@ class _Reader:
             out.append(M.CardDef(
                 id=c["id"], kind=kind_name, names=self.names(c["name"]),
                 copies=c.get("copies", 0 if c.get("per_player") else 1), per_player=c.get("per_player", 0),
+                starts_in=c.get("starts_in"),
                 fields=tuple(fields.items()), text=self.names(c.get("text", "")),
                 hooks=tuple((h, self.source(doc, path + ("hooks", h), s)) for h, s in (c.get("hooks") or {}).items()),
                 # A handler's span is its event name, so "unknown event" points at the name.

@@ -23,20 +23,23 @@ def play(keys, players=2, **options):
 
 
 def test_pieces_are_made_per_seat_and_start_in_their_owners_supply():
-    assert len(GAME.kind_cards["cube"]) == 5 * 4          # 5 per seat of the largest game
+    assert len(GAME.kind_cards["cube"]) == 5 * 4 + 2      # 5 per seat of the largest game, 2 neutral
     st = GAME.new_state(3, 1)
     owner = GAME.cvar_index["owner"]
     supply = GAME.zone_base[GAME.zone_index["supply"]]
     for p in range(3):
         cubes = st.zones[supply + p]
         assert len(cubes) == 5 and {st.cvars[c * GAME.ncvars + owner] for c in cubes} == {p}
+    spent = st.zones[GAME.zone_base[GAME.zone_index["spent"]]]
+    assert [GAME.card_def_ids[c] for c in spent] == ["neutral_cube"] * 2     # a card's own starts_in
+    assert {st.cvars[c * GAME.ncvars + owner] for c in spent} == {None}
 
 
 def test_a_full_event_pays_its_majority():
     st = play(["raid", "raid", "raid"])       # P1 two cubes, P2 one: raid pays 4 / 2
     assert st.res == [4, 2]
     view = GAME.view(st, None)["zones"]
-    assert view["done"] == ["raid"] and len(view["spent"]) == 3 and "flags/raid" not in view
+    assert view["done"] == ["raid"] and len(view["spent"]) == 2 + 3 and "flags/raid" not in view
 
 
 def test_cubes_lie_on_their_card_and_show_in_the_view():
@@ -69,6 +72,8 @@ def test_bad_options_are_refused(options, message):
      "zone 'flags': 'per: card' and 'of: KIND' go together"),
     (("game.yaml", "move top(supply) to flags of e", "move top(supply) to flags of p"),
      "expected a card, found a player"),
+    (("cards.yaml", "copies: 2, starts_in: spent}", "copies: 2, starts_in: supply}"),
+     "card 'neutral_cube' cannot start in 'supply': only per_player pieces start in a zone each player has"),
 ])
 def test_misuse_is_a_located_error(tmp_path, edit, message):
     copy = tmp_path / "flags"
