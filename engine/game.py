@@ -260,9 +260,19 @@ class Game:
         for c in self.card_defs:
             if c.per_player and self.kind_cvars.get(c.kind, {}).get("owner") != "player":
                 problems.add(_content_error(f"card '{c.id}' has per_player copies, so its kind '{c.kind}' needs a variable 'owner: player?'", c.span))
+        for c in self.card_defs:
+            if c.starts_in is None:
+                continue
+            z = self.zone_defs[self.zone_index[c.starts_in]] if c.starts_in in self.zone_index else None
+            if z is None:
+                problems.add(_content_error(f"card '{c.id}' starts in unknown zone '{c.starts_in}'", c.span, suggest(c.starts_in, list(self.zone_index))))
+            elif z.holds != c.kind:
+                problems.add(_content_error(f"card '{c.id}' cannot start in '{c.starts_in}', which holds {z.holds} cards", c.span))
+            elif (z.per_player and c.copies) or z.of_card is not None:
+                problems.add(_content_error(f"card '{c.id}' cannot start in '{c.starts_in}': only per_player pieces start in a zone each player has", c.span))
         for k in g.card_kinds:
             home = self.zone_defs[self.zone_index[k.starts_in]] if k.starts_in in self.zone_index else None
-            if home is not None and home.per_player and any(c.kind == k.name and c.copies for c in self.card_defs):
+            if home is not None and home.per_player and any(c.kind == k.name and c.copies and not c.starts_in for c in self.card_defs):
                 problems.add(_content_error(f"'{k.name}' cards start in '{k.starts_in}', a zone each player has: only per_player pieces can", k.span))
             if home is not None and home.of_card is not None:
                 problems.add(_content_error(f"'{k.name}' cards cannot start in '{k.starts_in}', a zone of each {home.of_card} card", k.span))
