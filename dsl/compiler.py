@@ -245,7 +245,13 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         self.simple(unit, s.pos, lambda st, fr: setter(st, fr, value(st, fr)))
 
     def s_Let(self, unit, s):
-        value, vt = self.expr(unit, s.value)
+        try:
+            value, vt = self.expr(unit, s.value)
+        except MeepleError:
+            # keep the name known, so one mistake is reported once, not at every use
+            if s.name not in unit.scope.names:
+                unit.scope.names[s.name] = (unit.new_slot(), "any")
+            raise
         existing = unit.scope.names.get(s.name)
         slot = existing[0] if existing else unit.new_slot()
         unit.scope.names[s.name] = (slot, vt)

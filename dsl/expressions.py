@@ -464,6 +464,13 @@ class ExpressionCompiler:
                     raise RuleError(f"range {lo}..{hi} is too long (at most 10000 numbers)")
                 return list(range(lo, hi + 1))
             return rng, "list:int"
+        if op == "+":
+            a, ta = self.expr(unit, n.left)
+            b, tb = self.expr(unit, n.right)
+            if ta.startswith("list:") and tb.startswith("list:"):
+                if not (self.compatible(ta, tb) or self.compatible(tb, ta)):
+                    raise self.err(unit, n.pos, f"cannot join {self.describe(ta)} and {self.describe(tb)}")
+                return (lambda st, fr: a(st, fr) + b(st, fr)), (ta if ta != "list:any" else tb)
         if op in ("+", "-", "*", "<", "<=", ">", ">=") and isinstance(n.right, A.Int):
             a, k = self.number(unit, n.left), n.right.value
             fast = {"+": lambda st, fr: a(st, fr) + k, "-": lambda st, fr: a(st, fr) - k,

@@ -70,7 +70,9 @@ class InteractionCompiler:
                         fr.locals[slot] = ans
                         return nxt
                     opts = options(st, fr)
-                    if not opts:                 # nothing to choose: skip, the name is none
+                    if not opts:                 # nothing to choose: 'may' ends the effect as a skip would;
+                        if optional:             # a plain choose goes on with the name none
+                            return STOP
                         fr.locals[slot] = None
                         return nxt
                     if optional:

@@ -344,7 +344,12 @@ class Game:
             if binder:
                 params = ((binder[0], binder[2]),)
         when, wcode = comp.expression(f"{a.id} when", a.when, want="bool", me_bound=True) if a.when else (None, Code(""))
-        effect = comp.unit(f"action {a.id}", a.effect, params, me_bound=True)
+        if a.with_ is not None and binder is None:
+            # the parameter did not compile (reported): checking the effect would only repeat that error
+            effect = len(self.codes)
+            self.codes.append(Code(f"action {a.id}"))
+        else:
+            effect = comp.unit(f"action {a.id}", a.effect, params, me_bound=True)
         ca = CompiledAction(
             index=len(self.actions), id=a.id, group=a.group, name=a.names.get(), card_def=card_def, when=when,
             when_text=a.when.text.strip() if a.when else "", binder=binder, binder_text=binder_text,

@@ -1,0 +1,50 @@
+"""Random Troyes games at 2, 3 and 4 players finish with the game's invariants:
+deniers, influence and VP never negative, influence at most 20, every piece
+in exactly one place, at most 12 citizens a player in play, the right number
+of rounds; clone() and the JSON round-trip give equal states."""
+import json
+import random
+
+import pytest
+
+from engine.game import load_game
+from engine.state import State
+
+GAME = load_game("troyes")
+R = {name: GAME.res_index[name] for name in ("deniers", "influence", "vp")}
+ROUNDS = {2: 4, 3: 5, 4: 6}
+
+
+def check(st: State) -> None:
+    for p in range(st.players):
+        base = p * GAME.nres
+        assert st.res[base + R["deniers"]] >= 0 and st.res[base + R["vp"]] >= 0
+        assert 0 <= st.res[base + R["influence"]] <= 20
+    cards = sorted(c for z in st.zones for c in z)
+    assert cards == list(range(GAME.ncards))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games(players):
+    for seed in range(3):
+        st = GAME.new_state(players, seed)
+        rng = random.Random(seed)
+        steps = 0
+        while not st.over:
+            if steps % 5 == 0:
+                check(st)
+                assert st.clone() == st
+                assert State.from_json(GAME, json.loads(json.dumps(st.to_json()))) == st
+            GAME.apply(st, rng.randrange(len(st.pending.options)))
+            steps += 1
+            assert steps < 20000
+        check(st)
+        assert st.round == ROUNDS[players]
+
+
+def test_bga_quirk_option_plays():
+    st = GAME.new_state(3, 5, options={"bga_joust_quirk": True})
+    rng = random.Random(5)
+    while not st.over:
+        GAME.apply(st, rng.randrange(len(st.pending.options)))
+    assert st.opts == [True]
