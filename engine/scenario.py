@@ -103,29 +103,66 @@ class _Start:
                     raise self.err(path, f"players have no '{name}'",
                                    suggest(name, list(g.res_index) + list(g.pvar_index) + list(g.zone_index)))
         for name, raw in (self.spec.get("zones") or {}).items():
-            if name not in g.zone_index or g.zone_defs[g.zone_index[name]].per_player:
+            zi = g.zone_index.get(name)
+            if zi is None or g.zone_defs[zi].per_player or g.zone_defs[zi].of_card is not None:
                 raise self.err(("zones", name), f"no shared zone '{name}'", suggest(name, list(g.zone_index)))
-            self.fill_zone(st, g.zone_base[g.zone_index[name]], raw, ("zones", name), placed)
+            self.fill_zone(st, g.zone_base[zi], raw, ("zones", name), placed)
+        self.fill_cards(st, placed)
 
     def fill_zone(self, st: State, slot: int, ids: list, path: tuple, placed: set) -> None:
+        """Put the listed cards in a zone; what was there goes back to its home.
+
+        A piece (``per_player``) is taken from the zone owner's own pieces; write
+        ``citizen@2`` for player 2's piece in a shared zone or on a card.
+        """
         g = self.game
-        zdef = g.zone_defs[g.slot_zone[slot]]
-        home = g.zone_base[g.zone_index[g.kinds[zdef.holds].starts_in]]
         for c in list(st.zones[slot]):            # what was there goes back home
             if c not in placed:
-                _move(st, c, home)
-        for j, cid in enumerate(ids or []):
+                _move(st, c, g.card_home[c])
+        owner = g.slot_owner[slot]
+        for j, raw in enumerate(ids or []):
+            cid, _, seat_text = str(raw).partition("@")
             if cid not in g.card_index:
-                raise self.err(path + (j,), f"unknown card id '{cid}'", suggest(str(cid), list(g.card_index)))
+                raise self.err(path + (j,), f"unknown card id '{cid}'", suggest(cid, list(g.card_index)))
             di = g.card_index[cid]
-            free = [c for c, d in enumerate(g.card_def_index) if d == di and c not in placed]
+            seat = -1
+            if g.card_defs[di].per_player:
+                if seat_text:
+                    if not seat_text.isdigit() or not 1 <= int(seat_text) <= st.players:
+                        raise self.err(path + (j,), f"'{raw}': there is no player {seat_text}")
+                    seat = int(seat_text) - 1
+                elif owner >= 0:
+                    seat = owner
+                else:
+                    raise self.err(path + (j,), f"'{cid}' is a piece each player has: write {cid}@N for player N's")
+            elif seat_text:
+                raise self.err(path + (j,), f"'{cid}' is not a piece of a player; drop '@{seat_text}'")
+            free = [c for c, d in enumerate(g.card_def_index)
+                    if d == di and c not in placed and (seat < 0 or g.card_seat[c] == seat)]
             if not free:
-                raise self.err(path + (j,), f"no copy of '{cid}' is left to place (the pack has {g.card_defs[di].copies})")
+                raise self.err(path + (j,), f"no copy of '{raw}' is left to place")
             # prefer a copy lying in its home zone, so other placements stay put
-            free.sort(key=lambda c: (st.loc[c] != home, c))
+            free.sort(key=lambda c: (st.loc[c] != g.card_home[c], c))
             c = free[0]
             _move(st, c, slot)
             placed.add(c)
+
+    def fill_cards(self, st: State, placed: set) -> None:
+        """``cards: {palace_1: {occupant: [citizen@2]}}``: zones that belong to cards."""
+        g = self.game
+        for host_id, zones in (self.spec.get("cards") or {}).items():
+            path = ("cards", host_id)
+            if host_id not in g.card_index:
+                raise self.err(path, f"unknown card id '{host_id}'", suggest(str(host_id), list(g.card_index)))
+            host = g.card_def_index.index(g.card_index[host_id])
+            kind = g.card_defs[g.card_index[host_id]].kind
+            for zname, ids in (zones or {}).items():
+                zi = g.zone_index.get(zname)
+                if zi is None or g.zone_defs[zi].of_card != kind:
+                    own = [z.name for z in g.zone_defs if z.of_card == kind]
+                    raise self.err(path + (zname,), f"{kind} cards have no zone '{zname}'" + (f" (they have: {', '.join(own)})" if own else ""),
+                                   suggest(str(zname), own))
+                self.fill_zone(st, g.zone_base[zi] + g.kind_pos[host], ids, path + (zname,), placed)
 
 
 def _move(st: State, card: int, slot: int) -> None:
