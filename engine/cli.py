@@ -116,13 +116,18 @@ def _board(game: Game, st, viewer: Optional[int]) -> str:
     gv = {k: val for k, val in v["variables"].items() if val is not None}
     if gv:
         lines.append("  " + "  ".join(f"{k}: {val}" for k, val in gv.items()))
-    shared = []
     for z in game.zone_defs:
-        content = v["zones"].get(z.name)
-        if not z.per_player and isinstance(content, list) and content:
-            shared.append(f"{z.name}: " + ", ".join(content))
-    if shared:
-        lines.append("  " + "   ".join(shared))
+        if z.per_player:
+            continue
+        if z.of_card is None:
+            content = v["zones"].get(z.name)
+            if isinstance(content, list) and content:
+                lines.append(f"  {z.name}: {_grouped(content)}")
+            continue
+        on_cards = [f"{label.split('/', 1)[1]}: {_grouped(content)}" for label, content in v["zones"].items()
+                    if label.startswith(z.name + "/") and isinstance(content, list) and content]
+        if on_cards:
+            lines.append(f"  {z.name}: " + "; ".join(on_cards))
     for p, pl in enumerate(v["players"]):
         res = "  ".join(f"{r} {pl[r]}" for r in game.res_names)
         zones = []
@@ -134,11 +139,19 @@ def _board(game: Game, st, viewer: Optional[int]) -> str:
                 if content["hidden"]:
                     zones.append(f"{z.name}: {content['hidden']} hidden")
             elif content:
-                zones.append(f"{z.name}: " + ", ".join(content))
+                zones.append(f"{z.name}: " + _grouped(content))
         lines.append(f"  P{p + 1}  {res}")
         for z in zones:
             lines.append(f"        {z}")
     return "\n".join(lines)
+
+
+def _grouped(items: list[str]) -> str:
+    """'cube@P1 x40, citizen' rather than forty repetitions."""
+    counts: dict[str, int] = {}
+    for item in items:
+        counts[item] = counts.get(item, 0) + 1
+    return ", ".join(k if n == 1 else f"{k} x{n}" for k, n in counts.items())
 
 
 def _options(game: Game, pairs: tuple[str, ...]) -> dict:

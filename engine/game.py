@@ -576,6 +576,11 @@ class Game:
         self.run(st)
 
     # ------------------------------------------------------------ viewing
+    def card_label(self, c: int) -> str:
+        """A card's id, with its owner for a player's piece (citizen@P2)."""
+        seat = self.card_seat[c]
+        return self.card_def_ids[c] if seat < 0 else f"{self.card_def_ids[c]}@P{seat + 1}"
+
     def show(self, value: Any, t: str) -> Any:
         """A variable's value as people read it: players as P1.., cards by id."""
         if value is None:
@@ -599,7 +604,7 @@ class Game:
                     seen[hid] = seen.get(hid, 0) + 1
                     if cards:
                         label = f"{z.name}/{hid}" + (f"#{seen[hid]}" if seen[hid] > 1 else "")
-                        zones[label] = [self.card_def_ids[c] for c in cards] if z.visibility == "public" else {"hidden": len(cards)}
+                        zones[label] = [self.card_label(c) for c in cards] if z.visibility == "public" else {"hidden": len(cards)}
                 continue
             seats = range(st.players) if z.per_player else [None]
             for p in seats:
@@ -608,7 +613,7 @@ class Game:
                 name = z.name if p is None else f"{z.name}/P{p + 1}"
                 visible = z.visibility == "public" or (z.visibility == "owner" and p is not None and p == player)
                 if visible and not (z.ordered and z.visibility != "public"):
-                    zones[name] = [self.card_def_ids[c] for c in cards]
+                    zones[name] = [self.card_label(c) for c in cards]
                 else:
                     zones[name] = {"hidden": len(cards)}
         out = {

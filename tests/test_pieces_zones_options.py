@@ -45,7 +45,7 @@ def test_a_full_event_pays_its_majority():
 def test_cubes_lie_on_their_card_and_show_in_the_view():
     st = play(["war", "raid"])
     zones = GAME.view(st, 0)["zones"]
-    assert zones["flags/war"] == ["cube"] and zones["flags/raid"] == ["cube"]
+    assert zones["flags/war"] == ["cube@P1"] and zones["flags/raid"] == ["cube@P2"]
 
 
 def test_option_changes_the_rules_and_is_saved():
