@@ -520,6 +520,15 @@ class ExpressionCompiler:
         neg = n.op == "notin"
         right = n.right
         g = self.g
+        if isinstance(right, A.Of) and right.scope == "all" and right.name in g.zone_index \
+                and g.zone_defs[g.zone_index[right.name]].of_card is not None:
+            zi = g.zone_index[right.name]
+            lo, hi = g.zone_base[zi], g.zone_base[zi] + len(g.kind_cards.get(g.zone_defs[zi].of_card, ()))
+
+            def on_some_card(st, fr):      # 'c in occupant of all': on any card's such zone, in O(1)
+                c = a(st, fr)
+                return (c is not None and lo <= st.loc[c] < hi) != neg
+            return on_some_card, "bool"
         if isinstance(right, A.Of) and right.scope in ("all", "others") and right.name in g.zone_index:
             zi = g.zone_index[right.name]
             if not g.zone_defs[zi].per_player:

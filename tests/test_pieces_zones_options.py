@@ -101,3 +101,20 @@ def test_cli_options_reach_the_game_and_the_log(tmp_path):
     assert bad.exit_code == 2 and "flags has no option 'tripple'" in bad.output
     sim = runner.invoke(main, ["simulate", str(PACK), "-n", "3", "-p", "2", "--option", "double=on", "--format", "json"])
     assert json.loads(sim.output)["options"] == {"double": "on"}
+
+
+def test_membership_in_a_zone_of_any_card():
+    from dsl.compiler import Code, Compiler, Unit, _Scope
+    from dsl.parser import parse
+    from engine.state import Frame
+    from engine.yamlsrc import TextOrigin
+    st = play(["war"])               # P1's cube lies on the war card
+
+    def ev(text):
+        origin = TextOrigin("<t>", 1, 1, False)
+        unit = Unit(Code("t"), origin, _Scope())
+        fn, _ = Compiler(GAME, []).expr(unit, parse(text, origin, "expr_start"))
+        return fn(st, Frame(-1, 0, [None] * (unit.code.nlocals + 1), 0, -1))
+    assert ev("count(c in cube where c in flags of all) == 1")
+    assert ev("count(c in cube where c not in flags of all) == 5 * 4 + 2 - 1")
+    assert ev("every(c in flags of all where host(c) is war)")
