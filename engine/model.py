@@ -196,6 +196,7 @@ class GameDef:
     evaluation: Optional[Source]
     span: Span
     options: tuple[OptionDef, ...] = ()
+    provisional: tuple[tuple[str, str, Span], ...] = ()   # (what, reason, where) for rules-level guesses
 
 
 @dataclass(frozen=True, slots=True)

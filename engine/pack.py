@@ -153,6 +153,8 @@ class _Reader:
             span=Span(doc.file, 1, 1),
             options=tuple(M.OptionDef(o, od["default"], od.get("description", ""), doc.key_span(("options", o)))
                           for o, od in (d.get("options") or {}).items()),
+            provisional=tuple((what, reason, doc.key_span(("provisional", what)))
+                              for what, reason in (d.get("provisional") or {}).items()),
         )
 
     RESERVED_CARD_KEYS = {"id", "name", "copies", "per_player", "starts_in", "text", "hooks", "triggers", "actions", "provisional"}
@@ -272,10 +274,9 @@ def read_pack(root: Path, problems: Problems) -> Optional[M.Pack]:
     return M.Pack(info, game, tuple(cards), files)
 
 
-def provisional_warnings(pack: M.Pack) -> list[tuple[str, str, Span]]:
-    """(card id, field, reason) for every value marked provisional."""
-    out = []
-    spans = {}
+def provisional_warnings(pack: M.Pack) -> list[tuple[str, str, str, Span]]:
+    """(card id or 'game', field, reason, where) for every value marked provisional."""
+    out = [("game", what, reason, span) for what, reason, span in pack.game.provisional]
     for card in pack.cards:
         spans = dict(card.field_spans)
         for fld, reason in card.provisional:

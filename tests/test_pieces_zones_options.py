@@ -118,3 +118,10 @@ def test_membership_in_a_zone_of_any_card():
     assert ev("count(c in cube where c in flags of all) == 1")
     assert ev("count(c in cube where c not in flags of all) == 5 * 4 + 2 - 1")
     assert ev("every(c in flags of all where host(c) is war)")
+
+
+def test_rules_level_provisional_values_are_listed():
+    from click.testing import CliRunner
+    from engine.cli import main
+    out = CliRunner().invoke(main, ["cards", str(PACK), "--provisional"]).output
+    assert "game.majority: an example of a rules-level guess" in out and out.strip().endswith("1 provisional value(s)")
