@@ -117,7 +117,7 @@ def _board(game: Game, st, viewer: Optional[int]) -> str:
     if gv:
         lines.append("  " + "  ".join(f"{k}: {val}" for k, val in gv.items()))
     for z in game.zone_defs:
-        if z.per_player:
+        if z.per_player or not z.board:
             continue
         if z.of_card is None:
             content = v["zones"].get(z.name)

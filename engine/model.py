@@ -72,6 +72,7 @@ class ZoneDef:
     ordered: bool        # hidden order (a deck): views show only the count
     span: Span
     of_card: Optional[str] = None   # per: card — one zone for each card of this kind
+    board: bool = True              # listed in the terminal board summary
 
 
 @dataclass(frozen=True, slots=True)

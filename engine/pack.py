@@ -49,6 +49,29 @@ def _display(path: Path) -> str:
         return str(path)
 
 
+def _value_problem(value: Any, type_name: str, nullable: bool, enums: dict) -> Optional[str]:
+    """Why a literal from YAML is not a value of the declared type, or None if it is."""
+    if value is None:
+        return None if nullable else f"is empty, but the type '{type_name}' is not optional (write '{type_name}?')"
+    if type_name == "int":
+        ok, want = isinstance(value, int) and not isinstance(value, bool), "a whole number"
+    elif type_name == "bool":
+        ok, want = isinstance(value, bool), "true or false"
+    elif type_name == "text":
+        ok, want = isinstance(value, str), "a text"
+    elif type_name in enums:
+        ok, want = isinstance(value, str) and value in enums[type_name], f"one of {', '.join(map(str, enums[type_name]))}"
+    else:   # players and cards exist only in a running game
+        ok, want = False, "none (a game starts without it)"
+    return None if ok else f"must be {want}, not {value!r}"
+
+
+def _value_hint(value: Any, type_name: str, enums: dict) -> Optional[str]:
+    if type_name in enums:
+        return suggest(str(value), [str(v) for v in enums[type_name]])
+    return None
+
+
 class _Reader:
     """Turns validated documents into model objects, collecting reference errors."""
 
@@ -96,6 +119,7 @@ class _Reader:
 
     def game(self, doc: Document) -> M.GameDef:
         d = doc.data
+        self.check_game(doc)
         flow = d["flow"]
         consts = []
         for name, value in (d.get("constants") or {}).items():
@@ -119,7 +143,7 @@ class _Reader:
         zones = tuple(
             M.ZoneDef(z, zd["per"] == "player", zd["visibility"], zd["holds"], bool(zd.get("in_play")),
                       bool(zd.get("hidden_order", zd["visibility"] == "nobody")), doc.key_span(("zones", z)),
-                      zd.get("of") if zd["per"] == "card" else None)
+                      zd.get("of") if zd["per"] == "card" else None, zd.get("board", True))
             for z, zd in d["zones"].items())
         resources = tuple(
             M.ResourceDef(r, self.names(rd.get("name", r)), rd.get("min"), rd.get("max"), rd.get("start", 0), doc.key_span(("resources", r)))
@@ -157,6 +181,122 @@ class _Reader:
                               for what, reason in (d.get("provisional") or {}).items()),
         )
 
+    # ------------------------------------------------------------ checks
+    def error(self, message: str, span: Span, hint: Optional[str] = None) -> None:
+        self.problems.add(ContentError(message, span, hint))
+
+    def check_game(self, doc: Document) -> None:
+        """What the schema cannot say about a game file: types exist, defaults
+        fit them, names are unique, numbers are consistent. Each error points
+        at the YAML that has to change."""
+        d = doc.data
+        enums = d.get("enums") or {}
+        kinds = d.get("card_kinds") or {}
+        known_types = [*BUILTIN_TYPES, *enums, *kinds]
+        lo, hi = d["players"]["min"], d["players"]["max"]
+        if lo > hi:
+            self.error(f"players: min ({lo}) is more than max ({hi})", doc.span(("players", "min")))
+
+        def typed(path: tuple, value: Any, what: str, defaults: bool = True) -> None:
+            """Check a declared type (``int``, ``colour?`` or ``{type: ..., default: ...}``) and its default."""
+            tpath = path + ("type",) if isinstance(value, dict) else path
+            text = str(value.get("type") if isinstance(value, dict) else value)
+            name, nullable = text.rstrip("?"), text.endswith("?")
+            if name not in known_types:
+                self.error(f"{what}: unknown type '{name}'", doc.span(tpath),
+                           suggest(name, known_types) or f"types are {', '.join(known_types)}")
+                return
+            if not (defaults and isinstance(value, dict) and "default" in value):
+                return
+            default = value["default"]
+            dspan = doc.span(path + ("default",))
+            if isinstance(default, str) and default.startswith("=") and path[0] == "card_kinds":
+                other = default[1:]
+                fields = kinds[path[1]].get("fields") or {}
+                if other not in fields or other == path[-1]:
+                    self.error(f"{what}: default '{default}' copies a field, but {path[1]} has no other field '{other}'", dspan,
+                               suggest(other, [f for f in fields if f != path[-1]]))
+                return
+            problem = _value_problem(default, name, nullable, enums)
+            if problem:
+                self.error(f"{what}: the default {problem}", dspan, _value_hint(default, name, enums))
+
+        for section, what in (("variables", "variable"), ("player_variables", "player variable")):
+            for k, v in (d.get(section) or {}).items():
+                typed((section, k), v, f"{what} '{k}'")
+        for kname, kd in kinds.items():
+            for fname, fv in (kd.get("fields") or {}).items():
+                if fname in self.RESERVED_CARD_KEYS:
+                    self.error(f"card kind '{kname}': '{fname}' cannot be a field name; cards use it for their {fname}",
+                               doc.key_span(("card_kinds", kname, "fields", fname)))
+                typed(("card_kinds", kname, "fields", fname), fv, f"field '{kname}.{fname}'")
+            for vname, vv in (kd.get("variables") or {}).items():
+                if vname in (kd.get("fields") or {}):
+                    self.error(f"card kind '{kname}': '{vname}' is both a field and a variable",
+                               doc.key_span(("card_kinds", kname, "variables", vname)))
+                typed(("card_kinds", kname, "variables", vname), vv, f"variable '{kname}.{vname}'")
+        for section, what in (("events", "event"), ("procedures", "procedure")):
+            for name, body in (d.get(section) or {}).items():
+                for pname, pt in ((body or {}).get("params") or {}).items():
+                    typed((section, name, "params", pname), pt, f"{what} '{name}': parameter '{pname}'", defaults=False)
+
+        resources = d.get("resources") or {}
+        for r, rd in resources.items():
+            rmin, rmax, start = rd.get("min"), rd.get("max"), rd.get("start", 0)
+            if rmin is not None and rmax is not None and rmin > rmax:
+                self.error(f"resource '{r}': min ({rmin}) is more than max ({rmax})", doc.span(("resources", r, "min")))
+            elif (rmin is not None and start < rmin) or (rmax is not None and start > rmax):
+                self.error(f"resource '{r}': start ({start}) is outside min..max "
+                           f"({'' if rmin is None else rmin}..{'' if rmax is None else rmax})",
+                           doc.span(("resources", r, "start" if "start" in rd else "min")))
+        score = d["score"]["resource"]
+        if score not in resources:
+            self.error(f"score: unknown resource '{score}'", doc.span(("score", "resource")),
+                       suggest(score, list(resources)) or (f"resources: {', '.join(resources)}" if resources else "declare it under resources:"))
+
+        if lo <= hi:
+            for cname, value in (d.get("constants") or {}).items():
+                if isinstance(value, dict):
+                    table = {int(k) for k in value["by_players"]}
+                    missing = [n for n in range(lo, hi + 1) if n not in table]
+                    if missing:
+                        self.error(f"constant '{cname}' has no value for {', '.join(map(str, missing))} player(s)",
+                                   doc.key_span(("constants", cname, "by_players")), f"the game is for {lo} to {hi} players")
+
+        # One namespace for the names rules read: the first declaration wins, the next is an error.
+        seen: dict[str, tuple[str, Span]] = {n: ("built-in name", Span("", 0, 0)) for n in ("players", "round", "player_count")}
+        owner: dict[str, str] = {}
+        for enum, values in enums.items():
+            for i, v in enumerate(values):
+                if v in owner and owner[v] != enum:
+                    self.error(f"'{v}' is a value of both enums '{owner[v]}' and '{enum}'", doc.span(("enums", enum, i)))
+                owner.setdefault(v, enum)
+        groups = [("option", [(k, doc.key_span(("options", k))) for k in d.get("options") or {}]),
+                  ("constant", [(k, doc.key_span(("constants", k))) for k in d.get("constants") or {}]),
+                  ("variable", [(k, doc.key_span(("variables", k))) for k in d.get("variables") or {}]),
+                  ("player variable", [(k, doc.key_span(("player_variables", k))) for k in d.get("player_variables") or {}]),
+                  ("resource", [(k, doc.key_span(("resources", k))) for k in resources]),
+                  ("zone", [(k, doc.key_span(("zones", k))) for k in d.get("zones") or {}]),
+                  ("enum value", [(v, doc.span(("enums", e, i))) for e, vs in enums.items() for i, v in enumerate(vs) if owner.get(v) == e]),
+                  ("enum", [(k, doc.key_span(("enums", k))) for k in enums]),
+                  ("card kind", [(k, doc.key_span(("card_kinds", k))) for k in kinds])]
+        for what, names in groups:
+            for name, span in names:
+                if name in seen:
+                    first_what, first = seen[name]
+                    at = f" (line {first.line})" if first.line and first.file == span.file else ""
+                    self.error(f"'{name}' is both a {first_what}{at} and a {what}; names must be unique", span)
+                    continue
+                seen[name] = (what, span)
+
+        for group, items in (d.get("actions") or {}).items():
+            ids: dict[str, int] = {}
+            for i, a in enumerate(items):
+                if a["id"] in ids:
+                    self.error(f"action '{a['id']}' appears twice in group '{group}' (first at line "
+                               f"{doc.span(('actions', group, ids[a['id']], 'id')).line})", doc.span(("actions", group, i, "id")))
+                ids.setdefault(a["id"], i)
+
     RESERVED_CARD_KEYS = {"id", "name", "copies", "per_player", "starts_in", "text", "hooks", "triggers", "actions", "provisional"}
 
     def cards(self, doc: Document, game: Optional[M.GameDef]) -> list[M.CardDef]:
@@ -178,7 +318,8 @@ class _Reader:
                     continue
                 if kind and key not in declared:
                     self.problems.add(ContentError(f"card '{c['id']}': '{key}' is not a field of {kind_name}",
-                                                   doc.key_span(path + (key,)), suggest(key, list(declared) + sorted(self.RESERVED_CARD_KEYS))))
+                                                   doc.key_span(path + (key,)),
+                                                   suggest(str(key), list(declared) + sorted(self.RESERVED_CARD_KEYS))))
                     continue
                 fields[key] = value
                 spans.append((key, doc.span(path + (key,))))
