@@ -66,6 +66,10 @@ def _value_problem(value: Any, type_name: str, nullable: bool, enums: dict) -> O
     return None if ok else f"must be {want}, not {value!r}"
 
 
+def _a(noun: str) -> str:
+    return ("an " if noun[0] in "aeiou" else "a ") + noun
+
+
 def _value_hint(value: Any, type_name: str, enums: dict) -> Optional[str]:
     if type_name in enums:
         return suggest(str(value), [str(v) for v in enums[type_name]])
@@ -189,6 +193,11 @@ class _Reader:
         """What the schema cannot say about a game file: types exist, defaults
         fit them, names are unique, numbers are consistent. Each error points
         at the YAML that has to change."""
+        first = len(self.problems.errors)
+        self._check_game(doc)
+        self.problems.errors[first:] = sorted(self.problems.errors[first:], key=lambda e: (e.span.line, e.span.col))
+
+    def _check_game(self, doc: Document) -> None:
         d = doc.data
         enums = d.get("enums") or {}
         kinds = d.get("card_kinds") or {}
@@ -243,12 +252,13 @@ class _Reader:
         resources = d.get("resources") or {}
         for r, rd in resources.items():
             rmin, rmax, start = rd.get("min"), rd.get("max"), rd.get("start", 0)
+            at = doc.span(("resources", r, "start" if "start" in rd else "min"))
             if rmin is not None and rmax is not None and rmin > rmax:
                 self.error(f"resource '{r}': min ({rmin}) is more than max ({rmax})", doc.span(("resources", r, "min")))
-            elif (rmin is not None and start < rmin) or (rmax is not None and start > rmax):
-                self.error(f"resource '{r}': start ({start}) is outside min..max "
-                           f"({'' if rmin is None else rmin}..{'' if rmax is None else rmax})",
-                           doc.span(("resources", r, "start" if "start" in rd else "min")))
+            elif rmin is not None and start < rmin:
+                self.error(f"resource '{r}': start ({start}) is below min ({rmin})", at)
+            elif rmax is not None and start > rmax:
+                self.error(f"resource '{r}': start ({start}) is above max ({rmax})", at)
         score = d["score"]["resource"]
         if score not in resources:
             self.error(f"score: unknown resource '{score}'", doc.span(("score", "resource")),
@@ -285,9 +295,24 @@ class _Reader:
                 if name in seen:
                     first_what, first = seen[name]
                     at = f" (line {first.line})" if first.line and first.file == span.file else ""
-                    self.error(f"'{name}' is both a {first_what}{at} and a {what}; names must be unique", span)
+                    self.error(f"'{name}' is both {_a(first_what)}{at} and {_a(what)}; names must be unique", span)
                     continue
                 seen[name] = (what, span)
+
+        for section, what in (("enums", "an enum"), ("card_kinds", "a card kind")):
+            for name in d.get(section) or {}:
+                if name in BUILTIN_TYPES:
+                    self.error(f"'{name}' is a built-in type, so it cannot name {what}", doc.key_span((section, name)))
+        zones = d.get("zones") or {}
+        for z, zd in zones.items():
+            for key, what in (("holds", "holds"), ("of", "belongs to")):
+                if key in zd and zd[key] not in kinds:
+                    self.error(f"zone '{z}' {what} unknown card kind '{zd[key]}'", doc.span(("zones", z, key)),
+                               suggest(zd[key], list(kinds)) or f"card kinds: {', '.join(kinds)}")
+        for kname, kd in kinds.items():
+            if kd["starts_in"] not in zones:
+                self.error(f"card kind '{kname}' starts in unknown zone '{kd['starts_in']}'", doc.span(("card_kinds", kname, "starts_in")),
+                           suggest(kd["starts_in"], list(zones)) or f"zones: {', '.join(zones)}")
 
         for group, items in (d.get("actions") or {}).items():
             ids: dict[str, int] = {}
@@ -315,6 +340,9 @@ class _Reader:
             declared = {f.name: f for f in kind.fields} if kind else {}
             for key, value in c.items():
                 if key in self.RESERVED_CARD_KEYS:
+                    continue
+                if not isinstance(key, str):
+                    self.problems.add(ContentError(f"card '{c['id']}': a key must be a field name, not {'null' if key is None else repr(key)}", doc.key_span(path + (key,))))
                     continue
                 if kind and key not in declared:
                     self.problems.add(ContentError(f"card '{c['id']}': '{key}' is not a field of {kind_name}",
@@ -369,11 +397,19 @@ def load_documents(root: Path, problems: Problems) -> dict[str, list[Document]]:
             continue
         data = doc.data
         if not isinstance(data, dict) or "kind" not in data:
-            problems.add(ContentError("a pack file must be a mapping with a 'kind' (pack, game, cards, scenario)", Span(doc.file, 1, 1)))
+            what = "this file is empty; a pack file is" if data is None else "a pack file must be"
+            problems.add(ContentError(f"{what} a mapping with a 'kind' (pack, game, cards, scenario)", Span(doc.file, 1, 1)))
             continue
         kind = data["kind"]
-        if kind not in by_kind:
-            problems.add(ContentError(f"unknown kind '{kind}'", doc.span(("kind",)), suggest(str(kind), list(by_kind))))
+        if not isinstance(kind, str) or kind not in by_kind:
+            problems.add(ContentError(f"unknown kind {kind!r}" if isinstance(kind, str) else "'kind' must be a name",
+                                      doc.span(("kind",)), (suggest(kind, list(by_kind)) if isinstance(kind, str) else None)
+                                      or f"kinds: {', '.join(by_kind)}"))
+            continue
+        is_manifest = path == root / "pack.yaml"
+        if is_manifest != (kind == "pack"):
+            problems.add(ContentError("pack.yaml is the pack manifest: its kind must be 'pack'" if is_manifest else
+                                      "only the pack's own pack.yaml has kind 'pack'", doc.span(("kind",))))
             continue
         errors = list(validate(doc, kind))
         problems.extend(errors)
@@ -389,14 +425,18 @@ def read_pack(root: Path, problems: Problems) -> Optional[M.Pack]:
         return None
     docs = load_documents(root, problems)
     reader = _Reader(problems)
-    if len(docs["game"]) != 1:
+    if len(docs["game"]) > 1:
+        for extra in docs["game"][1:]:
+            problems.add(ContentError(f"a second game file (the first is {docs['game'][0].file}); a pack has one",
+                                      extra.span(("kind",))))
+        return None
+    if not docs["game"]:
         if not problems.errors:
-            problems.add(ContentError(f"a pack needs exactly one game file (kind: game), found {len(docs['game'])}",
-                                      Span(_display(root / "pack.yaml"), 1, 1)))
+            problems.add(ContentError("a pack needs a game file (a file with kind: game)", Span(_display(root / "pack.yaml"), 1, 1)))
         return None
-    pdoc = next((d for d in docs["pack"] if Path(d.file).name == "pack.yaml"), None)
+    pdoc = next(iter(docs["pack"]), None)
     if pdoc is None:
-        return None
+        return None     # pack.yaml had errors, reported already
     p = pdoc.data
     info = M.PackInfo(p["id"], reader.names(p["name"]), p["version"], p.get("engine", ""), tuple(p.get("extends") or ()),
                       tuple(p.get("locales") or ("en",)), p.get("description", ""), str(root), pdoc.span(("id",)))

@@ -228,7 +228,9 @@ def _syntax_error(exc: yaml.MarkedYAMLError, file: str) -> ContentError:
         if cm is not None:
             span = Span(file, cm.line + 1, cm.column + 1)
         return ContentError("YAML syntax: these quotes are never closed", span, "close them on the same value")
-    if context.endswith("a flow mapping") and problem.startswith("expected ',' or '}'"):
+    if context.startswith("while parsing a flow") and problem.endswith("but got '?'"):
+        hint = "put a value with '?' in quotes, e.g. \"colour?\""
+    elif context.endswith("a flow mapping") and problem.startswith("expected ',' or '}'"):
         hint = f"is the '}}' of {block} missing?"
     elif context.endswith("a flow sequence") and problem.startswith("expected ',' or ']'"):
         hint = f"is the ']' of {block} missing?"
