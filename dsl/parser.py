@@ -12,12 +12,20 @@ from typing import Any
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from lark.indenter import Indenter
+from lark.indenter import DedentError, Indenter
 
 from engine.errors import DslSyntaxError, Span
 from engine.yamlsrc import TextOrigin
 
 from . import ast as A
+
+
+class _BadDedent(Exception):
+    """A line indented less than its block but not as far as any outer block."""
+
+    def __init__(self, line: int, indent: int, levels: list[int]):
+        super().__init__(line)
+        self.line, self.indent, self.levels = line, indent, levels
 
 
 class _DslIndenter(Indenter):
@@ -27,6 +35,15 @@ class _DslIndenter(Indenter):
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 8
+
+    def handle_NL(self, token: Token):
+        # Lark raises a bare DedentError without a position; say where instead.
+        levels = list(self.indent_level)
+        try:
+            yield from super().handle_NL(token)
+        except DedentError:
+            indent_str = token.rsplit("\n", 1)[1]
+            raise _BadDedent(token.end_line, len(indent_str), levels) from None
 
 
 @lru_cache(maxsize=1)
@@ -291,8 +308,23 @@ _BUILDER = _Builder()
 _EXPECTED_NAMES = {
     "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block", "NAME": "a name",
     "INT": "a number", "STRING": "a quoted text", "COMPARE": "a comparison", "$END": "end of text",
-    "LPAR": "'('", "RPAR": "')'", "COLON": "':'", "COMMA": "','", "EQUAL": "'='", "DOT": "'.'",
+    "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '/' or '%'",
 }
+# Tokens that continue an expression: when many are possible, "an operator" says it.
+_OPERATORS = {"COMPARE", "ADD_OP", "MUL_OP", "MINUS", "AND", "OR", "IN", "IS", "NOT", "DOT", "__ANON_0", "OF"}
+# Words that start a statement: when most are possible, "a statement" says it.
+_STATEMENT_WORDS = {"GAIN", "LOSE", "GIVE", "PAY", "TAKE", "SET", "LET", "MOVE", "DRAW", "SHUFFLE", "SWAP", "CHOOSE",
+                    "MAY", "CALL", "DO", "EMIT", "PLAY", "LOG", "REQUIRE", "STOP", "FOR", "REPEAT", "WHILE", "AS", "IF",
+                    "ROLL"}
+# Tokens that start a value: when most are possible, "a value" says it.
+_VALUE_STARTS = {"LPAR", "MINUS", "LSQB", "FALSE", "TRUE", "ME", "NONE", "THIS", "NAME", "INT", "STRING", "IF", "NOT"}
+
+
+@lru_cache(maxsize=1)
+def _literal_names() -> dict[str, str]:
+    """Token name -> how it is written, for every fixed word and sign of the grammar ('to', '[', '..')."""
+    from lark.lexer import PatternStr
+    return {t.name: repr(t.pattern.value) for t in _parser().terminals if isinstance(t.pattern, PatternStr)}
 
 
 def to_span(origin: TextOrigin, line: int, col: int, length: int = 1) -> Span:
@@ -305,10 +337,36 @@ def to_span(origin: TextOrigin, line: int, col: int, length: int = 1) -> Span:
 
 
 def _describe(expected: set[str]) -> str:
-    names = sorted({_EXPECTED_NAMES.get(e, e.lower().strip("_")) for e in expected if not e.startswith("__")})
-    if len(names) > 6:
-        names = names[:6] + ["..."]
-    return ", ".join(names)
+    """Lark's expected token names, as words: 'end of line', "':'", 'a name', an operator..."""
+    literal = _literal_names()
+    expected = set(expected)
+    words: list[str] = []
+    if len(expected & _STATEMENT_WORDS) >= 10:
+        expected -= _STATEMENT_WORDS
+        words.append("a statement (gain, set, move, if, for each, ...)")
+    if len(expected & _VALUE_STARTS) >= 5:
+        expected -= _VALUE_STARTS
+        words.append("a value (a number, a name, a quoted text, ...)")
+    if len(expected) > 6 and len(expected & _OPERATORS) >= 3:
+        expected -= _OPERATORS
+        words.append("an operator")
+    names = sorted({_EXPECTED_NAMES.get(e) or literal.get(e) or e.lower().strip("_") for e in expected})
+    names = words + names
+    if len(names) > 8:
+        return ", ".join(names[:8]) + ", ..."
+    return ", ".join(names) if len(names) < 2 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def _code_end(line: str) -> int:
+    """Column just after the last character of code on a line (before a comment and trailing blanks)."""
+    code, in_text = [], False
+    for ch in line:
+        if ch == '"':
+            in_text = not in_text
+        elif ch == "#" and not in_text:
+            break
+        code.append(ch)
+    return len("".join(code).rstrip()) + 1
 
 
 def parse(text: str, origin: TextOrigin, start: str = "start") -> Any:
@@ -318,6 +376,10 @@ def parse(text: str, origin: TextOrigin, start: str = "start") -> Any:
         tree = _parser().parse(src, start=start)
     except UnexpectedInput as exc:
         raise _syntax_error(exc, src, origin) from None
+    except _BadDedent as exc:
+        outer = " or ".join(str(n) for n in exc.levels)
+        raise DslSyntaxError(f"this line is indented by {exc.indent}, which matches no enclosing block (indented by {outer})",
+                             to_span(origin, exc.line, exc.indent + 1)) from None
     return _BUILDER.transform(tree)
 
 
@@ -325,21 +387,30 @@ def _syntax_error(exc: UnexpectedInput, src: str, origin: TextOrigin) -> DslSynt
     lines = src.splitlines() or [""]
     if isinstance(exc, UnexpectedCharacters):
         ch = src[exc.pos_in_stream] if exc.pos_in_stream < len(src) else ""
-        msg = f"unexpected character {ch!r}"
-        return DslSyntaxError(msg, to_span(origin, exc.line, exc.column))
+        if ch == '"':
+            return DslSyntaxError("this quoted text does not end on its line", to_span(origin, exc.line, exc.column),
+                                  'close it with "')
+        return DslSyntaxError(f"unexpected character {ch!r}", to_span(origin, exc.line, exc.column))
     if isinstance(exc, UnexpectedToken):
         tok = exc.token
         if tok.type == "$END" or tok.type == "_DEDENT" and not str(tok).strip():
-            line = len(lines)
+            last = max((i for i, l in enumerate(lines) if l.strip()), default=0)
             return DslSyntaxError(f"text ends too early; expected {_describe(exc.expected)}",
-                                  to_span(origin, line, max(1, len(lines[-1]))))
+                                  to_span(origin, last + 1, _code_end(lines[last])))
         if tok.type == "_NL":
             line = tok.line
-            col = len(lines[line - 1]) + 1 if line - 1 < len(lines) else 1
+            col = _code_end(lines[line - 1]) if line - 1 < len(lines) else 1
             return DslSyntaxError(f"line ends too early; expected {_describe(exc.expected)}",
                                   to_span(origin, line, col))
         if tok.type == "_INDENT":
-            return DslSyntaxError("unexpected indentation", to_span(origin, tok.line, 1))
+            line = tok.end_line
+            indent = len(str(tok))
+            return DslSyntaxError("unexpected indentation: only the lines after a ':' are indented",
+                                  to_span(origin, line, indent + 1))
+        before = lines[tok.line - 2].split("#")[0].rstrip() if tok.line >= 2 else ""
+        if tok.column == 1 and before.endswith(":"):
+            return DslSyntaxError("expected an indented block: indent the lines after ':'",
+                                  to_span(origin, tok.line, 1, len(str(tok))))
         return DslSyntaxError(f"unexpected {str(tok)!r}; expected {_describe(exc.expected)}",
                               to_span(origin, tok.line, tok.column, len(str(tok))))
     if isinstance(exc, UnexpectedEOF):

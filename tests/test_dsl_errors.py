@@ -1,0 +1,197 @@
+"""Effect-language errors: the exact message and where it points.
+
+Syntax errors come from ``dsl.parser.parse`` with a TextOrigin (the place in
+a YAML file where the text starts); check errors from compiling a snippet as a
+procedure of the minimal test pack. Positions are given inside the snippet
+(line 1, column 1 = its first character) and mapped to the file here, so each
+row reads like the text it tests.
+"""
+import shutil
+from pathlib import Path
+
+import pytest
+
+from dsl.parser import parse
+from engine.errors import DslCheckError, DslSyntaxError, Problems, RuleError
+from engine.game import STEP_BUDGET, Game
+from engine.pack import read_pack
+from engine.yamlsrc import TextOrigin
+
+MINIMAL = Path(__file__).parent / "content" / "valid" / "minimal"
+
+# ---------------------------------------------------------------- syntax
+# (id, start rule, text, message, (line, col) inside the text)
+SYNTAX = [
+    ("if-without-colon", "start", "gain 2 gold\nif x\n    stop", "line ends too early; expected ':'", (2, 5)),
+    ("if-without-colon-before-comment", "start", "if x  # note\n    stop", "line ends too early; expected ':'", (1, 5)),
+    ("gain-without-resource", "start", "gain 2", "line ends too early; expected a name", (1, 7)),
+    ("move-without-to", "start", "move c", "line ends too early; expected 'to'", (1, 7)),
+    ("for-each-without-colon", "start", "for each c in hand\n    stop", "line ends too early; expected ':', 'by' or 'where'", (1, 19)),
+    ("may-alone", "start", "may", "line ends too early; expected 'choose'", (1, 4)),
+    ("unclosed-list", "start", "let x = [1, 2", "text ends too early; expected ',' or ']'", (1, 14)),
+    ("stray-paren", "start", "gain 2 gold)", "unexpected ')'; expected end of line", (1, 12)),
+    ("let-without-name", "start", "let = 3", "unexpected '='; expected a name or end of line", (1, 5)),
+    ("log-without-quotes", "start", "log hello", "unexpected 'hello'; expected a quoted text or end of line", (1, 5)),
+    ("unclosed-quotes", "start", 'log "hello', "this quoted text does not end on its line", (1, 5)),
+    ("bad-character", "start", "gain 2 gold!", "unexpected character '!'", (1, 12)),
+    ("not-a-statement", "start", "foo bar",
+     "unexpected 'foo'; expected a statement (gain, set, move, if, for each, ...) or end of line", (1, 1)),
+    ("trailing-comma", "start", "call f(1,)",
+     "unexpected ')'; expected a value (a number, a name, a quoted text, ...) or end of line", (1, 10)),
+    ("block-not-indented", "start", "if x:\nstop", "expected an indented block: indent the lines after ':'", (2, 1)),
+    ("unexpected-indent", "start", "gain 2 gold\n    gain 1 gold",
+     "unexpected indentation: only the lines after a ':' are indented", (2, 5)),
+    ("dedent-to-nowhere", "start", "if x:\n    stop\n  stop",
+     "this line is indented by 2, which matches no enclosing block (indented by 0 or 4)", (3, 3)),
+    ("expression-ends-early", "expr_start", "x +", "line ends too early; expected a value (a number, a name, a quoted text, ...)", (1, 4)),
+    ("empty-expression", "expr_start", "", "text ends too early; expected a value (a number, a name, a quoted text, ...)", (1, 1)),
+    ("two-values", "expr_start", "a b", "unexpected 'b'; expected end of line or end of text", (1, 3)),
+    ("if-then-without-else", "expr_start", "if x then 1", "line ends too early; expected 'else'", (1, 12)),
+    ("field-without-name", "expr_start", "x.", "line ends too early; expected a name", (1, 3)),
+    ("binder-without-source", "binder_start", "c in", "line ends too early; expected a value (a number, a name, a quoted text, ...)", (1, 5)),
+]
+
+
+@pytest.mark.parametrize("start, text, message, where", [c[1:] for c in SYNTAX], ids=[c[0] for c in SYNTAX])
+def test_syntax_error(start, text, message, where):
+    # A block scalar whose text starts at line 10, column 7 of f.yaml.
+    with pytest.raises(DslSyntaxError) as info:
+        parse(text, TextOrigin("f.yaml", 10, 7, True), start)
+    err = info.value
+    assert err.message == message
+    assert (err.span.file, err.span.line - 9, err.span.col - 6) == ("f.yaml", *where)
+
+
+def test_syntax_error_in_a_one_line_value_maps_to_its_column():
+    # `end_when: "size(deck) =="`: the text starts after the quote, at column 12.
+    with pytest.raises(DslSyntaxError) as info:
+        parse("size(deck) ==", TextOrigin("g.yaml", 4, 12, False), "expr_start")
+    assert (info.value.span.line, info.value.span.col) == (4, 25)
+
+
+# ---------------------------------------------------------------- checks
+# (id, snippet, message (with hint), (line, col) inside the snippet).
+# The snippet is the effect of a procedure with params c: coin, p: player, n: int.
+CHECKS = [
+    ("unknown-resource", "gain 2 glod", "unknown resource 'glod'; did you mean 'gold'?", (1, 8)),
+    ("unknown-resource-nested", "gain 1 gold\nif n > 0:\n    gain n glod", "unknown resource 'glod'; did you mean 'gold'?", (3, 12)),
+    ("gain-a-bool", "gain true gold", "expected a number, found true/false", (1, 6)),
+    ("unknown-zone", "move c to hnad", "unknown name 'hnad'; did you mean 'hand'?", (1, 11)),
+    ("unknown-name", "let y = x", "unknown name 'x'", (1, 9)),
+    ("unknown-field", "let x = c.cots", "coin cards have no field 'cots'; did you mean 'cost'?", (1, 9)),
+    ("unknown-field-in-comprehension", "let x = first(d in hand where d.cots > 1)",
+     "coin cards have no field 'cots'; did you mean 'cost'?", (1, 31)),
+    ("unknown-card-id", "if c is crwon:\n    stop", "unknown card id 'crwon'; did you mean 'crown'?", (1, 9)),
+    ("card-id-as-value", "let x = crown", "'crown' is a card id; compare with 'x is crown'", (1, 9)),
+    ("unknown-procedure", "call trun()", "unknown procedure 'trun'; did you mean 'turn'?", (1, 1)),
+    ("unknown-event", "emit takn(c)", "unknown event 'takn' (declare it under events:); did you mean 'taken'?", (1, 1)),
+    ("event-argument-type", "emit taken(p)", "event 'taken': 'card' must be a coin card, found a player", (1, 12)),
+    ("unknown-hook", "do bnous of c", "'bnous' is not a hook of coin; did you mean 'bonus'?", (1, 1)),
+    ("unknown-action-group", "play actions trun until passed", "unknown action group 'trun'; did you mean 'turn'?", (1, 1)),
+    ("unknown-function", "let x = foo(1)", "unknown function 'foo'", (1, 9)),
+    ("set-wrong-type", "set passed = 3", "'passed' holds true/false, not a number", (1, 5)),
+    ("set-undeclared", "set nothing = 1", "cannot set 'nothing': not a variable (declare it, or use 'let')", (1, 5)),
+    ("set-card-field", "set c.cost = 1", "cannot set 'cost': not a card variable", (1, 5)),
+    ("for-each-over-number", "for each x in 3:\n    stop", "'for each' needs a zone or list, found a number", (1, 15)),
+    ("while-number", "while 1:\n    stop", "expected a condition (true/false), found a number", (1, 7)),
+    ("repeat-bool", "repeat true times:\n    stop", "expected a number, found true/false", (1, 8)),
+    ("require-number", 'require 1 "no"', "expected a condition (true/false), found a number", (1, 9)),
+    ("move-a-player", "move p to hand", "expected cards to move, found a player", (1, 6)),
+    ("shuffle-a-player", "shuffle p", "expected a zone, found a player", (1, 9)),
+    ("draw-into-a-player", "draw 1 from hand to p", "expected a zone, found a player", (1, 21)),
+    ("give-to-a-card", "give 1 gold to c", "expected a player, found a coin card", (1, 16)),
+    ("as-a-card", "as c:\n    stop", "expected a player, found a coin card", (1, 4)),
+    ("choose-from-number", "choose x from 3", "choose from a zone or list, not a number", (1, 15)),
+    ("field-of-player", "let x = p.cost", "write 'cost of ...' for a player's cost", (1, 9)),
+    ("resource-of-card", "let x = gold of c", "expected a player, found a coin card", (1, 17)),
+    ("shared-zone-of-player", "let x = deck of p", "'deck' is a shared zone; write just 'deck'", (1, 9)),
+    ("shared-zone-of-all", "let x = deck of all", "'deck of all' needs a zone each player has", (1, 9)),
+    ("compare-card-player", "let x = c == p", "cannot compare a coin card with a player", (1, 9)),
+    ("add-bool", "let x = 1 + true", "expected a number, found true/false", (1, 13)),
+    ("add-bool-after-aggregate", "let x = max(d.cost for d in hand) + true", "expected a number, found true/false", (1, 37)),
+    ("not-number", "let x = not 3", "expected a condition (true/false), found a number", (1, 13)),
+    ("negate-bool", "let x = -true", "expected a number, found true/false", (1, 10)),
+    ("if-number", "let x = if 1 then 2 else 3", "expected a condition (true/false), found a number", (1, 12)),
+    ("in-number", "let x = 3 in 4", "'in' needs a zone or list, found a number", (1, 14)),
+    ("player-in-zone", "let x = p in hand", "only cards are in zones, found a player", (1, 9)),
+    ("sum-of-cards", "let x = sum(c in hand)", "sum() needs numbers: write sum(x.field for x in ...)", (1, 13)),
+]
+
+
+@pytest.fixture(scope="module")
+def probe_pack(tmp_path_factory):
+    root = tmp_path_factory.mktemp("probe") / "minimal"
+    shutil.copytree(MINIMAL, root)
+    game_text = (MINIMAL / "game.yaml").read_text(encoding="utf-8")
+
+    def compile_snippet(snippet: str):
+        body = "".join(f"      {line}\n" for line in snippet.splitlines())
+        text = game_text.replace("procedures:\n", "procedures:\n  probe:\n    params: {c: coin, p: player, n: int}\n"
+                                 "    effect: |\n" + body, 1)
+        (root / "game.yaml").write_text(text, encoding="utf-8")
+        first_line = text.splitlines().index("  probe:") + 4
+        problems = Problems()
+        pack = read_pack(root, problems)
+        assert pack is not None and not problems.errors, problems.errors
+        Game(pack).compile(problems)
+        return problems.errors, first_line
+    return compile_snippet
+
+
+@pytest.mark.parametrize("snippet, message, where", [c[1:] for c in CHECKS], ids=[c[0] for c in CHECKS])
+def test_check_error(probe_pack, snippet, message, where):
+    errors, first_line = probe_pack(snippet)
+    assert len(errors) == 1, [e.message for e in errors]
+    err = errors[0]
+    assert isinstance(err, DslCheckError)
+    assert err.message + (f"; {err.hint}" if err.hint else "") == message
+    assert err.span.file.endswith("game.yaml")
+    assert (err.span.line - first_line + 1, err.span.col - 6) == where
+
+
+def test_valid_snippet_compiles(probe_pack):
+    errors, _ = probe_pack("gain n gold\nif c is crown and p == me:\n    move c to hand\nset passed = true")
+    assert errors == []
+
+
+# ---------------------------------------------------------------- step budget
+LOOP_GAME = """\
+kind: game
+players: {min: 1, max: 2}
+resources:
+  gold: {}
+card_kinds:
+  token: {starts_in: pile}
+zones:
+  pile: {per: game, visibility: public, holds: token}
+flow:
+  setup: |
+    shuffle pile
+  round: |
+    shuffle pile
+    while true:
+        let x = 1
+  end_when: round > 1
+  scoring: |
+    shuffle pile
+score:
+  resource: gold
+"""
+
+
+def test_step_budget_stops_an_endless_loop_at_its_line(tmp_path):
+    (tmp_path / "pack.yaml").write_text('kind: pack\nid: loop\nname: Loop\nversion: "0.1"\n', encoding="utf-8")
+    (tmp_path / "game.yaml").write_text(LOOP_GAME, encoding="utf-8")
+    problems = Problems()
+    pack = read_pack(tmp_path, problems)
+    assert pack is not None and not problems.errors, problems.errors
+    game = Game(pack)
+    game.compile(problems)
+    assert not problems.errors, problems.errors
+    with pytest.raises(RuleError) as info:
+        game.new_state(1, seed=1)
+    err = info.value
+    assert f"step budget of {STEP_BUDGET} exceeded" in err.message
+    assert "(in round)" in err.message
+    assert err.span.file.endswith("game.yaml")
+    assert err.span.line in (14, 15)          # the `while` or the `let` of its body
