@@ -57,7 +57,8 @@ def main() -> None:
     print(f"python {sys.version.split()[0]}, one core, random agents, {args.games} games per line")
     for pack in args.packs:
         game = load_game(pack)
-        for players in sorted({max(game.min_players, 4), game.max_players}):
+        counts = {game.min_players, game.max_players} | ({4} if game.min_players <= 4 <= game.max_players else set())
+        for players in sorted(counts):
             gps, dps = playouts(game, players, args.games)
             print(f"{pack:<12} {players} players: {gps:8.1f} games/s  ({dps:,.0f} decisions/s)")
         inproc, cli = validation(pack)
