@@ -204,6 +204,9 @@ class ExpressionCompiler:
             return (lambda st, fr: table[target(st, fr)][i]), fields[name]
         if name in cvars:
             i, ncv = g.cvar_index[name], g.ncvars
+            slot = self.local_slot(unit, n.target)
+            if slot is not None:
+                return (lambda st, fr: st.cvars[fr.locals[slot] * ncv + i]), cvars[name]
             return (lambda st, fr: st.cvars[target(st, fr) * ncv + i]), cvars[name]
         known = list(fields) + list(cvars) + ["id", "name"]
         what = f"{kind} cards" if kind else "cards"
@@ -255,12 +258,13 @@ class ExpressionCompiler:
             card, ct = self.card_expr(unit, n.target)
             if ct.startswith("card:") and ct[5:] != z.of_card:
                 raise self.err(unit, n.target.pos, f"'{name}' belongs to {z.of_card} cards, not to {ct[5:]} cards")
-            base, pos, defs = g.zone_base[zi], g.kind_pos, g.card_def_index
+            base, pos = g.zone_base[zi], g.kind_pos
             host_kind = z.of_card
+            is_host = [g.card_defs[d].kind == host_kind for d in g.card_def_index]
 
             def card_zone(st, fr):
                 c = card(st, fr)
-                if g.card_defs[defs[c]].kind != host_kind:
+                if not is_host[c]:
                     raise RuleError(f"'{name}' belongs to {host_kind} cards, not to {g.card_def_ids[c]}")
                 return base + pos[c]
             return card_zone, "zone:" + z.holds
@@ -381,26 +385,47 @@ class ExpressionCompiler:
                 raise self.err(unit, n.args[0].pos, "values() needs a value per item: values(gold of p for p in players)")
             return items, "list:" + vt
 
-        def scan(st, fr, want_all: bool, want_first: bool):
-            loc = fr.locals
-            for x in src(st, fr):
-                if slot >= 0:
-                    loc[slot] = x
-                ok = cond(st, fr) if cond is not None else bool(x)
-                if want_first and ok:
-                    return x
-                if ok and not want_all:
-                    return True
-                if not ok and want_all:
-                    return False
-            return None if want_first else want_all
+        # Without a condition, any/every/first read true/false items as conditions
+        # and any other item as present (player 0 and card 0 are items, not false).
+        truthy = et == "bool"
+        if cond is None:
+            test = (lambda st, fr: bool(fr.locals[slot])) if truthy and kind != "first" else (lambda st, fr: True)
+        else:
+            test = cond
+        if slot < 0:                     # a plain collection: any(xs), every(xs), first(xs)
+            if kind == "any":
+                return ((lambda st, fr: any(src(st, fr))) if truthy else (lambda st, fr: len(src(st, fr)) > 0)), "bool"
+            if kind == "every":
+                return ((lambda st, fr: all(src(st, fr))) if truthy else (lambda st, fr: True)), "bool"
+            return (lambda st, fr: next(iter(src(st, fr)), None)), et
 
         if kind == "any":
-            return (lambda st, fr: scan(st, fr, False, False)), "bool"
+            def any_(st, fr):
+                loc = fr.locals
+                for x in src(st, fr):
+                    loc[slot] = x
+                    if test(st, fr):
+                        return True
+                return False
+            return any_, "bool"
         if kind == "every":
-            return (lambda st, fr: scan(st, fr, True, False)), "bool"
+            def every_(st, fr):
+                loc = fr.locals
+                for x in src(st, fr):
+                    loc[slot] = x
+                    if not test(st, fr):
+                        return False
+                return True
+            return every_, "bool"
         if kind == "first":
-            return (lambda st, fr: scan(st, fr, False, True)), et
+            def first_(st, fr):
+                loc = fr.locals
+                for x in src(st, fr):
+                    loc[slot] = x
+                    if test(st, fr):
+                        return x
+                return None
+            return first_, et
         raise self.err(unit, n.pos, f"unknown aggregate {kind}")   # pragma: no cover
 
     def x_ListLit(self, unit, n):
@@ -548,7 +573,10 @@ class ExpressionCompiler:
         if tb.startswith("zone:"):
             if not (ta.startswith("card") or ta == "any"):
                 raise self.err(unit, n.left.pos, f"only cards are in zones, found {self.describe(ta)}")
-            return (lambda st, fr: (lambda c: (c is not None and st.loc[c] == b(st, fr)) != neg)(a(st, fr))), "bool"
+            def in_zone(st, fr):
+                c = a(st, fr)
+                return (c is not None and st.loc[c] == b(st, fr)) != neg
+            return in_zone, "bool"
         if not is_collection(tb):
             raise self.err(unit, right.pos, f"'in' needs a zone or list, found {self.describe(tb)}")
         return (lambda st, fr: (a(st, fr) in b(st, fr)) != neg), "bool"

@@ -56,6 +56,11 @@ MAJORITY = [
     (2, [4, 2], 5, 2, 2),            # second
 ]
 
+# any/every/first over plain collections: items are present, booleans are conditions
+PLAIN = [("any(players)", True), ("any([false, false])", False), ("every([true, false])", False),
+         ("first(players) == player(1)", True), ("any(c in character where c is assassin)", True),
+         ("count(p in players where p == player(1))", 1)]
+
 ARITH = [("7 / 2", 3), ("-7 / 2", -4), ("7 % 3", 1), ("2 + 3 * 4", 14), ("(2 + 3) * 4", 20),
          ("if 1 < 2 then 5 else 6", 5), ("1..3", [1, 2, 3]), ("not (1 == 1) or 2 != 3", True)]
 
@@ -84,6 +89,11 @@ def test_primitive(name):
 @pytest.mark.parametrize("n, counts, first, second, expected", MAJORITY)
 def test_majority_share_tie_rules(n, counts, first, second, expected):
     assert evaluate(f"majority_share({n}, {counts}, {first}, {second})") == expected
+
+
+@pytest.mark.parametrize("text, expected", PLAIN, ids=[a for a, _ in PLAIN])
+def test_aggregates_over_plain_collections(text, expected):
+    assert evaluate(text) == expected
 
 
 @pytest.mark.parametrize("text, expected", ARITH, ids=[a for a, _ in ARITH])
