@@ -411,6 +411,10 @@ def _syntax_error(exc: UnexpectedInput, src: str, origin: TextOrigin) -> DslSynt
         if tok.column == 1 and before.endswith(":"):
             return DslSyntaxError("expected an indented block: indent the lines after ':'",
                                   to_span(origin, tok.line, 1, len(str(tok))))
+        starts_line = tok.line <= len(lines) and not lines[tok.line - 1][:tok.column - 1].strip()
+        if starts_line and tok.line > 1 and tok.type in _OPERATORS | {"AND", "OR", "THEN", "ELSE"}:
+            return DslSyntaxError(f"unexpected {str(tok)!r} at the start of a line", to_span(origin, tok.line, tok.column, len(str(tok))),
+                                  "an expression ends with its line; to go on, put it in ( )")
         return DslSyntaxError(f"unexpected {str(tok)!r}; expected {_describe(exc.expected)}",
                               to_span(origin, tok.line, tok.column, len(str(tok))))
     if isinstance(exc, UnexpectedEOF):

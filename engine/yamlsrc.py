@@ -132,9 +132,17 @@ def load_yaml(path: Path | str, display: str | None = None) -> Document:
     """Load one YAML file safely, keeping positions. Raises ContentError."""
     file = display or str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise ContentError(f"cannot read the file ({exc.strerror or exc})", Span(file, 0, 0)) from None
+    try:
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise ContentError(f"file is not UTF-8 text ({exc.reason})", Span(file, 1, 1)) from None
+        before = data[:exc.start]
+        line = before.count(b"\n") + 1
+        col = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
+        raise ContentError(f"file is not UTF-8 text (byte 0x{data[exc.start]:02X} here)", Span(file, line, col),
+                           "save the file as UTF-8") from None
     return load_yaml_text(text, file)
 
 
@@ -215,6 +223,11 @@ def _syntax_error(exc: yaml.MarkedYAMLError, file: str) -> ContentError:
         return ContentError("YAML syntax: unexpected ':' here", span,
                             "quote a value that contains ': ', and check the indentation")
     if problem == "could not find expected ':'":
+        if context == "while scanning a simple key" and cm is not None:
+            # The scanner gives up lines later; the line to fix is where the would-be key starts.
+            return ContentError("YAML syntax: this line is not 'key: value', nor inside the text above it",
+                                Span(file, cm.line + 1, cm.column + 1),
+                                "check the indentation: the lines of a '|' text are indented at least as far as its first line")
         return ContentError(f"YAML syntax: expected 'key: value'{where}", span, "check the indentation and the quotes")
     if problem.startswith("expected <block end>, but found "):
         found = problem[len("expected <block end>, but found "):]

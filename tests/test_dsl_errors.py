@@ -20,7 +20,7 @@ from engine.yamlsrc import TextOrigin
 MINIMAL = Path(__file__).parent / "content" / "valid" / "minimal"
 
 # ---------------------------------------------------------------- syntax
-# (id, start rule, text, message, (line, col) inside the text)
+# (id, start rule, text, message (with hint), (line, col) inside the text)
 SYNTAX = [
     ("if-without-colon", "start", "gain 2 gold\nif x\n    stop", "line ends too early; expected ':'", (2, 5)),
     ("if-without-colon-before-comment", "start", "if x  # note\n    stop", "line ends too early; expected ':'", (1, 5)),
@@ -32,7 +32,7 @@ SYNTAX = [
     ("stray-paren", "start", "gain 2 gold)", "unexpected ')'; expected end of line", (1, 12)),
     ("let-without-name", "start", "let = 3", "unexpected '='; expected a name or end of line", (1, 5)),
     ("log-without-quotes", "start", "log hello", "unexpected 'hello'; expected a quoted text or end of line", (1, 5)),
-    ("unclosed-quotes", "start", 'log "hello', "this quoted text does not end on its line", (1, 5)),
+    ("unclosed-quotes", "start", 'log "hello', 'this quoted text does not end on its line; close it with "', (1, 5)),
     ("bad-character", "start", "gain 2 gold!", "unexpected character '!'", (1, 12)),
     ("not-a-statement", "start", "foo bar",
      "unexpected 'foo'; expected a statement (gain, set, move, if, for each, ...) or end of line", (1, 1)),
@@ -46,6 +46,8 @@ SYNTAX = [
     ("expression-ends-early", "expr_start", "x +", "line ends too early; expected a value (a number, a name, a quoted text, ...)", (1, 4)),
     ("empty-expression", "expr_start", "", "text ends too early; expected a value (a number, a name, a quoted text, ...)", (1, 1)),
     ("two-values", "expr_start", "a b", "unexpected 'b'; expected end of line or end of text", (1, 3)),
+    ("expression-on-two-lines", "expr_start", "size(deck) == 0\nand true",
+     "unexpected 'and' at the start of a line; an expression ends with its line; to go on, put it in ( )", (2, 1)),
     ("if-then-without-else", "expr_start", "if x then 1", "line ends too early; expected 'else'", (1, 12)),
     ("field-without-name", "expr_start", "x.", "line ends too early; expected a name", (1, 3)),
     ("binder-without-source", "binder_start", "c in", "line ends too early; expected a value (a number, a name, a quoted text, ...)", (1, 5)),
@@ -58,7 +60,7 @@ def test_syntax_error(start, text, message, where):
     with pytest.raises(DslSyntaxError) as info:
         parse(text, TextOrigin("f.yaml", 10, 7, True), start)
     err = info.value
-    assert err.message == message
+    assert err.message + (f"; {err.hint}" if err.hint else "") == message
     assert (err.span.file, err.span.line - 9, err.span.col - 6) == ("f.yaml", *where)
 
 
