@@ -106,7 +106,8 @@ class PackInvalid(MeepleError):
 
 def suggest(name: str, candidates: Iterable[str]) -> str | None:
     """A did-you-mean hint, as click does for unknown options."""
-    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+    # Names from YAML may be numbers, booleans or null: compare their text, never fail.
+    close = difflib.get_close_matches(str(name), [str(c) for c in candidates], n=1, cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else None
 
 

@@ -66,6 +66,24 @@ def _value_problem(value: Any, type_name: str, nullable: bool, enums: dict) -> O
     return None if ok else f"must be {want}, not {value!r}"
 
 
+def _yaml(value: Any) -> str:
+    """A value as YAML writes it (null, true), for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value)
+
+
+def _count(key: Any) -> Optional[int]:
+    """A player count written as a YAML key (2 or "2"), or None."""
+    if isinstance(key, int) and not isinstance(key, bool):
+        return key
+    if isinstance(key, str) and key.isdigit():
+        return int(key)
+    return None
+
+
 def _a(noun: str) -> str:
     return ("an " if noun[0] in "aeiou" else "a ") + noun
 
@@ -127,7 +145,8 @@ class _Reader:
         flow = d["flow"]
         consts = []
         for name, value in (d.get("constants") or {}).items():
-            table = ((0, value),) if isinstance(value, int) else tuple((int(k), v) for k, v in value["by_players"].items())
+            table = ((0, value),) if isinstance(value, int) else tuple(
+                (int(k), v) for k, v in value["by_players"].items() if _count(k) is not None)
             consts.append(M.ConstantDef(name, table, doc.key_span(("constants", name))))
         kinds = []
         for kname, kd in d["card_kinds"].items():
@@ -264,10 +283,16 @@ class _Reader:
             self.error(f"score: unknown resource '{score}'", doc.span(("score", "resource")),
                        suggest(score, list(resources)) or (f"resources: {', '.join(resources)}" if resources else "declare it under resources:"))
 
+        for cname, value in (d.get("constants") or {}).items():
+            if isinstance(value, dict):
+                for k in value["by_players"]:
+                    if _count(k) is None:
+                        self.error(f"constant '{cname}': {_yaml(k)} is not a player count",
+                                   doc.key_span(("constants", cname, "by_players", k)), "write whole numbers, like 2: or 3:")
         if lo <= hi:
             for cname, value in (d.get("constants") or {}).items():
                 if isinstance(value, dict):
-                    table = {int(k) for k in value["by_players"]}
+                    table = {_count(k) for k in value["by_players"]}
                     missing = [n for n in range(lo, hi + 1) if n not in table]
                     if missing:
                         self.error(f"constant '{cname}' has no value for {', '.join(map(str, missing))} player(s)",
@@ -342,7 +367,7 @@ class _Reader:
                 if key in self.RESERVED_CARD_KEYS:
                     continue
                 if not isinstance(key, str):
-                    self.problems.add(ContentError(f"card '{c['id']}': a key must be a field name, not {'null' if key is None else repr(key)}", doc.key_span(path + (key,))))
+                    self.problems.add(ContentError(f"card '{c['id']}': a key must be a field name, not {_yaml(key)}", doc.key_span(path + (key,))))
                     continue
                 if kind and key not in declared:
                     self.problems.add(ContentError(f"card '{c['id']}': '{key}' is not a field of {kind_name}",
