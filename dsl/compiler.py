@@ -211,6 +211,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
                     st.pvars[p(st, fr) * nv + i] = v
                 return setp
             if name in g.res_index:
+                self.check_assign(unit, target, vt, "int")
                 r, nr = g.res_index[name], g.nres
                 lo, hi = g.res_min[r], g.res_max[r]
 

@@ -33,13 +33,20 @@ class ExpressionCompiler:
         if t.startswith("zone:"):
             return f"a zone of {t[5:]} cards"
         if t.startswith("list:"):
-            return f"a list of {self.describe(t[5:])}"
+            plural = {"int": "numbers", "bool": "true/false values", "text": "texts", "player": "players",
+                      "card": "cards", "any": "values"}
+            inner = t[5:]
+            if inner in plural:
+                return f"a list of {plural[inner]}"
+            if inner.startswith("card:"):
+                return f"a list of {inner[5:]} cards"
+            return f"a list of {self.describe(inner)}"
         if t.startswith("enum:"):
             return f"a {t[5:]} value"
         if t.startswith("enumset:"):
             return f"the {t[8:]} values"
         return {"int": "a number", "bool": "true/false", "text": "a text", "player": "a player", "none": "none",
-                "card": "a card", "any": "a value"}.get(t, t)
+                "card": "a card", "any": "a value", "collection": "a zone or list"}.get(t, t)
 
     def compatible(self, have: str, want: str) -> bool:
         if have in ("any", "none") or want == "any" or have == want:
@@ -95,6 +102,8 @@ class ExpressionCompiler:
         return fn, t
 
     def zone_expr(self, unit: Unit, node: A.Node) -> tuple[Fn, str]:
+        if isinstance(node, A.Name) and unit.scope.lookup(node.name) is None and node.name not in self.g.known_names():
+            raise self.err(unit, node.pos, f"unknown zone '{node.name}'", suggest(node.name, list(self.g.zone_index)))
         fn, t = self.expr(unit, node)
         if not t.startswith("zone:"):
             raise self.err(unit, node.pos, f"expected a zone, found {self.describe(t)}")
@@ -193,8 +202,8 @@ class ExpressionCompiler:
         if name == "name":
             names = g.card_names
             return (lambda st, fr: names[target(st, fr)]), "text"
-        fields = g.kind_fields.get(kind) if kind else g.all_fields
-        cvars = g.kind_cvars.get(kind) if kind else g.all_cvars
+        fields = g.kind_fields.get(kind, {}) if kind else g.all_fields
+        cvars = g.kind_cvars.get(kind, {}) if kind else g.all_cvars
         if name in fields:
             i = g.field_index[name]
             table = g.card_fields

@@ -154,7 +154,8 @@ class InteractionCompiler:
 
     def call_args(self, unit: Unit, pos: A.Pos, what: str, params: tuple, args: tuple) -> list[Fn]:
         if len(args) != len(params):
-            raise self.err(unit, pos, f"{what} takes {len(params)} argument(s) ({', '.join(p.name for p in params)}), given {len(args)}")
+            takes = f"takes {len(params)} argument(s) ({', '.join(p.name for p in params)})" if params else "takes no arguments"
+            raise self.err(unit, pos, f"{what} {takes}, given {len(args)}")
         fns = []
         for p, a in zip(params, args):
             fn, t = self.expr(unit, a)

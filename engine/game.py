@@ -16,7 +16,8 @@ from . import model as M
 from .errors import IllegalChoice, MeepleError, PackInvalid, Problems, RuleError, Span, suggest
 from .state import Frame, State
 
-STEP_BUDGET = 200_000
+STEP_BUDGET = 200_000     # instructions between two decisions
+MAX_DEPTH = 1_000         # procedures, hooks and events running inside each other
 
 
 @dataclass
@@ -111,6 +112,19 @@ class Game:
             for i, c in enumerate(ids):
                 self.kind_pos[c] = i
         self.card_def_ids = [self.card_defs[d].id for d in self.card_def_index]
+        # a card-typed field holds a card id in YAML and that card (its first copy) at run time
+        first_copy: dict[str, int] = {}
+        for c, d in enumerate(self.card_def_index):
+            first_copy.setdefault(self.card_defs[d].id, c)
+        card_fields = [i for n, i in self.field_index.items() if self.all_fields[n].startswith("card")]
+        if card_fields:
+            rows = []
+            for row in self.card_fields:
+                row = list(row)
+                for i in card_fields:
+                    row[i] = first_copy.get(row[i]) if row[i] is not None else None
+                rows.append(tuple(row))
+            self.card_fields = rows
         self.card_names = [self.card_defs[d].names.get() for d in self.card_def_index]
         self.ncards = len(self.card_def_index)
         # zones: slots are numbered per player count, so tables are per count
@@ -486,16 +500,19 @@ class Game:
                         break
                     nxt = instrs[pc](st, fr)
                     steps += 1
+                    if steps > STEP_BUDGET:
+                        raise RuleError(f"step budget of {STEP_BUDGET} exceeded (a loop that never ends?)")
                     if nxt < 0:
                         if nxt == SUSPEND:
                             fr.pc = pc
                             return
                         if nxt == STOP:
                             frames.pop()
+                        elif len(frames) > MAX_DEPTH:
+                            frames.pop()
+                            raise RuleError(f"rules call themselves more than {MAX_DEPTH} deep (a procedure or event that never stops?)")
                         break
                     pc = nxt
-                    if steps > STEP_BUDGET:
-                        raise RuleError(f"step budget of {STEP_BUDGET} exceeded (a loop that never ends?)")
             except MeepleError as err:
                 if not err.span.line:
                     err.span = codes[fr.code].spans[pc]

@@ -78,7 +78,7 @@ CHECKS = [
     ("unknown-resource", "gain 2 glod", "unknown resource 'glod'; did you mean 'gold'?", (1, 8)),
     ("unknown-resource-nested", "gain 1 gold\nif n > 0:\n    gain n glod", "unknown resource 'glod'; did you mean 'gold'?", (3, 12)),
     ("gain-a-bool", "gain true gold", "expected a number, found true/false", (1, 6)),
-    ("unknown-zone", "move c to hnad", "unknown name 'hnad'; did you mean 'hand'?", (1, 11)),
+    ("unknown-zone", "move c to hnad", "unknown zone 'hnad'; did you mean 'hand'?", (1, 11)),
     ("unknown-name", "let y = x", "unknown name 'x'", (1, 9)),
     ("unknown-field", "let x = c.cots", "coin cards have no field 'cots'; did you mean 'cost'?", (1, 9)),
     ("unknown-field-in-comprehension", "let x = first(d in hand where d.cots > 1)",
@@ -197,3 +197,22 @@ def test_step_budget_stops_an_endless_loop_at_its_line(tmp_path):
     assert "(in round)" in err.message
     assert err.span.file.endswith("game.yaml")
     assert err.span.line in (14, 15)          # the `while` or the `let` of its body
+
+
+def test_rules_that_call_themselves_stop_with_a_located_error(tmp_path):
+    """A procedure calling itself is cut at a depth limit, not run until memory runs out."""
+    import shutil
+    from engine.errors import RuleError
+    from engine.game import MAX_DEPTH, load_game
+    pack = tmp_path / "pack"
+    shutil.copytree(Path(__file__).parent / "packs" / "flags", pack)
+    game = pack / "game.yaml"
+    text = game.read_text()
+    text = text.replace("procedures:\n", "procedures:\n  forever:\n    effect: |\n      call forever()\n", 1)
+    text = text.replace("  setup: |\n    let nothing = 0\n", "  setup: |\n    call forever()\n", 1)
+    game.write_text(text)
+    g = load_game(str(pack))
+    with pytest.raises(RuleError) as info:
+        g.new_state(2, 1)
+    assert f"more than {MAX_DEPTH} deep" in info.value.message
+    assert info.value.span.file.endswith("game.yaml") and info.value.span.line > 0

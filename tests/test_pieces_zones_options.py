@@ -125,3 +125,23 @@ def test_rules_level_provisional_values_are_listed():
     from engine.cli import main
     out = CliRunner().invoke(main, ["cards", str(PACK), "--provisional"]).output
     assert "game.majority: an example of a rules-level guess" in out and out.strip().endswith("1 provisional value(s)")
+
+
+def test_a_card_typed_field_holds_that_card(tmp_path):
+    copy = tmp_path / "flags"
+    shutil.copytree(PACK, copy)
+    game = copy / "game.yaml"
+    game.write_text(game.read_text().replace("fields: {first: int, second: int, size: int}",
+                                             'fields: {first: int, second: int, size: int, next: {type: "event?", default: null}}'))
+    events = copy / "events.yaml"
+    events.write_text(events.read_text().replace("{id: raid, name: Raid,", "{id: raid, name: Raid, next: war,"))
+    g = load_game(str(copy))
+    from dsl.compiler import Code, Compiler, Unit, _Scope
+    from dsl.parser import parse
+    from engine.state import Frame
+    from engine.yamlsrc import TextOrigin
+    st = g.new_state(2, 1)
+    origin = TextOrigin("<t>", 1, 1, False)
+    unit = Unit(Code("t"), origin, _Scope())
+    fn, _ = Compiler(g, []).expr(unit, parse("first(e in row where e is raid).next is war and first(e in row where e is war).next is none", origin, "expr_start"))
+    assert fn(st, Frame(-1, 0, [None] * (unit.code.nlocals + 1), 0, -1)) is True
