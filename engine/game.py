@@ -10,14 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from dsl.compiler import SKIP, STOP, SUSPEND, Code, Compiler
+from dsl.compiler import Code, Compiler
 
 from . import model as M
-from .errors import IllegalChoice, MeepleError, PackInvalid, Problems, RuleError, Span, suggest
-from .state import Frame, State
+from .actions import Actions
+from .errors import MeepleError, PackInvalid, Problems, Span, suggest
+from .flow import MAIN, MAX_DEPTH, STEP_BUDGET, Flow
+from .state import State
+from .views import Views
 
-STEP_BUDGET = 200_000     # instructions between two decisions
-MAX_DEPTH = 1_000         # procedures, hooks and events running inside each other
+__all__ = ["Game", "load_game", "compile_pack", "MAIN", "MAX_DEPTH", "STEP_BUDGET"]
 
 
 @dataclass
@@ -39,7 +41,7 @@ class CompiledAction:
     label: Optional[Callable] = None
 
 
-class Game:
+class Game(Flow, Actions, Views):
     def __init__(self, pack: M.Pack):
         self.pack = pack
         g = pack.game
@@ -176,30 +178,6 @@ class Game:
         self.nslots = slot
         self.in_play_slots = [s for s in range(slot) if self.zone_defs[self.slot_zone[s]].in_play]
         self.player_live_slots = [[s for s in self.in_play_slots if self.slot_owner[s] == p] for p in range(players)]
-
-    def resolve_options(self, given: dict) -> list:
-        """Option values in declaration order; unknown names and wrong types are refused."""
-        values = list(self.option_defaults)
-        for name, value in given.items():
-            if name not in self.option_index:
-                raise IllegalChoice(f"{self.id} has no option '{name}'"
-                                    + (f" (options: {', '.join(self.option_index)})" if self.option_index else " (it has no options)"),
-                                    hint=suggest(name, list(self.option_index)))
-            i = self.option_index[name]
-            default = self.option_defaults[i]
-            if isinstance(default, bool):
-                if isinstance(value, str):
-                    if value.lower() not in ("true", "false", "on", "off", "yes", "no", "1", "0"):
-                        raise IllegalChoice(f"option '{name}' is true or false, not {value!r}")
-                    value = value.lower() in ("true", "on", "yes", "1")
-                value = bool(value)
-            else:
-                try:
-                    value = int(value)
-                except (TypeError, ValueError):
-                    raise IllegalChoice(f"option '{name}' is a number, not {value!r}") from None
-            values[i] = value
-        return values
 
     def live_slots(self, st: State) -> list[int]:
         return [s for s in self.in_play_slots if self.slot_owner[s] < st.players]
@@ -374,291 +352,10 @@ class Game:
         self.actions.append(ca)
         return ca
 
-    # ------------------------------------------------------------ actions
-    def group_actions(self, st: State, me: int, group: str) -> list[tuple[CompiledAction, Optional[int]]]:
-        """Rule actions of the group, then actions granted by cards in my live zones."""
-        out = [(a, None) for a in self.rule_actions.get(group, ())]
-        if self.card_actions:
-            defs, granted = self.card_def_index, self.card_actions
-            for slot in self.player_live_slots[me]:
-                for c in st.zones[slot]:
-                    acts = granted.get(defs[c])
-                    if acts:
-                        for a in acts:
-                            if a.group == group:
-                                out.append((a, c))
-        return out
-
-    def action_options(self, st: State, fr: Frame, group: str, used: dict) -> list:
-        me = fr.me
-        opts = []
-        tmp = Frame(-1, 0, [None] * self.max_action_locals, me, fr.this)
-        loc = tmp.locals
-        for a, card in self.group_actions(st, me, group):
-            if a.per_turn is not None and used.get(f"{a.id}@{card}", 0) >= a.per_turn:
-                continue
-            tmp.this = card if card is not None else fr.this
-            if a.when is not None and not a.when(st, tmp):
-                continue
-            if a.binder is None:
-                opts.append([a.id, a.name, [a.index, card, None]])
-                continue
-            _, slot, et, source, cond = a.binder
-            label = a.label
-            seen: dict[str, int] = {}
-            for x in source(st, tmp):
-                loc[slot] = x
-                if cond is not None and not cond(st, tmp):
-                    continue
-                key, text = label(st, x)
-                k = seen.get(key, 0)
-                seen[key] = k + 1
-                opts.append([f"{a.id}:{key}" + (f"#{k + 1}" if k else ""), f"{a.name}: {text}", [a.index, card, x]])
-        return opts
-
-    def refusal_reason(self, st: State, key: str) -> str:
-        """Why ``key`` is not a legal option now, as specific as we can tell."""
-        dec = st.pending
-        keys = dec.keys() if dec else []
-        base = key.split(":", 1)[0]
-        if dec is not None and dec.kind == "action":
-            present = [k for k in keys if k.split(":", 1)[0] == base]
-            acts = [a for a in self.actions if a.id == base]
-            if present:
-                if ":" in key:
-                    return f"'{key.split(':', 1)[1]}' is not one of the choices for '{base}' ({acts[0].binder_text}); legal: {', '.join(present)}"
-                return f"'{base}' needs a choice: {', '.join(present)}"
-            me = st.frames[-1].me
-            for a, card in self.group_actions(st, me, self.actions[dec.options[0][2][0]].group):
-                if a.id != base:
-                    continue
-                tmp = Frame(-1, 0, [None] * a.nlocals, me, card if card is not None else st.frames[-1].this)
-                if a.per_turn is not None and (dec.used or {}).get(f"{a.id}@{card}", 0) >= a.per_turn:
-                    return f"'{a.id}' is allowed {a.per_turn} time(s) a turn"
-                if a.when is not None and not a.when(st, tmp):
-                    return a.refusal or f"'{a.id}' needs: {a.when_text}"
-                if a.binder is not None:
-                    return f"'{a.id}': nothing to choose ({a.binder_text})"
-                return f"'{a.id}' is allowed {a.per_turn} time(s) a turn"
-            if acts:
-                return f"'{base}' is not available to P{me + 1} now"
-        hint = suggest(key, keys)
-        return f"'{key}' is not a legal option; legal: {', '.join(keys)}" + (f" ({hint})" if hint else "")
-
-    # ------------------------------------------------------------ running
-    def new_state(self, players: int, seed: int, prepare: Optional[Callable[[State], None]] = None,
-                  track: bool = False, options: Optional[dict] = None) -> State:
-        """A new game, run to its first decision. ``prepare`` (used by
-        scenarios) may change the state between setup and the first round."""
-        if not self.min_players <= players <= self.max_players:
-            raise IllegalChoice(f"{self.id} is played by {self.min_players} to {self.max_players} players, not {players}")
-        from .rng import seed_state
-        st = State(self, players)
-        st.rng = seed_state(seed)
-        st.track = set() if track else None
-        st.opts = self.resolve_options(options or {})
-        st.res = [self.res_start[r] for _ in range(players) for r in range(self.nres)]
-        st.pvars = [d for _ in range(players) for d in self.pvar_defaults]
-        st.gvars = list(self.gvar_defaults)
-        st.zones = [[] for _ in range(self.nslots)]
-        st.loc = [0] * self.ncards
-        for c, home in enumerate(self.card_home):
-            st.zones[home].append(c)
-            st.loc[c] = home
-        st.cvars = self.cvar_default_row * self.ncards
-        if "owner" in self.cvar_index:
-            oi = self.cvar_index["owner"]
-            for c, seat in enumerate(self.card_seat):
-                if seat >= 0:
-                    st.cvars[c * self.ncvars + oi] = seat
-        st.frames = [Frame(MAIN, 0, [], -1, -1)]
-        self._prepare = prepare
-        try:
-            self.run(st)
-        finally:
-            self._prepare = None
-        return st
-
-    def run(self, st: State) -> None:
-        """Run rules until a decision is needed or the game ends."""
-        codes = self.codes
-        steps = 0
-        frames = st.frames
-        while frames:
-            fr = frames[-1]
-            if fr.code == MAIN:
-                if self._main(st, fr):
-                    continue
-                return
-            instrs = codes[fr.code].instrs
-            pc = fr.pc
-            n = len(instrs)
-            try:
-                while True:
-                    if pc >= n:
-                        frames.pop()
-                        break
-                    nxt = instrs[pc](st, fr)
-                    steps += 1
-                    if steps > STEP_BUDGET:
-                        raise RuleError(f"step budget of {STEP_BUDGET} exceeded (a loop that never ends?)")
-                    if nxt < 0:
-                        if nxt == SUSPEND:
-                            fr.pc = pc
-                            return
-                        if nxt == STOP:
-                            frames.pop()
-                        elif len(frames) > MAX_DEPTH:
-                            frames.pop()
-                            raise RuleError(f"rules call themselves more than {MAX_DEPTH} deep (a procedure or event that never stops?)")
-                        break
-                    pc = nxt
-            except MeepleError as err:
-                if not err.span.line:
-                    err.span = codes[fr.code].spans[pc]
-                err.message = f"{err.message} (in {codes[fr.code].name})"
-                raise
-            except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError, AttributeError) as exc:
-                raise RuleError(f"{type(exc).__name__}: {exc} (in {codes[fr.code].name})", codes[fr.code].spans[pc]) from None
-
-    def _main(self, st: State, fr: Frame) -> bool:
-        """The flow: setup, rounds until the end condition, scoring. True to go on."""
-        stage = fr.pc
-        if stage == 0:
-            fr.pc = 1
-            st.frames.append(Frame(self.setup_code, 0, [None] * self.codes[self.setup_code].nlocals, -1, -1))
-            return True
-        if stage == 1:
-            if st.round == 0 and self._prepare is not None:
-                self._prepare(st)
-                self._prepare = None
-            if st.round > 0 and (self._test_end(st) or st.round >= self.defn.max_rounds):
-                fr.pc = 2
-                st.frames.append(Frame(self.scoring_code, 0, [None] * self.codes[self.scoring_code].nlocals, -1, -1))
-                return True
-            st.round += 1
-            st.frames.append(Frame(self.round_code, 0, [None] * self.codes[self.round_code].nlocals, -1, -1))
-            return True
-        self._finish(st)
-        st.frames.pop()
-        return True
-
-    def _test_end(self, st: State) -> bool:
-        return bool(self.end_when(st, Frame(-1, 0, [None] * max(1, self._end_code.nlocals), -1, -1)))
-
-    def _finish(self, st: State) -> None:
-        st.over = True
-        st.pending = None
-        r, nr = self.score_res, self.nres
-        st.scores = [st.res[p * nr + r] for p in range(st.players)]
-        keys = self.rank_keys(st)
-        st.ranking = sorted(range(st.players), key=lambda p: (tuple(-x for x in keys[p]), p))
-        st.events.append("game over")
-
-    def winners(self, st: State) -> list[int]:
-        """Players sharing first place after every tie-break (usually one)."""
-        keys = self.rank_keys(st)
-        best = max(keys)
-        return [p for p in range(st.players) if keys[p] == best]
-
-    def rank_keys(self, st: State) -> list[tuple]:
-        out = []
-        for p in range(st.players):
-            k = [st.scores[p]]
-            for fn, code in self.tiebreak:
-                v = fn(st, Frame(-1, 0, [None] * max(1, code.nlocals), p, -1))
-                k.append(v if v is not None else -10**9)
-            out.append(tuple(k))
-        return out
-
-    def apply(self, st: State, key: str | int) -> None:
-        """Apply a choice by option key (or index). Refuses illegal ones, state untouched."""
-        dec = st.pending
-        if dec is None:
-            raise IllegalChoice("no decision is pending" + (" (the game is over)" if st.over else ""))
-        if isinstance(key, int) and not isinstance(key, bool):
-            if not 0 <= key < len(dec.options):
-                raise IllegalChoice(f"option {key} is out of range (0..{len(dec.options) - 1})")
-            index = key
-        else:
-            keys = dec.keys()
-            if key in keys:
-                index = keys.index(key)
-            else:
-                raise IllegalChoice(self.refusal_reason(st, str(key)))
-        opt = dec.options[index]
-        st.log.append([dec.player, index, opt[0]])
-        st.pending = None
-        st.answer = opt[2] if opt[2] != SKIP else SKIP
-        self.run(st)
-
-    # ------------------------------------------------------------ viewing
-    def card_label(self, c: int) -> str:
-        """A card's id, with its owner for a player's piece (citizen@P2)."""
-        seat = self.card_seat[c]
-        return self.card_def_ids[c] if seat < 0 else f"{self.card_def_ids[c]}@P{seat + 1}"
-
-    def show(self, value: Any, t: str) -> Any:
-        """A variable's value as people read it: players as P1.., cards by id."""
-        if value is None:
-            return None
-        if t == "player":
-            return f"P{value + 1}"
-        if t.startswith("card"):
-            return self.card_def_ids[value]
-        return value
-
-    def view(self, st: State, player: Optional[int]) -> dict:
-        """What ``player`` may see (None: a spectator who sees only public things)."""
-        zones = {}
-        for zi, z in enumerate(self.zone_defs):
-            base = self.zone_base[zi]
-            if z.of_card is not None:
-                seen: dict[str, int] = {}
-                for k, host in enumerate(self.kind_cards.get(z.of_card, ())):
-                    cards = st.zones[base + k]
-                    hid = self.card_def_ids[host]
-                    seen[hid] = seen.get(hid, 0) + 1
-                    if cards:
-                        label = f"{z.name}/{hid}" + (f"#{seen[hid]}" if seen[hid] > 1 else "")
-                        zones[label] = [self.card_label(c) for c in cards] if z.visibility == "public" else {"hidden": len(cards)}
-                continue
-            seats = range(st.players) if z.per_player else [None]
-            for p in seats:
-                slot = base + (p or 0)
-                cards = st.zones[slot]
-                name = z.name if p is None else f"{z.name}/P{p + 1}"
-                visible = z.visibility == "public" or (z.visibility == "owner" and p is not None and p == player)
-                if visible and not (z.ordered and z.visibility != "public"):
-                    zones[name] = [self.card_label(c) for c in cards]
-                else:
-                    zones[name] = {"hidden": len(cards)}
-        out = {
-            "round": st.round,
-            "players": [{"seat": f"P{p + 1}", **{r: st.res[p * self.nres + i] for i, r in enumerate(self.res_names)},
-                         **{v: self.show(st.pvars[p * self.npvars + i], self.pvar_types[i]) for v, i in self.pvar_index.items()}}
-                        for p in range(st.players)],
-            "variables": {v: self.show(st.gvars[i], self.gvar_types[i]) for v, i in self.gvar_index.items()},
-            "zones": zones,
-            "over": st.over,
-        }
-        if st.pending is not None:
-            out["decision"] = {"player": f"P{st.pending.player + 1}", "prompt": st.pending.prompt}
-            if player == st.pending.player:
-                out["decision"]["options"] = st.pending.keys()
-        if st.over:
-            out["scores"] = st.scores
-        return out
-
-
-
-
 def _content_error(message: str, span: Span, hint: Optional[str] = None):
     from .errors import ContentError
     return ContentError(message, span, hint)
 
-
-MAIN = -100
 
 
 def compile_pack(pack: M.Pack, problems: Optional[Problems] = None) -> Game:

@@ -1,0 +1,90 @@
+"""Listing the legal actions of a player's turn, and explaining refusals.
+
+A mixin of ``engine.game.Game``: rule actions of a group, then the actions
+granted by cards lying in the player's live zones, each checked against its
+``when``, its per-turn limit and its parameter's ``with`` clause.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Optional
+
+from .errors import suggest
+from .state import Frame, State
+
+if TYPE_CHECKING:
+    from .game import CompiledAction
+
+
+class Actions:
+    """Action menus (mixed into ``Game``)."""
+
+    def group_actions(self, st: State, me: int, group: str) -> list[tuple["CompiledAction", Optional[int]]]:
+        """Rule actions of the group, then actions granted by cards in my live zones."""
+        out = [(a, None) for a in self.rule_actions.get(group, ())]
+        if self.card_actions:
+            defs, granted = self.card_def_index, self.card_actions
+            for slot in self.player_live_slots[me]:
+                for c in st.zones[slot]:
+                    acts = granted.get(defs[c])
+                    if acts:
+                        for a in acts:
+                            if a.group == group:
+                                out.append((a, c))
+        return out
+
+    def action_options(self, st: State, fr: Frame, group: str, used: dict) -> list:
+        me = fr.me
+        opts = []
+        tmp = Frame(-1, 0, [None] * self.max_action_locals, me, fr.this)
+        loc = tmp.locals
+        for a, card in self.group_actions(st, me, group):
+            if a.per_turn is not None and used.get(f"{a.id}@{card}", 0) >= a.per_turn:
+                continue
+            tmp.this = card if card is not None else fr.this
+            if a.when is not None and not a.when(st, tmp):
+                continue
+            if a.binder is None:
+                opts.append([a.id, a.name, [a.index, card, None]])
+                continue
+            _, slot, et, source, cond = a.binder
+            label = a.label
+            seen: dict[str, int] = {}
+            for x in source(st, tmp):
+                loc[slot] = x
+                if cond is not None and not cond(st, tmp):
+                    continue
+                key, text = label(st, x)
+                k = seen.get(key, 0)
+                seen[key] = k + 1
+                opts.append([f"{a.id}:{key}" + (f"#{k + 1}" if k else ""), f"{a.name}: {text}", [a.index, card, x]])
+        return opts
+
+    def refusal_reason(self, st: State, key: str) -> str:
+        """Why ``key`` is not a legal option now, as specific as we can tell."""
+        dec = st.pending
+        keys = dec.keys() if dec else []
+        base = key.split(":", 1)[0]
+        if dec is not None and dec.kind == "action":
+            present = [k for k in keys if k.split(":", 1)[0] == base]
+            acts = [a for a in self.actions if a.id == base]
+            if present:
+                if ":" in key:
+                    return f"'{key.split(':', 1)[1]}' is not one of the choices for '{base}' ({acts[0].binder_text}); legal: {', '.join(present)}"
+                return f"'{base}' needs a choice: {', '.join(present)}"
+            me = st.frames[-1].me
+            for a, card in self.group_actions(st, me, self.actions[dec.options[0][2][0]].group):
+                if a.id != base:
+                    continue
+                tmp = Frame(-1, 0, [None] * a.nlocals, me, card if card is not None else st.frames[-1].this)
+                if a.per_turn is not None and (dec.used or {}).get(f"{a.id}@{card}", 0) >= a.per_turn:
+                    return f"'{a.id}' is allowed {a.per_turn} time(s) a turn"
+                if a.when is not None and not a.when(st, tmp):
+                    return a.refusal or f"'{a.id}' needs: {a.when_text}"
+                if a.binder is not None:
+                    return f"'{a.id}': nothing to choose ({a.binder_text})"
+                return f"'{a.id}' is allowed {a.per_turn} time(s) a turn"
+            if acts:
+                return f"'{base}' is not available to P{me + 1} now"
+        hint = suggest(key, keys)
+        return f"'{key}' is not a legal option; legal: {', '.join(keys)}" + (f" ({hint})" if hint else "")
+

@@ -1,0 +1,195 @@
+"""The decision protocol: starting a game, running its rules to the next
+decision, applying a choice (or refusing it with a reason, the state
+untouched), the end of the game and its ranking.
+
+A mixin of ``engine.game.Game``; the flow itself (setup, rounds, end
+condition, scoring) is driven by ``_main`` as frame ``MAIN`` so that a
+suspended game is plain data like everything else.
+"""
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+from dsl.compiler import SKIP, STOP, SUSPEND
+
+from .errors import IllegalChoice, MeepleError, RuleError, suggest
+from .state import Frame, State
+
+STEP_BUDGET = 200_000     # instructions between two decisions
+MAX_DEPTH = 1_000         # procedures, hooks and events running inside each other
+MAIN = -100               # the frame that drives the flow
+
+
+class Flow:
+    """Running a compiled game (mixed into ``Game``)."""
+
+    def resolve_options(self, given: dict) -> list:
+        """Option values in declaration order; unknown names and wrong types are refused."""
+        values = list(self.option_defaults)
+        for name, value in given.items():
+            if name not in self.option_index:
+                raise IllegalChoice(f"{self.id} has no option '{name}'"
+                                    + (f" (options: {', '.join(self.option_index)})" if self.option_index else " (it has no options)"),
+                                    hint=suggest(name, list(self.option_index)))
+            i = self.option_index[name]
+            default = self.option_defaults[i]
+            if isinstance(default, bool):
+                if isinstance(value, str):
+                    if value.lower() not in ("true", "false", "on", "off", "yes", "no", "1", "0"):
+                        raise IllegalChoice(f"option '{name}' is true or false, not {value!r}")
+                    value = value.lower() in ("true", "on", "yes", "1")
+                value = bool(value)
+            else:
+                try:
+                    value = int(value)
+                except (TypeError, ValueError):
+                    raise IllegalChoice(f"option '{name}' is a number, not {value!r}") from None
+            values[i] = value
+        return values
+
+    def new_state(self, players: int, seed: int, prepare: Optional[Callable[[State], None]] = None,
+                  track: bool = False, options: Optional[dict] = None) -> State:
+        """A new game, run to its first decision. ``prepare`` (used by
+        scenarios) may change the state between setup and the first round."""
+        if not self.min_players <= players <= self.max_players:
+            raise IllegalChoice(f"{self.id} is played by {self.min_players} to {self.max_players} players, not {players}")
+        from .rng import seed_state
+        st = State(self, players)
+        st.rng = seed_state(seed)
+        st.track = set() if track else None
+        st.opts = self.resolve_options(options or {})
+        st.res = [self.res_start[r] for _ in range(players) for r in range(self.nres)]
+        st.pvars = [d for _ in range(players) for d in self.pvar_defaults]
+        st.gvars = list(self.gvar_defaults)
+        st.zones = [[] for _ in range(self.nslots)]
+        st.loc = [0] * self.ncards
+        for c, home in enumerate(self.card_home):
+            st.zones[home].append(c)
+            st.loc[c] = home
+        st.cvars = self.cvar_default_row * self.ncards
+        if "owner" in self.cvar_index:
+            oi = self.cvar_index["owner"]
+            for c, seat in enumerate(self.card_seat):
+                if seat >= 0:
+                    st.cvars[c * self.ncvars + oi] = seat
+        st.frames = [Frame(MAIN, 0, [], -1, -1)]
+        self._prepare = prepare
+        try:
+            self.run(st)
+        finally:
+            self._prepare = None
+        return st
+
+    def run(self, st: State) -> None:
+        """Run rules until a decision is needed or the game ends."""
+        codes = self.codes
+        steps = 0
+        frames = st.frames
+        while frames:
+            fr = frames[-1]
+            if fr.code == MAIN:
+                if self._main(st, fr):
+                    continue
+                return
+            instrs = codes[fr.code].instrs
+            pc = fr.pc
+            n = len(instrs)
+            try:
+                while True:
+                    if pc >= n:
+                        frames.pop()
+                        break
+                    nxt = instrs[pc](st, fr)
+                    steps += 1
+                    if steps > STEP_BUDGET:
+                        raise RuleError(f"step budget of {STEP_BUDGET} exceeded (a loop that never ends?)")
+                    if nxt < 0:
+                        if nxt == SUSPEND:
+                            fr.pc = pc
+                            return
+                        if nxt == STOP:
+                            frames.pop()
+                        elif len(frames) > MAX_DEPTH:
+                            frames.pop()
+                            raise RuleError(f"rules call themselves more than {MAX_DEPTH} deep (a procedure or event that never stops?)")
+                        break
+                    pc = nxt
+            except MeepleError as err:
+                if not err.span.line:
+                    err.span = codes[fr.code].spans[pc]
+                err.message = f"{err.message} (in {codes[fr.code].name})"
+                raise
+            except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError, AttributeError) as exc:
+                raise RuleError(f"{type(exc).__name__}: {exc} (in {codes[fr.code].name})", codes[fr.code].spans[pc]) from None
+
+    def _main(self, st: State, fr: Frame) -> bool:
+        """The flow: setup, rounds until the end condition, scoring. True to go on."""
+        stage = fr.pc
+        if stage == 0:
+            fr.pc = 1
+            st.frames.append(Frame(self.setup_code, 0, [None] * self.codes[self.setup_code].nlocals, -1, -1))
+            return True
+        if stage == 1:
+            if st.round == 0 and self._prepare is not None:
+                self._prepare(st)
+                self._prepare = None
+            if st.round > 0 and (self._test_end(st) or st.round >= self.defn.max_rounds):
+                fr.pc = 2
+                st.frames.append(Frame(self.scoring_code, 0, [None] * self.codes[self.scoring_code].nlocals, -1, -1))
+                return True
+            st.round += 1
+            st.frames.append(Frame(self.round_code, 0, [None] * self.codes[self.round_code].nlocals, -1, -1))
+            return True
+        self._finish(st)
+        st.frames.pop()
+        return True
+
+    def _test_end(self, st: State) -> bool:
+        return bool(self.end_when(st, Frame(-1, 0, [None] * max(1, self._end_code.nlocals), -1, -1)))
+
+    def _finish(self, st: State) -> None:
+        st.over = True
+        st.pending = None
+        r, nr = self.score_res, self.nres
+        st.scores = [st.res[p * nr + r] for p in range(st.players)]
+        keys = self.rank_keys(st)
+        st.ranking = sorted(range(st.players), key=lambda p: (tuple(-x for x in keys[p]), p))
+        st.events.append("game over")
+
+    def winners(self, st: State) -> list[int]:
+        """Players sharing first place after every tie-break (usually one)."""
+        keys = self.rank_keys(st)
+        best = max(keys)
+        return [p for p in range(st.players) if keys[p] == best]
+
+    def rank_keys(self, st: State) -> list[tuple]:
+        out = []
+        for p in range(st.players):
+            k = [st.scores[p]]
+            for fn, code in self.tiebreak:
+                v = fn(st, Frame(-1, 0, [None] * max(1, code.nlocals), p, -1))
+                k.append(v if v is not None else -10**9)
+            out.append(tuple(k))
+        return out
+
+    def apply(self, st: State, key: str | int) -> None:
+        """Apply a choice by option key (or index). Refuses illegal ones, state untouched."""
+        dec = st.pending
+        if dec is None:
+            raise IllegalChoice("no decision is pending" + (" (the game is over)" if st.over else ""))
+        if isinstance(key, int) and not isinstance(key, bool):
+            if not 0 <= key < len(dec.options):
+                raise IllegalChoice(f"option {key} is out of range (0..{len(dec.options) - 1})")
+            index = key
+        else:
+            keys = dec.keys()
+            if key in keys:
+                index = keys.index(key)
+            else:
+                raise IllegalChoice(self.refusal_reason(st, str(key)))
+        opt = dec.options[index]
+        st.log.append([dec.player, index, opt[0]])
+        st.pending = None
+        st.answer = opt[2] if opt[2] != SKIP else SKIP
+        self.run(st)
+
