@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 class Actions:
     """Action menus (mixed into ``Game``)."""
 
-    def group_actions(self, st: State, me: int, group: str) -> list[tuple["CompiledAction", Optional[int]]]:
+    def group_actions(self, st: State, me: int, group: str) -> list[tuple[CompiledAction, Optional[int]]]:
         """Rule actions of the group, then actions granted by cards in my live zones."""
         out = [(a, None) for a in self.rule_actions.get(group, ())]
         if self.card_actions:
