@@ -15,13 +15,22 @@ R = {name: GAME.res_index[name] for name in ("deniers", "influence", "vp")}
 ROUNDS = {2: 4, 3: 5, 4: 6}
 
 
+CITIZEN = GAME.card_index["citizen"]
+RESERVE = GAME.zone_base[GAME.zone_index["reserve"]]
+
+
 def check(st: State) -> None:
     for p in range(st.players):
         base = p * GAME.nres
         assert st.res[base + R["deniers"]] >= 0 and st.res[base + R["vp"]] >= 0
         assert 0 <= st.res[base + R["influence"]] <= 20
+        # a player's citizens: 12 at most, wherever they are; those in play are the rest of the stock
+        mine = [c for c, d in enumerate(GAME.card_def_index) if d == CITIZEN and GAME.card_seat[c] == p]
+        assert len(mine) == 12
+        in_play = [c for c in mine if st.loc[c] != RESERVE + p]
+        assert len(in_play) <= 12
     cards = sorted(c for z in st.zones for c in z)
-    assert cards == list(range(GAME.ncards))
+    assert cards == list(range(GAME.ncards)), "every die, cube, citizen and card is in exactly one place"
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -40,6 +49,17 @@ def test_random_games(players):
             assert steps < 20000
         check(st)
         assert st.round == ROUNDS[players]
+
+
+def test_same_seed_same_log():
+    def play(seed):
+        st = GAME.new_state(4, seed)
+        rng = random.Random(seed)
+        while not st.over:
+            GAME.apply(st, rng.randrange(len(st.pending.options)))
+        return st
+    a, b = play(8), play(8)
+    assert a.log == b.log and a.scores == b.scores
 
 
 def test_bga_quirk_option_plays():
