@@ -277,6 +277,11 @@ class ExpressionCompiler:
                     raise RuleError(f"'{name}' belongs to {host_kind} cards, not to {g.card_def_ids[c]}")
                 return base + pos[c]
             return card_zone, "zone:" + z.holds
+        if name in g.kind_cards and any(g.card_defs[d].per_player for d in {g.card_def_index[c] for c in g.kind_cards[name]}):
+            # 'citizen of p': that player's own pieces of the kind, wherever they are
+            target = self.player_expr(unit, n.target)
+            by_seat = g.seat_cards(name)
+            return (lambda st, fr: by_seat[target(st, fr)][:]), "list:card:" + name
         target = self.player_expr(unit, n.target)
         if name in g.res_index:
             r, nr = g.res_index[name], g.nres

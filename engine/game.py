@@ -182,6 +182,14 @@ class Game(Flow, Actions, Views):
     def live_slots(self, st: State) -> list[int]:
         return [s for s in self.in_play_slots if self.slot_owner[s] < st.players]
 
+    def seat_cards(self, kind: str) -> list[list[int]]:
+        """The pieces of a kind that belong to each seat."""
+        out: list[list[int]] = [[] for _ in range(self.max_players)]
+        for c in self.kind_cards.get(kind, ()):
+            if self.card_seat[c] >= 0:
+                out[self.card_seat[c]].append(c)
+        return out
+
     def type_of(self, t: M.TypeRef) -> str:
         name = t.name
         if name in ("int", "bool", "player", "text"):

@@ -118,6 +118,7 @@ def test_membership_in_a_zone_of_any_card():
     assert ev("count(c in cube where c in flags of all) == 1")
     assert ev("count(c in cube where c not in flags of all) == 5 * 4 + 2 - 1")
     assert ev("every(c in flags of all where host(c) is war)")
+    assert ev("size(cube of player(2)) == 5 and every(c in cube of player(2) where c.owner == player(2))")
 
 
 def test_rules_level_provisional_values_are_listed():
