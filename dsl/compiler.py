@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
-from engine.errors import MeepleError, RuleError, suggest
+from engine.errors import MeepleError, Refusal, RuleError, suggest
 from engine.model import Source
 from engine.state import Frame
 
@@ -440,7 +440,8 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
 
         def act(st, fr):
             if not cond(st, fr):
-                raise RuleError(message)
+                raise Refusal(message)
+        self.g.uses_require = True
         self.simple(unit, s.pos, act)
 
     def s_Stop(self, unit, s):

@@ -63,6 +63,11 @@ class IllegalChoice(MeepleError):
     """A choice that is not among the legal options; the state is untouched."""
 
 
+class Refusal(IllegalChoice):
+    """A ``require`` in an effect failed: the choice that led there is refused
+    and the state is put back as it was before it."""
+
+
 class UsageError(MeepleError):
     """The command line asked for something that does not exist."""
 

@@ -12,7 +12,7 @@ from typing import Callable, Optional
 
 from dsl.compiler import SKIP, STOP, SUSPEND
 
-from .errors import IllegalChoice, MeepleError, RuleError, suggest
+from .errors import IllegalChoice, MeepleError, Refusal, RuleError, suggest
 from .state import Frame, State
 
 STEP_BUDGET = 200_000     # instructions between two decisions
@@ -73,11 +73,8 @@ class Flow:
                 if seat >= 0:
                     st.cvars[c * self.ncvars + oi] = seat
         st.frames = [Frame(MAIN, 0, [], -1, -1)]
-        self._prepare = prepare
-        try:
-            self.run(st)
-        finally:
-            self._prepare = None
+        st.prepare = prepare        # kept on the state: setup may ask players first
+        self.run(st)
         return st
 
     def run(self, st: State) -> None:
@@ -130,9 +127,9 @@ class Flow:
             st.frames.append(Frame(self.setup_code, 0, [None] * self.codes[self.setup_code].nlocals, -1, -1))
             return True
         if stage == 1:
-            if st.round == 0 and self._prepare is not None:
-                self._prepare(st)
-                self._prepare = None
+            if st.round == 0 and st.prepare is not None:
+                prepare, st.prepare = st.prepare, None
+                prepare(st)
             if st.round > 0 and (self._test_end(st) or st.round >= self.defn.max_rounds):
                 fr.pc = 2
                 st.frames.append(Frame(self.scoring_code, 0, [None] * self.codes[self.scoring_code].nlocals, -1, -1))
@@ -188,8 +185,15 @@ class Flow:
             else:
                 raise IllegalChoice(self.refusal_reason(st, str(key)))
         opt = dec.options[index]
+        before = st.clone() if self.uses_require else None   # only packs that can refuse mid-effect pay for this
         st.log.append([dec.player, index, opt[0]])
         st.pending = None
         st.answer = opt[2] if opt[2] != SKIP else SKIP
-        self.run(st)
+        try:
+            self.run(st)
+        except Refusal as err:
+            if before is None:       # pragma: no cover - uses_require is set whenever require compiles
+                raise
+            st.restore(before)
+            raise Refusal(err.message.split(" (in ", 1)[0], err.span) from None
 

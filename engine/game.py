@@ -135,7 +135,6 @@ class Game(Flow, Actions, Views):
         self.event_defs = {e.name: e for e in g.events}
         self.proc_defs = {p.name: p for p in g.procedures}
         self.action_groups = sorted({a.group for a in g.actions} | {a.group for c in pack.cards for a in c.actions})
-        self._prepare: Optional[Callable[[State], None]] = None
         self.zone_base: list[int] = []
         self.slot_owner: list[int] = []
         self.slot_zone: list[int] = []
@@ -143,6 +142,7 @@ class Game(Flow, Actions, Views):
         self.proc_code: dict[str, int] = {}
         self.hook_code: dict[tuple[int, str], int] = {}
         self.handler_code: dict[tuple[int, str], int] = {}
+        self.uses_require = False      # set by the compiler: apply() then keeps a copy to restore
         self.actions: list[CompiledAction] = []
         self.max_action_locals = 1
         self.rule_actions: dict[str, list[CompiledAction]] = {}

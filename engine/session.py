@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Callable, Optional
 
-from .errors import MeepleError
+from .errors import MeepleError, Refusal
 from .game import Game
 from .state import State
 
@@ -30,8 +30,17 @@ def play(game: Game, players: int, seed: int, agents: list, on_decision: Optiona
         dec = st.pending
         agent = agents[dec.player]
         view = game.view(st, dec.player) if getattr(agent, "needs_view", True) else {}
-        index = agent.choose(view, dec.options)
-        game.apply(st, index)
+        options = dec.options
+        while True:
+            index = agent.choose(view, options)
+            try:
+                game.apply(st, dec.options.index(options[index]))
+                break
+            except Refusal:
+                # a 'require' further in refused it: the state is as before; choose again among the others
+                options = [o for o in options if o is not options[index]]
+                if not options:
+                    raise
     return st
 
 

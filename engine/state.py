@@ -29,7 +29,7 @@ class Frame:
         return Frame(self.code, self.pc, self.locals[:], self.me, self.this)
 
     def to_json(self) -> list:
-        return [self.code, self.pc, self.locals, self.me, self.this]
+        return [self.code, self.pc, self.locals[:], self.me, self.this]
 
     @staticmethod
     def from_json(data: list) -> "Frame":
@@ -62,7 +62,7 @@ class Decision:
 
 class State:
     __slots__ = ("game", "players", "res", "pvars", "gvars", "zones", "loc", "cvars", "rng",
-                 "frames", "pending", "answer", "log", "round", "over", "scores", "ranking", "events", "track", "opts")
+                 "frames", "pending", "answer", "log", "round", "over", "scores", "ranking", "events", "track", "opts", "prepare")
 
     def __init__(self, game: Any, players: int):
         self.game = game
@@ -85,6 +85,7 @@ class State:
         self.events: list = []    # readable notes (moves, gains) for the terminal; not part of equality
         self.track: Optional[set] = None   # statistics only: (zone slot, card) pairs cards moved into
         self.opts: list = []                # the game's options, in declaration order
+        self.prepare = None                 # scenarios: changes applied once setup is done (not saved)
 
     # ---- randomness
     def rand_below(self, n: int) -> int:
@@ -119,16 +120,23 @@ class State:
         new.events = []
         new.track = None
         new.opts = self.opts
+        new.prepare = self.prepare
         return new
+
+    def restore(self, other: "State") -> None:
+        """Become ``other`` again (a copy taken by ``clone``)."""
+        for name in State.__slots__:
+            if name not in ("track", "events"):     # statistics and notes are not rolled back
+                setattr(self, name, getattr(other, name))
 
     def to_json(self) -> dict:
         return {
-            "players": self.players, "res": self.res, "pvars": self.pvars, "gvars": self.gvars,
-            "zones": self.zones, "loc": self.loc, "cvars": self.cvars, "rng": self.rng,
+            "players": self.players, "res": self.res[:], "pvars": self.pvars[:], "gvars": self.gvars[:],
+            "zones": [z[:] for z in self.zones], "loc": self.loc[:], "cvars": self.cvars[:], "rng": self.rng,
             "frames": [f.to_json() for f in self.frames],
             "pending": self.pending.to_json() if self.pending else None,
-            "log": self.log, "round": self.round, "over": self.over, "scores": self.scores, "ranking": self.ranking,
-            "options": self.opts,
+            "log": [e[:] for e in self.log], "round": self.round, "over": self.over, "scores": self.scores[:],
+            "ranking": self.ranking[:], "options": self.opts[:],
         }
 
     @staticmethod

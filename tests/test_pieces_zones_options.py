@@ -146,3 +146,23 @@ def test_a_card_typed_field_holds_that_card(tmp_path):
     unit = Unit(Code("t"), origin, _Scope())
     fn, _ = Compiler(g, []).expr(unit, parse("first(e in row where e is raid).next is war and first(e in row where e is war).next is none", origin, "expr_start"))
     assert fn(st, Frame(-1, 0, [None] * (unit.code.nlocals + 1), 0, -1)) is True
+
+
+def test_require_refuses_the_choice_and_restores_the_state(tmp_path):
+    from engine.errors import Refusal
+    copy = tmp_path / "flags"
+    shutil.copytree(PACK, copy)
+    game = copy / "game.yaml"
+    game.write_text(game.read_text().replace(
+        "            if e is not none:\n                move top(supply) to flags of e\n",
+        "            if e is not none:\n                move top(supply) to flags of e\n"
+        "                require not (e is war) \"the war is not open yet\"\n"))
+    g = load_game(str(copy))
+    st = g.new_state(2, 1)
+    before = st.to_json()
+    with pytest.raises(Refusal) as info:
+        g.apply(st, "war")
+    assert info.value.message == "the war is not open yet"
+    assert st.to_json() == before           # the cube moved before the require is back
+    g.apply(st, "raid")                      # and the game goes on
+    assert st.pending.player == 1
