@@ -256,6 +256,16 @@ def _run_scenario(game: Game, doc: Document, path: tuple, sc: dict, top: dict) -
                     game.apply(st, want)
                 except IllegalChoice as err:
                     raise ScenarioFailure(f"'{want}' refused ({dec.prompt}, P{dec.player + 1}): {err.message}", doc.span(cpath)) from None
+        for what in ("offered", "not_offered"):
+            if what in step:
+                if st.pending is None:
+                    raise ScenarioFailure(f"'{what}': no decision is pending (the game is over)", doc.span(spath + (what,)))
+                keys = st.pending.keys()
+                wrong = [str(k) for k in step[what] if (str(k) in keys) != (what == "offered")]
+                if wrong:
+                    verb = "not offered" if what == "offered" else "offered"
+                    raise ScenarioFailure(f"{', '.join(wrong)} {'is' if len(wrong) == 1 else 'are'} {verb}; the options are: {', '.join(keys)}",
+                                          doc.span(spath + (what,)))
         for what in ("ranking", "winners"):
             if what in step:
                 if not st.over:
