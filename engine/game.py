@@ -19,7 +19,7 @@ from .flow import MAIN, MAX_DEPTH, STEP_BUDGET, Flow
 from .state import State
 from .views import Views
 
-__all__ = ["Game", "load_game", "compile_pack", "MAIN", "MAX_DEPTH", "STEP_BUDGET"]
+__all__ = ["Game", "load_game", "MAIN", "MAX_DEPTH", "STEP_BUDGET"]
 
 
 @dataclass
@@ -366,17 +366,8 @@ def _content_error(message: str, span: Span, hint: Optional[str] = None):
 
 
 
-def compile_pack(pack: M.Pack, problems: Optional[Problems] = None) -> Game:
-    """Compile a loaded pack; raises PackInvalid with every error if any."""
-    own = problems if problems is not None else Problems()
-    game = Game(pack)
-    game.compile(own)
-    if own.errors and problems is None:
-        raise PackInvalid(own)
-    return game
-
-
 def load_game(name: str) -> Game:
+    """Load, validate and compile a pack (an id or a folder); PackInvalid lists every error."""
     from .pack import read_pack, resolve
     problems = Problems()
     pack = read_pack(resolve(name), problems)

@@ -488,12 +488,3 @@ def provisional_warnings(pack: M.Pack) -> list[tuple[str, str, str, Span]]:
         for fld, reason in card.provisional:
             out.append((card.id, fld, reason, spans.get(fld, card.span)))
     return out
-
-
-def load_pack(game: str) -> "M.Pack":
-    root = resolve(game)
-    problems = Problems()
-    pack = read_pack(root, problems)
-    if problems.errors or pack is None:
-        raise PackInvalid(problems)
-    return pack

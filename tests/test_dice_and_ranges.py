@@ -29,7 +29,7 @@ def test_rolls_stay_within_faces_and_cover_them():
             kind = GAME.card_def_ids[c]
             v = st.cvars[c * GAME.ncvars + VALUE]
             faces = 4 if kind == "white_d4" else 6
-            assert 1 <= v <= faces
+            assert v in range(1, faces + 1)
             if kind in seen:
                 seen[kind].add(v)
     assert seen == {"red_die": {1, 2, 3, 4, 5, 6}, "white_d4": {1, 2, 3, 4}}
