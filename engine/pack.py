@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from . import model as M
-from .errors import ContentError, PackInvalid, Problems, Span, UsageError, suggest
+from .errors import ContentError, Problems, Span, UsageError, suggest
 from .schemas import validate
 from .yamlsrc import Document, TextOrigin, load_yaml
 
