@@ -146,6 +146,15 @@ def _board(game: Game, st, viewer: Optional[int]) -> str:
     return "\n".join(lines)
 
 
+def _standing(game: Game, st) -> str:
+    """One line between turns: every player's resources."""
+    parts = []
+    for p in range(st.players):
+        res = ", ".join(f"{r} {st.res[p * game.nres + i]}" for i, r in enumerate(game.res_names))
+        parts.append(f"P{p + 1} {res}")
+    return "  -- " + " | ".join(parts)
+
+
 def _grouped(items: list[str]) -> str:
     """'cube@P1 x40, citizen' rather than forty repetitions."""
     counts: dict[str, int] = {}
@@ -208,13 +217,17 @@ def play(game_name: str, players: int, seed: Optional[int], bots: str, log_path:
     click.echo(f"{game.pack.info.name.get()} with {players} players, seed {seed}"
                + "".join(f", {k}={v}" for k, v in options.items()))
     st = game.new_state(players, seed, options=options)
-    last_round = -1
+    last_round, last_turn = -1, -1
     try:
         while not st.over:
             dec = st.pending
             if not quiet and st.round != last_round:
                 last_round = st.round
                 click.echo(_board(game, st, humans[0] if len(humans) == 1 else None))
+            elif not quiet and dec.kind == "action" and dec.player != last_turn:
+                click.echo(_standing(game, st))      # between turns: where everyone stands
+            if dec.kind == "action":
+                last_turn = dec.player
             agent = agents[dec.player]
             if agent.name == "human" and not quiet:
                 click.echo(_board(game, st, dec.player))
