@@ -1,0 +1,30 @@
+"""The README's examples stay true: the first card validates, shows and plays."""
+import random
+import re
+import shutil
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from engine.cli import main
+from engine.game import load_game
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_first_card_example(tmp_path):
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```yaml\n(# yaml-language-server[^\n]*\nkind: cards\ncard_kind: district\ncards:\n  - id: bank.*?)```", readme, re.S)
+    assert block, "the 'write your first card' example is missing from README.md"
+    pack = tmp_path / "mypack"
+    shutil.copytree(ROOT / "content" / "citadels", pack)
+    (pack / "bank.yaml").write_text(block.group(1), encoding="utf-8")
+    runner = CliRunner()
+    assert runner.invoke(main, ["validate", str(pack)]).exit_code == 0
+    assert "Bank  [bank]" in runner.invoke(main, ["cards", str(pack), "bank"]).output
+    game = load_game(str(pack))
+    st = game.new_state(4, 3)
+    rng = random.Random(3)
+    while not st.over:
+        game.apply(st, rng.randrange(len(st.pending.options)))
+    assert st.scores
