@@ -68,3 +68,18 @@ def test_bga_quirk_option_plays():
     while not st.over:
         GAME.apply(st, rng.randrange(len(st.pending.options)))
     assert st.opts == [True]
+
+
+def test_a_round_ends_when_no_die_is_left():
+    """Players pass only when nothing else is possible: with this seed P-one never
+    passes in round 1, so the round ends because every die has been used."""
+    st = GAME.new_state(2, 2)
+    rng = random.Random(2)
+    passes = 0
+    while st.round <= 1 and not st.over:
+        keys = st.pending.keys()
+        busy = [i for i, k in enumerate(keys) if not k.startswith(("pass", "wait", "reroll", "flip", "buy_citizen", "combat_"))]
+        choice = rng.choice(busy) if busy else rng.randrange(len(keys))
+        passes += keys[choice] == "pass"
+        GAME.apply(st, choice)
+    assert st.round == 2 and passes == 1
