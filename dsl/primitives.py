@@ -100,6 +100,11 @@ def greater(*values):
     return max(values)
 
 
+def top_sum(numbers, n):
+    """Sum of the ``n`` largest numbers of a list: top_sum([3, 6, 1, 5], 2) is 11 (the best two dice)."""
+    return sum(sorted(numbers, reverse=True)[:max(0, n)])
+
+
 def tier(n, thresholds, points):
     """Points for the highest threshold ``n`` reaches: tier(5, [3, 5, 7], [1, 3, 6]) is 3; below the first, 0."""
     if len(thresholds) != len(points):
@@ -149,6 +154,7 @@ PRIMITIVES: dict[str, Primitive] = {
     "lesser": Primitive("lesser", lesser, ("int*",), "int", False, lesser.__doc__),
     "greater": Primitive("greater", greater, ("int*",), "int", False, greater.__doc__),
     "tier": Primitive("tier", tier, ("int", "list:int", "list:int"), "int", False, tier.__doc__),
+    "top_sum": Primitive("top_sum", top_sum, ("list:int", "int"), "int", False, top_sum.__doc__),
     "majority_share": Primitive("majority_share", majority_share, ("int", "list:int", "int", "int"), "int", False,
                                 majority_share.__doc__),
     # Aggregates over a collection or a comprehension ``x in coll where cond``.

@@ -256,6 +256,10 @@ def _run_scenario(game: Game, doc: Document, path: tuple, sc: dict, top: dict) -
                     game.apply(st, want)
                 except IllegalChoice as err:
                     raise ScenarioFailure(f"'{want}' refused ({dec.prompt}, P{dec.player + 1}): {err.message}", doc.span(cpath)) from None
+        if "by" in step and "choose" not in step:
+            if st.pending is None or st.pending.player != step["by"] - 1:
+                who = f"P{st.pending.player + 1} is to choose ({st.pending.prompt})" if st.pending else "the game is over"
+                raise ScenarioFailure(f"{who}, not P{step['by']}", doc.span(spath + ("by",)))
         for what in ("offered", "not_offered"):
             if what in step:
                 if st.pending is None:

@@ -43,6 +43,7 @@ CASES = {
     "values": ("values(c.rank * 2 for c in character where c.rank < 3)", [2, 4]),
     "tier": ("tier(5, [3, 5, 7], [1, 3, 6]) + tier(2, [3, 5, 7], [1, 3, 6]) * 10 + tier(9, [3, 5, 7], [1, 3, 6]) * 100", 603),
     "majority_share": ("majority_share(3, [3, 1, 0, 1], 5, 3)", 5),
+    "top_sum": ("top_sum([3, 6, 1, 5], 2) + top_sum([2], 3) * 100 + top_sum([], 3)", 211),
 }
 
 # majority_share: (n, counts, first, second) -> award; the tie rules of a majority
