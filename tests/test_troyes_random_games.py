@@ -83,3 +83,18 @@ def test_a_round_ends_when_no_die_is_left():
         passes += keys[choice] == "pass"
         GAME.apply(st, choice)
     assert st.round == 2 and passes == 1
+
+
+@pytest.mark.parametrize("seed", [9, 10, 11, 23])
+def test_an_action_that_comes_to_nothing_is_not_offered_again_that_turn(seed):
+    """Players who never pass used to loop on an activation their dice could not
+    reach; an action that comes to nothing is not offered again that turn."""
+    st = GAME.new_state(2, seed)
+    rng = random.Random(seed)
+    steps = 0
+    while st.round <= 1 and not st.over:
+        keys = st.pending.keys()
+        busy = [i for i, k in enumerate(keys) if not k.startswith(("pass", "wait", "reroll", "flip", "buy_citizen", "combat_"))]
+        GAME.apply(st, rng.choice(busy) if busy else rng.randrange(len(keys)))
+        steps += 1
+        assert steps < 1000
