@@ -109,6 +109,9 @@ class Game(Flow, Actions, Views):
                 self.card_fields.append(tuple(row))
                 self.card_seat.append(seat)
         self.card_home: list[int] = []                    # starting zone slot of each card (after layout)
+        self.value_var = self.cvar_index.get("value")     # dice show their value in views
+        self.has_value = [self.card_defs[d].kind in self.kind_cvars and "value" in self.kind_cvars[self.card_defs[d].kind]
+                          for d in self.card_def_index]
         self.kind_pos = [0] * len(self.card_def_index)    # index of a card among its kind's cards
         for ids in self.kind_cards.values():
             for i, c in enumerate(ids):
@@ -209,7 +212,21 @@ class Game(Flow, Actions, Views):
         """(key, label) for a choice option of type ``t``."""
         if t.startswith("card"):
             ids, names = self.card_def_ids, self.card_names
-            return lambda st, c: (ids[c], names[c])
+            kind = t[5:] if t.startswith("card:") else None
+            cvars = self.kind_cvars.get(kind, {}) if kind else {}
+            shown = [(self.cvar_index[v], v) for v in ("value", "owner") if v in cvars]
+            if not shown:
+                return lambda st, c: (ids[c], names[c])
+            ncv = self.ncvars
+
+            def with_state(st, c):
+                # the label tells identical cards apart for a person: a die's value, a piece's owner
+                parts = []
+                for i, v in shown:
+                    x = st.cvars[c * ncv + i]
+                    parts.append(str(x) if v == "value" else ("neutral" if x is None else f"P{x + 1}"))
+                return ids[c], f"{names[c]} ({', '.join(parts)})"
+            return with_state
         if t == "player":
             return lambda st, p: (f"p{p + 1}", f"P{p + 1}")
         return lambda st, v: (str(v), str(v))

@@ -13,10 +13,14 @@ from .state import State
 class Views:
     """Views of a state (mixed into ``Game``)."""
 
-    def card_label(self, c: int) -> str:
-        """A card's id, with its owner for a player's piece (citizen@P2)."""
+    def card_label(self, c: int, st: Optional[State] = None) -> str:
+        """A card's id, with its owner for a player's piece (citizen@P2) and, given a
+        state, the value of a die (red_die=5)."""
         seat = self.card_seat[c]
-        return self.card_def_ids[c] if seat < 0 else f"{self.card_def_ids[c]}@P{seat + 1}"
+        label = self.card_def_ids[c] if seat < 0 else f"{self.card_def_ids[c]}@P{seat + 1}"
+        if st is not None and self.value_var is not None and self.has_value[c]:
+            label += f"={st.cvars[c * self.ncvars + self.value_var]}"
+        return label
 
     def show(self, value: Any, t: str) -> Any:
         """A variable's value as people read it: players as P1.., cards by id."""
@@ -41,7 +45,7 @@ class Views:
                     seen[hid] = seen.get(hid, 0) + 1
                     if cards:
                         label = f"{z.name}/{hid}" + (f"#{seen[hid]}" if seen[hid] > 1 else "")
-                        zones[label] = [self.card_label(c) for c in cards] if z.visibility == "public" else {"hidden": len(cards)}
+                        zones[label] = [self.card_label(c, st) for c in cards] if z.visibility == "public" else {"hidden": len(cards)}
                 continue
             seats = range(st.players) if z.per_player else [None]
             for p in seats:
@@ -50,7 +54,7 @@ class Views:
                 name = z.name if p is None else f"{z.name}/P{p + 1}"
                 visible = z.visibility == "public" or (z.visibility == "owner" and p is not None and p == player)
                 if visible and not (z.ordered and z.visibility != "public"):
-                    zones[name] = [self.card_label(c) for c in cards]
+                    zones[name] = [self.card_label(c, st) for c in cards]
                 else:
                     zones[name] = {"hidden": len(cards)}
         out = {
