@@ -486,12 +486,37 @@ class ExpressionCompiler:
 
     def x_Binary(self, unit, n):
         op = n.op
-        if op == "and":
-            a, b = self.truth(unit, n.left), self.truth(unit, n.right)
-            return (lambda st, fr: a(st, fr) and b(st, fr)), "bool"
-        if op == "or":
-            a, b = self.truth(unit, n.left), self.truth(unit, n.right)
-            return (lambda st, fr: a(st, fr) or b(st, fr)), "bool"
+        if op in ("and", "or"):
+            # a chain 'a and b and c' becomes one closure over [a, b, c], not a tree of pairs
+            parts: list = []
+
+            def gather(node):
+                if isinstance(node, A.Binary) and node.op == op:
+                    gather(node.left)
+                    gather(node.right)
+                else:
+                    parts.append(self.truth(unit, node))
+            gather(n)
+            if len(parts) == 2:
+                a, b = parts
+                if op == "and":
+                    return (lambda st, fr: a(st, fr) and b(st, fr)), "bool"
+                return (lambda st, fr: a(st, fr) or b(st, fr)), "bool"
+            fns = tuple(parts)
+            if op == "and":
+                def all_of(st, fr):
+                    for f in fns:
+                        if not f(st, fr):
+                            return False
+                    return True
+                return all_of, "bool"
+
+            def any_of(st, fr):
+                for f in fns:
+                    if f(st, fr):
+                        return True
+                return False
+            return any_of, "bool"
         if op in ("in", "notin"):
             return self.membership(unit, n)
         if op == "..":
