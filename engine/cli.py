@@ -237,6 +237,11 @@ def play(game_name: str, players: int, seed: Optional[int], bots: str, log_path:
                 who = "you" if agent.name == "human" else agent.name
                 click.echo(f"  P{dec.player + 1} ({who}) {dec.prompt}: {dec.options[index][1]}")
             game.apply(st, index)
+            if st.events:                    # notes the rules wrote with 'log'
+                if not quiet:
+                    for note in st.events:
+                        click.echo(f"    {note}")
+                st.events.clear()
     except MeepleError as err:
         _fail(err, ExitCode.CONTENT_INVALID)
     except (EOFError, click.Abort):

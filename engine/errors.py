@@ -94,9 +94,6 @@ class Problems:
     def extend(self, errs: Iterable[MeepleError]) -> None:
         self.errors.extend(errs)
 
-    def warn(self, message: str, span: Span) -> None:
-        self.warnings.append(Problem(message, span))
-
     def __bool__(self) -> bool:
         return bool(self.errors)
 

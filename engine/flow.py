@@ -151,7 +151,6 @@ class Flow:
         st.scores = [st.res[p * nr + r] for p in range(st.players)]
         keys = self.rank_keys(st)
         st.ranking = sorted(range(st.players), key=lambda p: (tuple(-x for x in keys[p]), p))
-        st.events.append("game over")
 
     def winners(self, st: State) -> list[int]:
         """Players sharing first place after every tie-break (usually one)."""

@@ -82,7 +82,7 @@ class State:
         self.over = False
         self.scores: list[int] = []
         self.ranking: list[int] = []
-        self.events: list = []    # readable notes (moves, gains) for the terminal; not part of equality
+        self.events: list = []    # notes written by 'log' for the terminal; not part of equality
         self.track: Optional[set] = None   # statistics only: (zone slot, card) pairs cards moved into
         self.opts: list = []                # the game's options, in declaration order
         self.prepare = None                 # scenarios: changes applied once setup is done (not saved)
