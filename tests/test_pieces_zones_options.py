@@ -166,3 +166,15 @@ def test_require_refuses_the_choice_and_restores_the_state(tmp_path):
     assert st.to_json() == before           # the cube moved before the require is back
     g.apply(st, "raid")                      # and the game goes on
     assert st.pending.player == 1
+
+
+def test_play_prints_log_notes(tmp_path):
+    from click.testing import CliRunner
+    from engine.cli import main
+    copy = tmp_path / "flags"
+    shutil.copytree(PACK, copy)
+    game = copy / "game.yaml"
+    game.write_text(game.read_text().replace("                move top(supply) to flags of e\n",
+                                             "                move top(supply) to flags of e\n                log \"a cube goes on an event\"\n"))
+    out = CliRunner().invoke(main, ["play", str(copy), "-p", "2", "--seed", "1", "--bots", "random"]).output
+    assert "    a cube goes on an event" in out
