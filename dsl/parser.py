@@ -329,6 +329,13 @@ def _literal_names() -> dict[str, str]:
 
 def to_span(origin: TextOrigin, line: int, col: int, length: int = 1) -> Span:
     """Map a (line, col) inside DSL text to the YAML file."""
+    if origin.folded and line == 1:
+        # '>' joined the source lines with spaces: find the source line of this column
+        rest = col - 1
+        for i, width in enumerate(origin.folded):
+            if rest <= width:
+                return Span(origin.file, origin.line + i, origin.col + rest, length)
+            rest -= width + 1
     if origin.block:
         return Span(origin.file, origin.line + line - 1, origin.col + col - 1, length)
     if line == 1:

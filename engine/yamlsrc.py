@@ -27,6 +27,7 @@ class TextOrigin:
     line: int      # 1-based line of the first character of the text
     col: int       # 1-based column of the first character of the text
     block: bool    # literal/folded block: every line shares ``col``
+    folded: tuple[int, ...] = ()   # '>' blocks: the length of each source line folded into one
 
 
 @dataclass
@@ -123,7 +124,16 @@ class _Builder:
             while line < len(self.lines) and not self.lines[line].strip():
                 line += 1
             indent = len(self.lines[line]) - len(self.lines[line].lstrip(" ")) if line < len(self.lines) else 0
-            return TextOrigin(self.file, line + 1, indent + 1, True)
+            folded: tuple[int, ...] = ()
+            if node.style == ">":
+                end = min(node.end_mark.line, len(self.lines))
+                lengths = []
+                for text in self.lines[line:end]:
+                    if not text.strip():
+                        break                      # a blank line starts a new folded line: not mapped
+                    lengths.append(len(text) - indent)
+                folded = tuple(lengths)
+            return TextOrigin(self.file, line + 1, indent + 1, True, folded)
         quote = 1 if node.style in ("'", '"') else 0
         return TextOrigin(self.file, sm.line + 1, sm.column + 1 + quote, False)
 

@@ -28,3 +28,15 @@ def test_bad_yaml_is_located(text, message, line, col):
     assert err.message == message
     assert (err.span.line, err.span.col) == (line, col)
     assert render(err, with_excerpt=False).startswith(f"f.yaml:{line}:{col}: error: ")
+
+
+def test_folded_text_maps_columns_back_to_their_source_line():
+    from dsl.parser import to_span
+    doc = load_yaml_text("w: >-\n  first and\n  second\n", "f.yaml")
+    origin = doc.origins[("w",)]
+    assert doc.data["w"] == "first and second"
+    assert origin.folded == (9, 6)
+    span = to_span(origin, 1, doc.data["w"].index("second") + 1, 6)
+    assert (span.line, span.col) == (3, 3)
+    span = to_span(origin, 1, 1, 5)
+    assert (span.line, span.col) == (2, 3)
