@@ -184,7 +184,12 @@ class Flow:
             else:
                 raise IllegalChoice(self.refusal_reason(st, str(key)))
         opt = dec.options[index]
-        before = st.clone() if self.uses_require else None   # only packs that can refuse mid-effect pay for this
+        before = None
+        if self.uses_require:        # only packs that can refuse mid-effect pay for these copies
+            before = st.clone()
+            if dec.kind == "action":
+                # choosing an action: a 'require' anywhere in it sends the player back here
+                st.checkpoint = (before, len(st.frames), st.frames[-1])
         st.log.append([dec.player, index, opt[0]])
         st.pending = None
         st.answer = opt[2] if opt[2] != SKIP else SKIP
@@ -193,6 +198,9 @@ class Flow:
         except Refusal as err:
             if before is None:       # pragma: no cover - uses_require is set whenever require compiles
                 raise
-            st.restore(before)
+            cp = st.checkpoint
+            inside = cp is not None and len(st.frames) >= cp[1] and st.frames[cp[1] - 1] is cp[2]
+            st.restore(cp[0] if inside else before)
+            st.checkpoint = None
             raise Refusal(err.message.split(" (in ", 1)[0], err.span) from None
 

@@ -37,7 +37,9 @@ def play(game: Game, players: int, seed: int, agents: list, on_decision: Optiona
                 game.apply(st, dec.options.index(options[index]))
                 break
             except Refusal:
-                # a 'require' further in refused it: the state is as before; choose again among the others
+                if st.pending is not dec:
+                    break            # sent back to the action menu: the agent chooses anew there
+                # refused here: choose again among the others
                 options = [o for o in options if o is not options[index]]
                 if not options:
                     raise

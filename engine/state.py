@@ -62,7 +62,7 @@ class Decision:
 
 class State:
     __slots__ = ("game", "players", "res", "pvars", "gvars", "zones", "loc", "cvars", "rng",
-                 "frames", "pending", "answer", "log", "round", "over", "scores", "ranking", "events", "track", "opts", "prepare")
+                 "frames", "pending", "answer", "log", "round", "over", "scores", "ranking", "events", "track", "opts", "prepare", "checkpoint")
 
     def __init__(self, game: Any, players: int):
         self.game = game
@@ -86,6 +86,7 @@ class State:
         self.track: Optional[set] = None   # statistics only: (zone slot, card) pairs cards moved into
         self.opts: list = []                # the game's options, in declaration order
         self.prepare = None                 # scenarios: changes applied once setup is done (not saved)
+        self.checkpoint = None              # the state at the last action choice, for 'require' (not saved)
 
     # ---- randomness
     def rand_below(self, n: int) -> int:
@@ -121,12 +122,13 @@ class State:
         new.track = None
         new.opts = self.opts
         new.prepare = self.prepare
+        new.checkpoint = None
         return new
 
     def restore(self, other: "State") -> None:
         """Become ``other`` again (a copy taken by ``clone``)."""
         for name in State.__slots__:
-            if name not in ("track", "events"):     # statistics and notes are not rolled back
+            if name not in ("track", "events", "checkpoint"):     # statistics and notes are not rolled back
                 setattr(self, name, getattr(other, name))
 
     def to_json(self) -> dict:

@@ -178,3 +178,46 @@ def test_play_prints_log_notes(tmp_path):
                                              "                move top(supply) to flags of e\n                log \"a cube goes on an event\"\n"))
     out = CliRunner().invoke(main, ["play", str(copy), "-p", "2", "--seed", "1", "--bots", "random"]).output
     assert "    a cube goes on an event" in out
+
+
+def test_require_in_an_action_sends_the_player_back_to_the_action_menu(tmp_path):
+    from engine.errors import Refusal
+    copy = tmp_path / "flags"
+    shutil.copytree(PACK, copy)
+    game = copy / "game.yaml"
+    text = game.read_text()
+    text = text.replace("procedures:\n", '''variables:
+  placed: bool
+actions:
+  turn:
+    - id: place_two
+      effect: |
+        choose e from row "first event"
+        move top(supply) to flags of e
+        choose f from row "second event"
+        require f != e "two different events"
+        move top(supply) to flags of f
+        set placed = true
+    - id: rest
+      effect: |
+        set placed = true
+procedures:
+''', 1)
+    text = text.replace('''            choose e from row where size(flags of e) < e.size and size(supply) > 0 "place a cube on"''',
+                        '''            set placed = false
+            play actions turn until placed
+            let e = first(x in row where size(flags of x) > 99)''')
+    game.write_text(text)
+    g = load_game(str(copy))
+    st = g.new_state(2, 1)
+    menu = st.to_json()
+    g.apply(st, "place_two")
+    g.apply(st, "raid")
+    with pytest.raises(Refusal) as info:
+        g.apply(st, "raid")
+    assert info.value.message == "two different events"
+    assert st.to_json() == menu and st.pending.keys() == ["place_two", "rest"]   # back at the menu, nothing moved
+    g.apply(st, "place_two")
+    g.apply(st, "raid")
+    g.apply(st, "war")                      # and the game goes on
+    assert st.pending.player == 1
