@@ -8,12 +8,16 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from engine.errors import DslCheckError, RuleError, Span, suggest
+from engine.errors import DslCheckError, MeepleError, RuleError, Span, suggest
 
 from . import ast as A
-from .parser import to_span
+from .parser import parse, to_span
 from .primitives import PRIMITIVES
 from .types import Fn, Unit, _Scope, _bound_me, _me, elem_type, is_collection
+
+
+class _SelfUse(DslCheckError):
+    """A function that uses itself: reported wherever it shows."""
 
 
 class ExpressionCompiler:
@@ -323,6 +327,9 @@ class ExpressionCompiler:
         return self.read_list(src, st_), -1, None, None, elem_type(st_), elem_type(st_)
 
     def x_Call(self, unit, n):
+        fdef = self.g.function_defs.get(n.func)
+        if fdef is not None:
+            return self.inline_function(unit, n, fdef)
         prim = PRIMITIVES.get(n.func)
         if prim is None:
             raise self.err(unit, n.pos, f"unknown function '{n.func}'", suggest(n.func, list(PRIMITIVES)))
@@ -357,6 +364,42 @@ class ExpressionCompiler:
             a0 = args[0]
             return (lambda st, fr: f(a0(st, fr))), ret
         return (lambda st, fr: f(*[a(st, fr) for a in args])), ret
+
+    def inline_function(self, unit: Unit, n: A.Call, fdef: Any):
+        """A pack's function: its body is compiled here, its parameters are new
+        locals of the caller set from the arguments (the body sees nothing else)."""
+        if fdef.name in getattr(self.g, "broken_functions", ()):
+            return (lambda st, fr: None), "any"      # its errors are reported at its definition
+        inlining = getattr(self, "_inlining", ())
+        if fdef.name in inlining:
+            err = self.err(unit, n.pos, f"function '{fdef.name}' uses itself (functions are expanded where used)")
+            raise _SelfUse(err.message, err.span)
+        args = self.call_args(unit, n.pos, f"function '{fdef.name}'", fdef.params, n.args)
+        inner = Unit(unit.code, fdef.body.origin, _Scope(), unit.me_bound)
+        slots = []
+        for p in fdef.params:
+            slot = inner.new_slot()
+            inner.scope.names[p.name] = (slot, self.g.type_of(p.type))
+            slots.append(slot)
+        self._inlining = inlining + (fdef.name,)
+        try:
+            tree = parse(fdef.body.text, fdef.body.origin, "expr_start")
+            body, t = self.expr(inner, tree)
+        except _SelfUse:
+            raise
+        except MeepleError:
+            # the function's own text is checked, and its errors reported, once where it is defined
+            return (lambda st, fr: None), "any"
+        finally:
+            self._inlining = inlining
+        pairs = tuple(zip(slots, args))
+
+        def call(st, fr):
+            loc = fr.locals
+            for slot, arg in pairs:
+                loc[slot] = arg(st, fr)
+            return body(st, fr)
+        return call, t
 
     def aggregate(self, unit: Unit, n: A.Call):
         if len(n.args) != 1:

@@ -137,6 +137,7 @@ class Game(Flow, Actions, Views):
         self.zone_index = {z.name: i for i, z in enumerate(self.zone_defs)}
         self.event_defs = {e.name: e for e in g.events}
         self.proc_defs = {p.name: p for p in g.procedures}
+        self.function_defs = {f.name: f for f in g.functions}
         self.action_groups = sorted({a.group for a in g.actions} | {a.group for c in pack.cards for a in c.actions})
         self.zone_base: list[int] = []
         self.slot_owner: list[int] = []
@@ -238,6 +239,12 @@ class Game(Flow, Actions, Views):
         comp = Compiler(self, errors)
         self._check_vocabulary(problems)
         self._check_cards(problems)
+        self.broken_functions: set[str] = set()
+        for f in g.functions:      # checked once here, errors reported here; inlined where they are used
+            before = len(errors)
+            comp.expression(f"function {f.name}", f.body, tuple((x.name, self.type_of(x.type)) for x in f.params))
+            if len(errors) > before:
+                self.broken_functions.add(f.name)
         for p in g.procedures:
             self.proc_code[p.name] = comp.unit(f"procedure {p.name}", p.body, tuple((x.name, self.type_of(x.type)) for x in p.params))
         for di, c in enumerate(self.card_defs):

@@ -146,6 +146,16 @@ class ProcedureDef:
 
 
 @dataclass(frozen=True, slots=True)
+class FunctionDef:
+    """A named expression with parameters, inlined where it is used."""
+
+    name: str
+    params: tuple[ParamDef, ...]
+    body: Source
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
 class EventDef:
     name: str
     params: tuple[ParamDef, ...]
@@ -198,6 +208,7 @@ class GameDef:
     span: Span
     options: tuple[OptionDef, ...] = ()
     provisional: tuple[tuple[str, str, Span], ...] = ()   # (what, reason, where) for rules-level guesses
+    functions: tuple[FunctionDef, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -202,6 +202,9 @@ class _Reader:
                           for o, od in (d.get("options") or {}).items()),
             provisional=tuple((what, reason, doc.key_span(("provisional", what)))
                               for what, reason in (d.get("provisional") or {}).items()),
+            functions=tuple(M.FunctionDef(f, self.params(doc, ("functions", f, "params"), fd.get("params")),
+                                          self.source(doc, ("functions", f, "value"), fd["value"]), doc.key_span(("functions", f)))
+                            for f, fd in (d.get("functions") or {}).items()),
         )
 
     # ------------------------------------------------------------ checks
@@ -263,7 +266,7 @@ class _Reader:
                     self.error(f"card kind '{kname}': '{vname}' is both a field and a variable",
                                doc.key_span(("card_kinds", kname, "variables", vname)))
                 typed(("card_kinds", kname, "variables", vname), vv, f"variable '{kname}.{vname}'")
-        for section, what in (("events", "event"), ("procedures", "procedure")):
+        for section, what in (("events", "event"), ("procedures", "procedure"), ("functions", "function")):
             for name, body in (d.get(section) or {}).items():
                 for pname, pt in ((body or {}).get("params") or {}).items():
                     typed((section, name, "params", pname), pt, f"{what} '{name}': parameter '{pname}'", defaults=False)

@@ -72,3 +72,19 @@ def test_roll_needs_dice(tmp_path):
     with pytest.raises(PackInvalid) as info:
         load_game(str(tmp_path / "pack"))
     assert "expected cards to roll, found a number" in info.value.problems.errors[0].message
+
+
+@pytest.mark.parametrize("value, message", [
+    ("a.colour == b.colur", "die cards have no field 'colur'"),
+    ("same_colour(a, b)", "function 'same_colour' uses itself (functions are expanded where used)"),
+])
+def test_function_errors_are_located_in_its_definition(tmp_path, value, message):
+    import shutil
+    shutil.copytree(PACK, tmp_path / "pack")
+    game = tmp_path / "pack" / "game.yaml"
+    game.write_text(game.read_text().replace("    value: a.colour == b.colour", f"    value: {value}"))
+    with pytest.raises(PackInvalid) as info:
+        load_game(str(tmp_path / "pack"))
+    errors = info.value.problems.errors
+    assert errors[0].message == message and len(errors) == 1
+    assert errors[0].span.file.endswith("game.yaml") and errors[0].span.line == 11
