@@ -16,7 +16,7 @@ from . import model as M
 from .actions import Actions
 from .errors import MeepleError, PackInvalid, Problems, Span, suggest
 from .flow import MAIN, MAX_DEPTH, STEP_BUDGET, Flow
-from .state import State
+from .state import Frame, State
 from .views import Views
 
 __all__ = ["Game", "load_game", "MAIN", "MAX_DEPTH", "STEP_BUDGET"]
@@ -185,6 +185,18 @@ class Game(Flow, Actions, Views):
 
     def live_slots(self, st: State) -> list[int]:
         return [s for s in self.in_play_slots if self.slot_owner[s] < st.players]
+
+    def evaluate(self, st: State, text: str, player: Optional[int] = None) -> Any:
+        """The value of an effect-language expression in a state (``me`` is
+        ``player``): for tests, tools and a designer's console. Errors are raised."""
+        from dsl.parser import parse
+        from dsl.types import Unit, _Scope
+        from .yamlsrc import TextOrigin
+        origin = TextOrigin("<expression>", 1, 1, False)
+        unit = Unit(Code("expression"), origin, _Scope())
+        errors: list = []
+        fn, _ = Compiler(self, errors).expr(unit, parse(text, origin, "expr_start"))
+        return fn(st, Frame(-1, 0, [None] * (unit.code.nlocals + 1), -1 if player is None else player, -1))
 
     def seat_cards(self, kind: str) -> list[list[int]]:
         """The pieces of a kind that belong to each seat."""

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from dsl.compiler import Compiler
-from engine.errors import DslCheckError, IllegalChoice, PackInvalid
+from engine.errors import IllegalChoice, PackInvalid
 from engine.game import load_game
 
 PACK = str(Path(__file__).parent / "packs" / "dice")

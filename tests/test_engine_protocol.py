@@ -4,7 +4,6 @@ replay exactly; the runtime holds no game-specific code."""
 import json
 import random
 import re
-import subprocess
 from pathlib import Path
 
 import pytest

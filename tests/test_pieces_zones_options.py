@@ -104,17 +104,10 @@ def test_cli_options_reach_the_game_and_the_log(tmp_path):
 
 
 def test_membership_in_a_zone_of_any_card():
-    from dsl.compiler import Code, Compiler, Unit, _Scope
-    from dsl.parser import parse
-    from engine.state import Frame
-    from engine.yamlsrc import TextOrigin
     st = play(["war"])               # P1's cube lies on the war card
 
     def ev(text):
-        origin = TextOrigin("<t>", 1, 1, False)
-        unit = Unit(Code("t"), origin, _Scope())
-        fn, _ = Compiler(GAME, []).expr(unit, parse(text, origin, "expr_start"))
-        return fn(st, Frame(-1, 0, [None] * (unit.code.nlocals + 1), 0, -1))
+        return GAME.evaluate(st, text, 0)
     assert ev("count(c in cube where c in flags of all) == 1")
     assert ev("count(c in cube where c not in flags of all) == 5 * 4 + 2 - 1")
     assert ev("every(c in flags of all where host(c) is war)")
@@ -137,15 +130,8 @@ def test_a_card_typed_field_holds_that_card(tmp_path):
     events = copy / "events.yaml"
     events.write_text(events.read_text().replace("{id: raid, name: Raid,", "{id: raid, name: Raid, next: war,"))
     g = load_game(str(copy))
-    from dsl.compiler import Code, Compiler, Unit, _Scope
-    from dsl.parser import parse
-    from engine.state import Frame
-    from engine.yamlsrc import TextOrigin
     st = g.new_state(2, 1)
-    origin = TextOrigin("<t>", 1, 1, False)
-    unit = Unit(Code("t"), origin, _Scope())
-    fn, _ = Compiler(g, []).expr(unit, parse("first(e in row where e is raid).next is war and first(e in row where e is war).next is none", origin, "expr_start"))
-    assert fn(st, Frame(-1, 0, [None] * (unit.code.nlocals + 1), 0, -1)) is True
+    assert g.evaluate(st, "first(e in row where e is raid).next is war and first(e in row where e is war).next is none") is True
 
 
 def test_require_refuses_the_choice_and_restores_the_state(tmp_path):

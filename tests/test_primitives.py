@@ -6,13 +6,8 @@ its value in a known state. A primitive added to the registry without a row
 """
 import pytest
 
-from dsl.compiler import Code, Compiler, Unit, _Scope
-from dsl.parser import parse
 from dsl.primitives import PRIMITIVES
-from engine.errors import Span
 from engine.game import load_game
-from engine.state import Frame
-from engine.yamlsrc import TextOrigin
 
 GAME = load_game("citadels")
 
@@ -67,12 +62,7 @@ ARITH = [("7 / 2", 3), ("-7 / 2", -4), ("7 % 3", 1), ("2 + 3 * 4", 14), ("(2 + 3
 
 
 def evaluate(text):
-    st = GAME.new_state(4, 1)
-    comp = Compiler(GAME, [])
-    origin = TextOrigin("<test>", 1, 1, False)
-    unit = Unit(Code("t"), origin, _Scope())
-    fn, _ = comp.expr(unit, parse(text, origin, "expr_start"))
-    return fn(st, Frame(-1, 0, [None] * (unit.code.nlocals + 1), 1, -1))
+    return GAME.evaluate(GAME.new_state(4, 1), text, player=1)
 
 
 def test_every_primitive_has_a_docstring_and_a_case():
