@@ -38,12 +38,9 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
     # ------------------------------------------------------------ entry points
     def unit(self, name: str, src: Source, params: tuple = (), me_bound: bool = False) -> int:
         """Compile statements; params are (name, type) bound to locals 0.."""
-        code = Code(name)
         index = len(self.codes)
-        self.codes.append(code)
-        unit = Unit(code, src.origin, _Scope(), me_bound)
-        for pname, ptype in params:
-            unit.scope.names[pname] = (unit.new_slot(), ptype)
+        unit = self._new_unit(name, src, params, me_bound)
+        self.codes.append(unit.code)
         try:
             body = parse(src.text, src.origin, "start")
         except MeepleError as err:
@@ -52,13 +49,18 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         self.block(unit, body)
         return index
 
+    def _new_unit(self, name: str, src: Source, params: tuple, me_bound: bool) -> Unit:
+        """A fresh code unit whose first locals are the parameters."""
+        unit = Unit(Code(name), src.origin, _Scope(), me_bound)
+        for pname, ptype in params:
+            unit.scope.names[pname] = (unit.new_slot(), ptype)
+        return unit
+
     def expression(self, name: str, src: Source, params: tuple = (), want: Optional[str] = None,
                    me_bound: bool = False) -> tuple[Optional[Fn], Code]:
         """Compile one expression; returns (closure, code holding its locals)."""
-        code = Code(name)
-        unit = Unit(code, src.origin, _Scope(), me_bound)
-        for pname, ptype in params:
-            unit.scope.names[pname] = (unit.new_slot(), ptype)
+        unit = self._new_unit(name, src, params, me_bound)
+        code = unit.code
         try:
             tree = parse(src.text, src.origin, "expr_start")
             fn, t = self.expr(unit, tree)
@@ -71,10 +73,8 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
 
     def binder(self, name: str, src: Source, params: tuple = ()) -> tuple[Optional[tuple], Code]:
         """Compile ``x in coll where cond`` (an action parameter)."""
-        code = Code(name)
-        unit = Unit(code, src.origin, _Scope(), True)
-        for pname, ptype in params:
-            unit.scope.names[pname] = (unit.new_slot(), ptype)
+        unit = self._new_unit(name, src, params, True)
+        code = unit.code
         try:
             comp = parse(src.text, src.origin, "binder_start")
             source, st = self.expr(unit, comp.source)

@@ -14,7 +14,7 @@ from dsl.compiler import Code, Compiler
 
 from . import model as M
 from .actions import Actions
-from .errors import MeepleError, PackInvalid, Problems, Span, suggest
+from .errors import ContentError, MeepleError, PackInvalid, Problems, suggest
 from .flow import MAIN, MAX_DEPTH, STEP_BUDGET, Flow
 from .state import Frame, State
 from .views import Views
@@ -264,7 +264,7 @@ class Game(Flow, Actions, Views):
                 self.hook_code[(di, hook)] = comp.unit(f"{c.id}.{hook}", src)
             for event, src in c.handlers:
                 if event not in self.event_defs:
-                    errors.append(_content_error(f"unknown event '{event}'", src.span, suggest(event, list(self.event_defs))))
+                    errors.append(ContentError(f"unknown event '{event}'", src.span, suggest(event, list(self.event_defs))))
                     continue
                 params = tuple((x.name, self.type_of(x.type)) for x in self.event_defs[event].params)
                 self.handler_code[(di, event)] = comp.unit(f"{c.id} on {event}", src, params)
@@ -273,7 +273,7 @@ class Game(Flow, Actions, Views):
         for di, c in enumerate(self.card_defs):
             for a in c.actions:
                 if not a.group:
-                    errors.append(_content_error(f"card action '{a.id}' needs a group (one of: {', '.join(self.action_groups) or 'none'})", a.span))
+                    errors.append(ContentError(f"card action '{a.id}' needs a group (one of: {', '.join(self.action_groups) or 'none'})", a.span))
                     continue
                 self.card_actions.setdefault(di, []).append(self._action(comp, a, di))
         self.setup_code = comp.unit("setup", g.setup)
@@ -282,52 +282,32 @@ class Game(Flow, Actions, Views):
         self.end_when, self._end_code = comp.expression("end_when", g.end_when, want="bool")
         self.tiebreak = [comp.expression(f"tiebreak {i + 1}", t, want="int") for i, t in enumerate(g.tiebreak)]
         self.evaluation = comp.expression("evaluation", g.evaluation, want="int") if g.evaluation else None
-        if g.score not in self.res_index:
-            errors.append(_content_error(f"score: unknown resource '{g.score}'", g.setup.span, suggest(g.score, self.res_names)))
-        else:
-            self.score_res = self.res_index[g.score]
+        self.score_res = self.res_index[g.score]     # the loader has checked it is a resource
         problems.extend(errors)
 
     def _check_vocabulary(self, problems: Problems) -> None:
+        """Rules of the vocabulary that need the whole pack; unknown names, kinds and
+        types in the game definition are the loader's checks (engine/pack.py)."""
         g = self.defn
-        for k in g.card_kinds:
-            if k.starts_in not in self.zone_index:
-                problems.add(_content_error(f"card kind '{k.name}' starts in unknown zone '{k.starts_in}'", k.span, suggest(k.starts_in, list(self.zone_index))))
         for c in self.card_defs:
             if c.per_player and self.kind_cvars.get(c.kind, {}).get("owner") != "player":
-                problems.add(_content_error(f"card '{c.id}' has per_player copies, so its kind '{c.kind}' needs a variable 'owner: player?'", c.span))
+                problems.add(ContentError(f"card '{c.id}' has per_player copies, so its kind '{c.kind}' needs a variable 'owner: player?'", c.span))
         for c in self.card_defs:
             if c.starts_in is None:
                 continue
             z = self.zone_defs[self.zone_index[c.starts_in]] if c.starts_in in self.zone_index else None
             if z is None:
-                problems.add(_content_error(f"card '{c.id}' starts in unknown zone '{c.starts_in}'", c.span, suggest(c.starts_in, list(self.zone_index))))
+                problems.add(ContentError(f"card '{c.id}' starts in unknown zone '{c.starts_in}'", c.span, suggest(c.starts_in, list(self.zone_index))))
             elif z.holds != c.kind:
-                problems.add(_content_error(f"card '{c.id}' cannot start in '{c.starts_in}', which holds {z.holds} cards", c.span))
+                problems.add(ContentError(f"card '{c.id}' cannot start in '{c.starts_in}', which holds {z.holds} cards", c.span))
             elif (z.per_player and c.copies) or z.of_card is not None:
-                problems.add(_content_error(f"card '{c.id}' cannot start in '{c.starts_in}': only per_player pieces start in a zone each player has", c.span))
+                problems.add(ContentError(f"card '{c.id}' cannot start in '{c.starts_in}': only per_player pieces start in a zone each player has", c.span))
         for k in g.card_kinds:
             home = self.zone_defs[self.zone_index[k.starts_in]] if k.starts_in in self.zone_index else None
             if home is not None and home.per_player and any(c.kind == k.name and c.copies and not c.starts_in for c in self.card_defs):
-                problems.add(_content_error(f"'{k.name}' cards start in '{k.starts_in}', a zone each player has: only per_player pieces can", k.span))
+                problems.add(ContentError(f"'{k.name}' cards start in '{k.starts_in}', a zone each player has: only per_player pieces can", k.span))
             if home is not None and home.of_card is not None:
-                problems.add(_content_error(f"'{k.name}' cards cannot start in '{k.starts_in}', a zone of each {home.of_card} card", k.span))
-        for z in g.zones:
-            if z.of_card is not None and z.of_card not in self.kinds:
-                problems.add(_content_error(f"zone '{z.name}' belongs to unknown card kind '{z.of_card}'", z.span, suggest(z.of_card, list(self.kinds))))
-            if z.holds not in self.kinds:
-                problems.add(_content_error(f"zone '{z.name}' holds unknown card kind '{z.holds}'", z.span, suggest(z.holds, list(self.kinds))))
-        seen: dict[str, str] = {}
-        for what, names in (("option", self.option_index), ("resource", self.res_index), ("variable", self.gvar_index), ("player variable", self.pvar_index),
-                            ("zone", self.zone_index), ("enum value", self.enum_of_value), ("constant", self.constants)):
-            for n in names:
-                if n in seen:
-                    problems.add(_content_error(f"'{n}' is both a {seen[n]} and a {what}; names must be unique", g.span))
-                seen[n] = what
-        for vt in (*g.variables, *g.player_variables):
-            if vt.type.name not in ("int", "bool", "player", "text", "card") and vt.type.name not in self.enums and vt.type.name not in self.kinds:
-                problems.add(_content_error(f"unknown type '{vt.type.name}'", vt.type.span,
-                                            suggest(vt.type.name, ["int", "bool", "player", "text", "card", *self.enums, *self.kinds])))
+                problems.add(ContentError(f"'{k.name}' cards cannot start in '{k.starts_in}', a zone of each {home.of_card} card", k.span))
 
     def _check_cards(self, problems: Problems) -> None:
         """Every card field value has its declared type (enum values spelled right)."""
@@ -344,7 +324,7 @@ class Game(Flow, Actions, Views):
                 t = f.type
                 if value is None:
                     if not t.nullable:
-                        problems.add(_content_error(f"card '{c.id}': {name} may not be empty", spans[name]))
+                        problems.add(ContentError(f"card '{c.id}': {name} may not be empty", spans[name]))
                     continue
                 ok = True
                 hint = None
@@ -368,7 +348,7 @@ class Game(Flow, Actions, Views):
                 else:
                     want = t.name
                 if not ok:
-                    problems.add(_content_error(f"card '{c.id}': {name} must be {want}, not {value!r}", spans[name], hint))
+                    problems.add(ContentError(f"card '{c.id}': {name} must be {want}, not {value!r}", spans[name], hint))
 
     def _action(self, comp: Compiler, a: M.ActionDef, card_def: int) -> CompiledAction:
         params: tuple = ()
@@ -395,11 +375,6 @@ class Game(Flow, Actions, Views):
         self.max_action_locals = max(self.max_action_locals, ca.nlocals)
         self.actions.append(ca)
         return ca
-
-def _content_error(message: str, span: Span, hint: Optional[str] = None):
-    from .errors import ContentError
-    return ContentError(message, span, hint)
-
 
 
 def load_game(name: str) -> Game:
