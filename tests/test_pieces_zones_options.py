@@ -15,6 +15,17 @@ PACK = Path(__file__).parent / "packs" / "flags"
 GAME = load_game(str(PACK))
 
 
+def edited(tmp_path, *edits):
+    """A copy of the flags pack with (file, old text, new text) edits; each old text must be there."""
+    copy = tmp_path / "flags"
+    shutil.copytree(PACK, copy)
+    for file, old, new in edits:
+        text = (copy / file).read_text()
+        assert old in text, f"{file} has no {old!r}"
+        (copy / file).write_text(text.replace(old, new))
+    return copy
+
+
 def play(keys, players=2, **options):
     st = GAME.new_state(players, 1, options=options)
     for k in keys:
@@ -76,12 +87,7 @@ def test_bad_options_are_refused(options, message):
      "card 'neutral_cube' cannot start in 'supply': only per_player pieces start in a zone each player has"),
 ])
 def test_misuse_is_a_located_error(tmp_path, edit, message):
-    copy = tmp_path / "flags"
-    shutil.copytree(PACK, copy)
-    file, old, new = edit
-    text = (copy / file).read_text()
-    assert old in text
-    (copy / file).write_text(text.replace(old, new))
+    copy = edited(tmp_path, edit)
     with pytest.raises(PackInvalid) as info:
         load_game(str(copy))
     assert [e.message for e in info.value.problems.errors][0] == message
@@ -122,13 +128,10 @@ def test_rules_level_provisional_values_are_listed():
 
 
 def test_a_card_typed_field_holds_that_card(tmp_path):
-    copy = tmp_path / "flags"
-    shutil.copytree(PACK, copy)
-    game = copy / "game.yaml"
-    game.write_text(game.read_text().replace("fields: {first: int, second: int, size: int}",
-                                             'fields: {first: int, second: int, size: int, next: {type: "event?", default: null}}'))
-    events = copy / "events.yaml"
-    events.write_text(events.read_text().replace("{id: raid, name: Raid,", "{id: raid, name: Raid, next: war,"))
+    copy = edited(tmp_path,
+                  ("game.yaml", "fields: {first: int, second: int, size: int}",
+                   'fields: {first: int, second: int, size: int, next: {type: "event?", default: null}}'),
+                  ("events.yaml", "{id: raid, name: Raid,", "{id: raid, name: Raid, next: war,"))
     g = load_game(str(copy))
     st = g.new_state(2, 1)
     assert g.evaluate(st, "first(e in row where e is raid).next is war and first(e in row where e is war).next is none") is True
@@ -136,13 +139,9 @@ def test_a_card_typed_field_holds_that_card(tmp_path):
 
 def test_require_refuses_the_choice_and_restores_the_state(tmp_path):
     from engine.errors import Refusal
-    copy = tmp_path / "flags"
-    shutil.copytree(PACK, copy)
-    game = copy / "game.yaml"
-    game.write_text(game.read_text().replace(
-        "            if e is not none:\n                move top(supply) to flags of e\n",
-        "            if e is not none:\n                move top(supply) to flags of e\n"
-        "                require not (e is war) \"the war is not open yet\"\n"))
+    copy = edited(tmp_path, ("game.yaml", "            if e is not none:\n                move top(supply) to flags of e\n",
+                             "            if e is not none:\n                move top(supply) to flags of e\n"
+                             "                require not (e is war) \"the war is not open yet\"\n"))
     g = load_game(str(copy))
     st = g.new_state(2, 1)
     before = st.to_json()
@@ -157,11 +156,8 @@ def test_require_refuses_the_choice_and_restores_the_state(tmp_path):
 def test_play_prints_log_notes(tmp_path):
     from click.testing import CliRunner
     from engine.cli import main
-    copy = tmp_path / "flags"
-    shutil.copytree(PACK, copy)
-    game = copy / "game.yaml"
-    game.write_text(game.read_text().replace("                move top(supply) to flags of e\n",
-                                             "                move top(supply) to flags of e\n                log \"a cube goes on an event\"\n"))
+    copy = edited(tmp_path, ("game.yaml", "                move top(supply) to flags of e\n",
+                             "                move top(supply) to flags of e\n                log \"a cube goes on an event\"\n"))
     out = CliRunner().invoke(main, ["play", str(copy), "-p", "2", "--seed", "1", "--bots", "random"]).output
     assert "    a cube goes on an event" in out
 
