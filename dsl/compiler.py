@@ -83,8 +83,9 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
             et = elem_type(st)
             slot = unit.new_slot()
             unit.scope.names[comp.var] = (slot, et)
+            source = self.hoist_invariants(unit, comp.var, [comp.cond], self.as_list(source, st))
             cond = self.truth(unit, comp.cond) if comp.cond is not None else None
-            return (comp.var, slot, et, self.as_list(source, st), cond), code
+            return (comp.var, slot, et, source, cond), code
         except MeepleError as err:
             self.errors.append(err)
             return None, code

@@ -13,7 +13,8 @@ from engine.errors import DslCheckError, MeepleError, RuleError, Span, suggest
 from . import ast as A
 from .parser import parse, to_span
 from .primitives import PRIMITIVES
-from .types import Fn, Unit, _Scope, _bound_me, _me, elem_type, is_collection
+from .hoist import has_call, invariant_parts
+from .types import UNSET, Fn, Unit, _Scope, _bound_me, _me, elem_type, is_collection
 
 
 class _SelfUse(DslCheckError):
@@ -116,7 +117,68 @@ class ExpressionCompiler:
     # ------------------------------------------------------------ expressions
     def expr(self, unit: Unit, n: A.Node) -> tuple[Fn, str]:
         method = getattr(self, "x_" + type(n).__name__)
+        if unit.hoist is not None and id(n) in unit.hoist:
+            return self.cached(unit.hoist[id(n)], *method(unit, n))
         return method(unit, n)
+
+    # ------------------------------------------------------------ loop invariants
+    def impure(self, func: str) -> bool:
+        """Whether a call may have side effects (then it is never evaluated once for many items)."""
+        prim = PRIMITIVES.get(func)
+        if prim is not None:
+            return not prim.pure
+        fdef = self.g.function_defs.get(func)
+        if fdef is None:
+            return True
+        memo = self.__dict__.setdefault("_impure_functions", {})
+        if func not in memo:
+            memo[func] = True               # a function using itself is an error anyway
+            try:
+                memo[func] = has_call(parse(fdef.body.text, fdef.body.origin, "expr_start"), self.impure)[1]
+            except MeepleError:
+                pass
+        return memo[func]
+
+    def hoist_invariants(self, unit: Unit, var: str, roots: list, source: Fn) -> Fn:
+        """Mark the parts of ``roots`` that do not read ``var`` for caching in ``unit``
+        (see dsl/hoist.py); returns ``source`` wrapped to empty the caches before each walk."""
+        parts = invariant_parts(roots, var, self.impure)
+        if not parts:
+            return source
+        unit.hoist = dict(unit.hoist or {})
+        slots = []
+        for node in parts:
+            slot = unit.new_slot()
+            unit.hoist[id(node)] = slot
+            slots.append(slot)
+        if len(slots) == 1:
+            s0 = slots[0]
+
+            def fresh1(st, fr):
+                fr.locals[s0] = UNSET
+                return source(st, fr)
+            return fresh1
+        every = tuple(slots)
+
+        def fresh(st, fr):
+            loc = fr.locals
+            for s in every:
+                loc[s] = UNSET
+            return source(st, fr)
+        return fresh
+
+    @staticmethod
+    def cached(slot: int, fn: Fn, t: str) -> tuple[Fn, str]:
+        if is_collection(t) and t != "any":
+            return fn, t            # lists are not shared between items: nothing may alias them
+
+        def once(st, fr):
+            loc = fr.locals
+            v = loc[slot]
+            if v is UNSET:
+                v = loc[slot] = fn(st, fr)
+            return v
+        return once, t
 
     def x_Int(self, unit, n):
         v = n.value
@@ -318,9 +380,10 @@ class ExpressionCompiler:
             inner = Unit(unit.code, unit.origin, _Scope(unit.scope), unit.me_bound)
             slot = inner.new_slot()
             inner.scope.names[n.var] = (slot, et)
+            source = self.hoist_invariants(inner, n.var, [n.cond, n.value], self.read_list(src, st_))
             cond = self.truth(inner, n.cond) if n.cond is not None else None
             value, vt = self.expr(inner, n.value) if n.value is not None else (None, et)
-            return self.read_list(src, st_), slot, cond, value, et, vt
+            return source, slot, cond, value, et, vt
         src, st_ = self.expr(unit, n)
         if not is_collection(st_):
             raise self.err(unit, n.pos, f"expected a zone or list, found {self.describe(st_)}")

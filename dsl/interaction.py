@@ -34,6 +34,7 @@ class InteractionCompiler:
             inner.scope.names[s.var] = (slot, et)
             if acc >= 0:          # in 'choose up to', the where-clause sees the picks so far
                 inner.scope.names["chosen"] = (acc, "list:" + et)
+            source = self.hoist_invariants(inner, s.var, [s.cond], source)
             cond = self.truth(inner, s.cond)
         up_to = self.number(unit, s.up_to) if s.up_to is not None else None
         at_least = self.number(unit, s.at_least) if s.at_least is not None else None

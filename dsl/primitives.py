@@ -20,6 +20,7 @@ class Primitive:
     returns: str                       # a type, or 'elem' (element of the first arg), 'arg' (type of first arg)
     needs_state: bool
     doc: str
+    pure: bool = True                  # false: has side effects, so never evaluated once for many items
 
 
 def size(st, coll):
@@ -147,7 +148,7 @@ PRIMITIVES: dict[str, Primitive] = {
     "next_player": Primitive("next_player", next_player, ("player",), "player", True, next_player.__doc__),
     "previous_player": Primitive("previous_player", previous_player, ("player",), "player", True, previous_player.__doc__),
     "player": Primitive("player", player, ("int",), "player", True, player.__doc__),
-    "random": Primitive("random", random, ("collection",), "elem?", True, random.__doc__),
+    "random": Primitive("random", random, ("collection",), "elem?", True, random.__doc__, pure=False),
     "distance": Primitive("distance", distance, ("player", "player"), "int", True, distance.__doc__),
     "neighbours": Primitive("neighbours", neighbours, ("player", "player"), "bool", True, neighbours.__doc__),
     "abs": Primitive("abs", absolute, ("int",), "int", False, absolute.__doc__),

@@ -76,6 +76,8 @@ class Unit:
         self.origin = origin
         self.scope = scope
         self.me_bound = me_bound
+        # sub-expressions evaluated once per walk of a comprehension: id(node) -> cache slot
+        self.hoist: Optional[dict[int, int]] = None
 
     def new_slot(self) -> int:
         self.code.nlocals += 1
@@ -85,6 +87,9 @@ class Unit:
 
 Scope = _Scope
 
+# A cache slot not yet filled in this walk (see dsl/hoist.py). Built at run time so no
+# other string is ever the same object; compared with 'is'.
+UNSET = "".join(("\x00", "unset"))
 SKIP = "\x00skip"    # a string so decisions stay JSON-serialisable
 
 

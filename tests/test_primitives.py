@@ -90,3 +90,34 @@ def test_aggregates_over_plain_collections(text, expected):
 @pytest.mark.parametrize("text, expected", ARITH, ids=[a for a, _ in ARITH])
 def test_arithmetic_rounds_down(text, expected):
     assert evaluate(text) == expected
+
+
+# Parts of a comprehension that do not read its item are evaluated once per walk
+# (dsl/hoist.py). Each case gives a different value (or an error) if a part were
+# cached wrongly, eagerly, or with its side effects.
+INVARIANTS = [
+    ("count(a in players where count(b in players where b != a) == player_count - 1)", 4),  # reads a: per item
+    ("count(a in players where a == first(b in players where b == me))", 1),                  # the same for every a
+    ("sum(count(c in character where c.rank > x) for x in [1, 2, 3])", 18),                  # 7 + 6 + 5
+    ("count(x in 1..0 where 1 / 0 == count(players))", 0),       # no item: the part is never evaluated
+    ("any(x in [1] where x == 2 and 1 / 0 > count(players))", False),   # 'and' still short-circuits
+    ("count(x in 1..200 where random(players) == player(1)) > 0", True),  # random is drawn per item
+    ("count(x in 1..200 where random(players) == player(1)) < 200", True),
+]
+
+
+@pytest.mark.parametrize("text, expected", INVARIANTS, ids=[a for a, _ in INVARIANTS])
+def test_invariant_parts_are_evaluated_once_and_lazily(text, expected):
+    assert evaluate(text) == expected
+
+
+def test_invariant_parts_found():
+    from dsl.hoist import invariant_parts
+    from dsl.parser import parse
+    from engine.yamlsrc import TextOrigin
+    text = "count(a in players where a != me and size(hand of a) > size(deck) and any(p in players where p == me))"
+    tree = parse(text, TextOrigin("t.yaml", 1, 1, False), "expr_start")
+    comp = tree.args[0]
+    parts = invariant_parts([comp.cond], comp.var, lambda f: f == "random")
+    assert [text[p.pos.col - 1:p.pos.col - 1 + p.pos.length] for p in parts] == [
+        "size(deck)", "any(p in players where p == me)"]
