@@ -13,7 +13,7 @@ from typing import Callable, Optional
 from dsl.compiler import SKIP, STOP, SUSPEND
 
 from .errors import IllegalChoice, MeepleError, Refusal, RuleError, suggest
-from .state import Frame, State
+from .state import NO_ANSWER, Frame, State
 
 STEP_BUDGET = 200_000     # instructions between two decisions
 MAX_DEPTH = 1_000         # procedures, hooks and events running inside each other
@@ -167,6 +167,14 @@ class Flow:
                 k.append(v if v is not None else -10**9)
             out.append(tuple(k))
         return out
+
+    def repose(self, st: State) -> None:
+        """Ask the pending decision again after the state was changed from outside
+        (a scenario's ``arrange`` step): the instruction that asked it runs again
+        without an answer, so its options are those of the state as it now is."""
+        st.pending = None
+        st.answer = NO_ANSWER
+        self.run(st)
 
     def apply(self, st: State, key: str | int) -> None:
         """Apply a choice by option key (or index). Refuses illegal ones, state untouched."""

@@ -148,21 +148,30 @@ class _Start:
             placed.add(c)
 
     def fill_cards(self, st: State, placed: set) -> None:
-        """``cards: {palace_1: {occupant: [citizen@2]}}``: zones that belong to cards."""
+        """``cards: {palace_1: {occupant: [citizen@2]}, red_2: {value: 1}}``: the zones that
+        belong to a card, and its variables (the first copy of a card with several)."""
         g = self.game
-        for host_id, zones in (self.spec.get("cards") or {}).items():
+        for host_id, items in (self.spec.get("cards") or {}).items():
             path = ("cards", host_id)
             if host_id not in g.card_index:
                 raise self.err(path, f"unknown card id '{host_id}'", suggest(str(host_id), list(g.card_index)))
             host = g.card_def_index.index(g.card_index[host_id])
             kind = g.card_defs[g.card_index[host_id]].kind
-            for zname, ids in (zones or {}).items():
-                zi = g.zone_index.get(zname)
-                if zi is None or g.zone_defs[zi].of_card != kind:
-                    own = [z.name for z in g.zone_defs if z.of_card == kind]
-                    raise self.err(path + (zname,), f"{kind} cards have no zone '{zname}'" + (f" (they have: {', '.join(own)})" if own else ""),
-                                   suggest(str(zname), own))
-                self.fill_zone(st, g.zone_base[zi] + g.kind_pos[host], ids, path + (zname,), placed)
+            cvars = g.kind_cvars.get(kind, {})
+            for name, raw in (items or {}).items():
+                zi = g.zone_index.get(name)
+                if zi is not None and g.zone_defs[zi].of_card == kind:
+                    if not isinstance(raw, list):
+                        raise self.err(path + (name,), f"'{name}' is a zone: list the card ids in it")
+                    self.fill_zone(st, g.zone_base[zi] + g.kind_pos[host], raw, path + (name,), placed)
+                elif name in cvars:
+                    if isinstance(raw, list):
+                        raise self.err(path + (name,), f"'{name}' is a variable of {kind} cards: give one value")
+                    st.cvars[host * g.ncvars + g.cvar_index[name]] = self.value(path + (name,), cvars[name], raw)
+                else:
+                    own = [z.name for z in g.zone_defs if z.of_card == kind] + list(cvars)
+                    raise self.err(path + (name,), f"{kind} cards have no zone or variable '{name}'" + (f" (they have: {', '.join(own)})" if own else ""),
+                                   suggest(str(name), own))
 
 
 def _move(st: State, card: int, slot: int) -> None:
@@ -231,6 +240,10 @@ def _run_scenario(game: Game, doc: Document, path: tuple, sc: dict, top: dict) -
         raise ScenarioFailure(err.message, doc.span(path + ("options",)) if "options" in sc else doc.span(("options",))) from None
     for j, step in enumerate(sc["steps"]):
         spath = path + ("steps", j)
+        if "arrange" in step:
+            _Start(game, doc, spath + ("arrange",), step["arrange"] or {})(st)
+            if st.pending is not None:
+                game.repose(st)          # the pending choice is offered again, from the arranged state
         if "choose" in step:
             wants = step["choose"] if isinstance(step["choose"], list) else [step["choose"]]
             for k, want in enumerate(wants):
