@@ -132,7 +132,7 @@ def _board(game: Game, st, viewer: Optional[int]) -> str:
         res = "  ".join(f"{r} {pl[r]}" for r in game.res_names)
         zones = []
         for z in game.zone_defs:
-            if not z.per_player:
+            if not z.per_player or not z.board:
                 continue
             content = v["zones"][f"{z.name}/P{p + 1}"]
             if isinstance(content, dict):

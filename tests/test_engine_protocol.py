@@ -78,7 +78,7 @@ def test_log_replays_exactly_and_divergence_is_reported():
 
 
 def test_no_game_words_in_engine_or_dsl():
-    pattern = re.compile(r"citadel|warlord|assassin|magician|architect|troyes|signorie|denier|florin", re.I)
+    pattern = re.compile(r"citadel|warlord|assassin|magician|architect|troyes|cathedral|signori|denier|florin|marriage|offspring|alliance", re.I)
     hits = []
     for folder in ("engine", "dsl"):
         for f in (ROOT / folder).rglob("*"):
