@@ -76,6 +76,15 @@ class _Start:
                 raise self.err(path, f"unknown card id '{raw}'", suggest(str(raw), list(g.card_index)))
             di = g.card_index[raw]
             return next(c for c, d in enumerate(g.card_def_index) if d == di)
+        base = type_.rstrip("?")
+        if base.startswith("enum:"):
+            values = list(g.enums[base[5:]])
+            if raw not in values:
+                raise self.err(path, f"'{raw}' is not a {base[5:]} value ({', '.join(values)})", suggest(str(raw), values))
+        elif base == "int" and (isinstance(raw, bool) or not isinstance(raw, int)):
+            raise self.err(path, f"expected a number, found {raw!r}")
+        elif base == "bool" and not isinstance(raw, bool):
+            raise self.err(path, f"expected true or false, found {raw!r}")
         return raw
 
     def __call__(self, st: State) -> None:
@@ -121,6 +130,12 @@ class _Start:
                 _move(st, c, g.card_home[c])
         owner = g.slot_owner[slot]
         for j, raw in enumerate(ids or []):
+            settings: dict = {}
+            if isinstance(raw, dict):          # {card: man, rank: 3}: a card and its variables
+                settings = {k: v for k, v in raw.items() if k != "card"}
+                if "card" not in raw:
+                    raise self.err(path + (j,), "write the card id as 'card: ID' beside its variables")
+                raw = raw["card"]
             cid, _, seat_text = str(raw).partition("@")
             if cid not in g.card_index:
                 raise self.err(path + (j,), f"unknown card id '{cid}'", suggest(cid, list(g.card_index)))
@@ -146,6 +161,18 @@ class _Start:
             c = free[0]
             _move(st, c, slot)
             placed.add(c)
+            self.set_variables(st, c, settings, path + (j,))
+
+    def set_variables(self, st: State, c: int, settings: dict, path: tuple) -> None:
+        g = self.game
+        kind = g.card_defs[g.card_def_index[c]].kind
+        cvars = g.kind_cvars.get(kind, {})
+        for name, raw in settings.items():
+            if name not in cvars:
+                raise self.err(path + (name,), f"{kind} cards have no variable '{name}'", suggest(str(name), list(cvars)))
+            if isinstance(raw, (list, dict)):
+                raise self.err(path + (name,), f"'{name}' is a variable of {kind} cards: give one value")
+            st.cvars[c * g.ncvars + g.cvar_index[name]] = self.value(path + (name,), cvars[name], raw)
 
     def fill_cards(self, st: State, placed: set) -> None:
         """``cards: {palace_1: {occupant: [citizen@2]}, red_2: {value: 1}}``: the zones that
@@ -165,9 +192,7 @@ class _Start:
                         raise self.err(path + (name,), f"'{name}' is a zone: list the card ids in it")
                     self.fill_zone(st, g.zone_base[zi] + g.kind_pos[host], raw, path + (name,), placed)
                 elif name in cvars:
-                    if isinstance(raw, list):
-                        raise self.err(path + (name,), f"'{name}' is a variable of {kind} cards: give one value")
-                    st.cvars[host * g.ncvars + g.cvar_index[name]] = self.value(path + (name,), cvars[name], raw)
+                    self.set_variables(st, host, {name: raw}, path)
                 else:
                     own = [z.name for z in g.zone_defs if z.of_card == kind] + list(cvars)
                     raise self.err(path + (name,), f"{kind} cards have no zone or variable '{name}'" + (f" (they have: {', '.join(own)})" if own else ""),
