@@ -287,6 +287,85 @@ class ExpressionCompiler:
         what = f"{kind} cards" if kind else "cards"
         raise self.err(unit, n.pos, f"{what} have no field '{name}'", suggest(name, known))
 
+    def operand(self, unit: Unit, node: A.Node) -> Optional[tuple]:
+        """How a comparison operand reads, when it is one of the cheap shapes:
+        ('const', v), ('local', slot), ('field', slot, i) for x.field of a local
+        card, ('cvar', slot, i) for a card variable of a local card; else None.
+        Mirrors x_Name / x_Field (call it after they checked the node)."""
+        g = self.g
+        if isinstance(node, (A.Int, A.Str, A.Bool)):
+            return ("const", node.value)
+        if isinstance(node, A.NoneLit):
+            return ("const", None)
+        if isinstance(node, A.Name):
+            local = unit.scope.lookup(node.name)
+            if local is not None:
+                return ("local", local[0])
+            name = node.name
+            if name in g.enum_of_value and not (name in g.option_index or name in g.constants or name in g.gvar_index
+                                                or name in g.pvar_index or name in g.res_index or name in g.zone_index):
+                return ("const", name)
+            return None
+        if isinstance(node, A.Field) and node.name not in ("id", "name") and isinstance(node.target, A.Name):
+            local = unit.scope.lookup(node.target.name)
+            if local is None:
+                return None
+            slot, t = local
+            kind = t[5:] if t.startswith("card:") else None
+            fields = g.kind_fields.get(kind, {}) if kind else g.all_fields
+            cvars = g.kind_cvars.get(kind, {}) if kind else g.all_cvars
+            if node.name in fields:             # the same order as x_Field: a kind's fields, then its variables
+                return ("field", slot, g.field_index[node.name])
+            if node.name in cvars:
+                return ("cvar", slot, g.cvar_index[node.name])
+        return None
+
+    def fused_equality(self, unit: Unit, n: A.Binary) -> Optional[Fn]:
+        """``d.colour == yellow``, ``s.column == col``, ``t.colour == d.colour`` as one
+        closure rather than three: these comparisons fill every condition."""
+        left, right = self.operand(unit, n.left), self.operand(unit, n.right)
+        if left is None or right is None:
+            return None
+        if left[0] == "const" and right[0] != "const":
+            left, right = right, left
+        table, ncv = self.g.card_fields, self.g.ncvars
+        neg = n.op == "!="
+        kind = left[0]
+        if right[0] == "const":
+            k = right[1]
+            if kind == "field":
+                s, i = left[1], left[2]
+                if neg:
+                    return lambda st, fr: table[fr.locals[s]][i] != k
+                return lambda st, fr: table[fr.locals[s]][i] == k
+            if kind == "cvar":
+                s, i = left[1], left[2]
+                if neg:
+                    return lambda st, fr: st.cvars[fr.locals[s] * ncv + i] != k
+                return lambda st, fr: st.cvars[fr.locals[s] * ncv + i] == k
+            if kind == "local":
+                s = left[1]
+                if neg:
+                    return lambda st, fr: fr.locals[s] != k
+                return lambda st, fr: fr.locals[s] == k
+            return None
+        if kind == "field" and right[0] == "field":
+            s1, i1, s2, i2 = left[1], left[2], right[1], right[2]
+            if neg:
+                return lambda st, fr: table[fr.locals[s1]][i1] != table[fr.locals[s2]][i2]
+            return lambda st, fr: table[fr.locals[s1]][i1] == table[fr.locals[s2]][i2]
+        if kind == "field" and right[0] == "local":
+            s1, i1, s2 = left[1], left[2], right[1]
+            if neg:
+                return lambda st, fr: table[fr.locals[s1]][i1] != fr.locals[s2]
+            return lambda st, fr: table[fr.locals[s1]][i1] == fr.locals[s2]
+        if kind == "cvar" and right[0] == "local":
+            s1, i1, s2 = left[1], left[2], right[1]
+            if neg:
+                return lambda st, fr: st.cvars[fr.locals[s1] * ncv + i1] != fr.locals[s2]
+            return lambda st, fr: st.cvars[fr.locals[s1] * ncv + i1] == fr.locals[s2]
+        return None
+
     def local_slot(self, unit: Unit, node: A.Node) -> Optional[int]:
         if isinstance(node, A.Name):
             found = unit.scope.lookup(node.name)
@@ -439,11 +518,17 @@ class ExpressionCompiler:
             raise _SelfUse(err.message, err.span)
         args = self.call_args(unit, n.pos, f"function '{fdef.name}'", fdef.params, n.args)
         inner = Unit(unit.code, fdef.body.origin, _Scope(), unit.me_bound)
-        slots = []
-        for p in fdef.params:
+        pairs_list = []
+        for p, node, arg in zip(fdef.params, n.args, args):
+            local = unit.scope.lookup(node.name) if isinstance(node, A.Name) else None
+            if local is not None:
+                # an argument that is already a local: the parameter reads its slot (no copy;
+                # expressions never assign, so it cannot change while the body runs)
+                inner.scope.names[p.name] = (local[0], self.g.type_of(p.type))
+                continue
             slot = inner.new_slot()
             inner.scope.names[p.name] = (slot, self.g.type_of(p.type))
-            slots.append(slot)
+            pairs_list.append((slot, arg))
         self._inlining = inlining + (fdef.name,)
         try:
             tree = parse(fdef.body.text, fdef.body.origin, "expr_start")
@@ -455,7 +540,16 @@ class ExpressionCompiler:
             return (lambda st, fr: None), "any"
         finally:
             self._inlining = inlining
-        pairs = tuple(zip(slots, args))
+        pairs = tuple(pairs_list)
+        if not pairs:
+            return body, t
+        if len(pairs) == 1:
+            (s0, a0), = pairs
+
+            def call1(st, fr):
+                fr.locals[s0] = a0(st, fr)
+                return body(st, fr)
+            return call1, t
 
         def call(st, fr):
             loc = fr.locals
@@ -681,6 +775,9 @@ class ExpressionCompiler:
         b, tb = self.expr(unit, n.right)
         if not (self.compatible(ta, tb) or self.compatible(tb, ta)):
             raise self.err(unit, n.pos, f"cannot compare {self.describe(ta)} with {self.describe(tb)}")
+        fused = self.fused_equality(unit, n)
+        if fused is not None:
+            return fused, "bool"
         if op == "==":
             return (lambda st, fr: a(st, fr) == b(st, fr)), "bool"
         return (lambda st, fr: a(st, fr) != b(st, fr)), "bool"

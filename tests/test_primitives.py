@@ -121,3 +121,28 @@ def test_invariant_parts_found():
     parts = invariant_parts([comp.cond], comp.var, lambda f: f == "random")
     assert [text[p.pos.col - 1:p.pos.col - 1 + p.pos.length] for p in parts] == [
         "size(deck)", "any(p in players where p == me)"]
+
+
+# Comparisons of a local card's field or variable, a local or a constant are
+# compiled to one closure (expressions.fused_equality); each shape, both ways round.
+EQUALITY = [
+    ("count(c in character where c.rank == 4)", 1),                 # field == constant
+    ("count(c in character where 4 == c.rank)", 1),                 # constant == field
+    ("count(c in character where c.rank != 4)", 7),
+    ("count(d in district where d.colour == yellow)", 12),          # field == enum value
+    ("count(d in district where d.colour != yellow)", 54),
+    ("count(a in character where count(b in character where b.rank == a.rank) == 1)", 8),   # field == field
+    ("count(a in character where count(b in character where b.rank != a.rank) == 7)", 8),
+    ("count(d in district where d.built_round == 0)", 66),          # variable == constant
+    ("count(d in district where d.built_round != 0)", 0),
+    ("count(n in [1, 2, 3] where n == 2)", 1),                      # local == constant
+    ("count(n in [1, 2, 3] where n != 2)", 2),
+    ("count(n in [1, 2, 3] where count(c in character where c.rank == n) == 1)", 3),   # field == local
+    ("count(n in [0, 1] where count(d in district where d.built_round == n) == 66)", 1),  # variable == local
+    ("count(n in [0, 1] where count(d in district where d.built_round != n) == 66)", 1),
+]
+
+
+@pytest.mark.parametrize("text, expected", EQUALITY, ids=[a for a, _ in EQUALITY])
+def test_equality_shapes(text, expected):
+    assert evaluate(text) == expected
