@@ -505,6 +505,9 @@ class ExpressionCompiler:
         if len(args) == 1:
             a0 = args[0]
             return (lambda st, fr: f(a0(st, fr))), ret
+        if len(args) == 2:
+            a0, a1 = args
+            return (lambda st, fr: f(a0(st, fr), a1(st, fr))), ret
         return (lambda st, fr: f(*[a(st, fr) for a in args])), ret
 
     def inline_function(self, unit: Unit, n: A.Call, fdef: Any):
