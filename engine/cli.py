@@ -57,18 +57,18 @@ def main() -> None:
 def validate(packs: tuple[str, ...], fmt: str) -> None:
     """Check packs: YAML, schemas, references and every DSL text. Exit 1 on any error."""
     from .game import Game as _Game
-    from .pack import provisional_warnings, read_pack, resolve
+    from .pack import provisional_warnings, read_packs, resolve_all
     report = []
     any_error = False
     for name in packs:
         try:
-            root = resolve(name)
+            roots = resolve_all(name)
         except UsageError as err:
             click.echo(f"error: {err.message}" + (f"; {err.hint}" if err.hint else ""), err=True)
             sys.exit(ExitCode.USAGE)
         start = time.perf_counter()
         problems = Problems()
-        pack = read_pack(root, problems)
+        pack = read_packs(roots, problems)
         game = None
         if pack is not None and not problems.errors:
             game = _Game(pack)
@@ -86,6 +86,7 @@ def validate(packs: tuple[str, ...], fmt: str) -> None:
                 "warnings": [{"severity": "warning", "file": s.file, "line": s.line, "col": s.col,
                               "message": f"provisional value {cid}.{fld}: {reason}"} for cid, fld, reason, s in warnings],
                 "cards": len(pack.cards) if pack else 0,
+                "load_order": [{"pack": i, "version": v} for i, v, _ in pack.load_order] if pack else [],
             })
         click.echo(json.dumps(out if len(out) > 1 else out[0], indent=2, ensure_ascii=False))
     else:
@@ -94,6 +95,8 @@ def validate(packs: tuple[str, ...], fmt: str) -> None:
                 click.echo(render(e))
             for cid, fld, reason, span in warnings:
                 click.echo(f"{location(span)}: warning: provisional value {cid}.{fld}: {reason}")
+            if pack is not None and len(pack.load_order) > 1:
+                click.echo(f"{name}: load order " + " -> ".join(f"{i} {v}" for i, v, _ in pack.load_order))
             if problems.errors:
                 click.echo(f"{name}: {len(problems.errors)} error(s), {len(warnings)} provisional value(s)")
             else:

@@ -378,10 +378,11 @@ class Game(Flow, Actions, Views):
 
 
 def load_game(name: str) -> Game:
-    """Load, validate and compile a pack (an id or a folder); PackInvalid lists every error."""
-    from .pack import read_pack, resolve
+    """Load, validate and compile a pack (an id or a folder, or several joined by '+':
+    a game and packs that extend it); PackInvalid lists every error."""
+    from .pack import read_packs, resolve_all
     problems = Problems()
-    pack = read_pack(resolve(name), problems)
+    pack = read_packs(resolve_all(name), problems)
     if pack is None or problems.errors:
         raise PackInvalid(problems)
     game = Game(pack)

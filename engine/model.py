@@ -217,11 +217,24 @@ class PackInfo:
     name: Names
     version: str
     engine: str
-    extends: tuple[str, ...]
+    extends: tuple[tuple[str, Optional[str]], ...]    # (pack, version range or None)
     locales: tuple[str, ...]
     description: str
     root: str
     span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What a pack that extends another did to one card or rule (for diffs and conflicts)."""
+
+    pack: str
+    op: str             # add | replace | patch | remove | override
+    what: str           # card | a rules section (procedures, constants, actions, flow, ...)
+    name: str           # card id or rule name
+    keys: tuple[str, ...]    # patched fields (patch) or ()
+    span: Span
+    value: Any = None   # the new value(s), to tell compatible changes from conflicting ones
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,3 +243,5 @@ class Pack:
     game: GameDef
     cards: tuple[CardDef, ...]
     files: tuple[str, ...] = field(default=())
+    load_order: tuple[tuple[str, str, str], ...] = ()     # (id, version, folder) of every pack loaded, base first
+    changes: tuple[Change, ...] = ()

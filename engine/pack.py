@@ -8,6 +8,7 @@ by id, which is what a later ``extends`` (add, replace, remove by id) builds on.
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
@@ -352,17 +353,19 @@ class _Reader:
 
     RESERVED_CARD_KEYS = {"id", "name", "copies", "per_player", "starts_in", "text", "hooks", "triggers", "actions", "provisional"}
 
-    def cards(self, doc: Document, game: Optional[M.GameDef]) -> list[M.CardDef]:
+    def cards(self, doc: Document, game: Optional[M.GameDef], list_key: str = "cards") -> list[M.CardDef]:
+        """The cards listed under ``list_key`` ('cards', or 'replace' in a pack that extends another)."""
         d = doc.data
         kind_name = d["card_kind"]
         kind = next((k for k in game.card_kinds if k.name == kind_name), None) if game else None
         if game and kind is None:
-            self.problems.add(ContentError(f"unknown card kind '{kind_name}'", doc.span(("card_kind",)),
-                                           suggest(kind_name, [k.name for k in game.card_kinds])))
+            if list_key == "cards":      # reported once per file
+                self.problems.add(ContentError(f"unknown card kind '{kind_name}'", doc.span(("card_kind",)),
+                                               suggest(kind_name, [k.name for k in game.card_kinds])))
             return []
         out = []
-        for i, c in enumerate(d["cards"]):
-            path = ("cards", i)
+        for i, c in enumerate(d.get(list_key) or ()):
+            path = (list_key, i)
             fields: dict[str, Any] = {}
             spans = []
             declared = {f.name: f for f in kind.fields} if kind else {}
@@ -415,7 +418,7 @@ class _Reader:
 
 def load_documents(root: Path, problems: Problems) -> dict[str, list[Document]]:
     """Every YAML file of a pack, by kind, schema-checked. Problems collected."""
-    by_kind: dict[str, list[Document]] = {"pack": [], "game": [], "cards": [], "scenario": []}
+    by_kind: dict[str, list[Document]] = {"pack": [], "game": [], "rules": [], "cards": [], "scenario": []}
     files = sorted(p for p in root.rglob("*.yaml") if p.is_file())
     for path in files:
         try:
@@ -426,7 +429,7 @@ def load_documents(root: Path, problems: Problems) -> dict[str, list[Document]]:
         data = doc.data
         if not isinstance(data, dict) or "kind" not in data:
             what = "this file is empty; a pack file is" if data is None else "a pack file must be"
-            problems.add(ContentError(f"{what} a mapping with a 'kind' (pack, game, cards, scenario)", Span(doc.file, 1, 1)))
+            problems.add(ContentError(f"{what} a mapping with a 'kind' (pack, game, rules, cards, scenario)", Span(doc.file, 1, 1)))
             continue
         kind = data["kind"]
         if not isinstance(kind, str) or kind not in by_kind:
@@ -446,32 +449,74 @@ def load_documents(root: Path, problems: Problems) -> dict[str, list[Document]]:
     return by_kind
 
 
-def read_pack(root: Path, problems: Problems) -> Optional[M.Pack]:
-    """Load a pack folder into the model; problems are collected, never raised."""
+@dataclass
+class Layer:
+    """One pack folder, read and schema-checked but not yet built: a base game,
+    or a pack that extends others (see engine.expansion)."""
+
+    root: Path
+    info: M.PackInfo
+    manifest: Document
+    game: Optional[Document]
+    rules: list[Document]
+    cards: list[Document]
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        return tuple(d.file for d in [self.manifest, *([self.game] if self.game else []), *self.rules, *self.cards])
+
+
+def read_layer(root: Path, problems: Problems) -> Optional[Layer]:
+    """Read one pack folder's files; problems are collected, never raised."""
     if not (root / "pack.yaml").is_file():
         problems.add(ContentError("not a pack: no pack.yaml here", Span(_display(root), 0, 0)))
         return None
     docs = load_documents(root, problems)
-    reader = _Reader(problems)
-    if len(docs["game"]) > 1:
-        for extra in docs["game"][1:]:
-            problems.add(ContentError(f"a second game file (the first is {docs['game'][0].file}); a pack has one",
-                                      extra.span(("kind",))))
-        return None
-    if not docs["game"]:
-        if not problems.errors:
-            problems.add(ContentError("a pack needs a game file (a file with kind: game)", Span(_display(root / "pack.yaml"), 1, 1)))
-        return None
     pdoc = next(iter(docs["pack"]), None)
     if pdoc is None:
         return None     # pack.yaml had errors, reported already
     p = pdoc.data
-    info = M.PackInfo(p["id"], reader.names(p["name"]), p["version"], p.get("engine", ""), tuple(p.get("extends") or ()),
+    extends = tuple((e, None) if isinstance(e, str) else (e["pack"], e.get("version")) for e in p.get("extends") or ())
+    info = M.PackInfo(p["id"], _Reader(problems).names(p["name"]), p["version"], p.get("engine", ""), extends,
                       tuple(p.get("locales") or ("en",)), p.get("description", ""), str(root), pdoc.span(("id",)))
-    game = reader.game(docs["game"][0])
+    if info.engine:
+        from . import __version__
+        from .versions import satisfies
+        try:
+            if not satisfies(__version__, info.engine):
+                problems.add(ContentError(f"this pack needs engine {info.engine}; this is meeple {__version__}", pdoc.span(("engine",))))
+        except ValueError as err:
+            problems.add(ContentError(f"engine: {err}", pdoc.span(("engine",))))
+    games = docs["game"]
+    for extra in games[1:]:
+        problems.add(ContentError(f"a second game file (the first is {games[0].file}); a pack has one", extra.span(("kind",))))
+    if extends:
+        for g in games:
+            problems.add(ContentError("a pack that extends another changes its rules in a rules file (kind: rules), "
+                                      "not a game file", g.span(("kind",)), "write 'kind: rules' with add: and override: sections"))
+    else:
+        for r in docs["rules"]:
+            problems.add(ContentError("only a pack that extends another has a rules file; this one has no 'extends' in pack.yaml",
+                                      r.span(("kind",))))
+        for doc in docs["cards"]:
+            for key in ("replace", "patch", "remove"):
+                if key in doc.data:
+                    problems.add(ContentError(f"'{key}:' changes cards of a pack this one extends, but it extends none",
+                                              doc.key_span((key,)), "add 'extends: [GAME]' to pack.yaml, or list the cards under cards:"))
+        if not games and not problems.errors:
+            problems.add(ContentError("a pack needs a game file (a file with kind: game)", Span(_display(root / "pack.yaml"), 1, 1)))
+    return Layer(root, info, pdoc, games[0] if games and not extends else None, docs["rules"], docs["cards"])
+
+
+def build_pack(layer: Layer, problems: Problems) -> Optional[M.Pack]:
+    """A base game (no extends) into the model."""
+    if layer.game is None:
+        return None
+    reader = _Reader(problems)
+    game = reader.game(layer.game)
     cards: list[M.CardDef] = []
     seen: dict[str, M.CardDef] = {}
-    for doc in docs["cards"]:
+    for doc in layer.cards:
         for card in reader.cards(doc, game):
             if card.id in seen:
                 first = seen[card.id].span
@@ -479,8 +524,28 @@ def read_pack(root: Path, problems: Problems) -> Optional[M.Pack]:
                 continue
             seen[card.id] = card
             cards.append(card)
-    files = tuple(d.file for kind in ("pack", "game", "cards") for d in docs[kind])
-    return M.Pack(info, game, tuple(cards), files)
+    return M.Pack(layer.info, game, tuple(cards), layer.files, ((layer.info.id, layer.info.version, str(layer.root)),))
+
+
+def read_pack(root: Path, problems: Problems) -> Optional[M.Pack]:
+    """Load a pack folder into the model (with the packs it extends); problems are collected, never raised."""
+    return read_packs([root], problems)
+
+
+def read_packs(roots: list[Path], problems: Problems) -> Optional[M.Pack]:
+    """Load packs together: a base game and packs that extend it, in load order."""
+    from .expansion import assemble, load_order
+    layers = load_order(roots, problems)
+    if not layers:
+        return None
+    if len(layers) == 1:
+        return build_pack(layers[0], problems)
+    return assemble(layers, problems)
+
+
+def resolve_all(spec: str) -> list[Path]:
+    """'GAME+EXPANSION+...' (or one id or folder) -> pack folders, in the order given."""
+    return [resolve(part) for part in spec.split("+") if part]
 
 
 def provisional_warnings(pack: M.Pack) -> list[tuple[str, str, str, Span]]:

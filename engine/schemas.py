@@ -13,7 +13,7 @@ from jsonschema import Draft202012Validator, ValidationError
 from .errors import ContentError, suggest
 from .yamlsrc import Document
 
-KINDS = ("pack", "game", "cards", "scenario")
+KINDS = ("pack", "game", "rules", "cards", "scenario")
 
 
 def schema_dir() -> Path:

@@ -1,0 +1,408 @@
+"""Packs that extend packs: load order, rule and card changes, conflicts.
+
+A pack whose pack.yaml lists ``extends:`` (pack ids, each optionally with a
+version range) is loaded after what it extends: depth first, each pack once,
+the base game (the one pack without ``extends``) first. Its changes are
+written out, so a reader sees what changed:
+
+- rules files (``kind: rules``) ``add:`` new names and ``override:`` existing
+  ones (constants, procedures, actions by id, flow steps, ...);
+- cards files list new cards under ``cards:``, whole replacements under
+  ``replace:``, single keys under ``patch:`` and ids under ``remove:``.
+
+Adding what exists, or changing what does not, is an error at its line. Two
+packs that change the same card or rule differently, neither extending the
+other, are a conflict naming both places: load order never decides in
+silence. Changes merge YAML documents (every span keeps the file its value
+came from); the merged game is then built and checked like any other.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Optional
+
+from . import model as M
+from .errors import ContentError, Problems, Span, UsageError, suggest
+from .pack import Layer, _Reader, read_layer, resolve, shipped_packs
+from .versions import satisfies
+from .yamlsrc import Document
+
+WHAT = {"constants": "constant", "resources": "resource", "variables": "variable", "player_variables": "player variable",
+        "zones": "zone", "events": "event", "procedures": "procedure", "functions": "function", "options": "option",
+        "provisional": "provisional note", "enums": "enum", "card_kinds": "card kind", "actions": "action",
+        "flow": "flow step", "players": "player count", "score": "score setting"}
+MERGED_CARD_KEYS = ("hooks", "triggers")       # a patch changes these one name at a time
+
+
+def _find(name: str, near: Path) -> Optional[Path]:
+    """An extended pack: a folder beside this one, a path, or a shipped pack."""
+    for candidate in (near.parent / name, Path(name)):
+        if (candidate / "pack.yaml").is_file():
+            return candidate
+    try:
+        return resolve(name)
+    except UsageError:
+        return None
+
+
+def load_order(roots: list[Path], problems: Problems) -> list[Layer]:
+    """Every pack to load, each after the packs it extends; [] when that fails."""
+    out: list[Layer] = []
+    by_id: dict[str, Layer] = {}
+    cache: dict[Path, Optional[Layer]] = {}
+    broken = False
+
+    def visit(root: Path, chain: tuple[str, ...], want: Optional[str], at: Optional[Span]) -> None:
+        nonlocal broken
+        key = root.resolve()
+        if key not in cache:
+            cache[key] = read_layer(root, problems)
+        layer = cache[key]
+        if layer is None:
+            broken = True
+            return
+        lid = layer.info.id
+        where = at or layer.info.span
+        if want:
+            try:
+                if not satisfies(layer.info.version, want):
+                    problems.add(ContentError(f"needs {lid} {want}, but {lid} is version {layer.info.version}", where))
+            except ValueError as err:
+                problems.add(ContentError(f"extends: {err}", where))
+        if lid in chain:
+            problems.add(ContentError(f"packs extend each other in a circle: {' -> '.join(chain + (lid,))}", where))
+            broken = True
+            return
+        if lid in by_id:
+            if Path(by_id[lid].root).resolve() != key:
+                problems.add(ContentError(f"two different packs have the id '{lid}' ({by_id[lid].root} and {root})", where))
+            return
+        for j, (name, rng) in enumerate(layer.info.extends):
+            span = layer.manifest.span(("extends", j))
+            found = _find(name, root)
+            if found is None:
+                problems.add(ContentError(f"extends unknown pack '{name}'", span,
+                                          suggest(name, shipped_packs()) or "a shipped pack id, or a pack folder beside this one"))
+                broken = True
+                continue
+            visit(found, chain + (lid,), rng, span)
+        by_id[lid] = layer
+        out.append(layer)
+
+    for r in roots:
+        visit(Path(r), (), None, None)
+    bases = [layer for layer in out if not layer.info.extends]
+    if len(bases) > 1:
+        problems.add(ContentError(f"{' and '.join(b.info.id for b in bases)} are separate games; "
+                                  "load one game with packs that extend it", bases[1].info.span))
+        return []
+    return [] if broken else out
+
+
+def _copy(doc: Document) -> Document:
+    return Document(doc.file, copy.deepcopy(doc.data), dict(doc.spans), dict(doc.key_spans), dict(doc.origins))
+
+
+def _graft(dst: Document, dpath: tuple, src: Document, spath: tuple, clear: bool = True) -> None:
+    """Positions of ``src`` under ``spath`` become those of ``dst`` under ``dpath``."""
+    n, m = len(spath), len(dpath)
+    for table in ("spans", "key_spans", "origins"):
+        d, s = getattr(dst, table), getattr(src, table)
+        if clear:
+            for k in [k for k in d if k[:m] == dpath]:
+                del d[k]
+        for k, v in s.items():
+            if k[:n] == spath:
+                d[dpath + k[n:]] = v
+
+
+def _at(span: Span) -> str:
+    return f"{span.file}:{span.line}"
+
+
+class _Assembly:
+    def __init__(self, layers: list[Layer], problems: Problems):
+        self.layers = layers
+        self.problems = problems
+        self.reader = _Reader(problems)
+        self.changes: list[M.Change] = []
+        self.by_key: dict[tuple[str, str], list[M.Change]] = {}
+        self.ancestors: dict[str, set[str]] = {}
+        for layer in layers:      # in load order, so what a pack extends is known before it
+            mine: set[str] = set()
+            for name, _ in layer.info.extends:
+                parent = next((x for x in layers if x.info.id == name or Path(x.root).name == name), None)
+                if parent is not None:
+                    mine |= {parent.info.id} | self.ancestors.get(parent.info.id, set())
+            self.ancestors[layer.info.id] = mine
+
+    def error(self, message: str, span: Span, hint: Optional[str] = None) -> None:
+        self.problems.add(ContentError(message, span, hint))
+
+    # ------------------------------------------------------------ changes and conflicts
+    def record(self, layer: Layer, op: str, what: str, name: str, span: Span, keys: tuple = (), value: Any = None) -> None:
+        ch = M.Change(layer.info.id, op, what, name, keys, span, value)
+        for prior in self.by_key.get((what, name), ()):
+            if prior.pack == ch.pack or prior.pack in self.ancestors.get(ch.pack, ()):
+                continue             # a pack may change what it builds on
+            if self.compatible(prior, ch):
+                continue
+            thing = "card" if what == "card" else WHAT.get(what, what)
+            detail = ""
+            if prior.op == ch.op == "patch":
+                shared = [k for k in ch.keys if k in prior.keys and prior.value.get(k) != ch.value.get(k)]
+                detail = "; " + ", ".join(f"{k}: {prior.value[k]!r} vs {ch.value[k]!r}" for k in shared)
+            self.error(f"conflict: {prior.pack} ({prior.op} at {_at(prior.span)}) and {ch.pack} ({ch.op} here) both change "
+                       f"{thing} '{name}'{detail}", span,
+                       f"load only one of them, or make {ch.pack} extend {prior.pack} so that its change builds on the other")
+        self.by_key.setdefault((what, name), []).append(ch)
+        self.changes.append(ch)
+
+    @staticmethod
+    def compatible(a: M.Change, b: M.Change) -> bool:
+        if a.op == b.op == "remove":
+            return True
+        if a.op == b.op == "patch":
+            return all(a.value.get(k) == b.value.get(k) for k in set(a.keys) & set(b.keys))
+        if a.op == b.op == "override":
+            return a.value == b.value
+        return False
+
+    # ------------------------------------------------------------ rules
+    def rules(self, g: Document, layer: Layer, r: Document) -> None:
+        for section, items in (r.data.get("add") or {}).items():
+            if section == "actions":
+                self.add_actions(g, layer, r, items)
+            elif section == "enums":
+                self.add_enums(g, layer, r, items)
+            elif section == "card_kinds":
+                self.add_kinds(g, layer, r, items)
+            else:
+                have = g.data.setdefault(section, {})
+                for name, value in items.items():
+                    path = ("add", section, name)
+                    if name in have:
+                        self.error(f"{WHAT[section]} '{name}' already exists ({_at(g.key_span((section, name)))}); "
+                                   f"write it under override: to change it", r.key_span(path))
+                        continue
+                    have[name] = value
+                    _graft(g, (section, name), r, path)
+                    self.record(layer, "add", section, name, r.key_span(path), value=value)
+        for section, items in (r.data.get("override") or {}).items():
+            if section in ("players", "flow", "score"):
+                for key, value in items.items():
+                    g.data[section][key] = value
+                    _graft(g, (section, key), r, ("override", section, key))
+                    self.record(layer, "override", section, key, r.key_span(("override", section, key)), value=value)
+            elif section == "actions":
+                for group, lst in items.items():
+                    have = (g.data.get("actions") or {}).get(group) or []
+                    for k, item in enumerate(lst):
+                        path = ("override", "actions", group, k)
+                        idx = next((i for i, a in enumerate(have) if a.get("id") == item["id"]), None)
+                        if idx is None:
+                            self.error(f"no action '{item['id']}' in group '{group}' to override", r.span(path + ("id",)),
+                                       suggest(item["id"], [a.get("id") for a in have]) or "to add one, write it under add:")
+                            continue
+                        have[idx] = item
+                        _graft(g, ("actions", group, idx), r, path)
+                        self.record(layer, "override", "actions", f"{group}.{item['id']}", r.span(path + ("id",)), value=item)
+            else:
+                have = g.data.get(section) or {}
+                for name, value in items.items():
+                    path = ("override", section, name)
+                    if name not in have:
+                        self.error(f"no {WHAT[section]} '{name}' to override", r.key_span(path),
+                                   suggest(name, list(have)) or "to add one, write it under add:")
+                        continue
+                    have[name] = value
+                    _graft(g, (section, name), r, path)
+                    self.record(layer, "override", section, name, r.key_span(path), value=value)
+
+    def add_actions(self, g: Document, layer: Layer, r: Document, items: dict) -> None:
+        groups = g.data.setdefault("actions", {})
+        for group, lst in items.items():
+            have = groups.setdefault(group, [])
+            for k, item in enumerate(lst):
+                path = ("add", "actions", group, k)
+                clash = next((i for i, a in enumerate(have) if a.get("id") == item["id"]), None)
+                if clash is not None:
+                    self.error(f"action '{item['id']}' already exists in group '{group}' ({_at(g.span(('actions', group, clash, 'id')))}); "
+                               "write it under override: to change it", r.span(path + ("id",)))
+                    continue
+                have.append(item)
+                _graft(g, ("actions", group, len(have) - 1), r, path)
+                self.record(layer, "add", "actions", f"{group}.{item['id']}", r.span(path + ("id",)), value=item)
+
+    def add_enums(self, g: Document, layer: Layer, r: Document, items: dict) -> None:
+        enums = g.data.setdefault("enums", {})
+        for name, values in items.items():
+            if name not in enums:
+                enums[name] = list(values)
+                _graft(g, ("enums", name), r, ("add", "enums", name))
+                self.record(layer, "add", "enums", name, r.key_span(("add", "enums", name)), value=values)
+                continue
+            for k, v in enumerate(values):       # an existing enum gets new values
+                path = ("add", "enums", name, k)
+                if v in enums[name]:
+                    self.error(f"'{v}' is already a value of enum '{name}'", r.span(path))
+                    continue
+                enums[name].append(v)
+                _graft(g, ("enums", name, len(enums[name]) - 1), r, path)
+                self.record(layer, "add", "enums", f"{name}.{v}", r.span(path), value=v)
+
+    def add_kinds(self, g: Document, layer: Layer, r: Document, items: dict) -> None:
+        kinds = g.data.setdefault("card_kinds", {})
+        for name, kd in items.items():
+            kpath = ("add", "card_kinds", name)
+            if name not in kinds:
+                if "starts_in" not in kd:
+                    self.error(f"the new card kind '{name}' needs starts_in: (the zone its cards start in)", r.key_span(kpath))
+                    continue
+                kinds[name] = kd
+                _graft(g, ("card_kinds", name), r, kpath)
+                self.record(layer, "add", "card_kinds", name, r.key_span(kpath), value=kd)
+                continue
+            # an existing kind gets new fields, variables and hooks
+            for other in kd:
+                if other not in ("fields", "variables", "hooks"):
+                    self.error(f"card kind '{name}' exists; a pack that extends it may add fields, variables and hooks, "
+                               f"not change its {other}", r.key_span(kpath + (other,)))
+            for sub in ("fields", "variables"):
+                have = kinds[name].setdefault(sub, {}) or {}
+                kinds[name][sub] = have
+                for fname, fv in (kd.get(sub) or {}).items():
+                    path = kpath + (sub, fname)
+                    if fname in have:
+                        self.error(f"{name} cards already have the {sub[:-1]} '{fname}' ({_at(g.key_span(('card_kinds', name, sub, fname)))})",
+                                   r.key_span(path))
+                        continue
+                    have[fname] = fv
+                    _graft(g, ("card_kinds", name, sub, fname), r, path)
+                    self.record(layer, "add", "card_kinds", f"{name}.{fname}", r.key_span(path), value=fv)
+            hooks = kinds[name].setdefault("hooks", []) or []
+            kinds[name]["hooks"] = hooks
+            for k, h in enumerate(kd.get("hooks") or ()):
+                if h in hooks:
+                    self.error(f"{name} cards already have the hook '{h}'", r.span(kpath + ("hooks", k)))
+                    continue
+                hooks.append(h)
+                _graft(g, ("card_kinds", name, "hooks", len(hooks) - 1), r, kpath + ("hooks", k))
+                self.record(layer, "add", "card_kinds", f"{name}.{h}", r.span(kpath + ("hooks", k)), value=h)
+
+    # ------------------------------------------------------------ cards
+    def patched(self, base: tuple[Document, str, int], pdoc: Document, j: int, entry: dict) -> Document:
+        """A one-card document: the card as it stood, with the patch's keys over it."""
+        bdoc, key, i = base
+        merged = copy.deepcopy(bdoc.data[key][i])
+        v = Document(bdoc.file, {"kind": "cards", "card_kind": bdoc.data["card_kind"], "cards": [merged]})
+        _graft(v, ("cards", 0), bdoc, (key, i), clear=False)
+        _graft(v, ("card_kind",), bdoc, ("card_kind",), clear=False)
+        for k, val in entry.items():
+            if k in ("id", "provisional"):
+                continue
+            if k in MERGED_CARD_KEYS and isinstance(val, dict):
+                merged[k] = {**(merged.get(k) or {}), **val}
+                for h in val:
+                    _graft(v, ("cards", 0, k, h), pdoc, ("patch", j, k, h))
+                continue
+            merged[k] = copy.deepcopy(val)
+            _graft(v, ("cards", 0, k), pdoc, ("patch", j, k))
+        # a value the patch sets is its own, no longer the guess the patched pack marked provisional
+        notes = {f: why for f, why in (merged.get("provisional") or {}).items() if f.split(".")[0] not in entry}
+        notes.update(entry.get("provisional") or {})
+        merged.pop("provisional", None)
+        if notes:
+            merged["provisional"] = notes
+            for f in entry.get("provisional") or {}:
+                _graft(v, ("cards", 0, "provisional", f), pdoc, ("patch", j, "provisional", f))
+        return v
+
+    def cards(self, game: M.GameDef) -> list[M.CardDef]:
+        reader = self.reader
+        cards: dict[str, M.CardDef] = {}
+        where: dict[str, tuple[Document, str, int]] = {}
+        for doc in self.layers[0].cards:
+            for i, card in enumerate(reader.cards(doc, game)):
+                if card.id in cards:
+                    first = cards[card.id].span
+                    self.error(f"duplicate card id '{card.id}' (first at {first.file}:{first.line})", card.span)
+                    continue
+                cards[card.id] = card
+                where[card.id] = (doc, "cards", i)
+        for layer in self.layers[1:]:
+            for doc in layer.cards:
+                kind = doc.data["card_kind"]
+                for i, card in enumerate(reader.cards(doc, game)):
+                    if card.id in cards:
+                        self.error(f"card '{card.id}' already exists ({_at(cards[card.id].span)}); "
+                                   "to change it, list it under replace: or patch:", card.span)
+                        continue
+                    cards[card.id] = card
+                    where[card.id] = (doc, "cards", i)
+                    self.record(layer, "add", "card", card.id, card.span, value=card)
+                for i, card in enumerate(reader.cards(doc, game, "replace")):
+                    if self.missing(cards, card.id, kind, card.span, "replace"):
+                        continue
+                    cards[card.id] = card
+                    where[card.id] = (doc, "replace", i)
+                    self.record(layer, "replace", "card", card.id, card.span, value=card)
+                for j, entry in enumerate(doc.data.get("patch") or ()):
+                    cid, span = entry["id"], doc.span(("patch", j, "id"))
+                    if self.missing(cards, cid, kind, span, "patch"):
+                        continue
+                    vdoc = self.patched(where[cid], doc, j, entry)
+                    made = reader.cards(vdoc, game)
+                    if not made:
+                        continue
+                    cards[cid] = made[0]
+                    where[cid] = (vdoc, "cards", 0)
+                    keys = tuple(k for k in entry if k not in ("id", "provisional"))
+                    self.record(layer, "patch", "card", cid, span, keys, {k: entry[k] for k in keys})
+                for j, cid in enumerate(doc.data.get("remove") or ()):
+                    span = doc.span(("remove", j))
+                    if self.missing(cards, cid, kind, span, "remove"):
+                        continue
+                    del cards[cid]
+                    del where[cid]
+                    self.record(layer, "remove", "card", cid, span)
+        return list(cards.values())
+
+    def missing(self, cards: dict, cid: str, kind: str, span: Span, verb: str) -> bool:
+        """Whether a replace / patch / remove names no card of its file's kind (then an error)."""
+        if cid not in cards:
+            extended = ", ".join(x.info.id for x in self.layers[:-1]) or "the extended packs"
+            self.error(f"{verb}: there is no card '{cid}' to {verb} (in {extended})", span,
+                       suggest(cid, list(cards)) or ("to add a card, list it under cards:" if verb != "remove" else None))
+            return True
+        if cards[cid].kind != kind:
+            self.error(f"{verb}: '{cid}' is a {cards[cid].kind} card, and this file holds {kind} cards", span)
+            return True
+        return False
+
+    # ------------------------------------------------------------ all of it
+    def run(self) -> Optional[M.Pack]:
+        base = self.layers[0]
+        if base.game is None:
+            return None
+        g = _copy(base.game)
+        for layer in self.layers[1:]:
+            for r in layer.rules:
+                self.rules(g, layer, r)
+        game = self.reader.game(g)
+        cards = self.cards(game)
+        leaves = [x for x in self.layers if not any(x.info.id in self.ancestors[y.info.id] for y in self.layers)]
+        top = self.layers[-1].info
+        info = replace(top, id="+".join(x.info.id for x in leaves),
+                       name=M.Names(tuple((loc, " + ".join(x.info.name.get(loc) for x in [base, *leaves] if x is not base or base not in leaves))
+                                          for loc, _ in top.name.by_locale)))
+        files = tuple(f for x in self.layers for f in x.files)
+        order = tuple((x.info.id, x.info.version, str(x.root)) for x in self.layers)
+        return M.Pack(info, game, tuple(cards), files, order, tuple(self.changes))
+
+
+def assemble(layers: list[Layer], problems: Problems) -> Optional[M.Pack]:
+    """The base game of ``layers`` with every later pack's changes applied, in order."""
+    return _Assembly(layers, problems).run()
