@@ -19,6 +19,7 @@ came from); the merged game is then built and checked like any other.
 from __future__ import annotations
 
 import copy
+import os
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Optional
@@ -37,10 +38,14 @@ MERGED_CARD_KEYS = ("hooks", "triggers")       # a patch changes these one name 
 
 
 def _find(name: str, near: Path) -> Optional[Path]:
-    """An extended pack: a folder beside this one, a path, or a shipped pack."""
-    for candidate in (near.parent / name, Path(name)):
+    """An extended pack: a path from this pack's folder ('../base'), or an id: a
+    folder inside this one or beside it, or a shipped pack."""
+    candidates = [near / name] if "/" in name else [near / name, near.parent / name]
+    for candidate in candidates:
         if (candidate / "pack.yaml").is_file():
             return candidate
+    if "/" in name:
+        return None
     try:
         return resolve(name)
     except UsageError:
@@ -88,6 +93,9 @@ def load_order(roots: list[Path], problems: Problems) -> list[Layer]:
                 broken = True
                 continue
             visit(found, chain + (lid,), rng, span)
+            parent = cache.get(found.resolve())
+            if parent is not None and parent.info.id not in layer.parents:
+                layer.parents.append(parent.info.id)
         by_id[lid] = layer
         out.append(layer)
 
@@ -132,10 +140,8 @@ class _Assembly:
         self.ancestors: dict[str, set[str]] = {}
         for layer in layers:      # in load order, so what a pack extends is known before it
             mine: set[str] = set()
-            for name, _ in layer.info.extends:
-                parent = next((x for x in layers if x.info.id == name or Path(x.root).name == name), None)
-                if parent is not None:
-                    mine |= {parent.info.id} | self.ancestors.get(parent.info.id, set())
+            for parent in layer.parents:
+                mine |= {parent} | self.ancestors.get(parent, set())
             self.ancestors[layer.info.id] = mine
 
     def error(self, message: str, span: Span, hint: Optional[str] = None) -> None:
@@ -373,6 +379,11 @@ class _Assembly:
     def missing(self, cards: dict, cid: str, kind: str, span: Span, verb: str) -> bool:
         """Whether a replace / patch / remove names no card of its file's kind (then an error)."""
         if cid not in cards:
+            gone = next((c for c in reversed(self.changes) if c.op == "remove" and c.name == cid), None)
+            if gone is not None:
+                self.error(f"conflict: {verb}: card '{cid}' was removed by {gone.pack} ({_at(gone.span)})", span,
+                           "load only one of the two packs, or drop this change")
+                return True
             extended = ", ".join(x.info.id for x in self.layers[:-1]) or "the extended packs"
             self.error(f"{verb}: there is no card '{cid}' to {verb} (in {extended})", span,
                        suggest(cid, list(cards)) or ("to add a card, list it under cards:" if verb != "remove" else None))
@@ -399,7 +410,7 @@ class _Assembly:
                        name=M.Names(tuple((loc, " + ".join(x.info.name.get(loc) for x in [base, *leaves] if x is not base or base not in leaves))
                                           for loc, _ in top.name.by_locale)))
         files = tuple(f for x in self.layers for f in x.files)
-        order = tuple((x.info.id, x.info.version, str(x.root)) for x in self.layers)
+        order = tuple((x.info.id, x.info.version, os.path.normpath(str(x.root))) for x in self.layers)
         return M.Pack(info, game, tuple(cards), files, order, tuple(self.changes))
 
 

@@ -8,7 +8,7 @@ by id, which is what a later ``extends`` (add, replace, remove by id) builds on.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
@@ -419,7 +419,10 @@ class _Reader:
 def load_documents(root: Path, problems: Problems) -> dict[str, list[Document]]:
     """Every YAML file of a pack, by kind, schema-checked. Problems collected."""
     by_kind: dict[str, list[Document]] = {"pack": [], "game": [], "rules": [], "cards": [], "scenario": []}
-    files = sorted(p for p in root.rglob("*.yaml") if p.is_file())
+    # a folder inside with its own pack.yaml is another pack, not part of this one
+    nested = [d for d in root.rglob("pack.yaml") if d.parent != root]
+    files = sorted(p for p in root.rglob("*.yaml")
+                   if p.is_file() and not any(n.parent in p.parents for n in nested))
     for path in files:
         try:
             doc = load_yaml(path, _display(path))
@@ -460,6 +463,7 @@ class Layer:
     game: Optional[Document]
     rules: list[Document]
     cards: list[Document]
+    parents: list[str] = field(default_factory=list)     # ids of the packs it extends, once found
 
     @property
     def files(self) -> tuple[str, ...]:
@@ -524,7 +528,7 @@ def build_pack(layer: Layer, problems: Problems) -> Optional[M.Pack]:
                 continue
             seen[card.id] = card
             cards.append(card)
-    return M.Pack(layer.info, game, tuple(cards), layer.files, ((layer.info.id, layer.info.version, str(layer.root)),))
+    return M.Pack(layer.info, game, tuple(cards), layer.files, ((layer.info.id, layer.info.version, os.path.normpath(str(layer.root))),))
 
 
 def read_pack(root: Path, problems: Problems) -> Optional[M.Pack]:

@@ -1,0 +1,133 @@
+"""Packs that extend packs (engine/expansion.py): what the merged game holds,
+load order, and which changes by two packs are conflicts.
+
+The broken cases with their exact messages are fixture folders under
+tests/content/invalid/expansion_*; these tests build small packs on the fly.
+"""
+import random
+from pathlib import Path
+
+import pytest
+
+from engine.errors import PackInvalid, Problems
+from engine.game import load_game
+from engine.pack import read_packs, resolve_all
+
+REPO = Path(__file__).resolve().parent.parent
+MINIMAL = REPO / "tests" / "content" / "valid" / "minimal"
+PLUS = REPO / "tests" / "content" / "valid" / "expansion"
+
+
+def _mod(tmp_path: Path, name: str, extends: list[str], files: dict[str, str]) -> Path:
+    root = tmp_path / name
+    root.mkdir()
+    ext = ", ".join(extends)
+    pid = name.replace("_", "-")
+    (root / "pack.yaml").write_text(f"kind: pack\nid: {pid}\nname: {name}\nversion: \"0.1\"\nextends: [{ext}]\n")
+    for fname, text in files.items():
+        (root / fname).write_text(text)
+    return root
+
+
+def _load(*roots):
+    problems = Problems()
+    pack = read_packs(list(roots), problems)
+    return pack, [e.message for e in problems.errors]
+
+
+PATCH_COST = "kind: cards\ncard_kind: coin\npatch:\n  - id: silver\n    cost: {}\n"
+
+
+def test_the_merged_game_holds_every_change():
+    game = load_game(str(PLUS))
+    ids = [c.id for c in game.pack.cards]
+    assert ids == ["silver", "crown", "gold_coin"]            # copper removed, crown replaced in place, gold coin added
+    silver = next(c for c in game.pack.cards if c.id == "silver")
+    assert silver.field("cost") == 3 and silver.field("value") == 2      # patched cost, value kept
+    crown = next(c for c in game.pack.cards if c.id == "crown")
+    assert crown.names.get() == "Crown of the realm" and not crown.hooks  # replaced whole: no hooks left
+    assert [i for i, _, _ in game.pack.load_order] == ["minimal", "minimal-plus"]
+    ops = sorted((c.op, c.what, c.name) for c in game.pack.changes)
+    assert ops == [("add", "card", "gold_coin"), ("add", "constants", "hoard_bonus"), ("add", "procedures", "reward_hoard"),
+                   ("override", "flow", "scoring"), ("patch", "card", "silver"), ("remove", "card", "copper"),
+                   ("replace", "card", "crown")]
+
+
+def test_game_plus_expansion_is_the_same_as_the_expansion_alone():
+    a = load_game(str(PLUS))
+    b = load_game(f"{MINIMAL}+{PLUS}")
+    assert [c.id for c in a.pack.cards] == [c.id for c in b.pack.cards]
+    assert a.pack.load_order == b.pack.load_order
+
+
+def test_the_expansion_plays_to_its_end():
+    game = load_game(str(PLUS))
+    st = game.new_state(2, 4)
+    rng = random.Random(4)
+    while not st.over:
+        game.apply(st, rng.randrange(len(st.pending.options)))
+    assert st.ranking
+
+
+def test_two_packs_patching_one_field_alike_do_not_conflict(tmp_path):
+    a = _mod(tmp_path, "mod_a", [str(MINIMAL)], {"cards.yaml": PATCH_COST.format(3)})
+    b = _mod(tmp_path, "mod_b", [str(MINIMAL)], {"cards.yaml": PATCH_COST.format(3)})
+    pack, errors = _load(a, b)
+    assert errors == []
+
+
+def test_two_packs_patching_different_fields_do_not_conflict(tmp_path):
+    a = _mod(tmp_path, "mod_a", [str(MINIMAL)], {"cards.yaml": PATCH_COST.format(3)})
+    b = _mod(tmp_path, "mod_b", [str(MINIMAL)], {"cards.yaml": "kind: cards\ncard_kind: coin\npatch:\n  - id: silver\n    value: 5\n"})
+    pack, errors = _load(a, b)
+    assert errors == []
+    silver = next(c for c in pack.cards if c.id == "silver")
+    assert (silver.field("cost"), silver.field("value")) == (3, 5)
+
+
+def test_a_pack_may_change_what_a_pack_it_extends_changed(tmp_path):
+    a = _mod(tmp_path, "mod_a", [str(MINIMAL)], {"cards.yaml": PATCH_COST.format(3)})
+    b = _mod(tmp_path, "mod_b", ["mod_a"], {"cards.yaml": PATCH_COST.format(4)})
+    pack, errors = _load(b)
+    assert errors == []
+    assert next(c for c in pack.cards if c.id == "silver").field("cost") == 4
+    assert [i for i, _, _ in pack.load_order] == ["minimal", "mod-a", "mod-b"]
+
+
+# Two unrelated packs touching one thing: (first pack's file, second's, the message's key words)
+CONFLICTS = [
+    ("replace both", "kind: cards\ncard_kind: coin\nreplace:\n  - {id: copper, name: C1, cost: 1}\n",
+     "kind: cards\ncard_kind: coin\nreplace:\n  - {id: copper, name: C2, cost: 1}\n", "both change card 'copper'"),
+    ("remove and patch", "kind: cards\ncard_kind: coin\nremove: [copper]\n",
+     "kind: cards\ncard_kind: coin\npatch:\n  - {id: copper, cost: 2}\n", "patch: card 'copper' was removed by mod-a"),
+    ("override twice", "kind: rules\noverride:\n  flow:\n    max_rounds: 5\n",
+     "kind: rules\noverride:\n  flow:\n    max_rounds: 6\n", "both change flow step 'max_rounds'"),
+    ("add one name twice", "kind: rules\nadd:\n  constants:\n    bonus: 1\n",
+     "kind: rules\nadd:\n  constants:\n    bonus: 1\n", "constant 'bonus' already exists"),
+]
+
+
+@pytest.mark.parametrize("name, first, second, message", CONFLICTS, ids=[c[0] for c in CONFLICTS])
+def test_conflicts_name_both_packs(tmp_path, name, first, second, message):
+    fname = "rules.yaml" if first.startswith("kind: rules") else "cards.yaml"
+    a = _mod(tmp_path, "mod_a", [str(MINIMAL)], {fname: first})
+    b = _mod(tmp_path, "mod_b", [str(MINIMAL)], {fname: second})
+    pack, errors = _load(a, b)
+    assert any(message in e for e in errors), errors
+
+
+def test_packs_extending_each_other_in_a_circle(tmp_path):
+    _mod(tmp_path, "mod_a", ["mod_b"], {})
+    b = _mod(tmp_path, "mod_b", ["mod_a"], {})
+    pack, errors = _load(b)
+    assert any("in a circle: mod-b -> mod-a -> mod-b" in e for e in errors), errors
+
+
+def test_two_games_cannot_load_together():
+    with pytest.raises(PackInvalid) as err:
+        load_game("citadels+troyes")
+    assert "are separate games" in str(err.value.problems.errors[0].message)
+
+
+def test_resolve_all_splits_on_plus():
+    assert [p.name for p in resolve_all("citadels+troyes")] == ["citadels", "troyes"]
