@@ -419,6 +419,37 @@ def _indent(text: str, n: int = 4) -> str:
     return "\n".join(" " * n + line for line in text.rstrip().splitlines())
 
 
+# ---------------------------------------------------------------- diff, new-pack
+@main.command()
+@click.argument("pack_a")
+@click.argument("pack_b")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def diff(pack_a: str, pack_b: str, fmt: str) -> None:
+    """What PACK_B adds, replaces, changes and removes against PACK_A, card by card and rule by rule."""
+    from .diff import diff_packs, render
+    a, b = _load(pack_a), _load(pack_b)
+    d = diff_packs(a.pack, b.pack)
+    click.echo(json.dumps(d, indent=2, ensure_ascii=False, default=str) if fmt == "json" else render(d))
+
+
+@main.command("new-pack")
+@click.argument("name")
+@click.option("--extends", "base", required=True, help="the game (or GAME+EXPANSION) the new pack extends")
+@click.option("--dir", "where", type=click.Path(file_okay=False), default=".", show_default=True, help="where to create the folder")
+def new_pack_cmd(name: str, base: str, where: str) -> None:
+    """Create a pack folder NAME that extends a game: valid, with an example card of each kind and a scenario test."""
+    from .scaffold import new_pack
+    try:
+        files = new_pack(name, base, Path(where))
+    except UsageError as err:
+        _fail(err, ExitCode.USAGE)
+    except MeepleError as err:
+        _fail(err, ExitCode.CONTENT_INVALID)
+    for f in files:
+        click.echo(f"wrote {os.path.relpath(f)}")
+    click.echo(f"next: meeple validate {os.path.relpath(Path(where) / name)}; meeple test {os.path.relpath(Path(where) / name / 'tests')}")
+
+
 # ---------------------------------------------------------------- schema
 @main.command()
 @click.argument("kind", required=False)

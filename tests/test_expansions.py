@@ -131,3 +131,46 @@ def test_two_games_cannot_load_together():
 
 def test_resolve_all_splits_on_plus():
     assert [p.name for p in resolve_all("citadels+troyes")] == ["citadels", "troyes"]
+
+
+# ---------------------------------------------------------------- diff and new-pack
+def test_diff_lists_each_change_card_by_card():
+    import json
+    from click.testing import CliRunner
+    from engine.cli import main
+    result = CliRunner().invoke(main, ["diff", str(MINIMAL), str(PLUS), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    d = json.loads(result.output)
+    assert [c["id"] for c in d["cards"]["added"]] == ["gold_coin"]
+    assert [c["id"] for c in d["cards"]["removed"]] == ["copper"]
+    assert [c["id"] for c in d["cards"]["replaced"]] == ["crown"]
+    assert d["cards"]["changed"] == [{"id": "silver", "kind": "coin", "changes": [{"key": "cost", "from": 2, "to": 3}]}]
+    assert d["rules"]["added"] == ["constant hoard_bonus", "procedure reward_hoard"]
+    assert [r["rule"] for r in d["rules"]["changed"]] == ["flow scoring"]
+
+
+def test_diff_of_a_pack_with_itself_is_empty():
+    from click.testing import CliRunner
+    from engine.cli import main
+    result = CliRunner().invoke(main, ["diff", "citadels", "citadels"])
+    assert result.exit_code == 0 and result.output.strip().endswith("no differences")
+
+
+@pytest.mark.parametrize("base", ["citadels", "troyes", "signorie"])
+def test_new_pack_validates_and_passes_its_test_as_generated(tmp_path, monkeypatch, base):
+    from click.testing import CliRunner
+    from engine.cli import main
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    made = runner.invoke(main, ["new-pack", "mymod", "--extends", base])
+    assert made.exit_code == 0, made.output
+    for f in ("pack.yaml", "rules.yaml", "README.md", "tests/mymod.yaml"):
+        assert (tmp_path / "mymod" / f).is_file(), f
+    kinds = {c.kind for c in load_game(base).pack.cards}
+    assert {p.stem for p in (tmp_path / "mymod").glob("*.yaml")} == kinds | {"pack", "rules"}
+    checked = runner.invoke(main, ["validate", "mymod"])
+    assert checked.exit_code == 0 and "mymod: valid" in checked.output, checked.output
+    tested = runner.invoke(main, ["test", "mymod/tests"])
+    assert tested.exit_code == 0 and "1 passed, 0 failed" in tested.output, tested.output
+    again = runner.invoke(main, ["new-pack", "mymod", "--extends", base])
+    assert again.exit_code == 2 and "already exists" in again.output

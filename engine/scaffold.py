@@ -1,0 +1,153 @@
+"""``meeple new-pack``: a folder a modder can start from, valid as generated.
+
+The new pack extends a game: pack.yaml with the version range, a rules file
+showing where additions and overrides go, one example card of each of the
+game's card kinds (with the schema modeline, fields filled from the game's
+own first card of that kind, and ``copies: 0`` so the game plays as before
+until the modder says otherwise), a README and a scenario test.
+"""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import UsageError
+from .game import Game
+
+PACK_ID = re.compile(r"^[a-z][a-z0-9-]*$")
+
+
+def _yaml_value(value: Any) -> str:
+    return yaml.safe_dump(value, default_flow_style=True, allow_unicode=True).strip().removesuffix("...").strip()
+
+
+def _extends_ref(game: Game, base_root: Path, target: Path) -> str:
+    from .pack import content_root
+    try:
+        base_root.resolve().relative_to(content_root().resolve())
+        return game.pack.info.id
+    except ValueError:
+        return os.path.relpath(base_root.resolve(), target.resolve())
+
+
+def new_pack(name: str, base: str, where: Path) -> list[Path]:
+    """Write the folder ``where/name``; returns the files written."""
+    from .game import load_game
+    from .pack import resolve_all
+    if not PACK_ID.match(name):
+        raise UsageError(f"'{name}' is not a pack id: use lower-case letters, digits and '-', starting with a letter")
+    target = where / name
+    if target.exists():
+        raise UsageError(f"{target} already exists; choose another name or folder")
+    game = load_game(base)
+    roots = resolve_all(base)
+    target.mkdir(parents=True)
+    written: list[Path] = []
+
+    def write(rel: str, text: str) -> None:
+        path = target / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+
+    info = game.pack.info
+    major = info.version.split(".")[0]
+    refs = [_extends_ref(game, r, target) for r in roots]
+    ext_lines = "\n".join(f"  - {{pack: {r}, version: \">={info.version},<{int(major) + 1}\"}}" if i == len(refs) - 1 else f"  - {r}"
+                          for i, r in enumerate(refs))
+    write("pack.yaml", f"""# yaml-language-server: $schema={_schema_ref(target, 'pack')}
+kind: pack
+id: {name}
+name: {{en: {name}}}
+version: "0.1.0"
+engine: ">=0.1"
+extends:
+{ext_lines}
+description: >
+  A pack that extends {info.id}. Edit its cards and rules, then run
+  'meeple validate {name}' and 'meeple test {name}/tests'.
+""")
+    write("rules.yaml", f"""# yaml-language-server: $schema={_schema_ref(target, 'rules')}
+# Rules this pack adds to {info.id} (new names) or overrides (existing ones).
+# For example:
+#
+# add:
+#   constants:
+#     bonus_gold: 1
+#   procedures:
+#     my_rule:
+#       effect: |
+#         gain bonus_gold {game.defn.score}
+# override:
+#   flow:
+#     max_rounds: 20
+kind: rules
+""")
+    kinds_seen = []
+    for card in game.pack.cards:
+        if card.kind in kinds_seen:
+            continue
+        kinds_seen.append(card.kind)
+        fields = "\n".join(f"    {k}: {_yaml_value(v)}" for k, v in card.fields if v is not None)
+        piece = "    # a piece: write per_player: N (N for every player) instead of copies\n" if card.per_player else ""
+        write(f"{card.kind}.yaml", f"""# yaml-language-server: $schema={_schema_ref(target, 'cards')}
+# {card.kind} cards this pack adds to {info.id} (cards:), and changes to the
+# game's own: replace: (whole cards), patch: (single keys, e.g. a cost),
+# remove: (ids). The example below starts from the game's '{card.id}';
+# copies: 0 keeps it out of play until you set a number.
+kind: cards
+card_kind: {card.kind}
+cards:
+  - id: example_{card.kind}
+    name: {{en: Example {card.kind.replace('_', ' ')}}}
+    text: {{en: "An example {card.kind.replace('_', ' ')}: edit me."}}
+    copies: 0
+{piece}{fields}
+# patch:
+#   - id: {card.id}
+#     name: {{en: A new name}}
+""")
+    first_kind = kinds_seen[0] if kinds_seen else None
+    expect = (f"          - not any(c in {first_kind} where c is example_{first_kind})   # copies: 0 keeps it out of play"
+              if first_kind else "          - round >= 1")
+    write(f"tests/{name}.yaml", f"""# yaml-language-server: $schema={_schema_ref(target / 'tests', 'scenario')}
+# Rules scenarios for {name}: 'meeple test {name}/tests'. See the meeple
+# README ("Scenario tests") for every step key.
+kind: scenario
+pack: ..
+players: {game.min_players}
+seed: 1
+scenarios:
+  - name: the game starts with {name} loaded
+    steps:
+      - expect:
+{expect}
+""")
+    write("README.md", f"""# {name}
+
+A content pack for meeple that extends {info.id} {info.version}.
+
+- `meeple validate {name}` checks it together with {info.id};
+- `meeple cards {name}` lists its cards, `meeple diff {info.id} {name}` what it changes;
+- `meeple test {name}/tests` runs its scenarios;
+- `meeple play {name} --players {game.min_players}` and
+  `meeple simulate {name} -n 1000 -p {game.min_players}` play it.
+
+Files: `pack.yaml` (what it extends), `rules.yaml` (rules added or
+overridden), one cards file per card kind, `tests/` (scenarios).
+""")
+    return written
+
+
+def _schema_ref(folder: Path, kind: str) -> str:
+    """The modeline's schema: the engine's schema file, relative when it can be."""
+    from .schemas import schema_dir
+    path = schema_dir() / f"{kind}.schema.json"
+    try:
+        return os.path.relpath(path, folder.resolve())
+    except ValueError:
+        return str(path)
