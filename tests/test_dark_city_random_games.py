@@ -1,0 +1,67 @@
+"""Random games of Citadels with the Dark City pack, at every player count it
+allows (2-8; 8 needs a rank-9 character), keep the base game's invariants
+after every step: no negative gold; the 80 districts and 18 characters each
+in exactly one zone; one crown holder; clone() and the JSON round-trip equal;
+exactly one character per rank in play (9 with a rank-9 character)."""
+import json
+import random
+
+import pytest
+
+from engine.game import load_game
+from engine.state import State
+
+GAME = load_game("citadels-dark-city")
+GOLD = GAME.res_index["gold"]
+CROWN = GAME.gvar_index["crown"]
+UNUSED = GAME.zone_base[GAME.zone_index["unused"]]
+RANK = GAME.field_index["rank"]
+
+
+def check(st: State, characters: int) -> None:
+    n = st.players
+    assert all(st.res[p * GAME.nres + GOLD] >= 0 for p in range(n))
+    seen = [c for z in st.zones for c in z]
+    assert sorted(seen) == list(range(GAME.ncards)), "every card is in exactly one zone"
+    kinds = [GAME.card_defs[GAME.card_def_index[c]].kind for c in seen]
+    assert kinds.count("district") == 80 and kinds.count("character") == 18
+    crown = st.gvars[CROWN]
+    assert isinstance(crown, int) and 0 <= crown < n
+    playing = [c for c in range(GAME.ncards) if GAME.card_defs[GAME.card_def_index[c]].kind == "character" and st.loc[c] != UNUSED]
+    ranks = sorted(GAME.card_fields[c][RANK] for c in playing)
+    assert ranks == list(range(1, characters + 1)), "one character per rank"
+
+
+def play(players: int, seed: int, options: dict, characters: int, every: int = 1) -> State:
+    st = GAME.new_state(players, seed, options=options)
+    rng = random.Random(seed)
+    step = 0
+    while not st.over:
+        if step % every == 0:
+            check(st, characters)
+            assert st.clone() == st
+            assert State.from_json(GAME, json.loads(json.dumps(st.to_json()))) == st
+        GAME.apply(st, rng.randrange(len(st.pending.options)))
+        step += 1
+        assert step < 8000, "game does not end"
+    check(st, characters)
+    return st
+
+
+@pytest.mark.parametrize("players", range(2, 8))
+def test_bonus_characters_at_every_count(players):
+    for seed in range(2):
+        play(players, seed, {}, 8, every=3)
+
+
+@pytest.mark.parametrize("players, rank9", [(4, 1), (5, 2), (7, 2), (8, 1), (8, 2)])
+def test_rank_nine(players, rank9):
+    play(players, 5, {"rank9": rank9}, 9, every=3)
+
+
+def test_eight_players_always_get_a_rank_nine_character():
+    play(8, 6, {}, 9, every=5)
+
+
+def test_mixed_characters():
+    play(5, 2, {"use_witch": False, "use_emperor": False, "use_diplomat": False}, 8, every=5)
