@@ -24,7 +24,7 @@ def check(st: State) -> None:
     for p in range(st.players):
         base = p * GAME.nres
         assert st.res[base + R["florins"]] >= 0 and st.res[base + R["vp"]] >= 0
-        assert 1 <= st.res[base + R["brides"]] <= 5
+        assert st.res[base + R["brides"]] in range(1, 6), "1 to 5 brides"
         taken = st.zones[TAKEN + p]
         assert len(taken) <= 4, "at most 4 dice a round"
         colours = [GAME.card_fields[d][COLOUR] for d in taken]
