@@ -65,6 +65,7 @@ class Game(Flow, Actions, Views):
         self.option_defaults = [o.default for o in g.options]
         self.gvar_index = {v.name: i for i, v in enumerate(g.variables)}
         self.gvar_types = [self.type_of(v.type) for v in g.variables]
+        self.hidden_vars = {v.name for v in (*g.variables, *g.player_variables) if v.visibility == "nobody"}
         self.gvar_defaults = [v.default for v in g.variables]
         self.pvar_index = {v.name: i for i, v in enumerate(g.player_variables)}
         self.pvar_types = [self.type_of(v.type) for v in g.player_variables]

@@ -50,6 +50,7 @@ class VarDef:
     type: TypeRef
     default: Any
     span: Span
+    visibility: str = "public"     # or "nobody": kept out of players' views
 
 
 @dataclass(frozen=True, slots=True)

@@ -126,7 +126,8 @@ class _Reader:
         default = value.get("default") if isinstance(value, dict) else None
         if default is None and not t.nullable:
             default = {"int": 0, "bool": False}.get(t.name)
-        return M.VarDef(name, t, default, doc.key_span(path))
+        visibility = value.get("visibility", "public") if isinstance(value, dict) else "public"
+        return M.VarDef(name, t, default, doc.key_span(path), visibility)
 
     def action(self, doc: Document, path: tuple, data: dict, group: str, card: Optional[str]) -> M.ActionDef:
         return M.ActionDef(

@@ -60,9 +60,11 @@ class Views:
         out = {
             "round": st.round,
             "players": [{"seat": f"P{p + 1}", **{r: st.res[p * self.nres + i] for i, r in enumerate(self.res_names)},
-                         **{v: self.show(st.pvars[p * self.npvars + i], self.pvar_types[i]) for v, i in self.pvar_index.items()}}
+                         **{v: self.show(st.pvars[p * self.npvars + i], self.pvar_types[i]) for v, i in self.pvar_index.items()
+                            if v not in self.hidden_vars}}
                         for p in range(st.players)],
-            "variables": {v: self.show(st.gvars[i], self.gvar_types[i]) for v, i in self.gvar_index.items()},
+            "variables": {v: self.show(st.gvars[i], self.gvar_types[i]) for v, i in self.gvar_index.items()
+                          if v not in self.hidden_vars},
             "zones": zones,
             "over": st.over,
         }

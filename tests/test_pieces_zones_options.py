@@ -203,3 +203,16 @@ procedures:
     g.apply(st, "raid")
     g.apply(st, "war")                      # and the game goes on
     assert st.pending.player == 1
+
+
+def test_a_hidden_variable_is_kept_out_of_views():
+    """'visibility: nobody' on a variable (a face-down marker) keeps it out of every
+    player's view, while the rules read it as usual."""
+    game = load_game("citadels-2016")
+    st = game.new_state(4, 1)
+    st.gvars[game.gvar_index["signed_warrant"]] = 0
+    for viewer in (None, 0, 1):
+        view = game.view(st, viewer)
+        assert "signed_warrant" not in view["variables"] and "flower" not in view["variables"]
+        assert "magistrate" in view["variables"]
+    assert game.evaluate(st, "signed_warrant is not none", 0) is True
