@@ -174,3 +174,22 @@ def test_new_pack_validates_and_passes_its_test_as_generated(tmp_path, monkeypat
     assert tested.exit_code == 0 and "1 passed, 0 failed" in tested.output, tested.output
     again = runner.invoke(main, ["new-pack", "mymod", "--extends", base])
     assert again.exit_code == 2 and "already exists" in again.output
+
+
+def test_rules_schema_sections_follow_the_game_schema():
+    """A rules file's add: and override: sections are the game file's own
+    sections (card kinds and players / flow / score with nothing required);
+    tools/make_rules_schema.py writes it again after the game schema changes."""
+    import copy
+    from engine.schemas import schema
+    game, rules = schema("game")["properties"], schema("rules")["properties"]
+    for section, spec in rules["add"]["properties"].items():
+        want = copy.deepcopy(game[section])
+        if section == "card_kinds":
+            want["additionalProperties"].pop("required", None)
+        assert spec == want, section
+    for section, spec in rules["override"]["properties"].items():
+        want = copy.deepcopy(game[section])
+        if section in ("players", "flow", "score"):
+            want.pop("required", None)
+        assert spec == want, section
