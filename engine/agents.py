@@ -57,11 +57,28 @@ class HumanAgent:
             self.echo(f"'{answer}' is not one of the options: give a number 1-{len(options)} or a key in brackets")
 
 
-AGENTS = {"random": RandomAgent, "human": HumanAgent}
+AGENTS = ("random", "human", "greedy", "mcts")
 
 
-def make_agents(spec: str, players: int, seed: int) -> list:
-    """``random,human`` → one agent per seat; a single name applies to every seat."""
+def parse_bot(name: str) -> tuple[str, dict]:
+    """'mcts:200' (iterations) or 'mcts:50ms' (time per decision) -> ('mcts', {...})."""
+    kind, _, budget = name.partition(":")
+    if kind not in AGENTS:
+        raise ValueError(f"unknown agent '{kind}' (known: {', '.join(AGENTS)}; mcts takes a budget: mcts:200 or mcts:50ms)")
+    if not budget:
+        return kind, {}
+    if kind != "mcts":
+        raise ValueError(f"'{name}': only mcts takes a budget")
+    if budget.endswith("ms") and budget[:-2].isdigit():
+        return kind, {"millis": float(budget[:-2])}
+    if budget.isdigit() and int(budget) > 0:
+        return kind, {"iterations": int(budget)}
+    raise ValueError(f"'{name}': the budget is iterations (mcts:200) or milliseconds (mcts:50ms)")
+
+
+def make_agents(spec: str, players: int, seed: int, game=None, evaluate=None) -> list:
+    """``random,greedy,mcts:100`` → one agent per seat; a single name applies to
+    every seat. Planning bots need the game and an evaluation (engine.bots)."""
     names = [s.strip() for s in spec.split(",") if s.strip()] or ["random"]
     if len(names) == 1:
         names = names * players
@@ -69,10 +86,14 @@ def make_agents(spec: str, players: int, seed: int) -> list:
         raise ValueError(f"--bots lists {len(names)} agents for {players} players")
     out = []
     for seat, name in enumerate(names):
-        if name == "random":
-            out.append(RandomAgent(seed * 7919 + seat))
-        elif name == "human":
+        kind, budget = parse_bot(name)
+        bot_seed = seed * 7919 + seat
+        if kind == "random":
+            out.append(RandomAgent(bot_seed))
+        elif kind == "human":
             out.append(HumanAgent(seat))
         else:
-            raise ValueError(f"unknown agent '{name}' (known: {', '.join(AGENTS)})")
+            from .bots import GreedyAgent, MctsAgent, evaluator
+            value = evaluate or evaluator(game)
+            out.append(GreedyAgent(bot_seed, value) if kind == "greedy" else MctsAgent(bot_seed, value, **budget))
     return out

@@ -27,7 +27,8 @@ class ExitCode(IntEnum):
 
 
 def _fail(err: MeepleError, code: ExitCode) -> None:
-    click.echo(render(err), err=True)
+    for e in (err.problems.errors if isinstance(err, PackInvalid) else [err]):
+        click.echo(render(e), err=True)
     sys.exit(code)
 
 
@@ -192,12 +193,13 @@ def _seed(seed: Optional[int]) -> int:
 @click.option("--players", "-p", type=int, required=True, help="number of players")
 @click.option("--seed", type=int, default=None, help="random seed (default: a fresh one, printed)")
 @click.option("--bots", default="human,random", show_default=True,
-              help="agents per seat, comma-separated (random, human); one name applies to all seats; "
-                   "missing seats are random")
+              help="agents per seat, comma-separated (random, human, greedy, mcts, mcts:200, mcts:50ms); "
+                   "one name applies to all seats; missing seats are random")
+@click.option("--eval", "evaluation", default="", help="the bots' evaluation, an effect-language expression (default: the pack's)")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None, help="write the game log here")
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE", help="a rules option of the pack (repeatable)")
 @click.option("--quiet", is_flag=True, help="only the final scores")
-def play(game_name: str, players: int, seed: Optional[int], bots: str, log_path: Optional[str],
+def play(game_name: str, players: int, seed: Optional[int], bots: str, evaluation: str, log_path: Optional[str],
          option_pairs: tuple[str, ...], quiet: bool) -> None:
     """Play a game in the terminal with humans and bots."""
     from .agents import make_agents
@@ -211,10 +213,14 @@ def play(game_name: str, players: int, seed: Optional[int], bots: str, log_path:
     if 1 < len(names) < players:
         names += ["random"] * (players - len(names))
     try:
-        agents = make_agents(",".join(names[:players]) if len(names) > 1 else bots, players, seed)
+        from .bots import evaluator
+        agents = make_agents(",".join(names[:players]) if len(names) > 1 else bots, players, seed, game,
+                             evaluator(game, evaluation or None))
     except ValueError as err:
         click.echo(f"error: {err}", err=True)
         sys.exit(ExitCode.USAGE)
+    except PackInvalid as err:
+        _fail(err, ExitCode.USAGE)
     humans = [i for i, a in enumerate(agents) if a.name == "human"]
     options = _options(game, option_pairs)
     click.echo(f"{game.pack.info.name.get()} with {players} players, seed {seed}"
@@ -301,11 +307,13 @@ def replay(log_file: str, pack_ref: Optional[str], steps: bool) -> None:
 @click.option("-n", "--games", type=int, default=1000, show_default=True)
 @click.option("--players", "-p", type=int, required=True)
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--workers", default="1", show_default=True, help="worker processes, or 'auto'")
-@click.option("--bots", default="random", show_default=True)
+@click.option("--workers", default="auto", show_default=True, help="worker processes, or 'auto' (one per core)")
+@click.option("--bots", default="random", show_default=True,
+              help="bots per seat, comma-separated: random, greedy, mcts, mcts:200 (iterations), mcts:50ms (time per decision)")
+@click.option("--eval", "evaluation", default="", help="the bots' evaluation, an effect-language expression (default: the pack's)")
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE", help="a rules option of the pack (repeatable)")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def simulate(game_name: str, games: int, players: int, seed: int, workers: str, bots: str,
+def simulate(game_name: str, games: int, players: int, seed: int, workers: str, bots: str, evaluation: str,
              option_pairs: tuple[str, ...], fmt: str) -> None:
     """Play many games with bots and report win rates and scores with 95% intervals."""
     from .simulate import SimConfig, format_text, simulate as run_sim
@@ -316,6 +324,15 @@ def simulate(game_name: str, games: int, players: int, seed: int, workers: str, 
     if "human" in bots:
         click.echo("error: simulate runs bots only", err=True)
         sys.exit(ExitCode.USAGE)
+    try:
+        from .agents import make_agents
+        from .bots import evaluator
+        make_agents(bots, players, 0, game, evaluator(game, evaluation or None))     # check the names and the evaluation now
+    except ValueError as err:
+        click.echo(f"error: {err}", err=True)
+        sys.exit(ExitCode.USAGE)
+    except PackInvalid as err:
+        _fail(err, ExitCode.USAGE)
     if workers == "auto":
         k = os.cpu_count() or 1
     elif workers.isdigit() and int(workers) > 0:
@@ -324,7 +341,7 @@ def simulate(game_name: str, games: int, players: int, seed: int, workers: str, 
         click.echo(f"error: --workers must be a positive number or 'auto', not {workers!r}", err=True)
         sys.exit(ExitCode.USAGE)
     options = _options(game, option_pairs)
-    cfg = SimConfig(game_name, games, players, seed, max(1, k), bots, tuple(sorted(options.items())))
+    cfg = SimConfig(game_name, games, players, seed, max(1, k), bots, tuple(sorted(options.items())), evaluation)
     try:
         if sys.stderr.isatty():
             with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:

@@ -14,7 +14,7 @@ from dsl.compiler import Code, Compiler
 
 from . import model as M
 from .actions import Actions
-from .errors import ContentError, MeepleError, PackInvalid, Problems, suggest
+from .errors import ContentError, MeepleError, PackInvalid, Problems, Span, suggest
 from .flow import MAIN, MAX_DEPTH, STEP_BUDGET, Flow
 from .state import Frame, State
 from .views import Views
@@ -198,6 +198,28 @@ class Game(Flow, Actions, Views):
         errors: list = []
         fn, _ = Compiler(self, errors).expr(unit, parse(text, origin, "expr_start"))
         return fn(st, Frame(-1, 0, [None] * (unit.code.nlocals + 1), -1 if player is None else player, -1))
+
+    def expression(self, text: str, want: str = "") -> tuple[Callable, int]:
+        """Compile an effect-language expression once (a bot's evaluation given on
+        the command line, say): (closure, locals it needs); PackInvalid lists errors."""
+        from .model import Source
+        from .yamlsrc import TextOrigin
+        origin = TextOrigin("<expression>", 1, 1, False)
+        errors: list = []
+        fn, code = Compiler(self, errors).expression("expression", Source(text, origin, Span("<expression>", 1, 1)), want=want)
+        if errors or fn is None:
+            problems = Problems()
+            problems.extend(errors)
+            raise PackInvalid(problems)
+        return fn, code.nlocals
+
+    def hidden_slots_of(self, player: int) -> list[int]:
+        """Zone slots whose cards (or their order) ``player`` does not see."""
+        cache = self.__dict__.setdefault("_hidden_slots", {})
+        if player not in cache:
+            from .bots import hidden_slots
+            cache[player] = hidden_slots(self, player)
+        return cache[player]
 
     def seat_cards(self, kind: str) -> list[list[int]]:
         """The pieces of a kind that belong to each seat."""

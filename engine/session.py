@@ -29,7 +29,11 @@ def play(game: Game, players: int, seed: int, agents: list, on_decision: Optiona
             on_decision(st)
         dec = st.pending
         agent = agents[dec.player]
-        view = game.view(st, dec.player) if getattr(agent, "needs_view", True) else {}
+        if getattr(agent, "needs_state", False):
+            from .bots import Perspective
+            view = Perspective(game, st, dec.player)      # samples of what the player knows, never the state
+        else:
+            view = game.view(st, dec.player) if getattr(agent, "needs_view", True) else {}
         options = dec.options
         while True:
             index = agent.choose(view, options)

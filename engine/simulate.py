@@ -27,6 +27,7 @@ class SimConfig:
     workers: int = 1
     bots: str = "random"
     options: tuple = ()          # (name, value) pairs
+    evaluation: str = ""         # the bots' evaluation, instead of the pack's
 
 
 @dataclass
@@ -43,9 +44,22 @@ def game_seed(seed: int, index: int) -> int:
     return seed * 1_000_003 + index
 
 
+_EVALUATORS: dict = {}
+
+
+def _evaluator(game: Game, text: str):
+    """The bots' evaluation, compiled once per process."""
+    key = (id(game), text)
+    if key not in _EVALUATORS:
+        from .bots import evaluator
+        _EVALUATORS[key] = evaluator(game, text or None)
+    return _EVALUATORS[key]
+
+
 def run_one(game: Game, cfg: SimConfig, index: int) -> GameRecord:
     gs = game_seed(cfg.seed, index)
-    agents = make_agents(cfg.bots, cfg.players, gs)
+    planning = any(b.split(":")[0] in ("greedy", "mcts") for b in cfg.bots.split(","))
+    agents = make_agents(cfg.bots, cfg.players, gs, game, _evaluator(game, cfg.evaluation) if planning else None)
     st = play(game, cfg.players, gs, agents, track=True, options=dict(cfg.options))
     chosen: list[dict[str, set]] = [dict() for _ in range(cfg.players)]
     for slot, card in st.track:
