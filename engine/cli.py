@@ -313,8 +313,11 @@ def replay(log_file: str, pack_ref: Optional[str], steps: bool) -> None:
 @click.option("--eval", "evaluation", default="", help="the bots' evaluation, an effect-language expression (default: the pack's)")
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE", help="a rules option of the pack (repeatable)")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--records", "records_path", type=click.Path(dir_okay=False), default=None, help="write one CSV row per player per game")
+@click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None,
+              help="write a self-contained HTML report with plots (needs: pip install 'meeple[report]')")
 def simulate(game_name: str, games: int, players: int, seed: int, workers: str, bots: str, evaluation: str,
-             option_pairs: tuple[str, ...], fmt: str) -> None:
+             option_pairs: tuple[str, ...], fmt: str, records_path: Optional[str], report_path: Optional[str]) -> None:
     """Play many games with bots and report win rates and scores with 95% intervals."""
     from .simulate import SimConfig, format_text, simulate as run_sim
     game = _load(game_name)
@@ -352,6 +355,99 @@ def simulate(game_name: str, games: int, players: int, seed: int, workers: str, 
         _fail(err, ExitCode.CONTENT_INVALID)
     d = summary.to_dict()
     click.echo(json.dumps(d, indent=2) if fmt == "json" else format_text(d))
+    if records_path:
+        from .simulate import write_records
+        write_records(summary, records_path, game)
+    if report_path:
+        from .report import write_report
+        try:
+            write_report(report_path, [d])
+        except ImportError as err:
+            click.echo(f"error: the HTML report needs matplotlib: pip install 'meeple[report]' ({err})", err=True)
+            sys.exit(ExitCode.USAGE)
+
+
+# ---------------------------------------------------------------- compare
+def _workers(workers: str) -> int:
+    if workers == "auto":
+        return os.cpu_count() or 1
+    if workers.isdigit() and int(workers) > 0:
+        return int(workers)
+    click.echo(f"error: --workers must be a positive number or 'auto', not {workers!r}", err=True)
+    sys.exit(ExitCode.USAGE)
+
+
+@main.command("compare")
+@click.argument("base", metavar="BASE")
+@click.argument("variant", metavar="[VARIANT]", required=False)
+@click.option("-n", "--games", type=int, default=1000, show_default=True)
+@click.option("--players", "-p", type=int, required=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--workers", default="auto", show_default=True, help="worker processes, or 'auto' (one per core)")
+@click.option("--bots", default="random", show_default=True, help="bots per seat, as for simulate")
+@click.option("--eval", "evaluation", default="", help="the bots' evaluation (default: the pack's)")
+@click.option("--set", "sets", multiple=True, metavar="CARD.FIELD=VALUE",
+              help="a one-off change for the variant (repeatable): keep.cost=4, GAME/FILE/keep.cost=4, city_size=8")
+@click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE", help="a rules option, for both (repeatable)")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None,
+              help="write an HTML report with both side by side (needs: pip install 'meeple[report]')")
+def compare_cmd(base: str, variant: Optional[str], games: int, players: int, seed: int, workers: str, bots: str,
+                evaluation: str, sets: tuple[str, ...], option_pairs: tuple[str, ...], fmt: str, report_path: Optional[str]) -> None:
+    """Play the same games (seeds, bots) with BASE and with VARIANT (a pack, an
+    expansion, or BASE with --set changes) and report every difference, with
+    its 95% interval and whether it is significant, the largest first."""
+    from .compare import compare, format_text as compare_text
+    from .simulate import SimConfig
+    if variant is None and not sets:
+        click.echo("error: give a VARIANT pack, or --set changes to BASE", err=True)
+        sys.exit(ExitCode.USAGE)
+    game = _load(base)
+    vname = variant or base
+    try:
+        vgame = load_game(vname, tuple(sets))
+    except PackInvalid as err:
+        _fail(err, ExitCode.CONTENT_INVALID)
+    except UsageError as err:
+        click.echo(f"error: {err.message}" + (f"; {err.hint}" if err.hint else ""), err=True)
+        sys.exit(ExitCode.USAGE)
+    for g in (game, vgame):
+        if not g.min_players <= players <= g.max_players:
+            click.echo(f"error: {g.id} is for {g.min_players}-{g.max_players} players, not {players}", err=True)
+            sys.exit(ExitCode.USAGE)
+    try:
+        from .agents import make_agents
+        from .bots import evaluator
+        for g in (game, vgame):
+            make_agents(bots, players, 0, g, evaluator(g, evaluation or None))
+    except ValueError as err:
+        click.echo(f"error: {err}", err=True)
+        sys.exit(ExitCode.USAGE)
+    except PackInvalid as err:
+        _fail(err, ExitCode.USAGE)
+    options = tuple(sorted(_options(game, option_pairs).items()))
+    k = _workers(workers)
+    a = SimConfig(base, games, players, seed, k, bots, options, evaluation)
+    b = SimConfig(vname, games, players, seed, k, bots, options, evaluation, tuple(sets))
+    try:
+        if sys.stderr.isatty():
+            with click.progressbar(length=2 * games, label="simulating both", file=sys.stderr) as bar:
+                result = compare(a, b, bar.update)
+        else:
+            result = compare(a, b)
+    except MeepleError as err:
+        _fail(err, ExitCode.CONTENT_INVALID)
+    if fmt == "json":
+        click.echo(json.dumps({k2: v for k2, v in result.items() if k2 != "summaries"}, indent=2))
+    else:
+        click.echo(compare_text(result))
+    if report_path:
+        from .report import write_report
+        try:
+            write_report(report_path, result["summaries"], result)
+        except ImportError as err:
+            click.echo(f"error: the HTML report needs matplotlib: pip install 'meeple[report]' ({err})", err=True)
+            sys.exit(ExitCode.USAGE)
 
 
 # ---------------------------------------------------------------- test

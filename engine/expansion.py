@@ -417,3 +417,49 @@ class _Assembly:
 def assemble(layers: list[Layer], problems: Problems) -> Optional[M.Pack]:
     """The base game of ``layers`` with every later pack's changes applied, in order."""
     return _Assembly(layers, problems).run()
+
+
+def set_layer(pack: M.Pack, layers: list[Layer], sets: tuple, problems: Problems) -> Optional[Layer]:
+    """A pack of one-off changes from the command line, extending the packs
+    loaded: 'CARD.FIELD=VALUE' patches a card ('PACK/FILE/' before it is
+    allowed, as in GAME/FILE/keep.cost=4), 'NAME=VALUE' overrides a
+    constant. Values are read as YAML (4, true, red)."""
+    import yaml
+    from .pack import Layer as _Layer
+    here = Span("<--set>", 1, 1)
+    by_kind: dict[str, list[dict]] = {}
+    constants: dict[str, Any] = {}
+    cards = {c.id: c for c in pack.cards}
+    known_constants = {c.name for c in pack.game.constants}
+    for text in sets:
+        left, eq, raw = str(text).partition("=")
+        target = left.strip().split("/")[-1]
+        if not eq or not target:
+            problems.add(ContentError(f"--set {text!r}: write CARD.FIELD=VALUE or CONSTANT=VALUE", here))
+            continue
+        try:
+            value = yaml.safe_load(raw)
+        except yaml.YAMLError:
+            value = raw
+        if "." in target:
+            cid, _, fld = target.partition(".")
+            if cid not in cards:
+                problems.add(ContentError(f"--set {text!r}: no card '{cid}'", here, suggest(cid, list(cards))))
+                continue
+            by_kind.setdefault(cards[cid].kind, []).append({"id": cid, fld: value})
+        elif target in known_constants:
+            constants[target] = value
+        else:
+            problems.add(ContentError(f"--set {text!r}: '{target}' is neither CARD.FIELD nor a constant", here,
+                                      suggest(target, sorted(known_constants))))
+    if problems.errors:
+        return None
+    def doc(data: dict) -> Document:
+        return Document("<--set>", data, {(): here}, {}, {})
+    info = M.PackInfo("set", M.Names((("en", "--set"),)), "0", "", tuple((x.info.id, None) for x in layers[-1:]),
+                      ("en",), "one-off changes from the command line", "<--set>", here)
+    rules = [doc({"kind": "rules", "override": {"constants": constants}})] if constants else []
+    card_docs = [doc({"kind": "cards", "card_kind": kind, "patch": entries}) for kind, entries in by_kind.items()]
+    layer = _Layer(Path("<--set>"), info, doc({"kind": "pack"}), None, rules, card_docs)
+    layer.parents = [layers[-1].info.id]
+    return layer

@@ -400,12 +400,12 @@ class Game(Flow, Actions, Views):
         return ca
 
 
-def load_game(name: str) -> Game:
+def load_game(name: str, sets: tuple = ()) -> Game:
     """Load, validate and compile a pack (an id or a folder, or several joined by '+':
     a game and packs that extend it); PackInvalid lists every error."""
     from .pack import read_packs, resolve_all
     problems = Problems()
-    pack = read_packs(resolve_all(name), problems)
+    pack = read_packs(resolve_all(name), problems, tuple(sets))
     if pack is None or problems.errors:
         raise PackInvalid(problems)
     game = Game(pack)

@@ -537,12 +537,21 @@ def read_pack(root: Path, problems: Problems) -> Optional[M.Pack]:
     return read_packs([root], problems)
 
 
-def read_packs(roots: list[Path], problems: Problems) -> Optional[M.Pack]:
-    """Load packs together: a base game and packs that extend it, in load order."""
-    from .expansion import assemble, load_order
+def read_packs(roots: list[Path], problems: Problems, sets: tuple = ()) -> Optional[M.Pack]:
+    """Load packs together: a base game and packs that extend it, in load order;
+    ``sets`` are one-off changes on top ('keep.cost=4', 'city_size=8')."""
+    from .expansion import assemble, load_order, set_layer
     layers = load_order(roots, problems)
     if not layers:
         return None
+    if sets:
+        plain = build_pack(layers[0], Problems()) if len(layers) == 1 else assemble(layers, Problems())
+        if plain is None:
+            return None
+        extra = set_layer(plain, layers, sets, problems)
+        if extra is None:
+            return None
+        layers = layers + [extra]
     if len(layers) == 1:
         return build_pack(layers[0], problems)
     return assemble(layers, problems)

@@ -28,6 +28,7 @@ class SimConfig:
     bots: str = "random"
     options: tuple = ()          # (name, value) pairs
     evaluation: str = ""         # the bots' evaluation, instead of the pack's
+    sets: tuple = ()             # one-off changes to the pack ('keep.cost=4')
 
 
 @dataclass
@@ -38,6 +39,11 @@ class GameRecord:
     rounds: int
     decisions: int
     chosen: list[dict[str, list[str]]]      # per player: "kind in zone" -> card ids that entered that zone
+    first: int = 0                          # the player who made the game's first choice (who starts)
+
+    def share(self, p: int) -> float:
+        """Player p's share of the win (ties split it)."""
+        return 1 / len(self.winners) if p in self.winners else 0.0
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -69,14 +75,14 @@ def run_one(game: Game, cfg: SimConfig, index: int) -> GameRecord:
         zone = game.zone_defs[game.slot_zone[slot]]
         chosen[owner].setdefault(f"{zone.holds} in {zone.name}", set()).add(game.card_def_ids[card])
     return GameRecord(index, st.scores, game.winners(st), st.round, len(st.log),
-                      [{k: sorted(v) for k, v in c.items()} for c in chosen])
+                      [{k: sorted(v) for k, v in c.items()} for c in chosen], st.log[0][0] if st.log else 0)
 
 
 _WORKER: dict = {}
 
 
-def _init_worker(pack: str) -> None:
-    _WORKER["game"] = load_game(pack)
+def _init_worker(pack: str, sets: tuple = ()) -> None:
+    _WORKER["game"] = load_game(pack, sets)
 
 
 def _work(args: tuple) -> list[GameRecord]:
@@ -90,7 +96,7 @@ def run(cfg: SimConfig, progress: Optional[Callable[[int], None]] = None, game: 
     chunk = max(1, min(50, cfg.games // max(1, cfg.workers * 8)))
     batches = [(cfg, list(range(i, min(cfg.games, i + chunk)))) for i in range(0, cfg.games, chunk)]
     if cfg.workers <= 1:
-        g = game or load_game(cfg.pack)
+        g = game or load_game(cfg.pack, cfg.sets)
         for _, indices in batches:
             for i in indices:
                 yield run_one(g, cfg, i)
@@ -98,7 +104,7 @@ def run(cfg: SimConfig, progress: Optional[Callable[[int], None]] = None, game: 
                     progress(1)
         return
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-    with ctx.Pool(cfg.workers, initializer=_init_worker, initargs=(cfg.pack,)) as pool:
+    with ctx.Pool(cfg.workers, initializer=_init_worker, initargs=(cfg.pack, cfg.sets)) as pool:
         for records in pool.imap(_work, batches):
             for r in records:
                 yield r
@@ -144,8 +150,12 @@ class Summary:
             wins = sum(1 / len(r.winners) for r in self.records if p in r.winners)
             lo, hi = wilson(wins, n)
             m, mlo, mhi = mean_ci([r.scores[p] for r in self.records])
+            counts: dict[int, int] = {}
+            for r in self.records:
+                counts[r.scores[p]] = counts.get(r.scores[p], 0) + 1
             seats.append({"seat": f"P{p + 1}", "games": n, "win_rate": wins / n if n else 0.0, "win_ci": [lo, hi],
-                          "mean_score": m, "score_ci": [mlo, mhi]})
+                          "mean_score": m, "score_ci": [mlo, mhi],
+                          "score_distribution": {str(k): counts[k] for k in sorted(counts)}})
         kinds: dict[str, dict[str, list]] = {}
         for r in self.records:
             for p in range(cfg.players):
@@ -164,13 +174,21 @@ class Summary:
                 rows.append({"card": cid, "games": k, "win_rate": wins / k, "win_ci": [lo, hi], "mean_score": m, "score_ci": [mlo, mhi]})
             cards[kind] = rows
         rounds = mean_ci([r.rounds for r in self.records])
+        spread = mean_ci([max(r.scores) - min(r.scores) for r in self.records])
+        first_wins = sum(r.share(r.first) for r in self.records)
+        flo, fhi = wilson(first_wins, n)
         return {
-            "pack": cfg.pack, "players": cfg.players, "games": n, "seed": cfg.seed, "workers": cfg.workers, "bots": cfg.bots,
+            "pack": cfg.pack, "sets": list(cfg.sets), "players": cfg.players, "games": n, "seed": cfg.seed, "workers": cfg.workers,
+            "bots": cfg.bots,
             "options": dict(cfg.options),
             "seconds": round(self.seconds, 3),
             "games_per_second": round(n / self.seconds, 2) if self.seconds > 0 else None,
             "mean_rounds": rounds[0], "rounds_ci": [rounds[1], rounds[2]],
             "mean_decisions": sum(r.decisions for r in self.records) / n if n else 0,
+            # the gap between the best and the worst score of a game
+            "score_spread": spread[0], "spread_ci": [spread[1], spread[2]],
+            # the win rate of the player who made the first choice, against a fair 1 / players
+            "first_player": {"win_rate": first_wins / n if n else 0.0, "win_ci": [flo, fhi], "fair": 1 / cfg.players},
             "seats": seats, "cards": cards,
             # the text report shows cards that reached a live zone (played, built)
             "shown": sorted(k for k in cards if k.split(" in ", 1)[1] in self.live_zones),
@@ -178,7 +196,7 @@ class Summary:
 
 
 def simulate(cfg: SimConfig, progress: Optional[Callable[[int], None]] = None) -> Summary:
-    game = load_game(cfg.pack)
+    game = load_game(cfg.pack, cfg.sets)
     start = time.perf_counter()
     records = list(run(cfg, progress, game if cfg.workers <= 1 else None))
     live = tuple(z.name for z in game.zone_defs if z.in_play)
@@ -191,7 +209,10 @@ def format_text(d: dict) -> str:
     lines = [f"{d['games']} games of {d['pack']} with {d['players']} players ({d['bots']} bots), seed {d['seed']}, "
              f"{d['workers']} worker(s): {d['seconds']:.2f} s, {d['games_per_second']} games/s",
              f"mean rounds {d['mean_rounds']:.2f} [{d['rounds_ci'][0]:.2f}, {d['rounds_ci'][1]:.2f}], "
-             f"mean decisions {d['mean_decisions']:.1f}", "",
+             f"mean decisions {d['mean_decisions']:.1f}, score spread (best - worst) {d['score_spread']:.1f} "
+             f"[{d['spread_ci'][0]:.1f}, {d['spread_ci'][1]:.1f}]",
+             f"first player (the one who chooses first) wins {pct(d['first_player']['win_rate'])} "
+             f"[{pct(d['first_player']['win_ci'][0])}, {pct(d['first_player']['win_ci'][1])}] (fair: {pct(d['first_player']['fair'])})", "",
              f"{'seat':<8}{'win rate':>9}  {'95% interval':<16}{'mean score':>11}  95% interval"]
     for s in d["seats"]:
         lines.append(f"{s['seat']:<8}{pct(s['win_rate']):>9}  [{pct(s['win_ci'][0])}, {pct(s['win_ci'][1])}] "
@@ -202,3 +223,22 @@ def format_text(d: dict) -> str:
         for r in sorted(rows, key=lambda r: -r["win_rate"]):
             lines.append(f"{r['card']:<22}{r['games']:>6}{pct(r['win_rate']):>10}  [{pct(r['win_ci'][0])}, {pct(r['win_ci'][1])}] {r['mean_score']:>9.2f}")
     return "\n".join(lines)
+
+
+def write_records(summary: "Summary", path: str, game: Game) -> None:
+    """One row per player per game: what a designer loads into a spreadsheet."""
+    import csv
+    cfg = summary.config
+    bots = [b.strip() for b in cfg.bots.split(",") if b.strip()] or ["random"]
+    if len(bots) == 1:
+        bots = bots * cfg.players
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["game", "game_seed", "seat", "bot", "score", "rank", "win_share", "first", "rounds", "decisions", "cards"])
+        for r in summary.records:
+            order = sorted(range(cfg.players), key=lambda p: -r.scores[p])
+            for p in range(cfg.players):
+                cards = ";".join(f"{kind}:{cid}" for kind, ids in sorted(r.chosen[p].items())
+                                 if kind.split(" in ", 1)[1] in summary.live_zones for cid in ids)
+                w.writerow([r.index, game_seed(cfg.seed, r.index), f"P{p + 1}", bots[p], r.scores[p], order.index(p) + 1,
+                            round(r.share(p), 4), int(r.first == p), r.rounds, r.decisions, cards])

@@ -66,10 +66,10 @@ def test_human_play_through_prompts(run):
 
 
 def test_simulate_json_is_independent_of_workers(run):
-    one = json.loads(run("simulate", "citadels", "-n", 40, "-p", 4, "--seed", 3, "--format", "json").output)
+    one = json.loads(run("simulate", "citadels", "-n", 40, "-p", 4, "--seed", 3, "--workers", 1, "--format", "json").output)
     two = json.loads(run("simulate", "citadels", "-n", 40, "-p", 4, "--seed", 3, "--workers", 2, "--format", "json").output)
     assert one["games_per_second"] > 0
-    for key in ("seats", "cards", "mean_rounds", "mean_decisions"):
+    for key in ("seats", "cards", "mean_rounds", "mean_decisions", "score_spread", "first_player"):
         assert one[key] == two[key]
     assert len(one["seats"]) == 4
     assert {r["card"] for r in one["cards"]["character in picked"]} == {
@@ -110,3 +110,11 @@ def test_test_command(run, tmp_path):
     r = run("test", bad)
     assert r.exit_code == ExitCode.CONTENT_INVALID
     assert f"FAIL {bad}:8:17: wrong expectation: expectation failed: gold of player(1) == 3 (left side is 2, right side is 3)" in r.output
+
+
+def test_planning_bots_give_the_same_results_with_any_number_of_workers(run):
+    args = ("simulate", "citadels", "-n", 12, "-p", 3, "--seed", 5, "--bots", "greedy,mcts:5,random", "--format", "json")
+    one = json.loads(run(*args, "--workers", 1).output)
+    two = json.loads(run(*args, "--workers", 2).output)
+    for key in ("seats", "cards", "mean_rounds", "mean_decisions"):
+        assert one[key] == two[key]

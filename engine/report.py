@@ -1,0 +1,127 @@
+"""A self-contained HTML report of a simulation, or of a comparison of two.
+
+Plots are drawn with matplotlib (the optional extra ``meeple[report]``) and
+embedded as inline SVG, with the numbers beside them in tables, so the file
+reads offline and can be mailed around. Nothing here runs a game: it takes
+the dictionaries ``Summary.to_dict`` and ``compare`` produce.
+"""
+from __future__ import annotations
+
+import html
+import io
+from typing import Any, Optional
+
+
+def _svg(fig) -> str:
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", bbox_inches="tight")
+    import matplotlib.pyplot as plt
+    plt.close(fig)
+    text = buf.getvalue()
+    return text[text.index("<svg"):]
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def plots(d: dict) -> list[tuple[str, str]]:
+    """(title, svg) for one simulation summary."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    out = []
+    # score distributions per seat
+    fig, ax = plt.subplots(figsize=(6, 3))
+    for s in d["seats"]:
+        dist = {int(k): v for k, v in s["score_distribution"].items()}
+        xs = sorted(dist)
+        ax.plot(xs, [dist[x] / s["games"] for x in xs], marker=".", label=s["seat"])
+    ax.set_xlabel("final score")
+    ax.set_ylabel("share of games")
+    ax.legend(fontsize="small")
+    out.append(("Score distribution per seat", _svg(fig)))
+    # win rate per seat with intervals
+    fig, ax = plt.subplots(figsize=(6, 2.6))
+    seats = d["seats"]
+    rates = [s["win_rate"] for s in seats]
+    errs = [[r - s["win_ci"][0] for r, s in zip(rates, seats)], [s["win_ci"][1] - r for r, s in zip(rates, seats)]]
+    ax.bar([s["seat"] for s in seats], rates, yerr=errs, capsize=4, color="#6a8caf")
+    ax.axhline(1 / d["players"], color="grey", linestyle="--", linewidth=1)
+    ax.set_ylabel("win rate (95% interval)")
+    out.append(("Win rate per seat", _svg(fig)))
+    # win rate per card in each shown zone (characters played, districts built...)
+    for kind in d.get("shown", ()):
+        rows = sorted(d["cards"][kind], key=lambda r: r["win_rate"])
+        if not rows:
+            continue
+        fig, ax = plt.subplots(figsize=(6, 0.25 * len(rows) + 0.8))
+        rates = [r["win_rate"] for r in rows]
+        errs = [[r["win_rate"] - r["win_ci"][0] for r in rows], [r["win_ci"][1] - r["win_rate"] for r in rows]]
+        ax.barh([r["card"] for r in rows], rates, xerr=errs, capsize=2, color="#8fb36a")
+        ax.axvline(1 / d["players"], color="grey", linestyle="--", linewidth=1)
+        ax.set_xlabel("win rate of the players who had it (95% interval)")
+        ax.tick_params(axis="y", labelsize=7)
+        out.append((f"Win rate per {kind}", _svg(fig)))
+    # the cards with the largest effect on winning, over all shown zones
+    effects = [(r["win_rate"] - 1 / d["players"], kind, r) for kind in d.get("shown", ()) for r in d["cards"][kind] if r["games"] >= 10]
+    effects.sort(key=lambda e: -abs(e[0]))
+    top = effects[:15][::-1]
+    if top:
+        fig, ax = plt.subplots(figsize=(6, 0.28 * len(top) + 0.8))
+        ax.barh([f"{r['card']} ({kind.split(' in ')[1]})" for _, kind, r in top], [e for e, _, _ in top],
+                color=["#c0504d" if e < 0 else "#4f81bd" for e, _, _ in top])
+        ax.axvline(0, color="grey", linewidth=1)
+        ax.set_xlabel("win rate minus a fair share")
+        ax.tick_params(axis="y", labelsize=7)
+        out.append(("Top cards by effect on winning", _svg(fig)))
+    return out
+
+
+def _summary_tables(d: dict) -> str:
+    rows = "".join(f"<tr><td>{s['seat']}</td><td>{_pct(s['win_rate'])}</td><td>[{_pct(s['win_ci'][0])}, {_pct(s['win_ci'][1])}]</td>"
+                   f"<td>{s['mean_score']:.2f}</td><td>[{s['score_ci'][0]:.2f}, {s['score_ci'][1]:.2f}]</td></tr>" for s in d["seats"])
+    fp = d["first_player"]
+    head = (f"<p>{d['games']} games of <b>{html.escape(d['pack'])}</b>, {d['players']} players, bots {html.escape(d['bots'])}, "
+            f"seed {d['seed']}; mean rounds {d['mean_rounds']:.2f}; score spread {d['score_spread']:.1f}; "
+            f"first player wins {_pct(fp['win_rate'])} [{_pct(fp['win_ci'][0])}, {_pct(fp['win_ci'][1])}] (fair {_pct(fp['fair'])})</p>")
+    table = ("<table><tr><th>seat</th><th>win rate</th><th>95% interval</th><th>mean score</th><th>95% interval</th></tr>"
+             + rows + "</table>")
+    return head + table
+
+
+def _diff_table(c: dict) -> str:
+    rows = "".join(
+        f"<tr class=\"{'sig' if m['significant'] else ''}\"><td>{html.escape(m['metric'])}</td><td>{m['base']:.4g}</td><td>{m['variant']:.4g}</td>"
+        f"<td>{m['difference']:+.4g}</td><td>[{m['ci'][0]:+.4g}, {m['ci'][1]:+.4g}]</td><td>{'yes' if m['significant'] else ''}</td></tr>"
+        for m in c["metrics"])
+    return ("<table><tr><th>metric</th><th>base</th><th>variant</th><th>difference</th><th>95% interval</th><th>significant</th></tr>"
+            + rows + "</table>")
+
+
+def render_html(summaries: list[dict], comparison: Optional[dict] = None) -> str:
+    title = "meeple simulation" if comparison is None else "meeple comparison"
+    parts = [f"<!doctype html><html><head><meta charset=\"utf-8\"><title>{title}</title><style>",
+             "body{font-family:sans-serif;margin:2em;max-width:1400px} table{border-collapse:collapse;margin:1em 0}"
+             "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right} th{background:#eee}"
+             ".cols{display:flex;gap:2em} .col{flex:1;min-width:0} tr.sig td{background:#fff3c4} svg{max-width:100%;height:auto}",
+             "</style></head><body>", f"<h1>{title}</h1>"]
+    if comparison is not None:
+        parts.append("<h2>Differences, variant minus base (paired games), largest first</h2>")
+        parts.append(_diff_table(comparison))
+    cols = []
+    for label, d in zip(("base", "variant") if comparison is not None else ("",), summaries):
+        col = [f"<div class=\"col\"><h2>{html.escape(label or d['pack'])}: {html.escape(d['pack'])}</h2>", _summary_tables(d)]
+        for name, svg in plots(d):
+            col.append(f"<h3>{html.escape(name)}</h3>{svg}")
+        col.append("</div>")
+        cols.append("".join(col))
+    parts.append("<div class=\"cols\">" + "".join(cols) + "</div>")
+    parts.append("</body></html>")
+    return "".join(parts)
+
+
+def write_report(path: str, summaries: list[dict], comparison: Optional[dict] = None) -> None:
+    text = render_html(summaries, comparison)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)

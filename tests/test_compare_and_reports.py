@@ -1,0 +1,90 @@
+"""The balance workbench's outputs: compare (paired games, intervals, the
+false discovery rate), one-off --set changes, CSV records and the HTML report."""
+import csv
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from engine.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+RICH = str(REPO / "tests" / "content" / "valid" / "rich-merchant")
+
+
+def run(*args):
+    result = CliRunner().invoke(main, [str(a) for a in args])
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result
+
+
+def _compare(*args):
+    r = run("compare", *args, "--format", "json", "--workers", 2)
+    assert r.exit_code == 0, r.output
+    return json.loads(r.output)
+
+
+def test_an_identical_copy_changes_nothing_significantly():
+    c = _compare("citadels", "citadels", "-n", 120, "-p", 4)
+    assert c["significant"] == 0
+    assert all(m["difference"] == 0 for m in c["metrics"] if m["paired"])
+
+
+def test_a_district_worth_20_points_is_a_significant_change():
+    c = _compare("citadels", "-n", 150, "-p", 4, "--set", "citadels/districts/palace.points=20")
+    palace = next(m for m in c["metrics"] if m["metric"] == "palace (district in city) win rate")
+    assert palace["significant"] and palace["difference"] > 0.2
+    assert c["metrics"][0]["significant"]                     # significant ones first
+
+
+def test_a_merchant_taking_6_gold_is_a_significant_change():
+    c = _compare("citadels", RICH, "-n", 150, "-p", 4)
+    assert c["significant"] >= 1
+    length = next(m for m in c["metrics"] if m["metric"] == "game length (rounds)")
+    assert length["significant"] and length["difference"] < 0         # gold comes faster: shorter games
+
+
+@pytest.mark.parametrize("setting, message", [("kep.cost=4", "no card 'kep'; did you mean 'keep'?"),
+                                              ("citysize=8", "neither CARD.FIELD nor a constant"),
+                                              ("keep.cost=three", "cost must be a whole number")])
+def test_bad_set_changes_are_reported(setting, message):
+    r = run("compare", "citadels", "-n", 2, "-p", 4, "--set", setting)
+    assert r.exit_code == 1 and message in r.output, r.output
+
+
+def test_records_have_one_row_per_player_per_game(tmp_path):
+    out = tmp_path / "records.csv"
+    r = run("simulate", "citadels", "-n", 10, "-p", 3, "--workers", 1, "--records", out)
+    assert r.exit_code == 0
+    rows = list(csv.DictReader(out.open()))
+    assert len(rows) == 30
+    for g in range(10):
+        game = [row for row in rows if row["game"] == str(g)]
+        assert abs(sum(float(row["win_share"]) for row in game) - 1) < 1e-6
+        assert sorted(int(row["rank"]) for row in game)[0] == 1
+        assert sum(int(row["first"]) for row in game) == 1
+    assert all("character in acting:" in row["cards"] for row in rows)
+
+
+def test_the_html_report_has_its_plots_and_numbers(tmp_path):
+    out = tmp_path / "report.html"
+    r = run("simulate", "citadels", "-n", 60, "-p", 4, "--workers", 1, "--format", "json", "--report", out)
+    d = json.loads(r.output)
+    text = out.read_text()
+    assert text.count("<svg") >= 4
+    for title in ("Score distribution per seat", "Win rate per seat", "Win rate per character in acting", "Top cards by effect on winning"):
+        assert title in text
+    assert f"{100 * d['seats'][0]['win_rate']:.1f}%" in text
+    assert "<script" not in text and not re.search(r"(src|href)=\"http", text)    # self-contained
+
+
+def test_the_comparison_report_shows_both_side_by_side(tmp_path):
+    out = tmp_path / "compare.html"
+    r = run("compare", "citadels", "-n", 40, "-p", 4, "--workers", 1, "--set", "palace.points=20", "--report", out)
+    assert r.exit_code == 0, r.output
+    text = out.read_text()
+    assert "Differences, variant minus base" in text and text.count("<svg") >= 8
+    assert "base: citadels" in text and "variant: citadels" in text
