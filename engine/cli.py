@@ -313,11 +313,15 @@ def replay(log_file: str, pack_ref: Optional[str], steps: bool) -> None:
 @click.option("--eval", "evaluation", default="", help="the bots' evaluation, an effect-language expression (default: the pack's)")
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE", help="a rules option of the pack (repeatable)")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="local processes, or a Ray cluster (needs: pip install 'meeple[ray]')")
+@click.option("--address", default="", help="with --backend ray: the cluster's HOST:PORT (default: start a local Ray)")
 @click.option("--records", "records_path", type=click.Path(dir_okay=False), default=None, help="write one CSV row per player per game")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None,
               help="write a self-contained HTML report with plots (needs: pip install 'meeple[report]')")
 def simulate(game_name: str, games: int, players: int, seed: int, workers: str, bots: str, evaluation: str,
-             option_pairs: tuple[str, ...], fmt: str, records_path: Optional[str], report_path: Optional[str]) -> None:
+             option_pairs: tuple[str, ...], fmt: str, backend: str, address: str, records_path: Optional[str],
+             report_path: Optional[str]) -> None:
     """Play many games with bots and report win rates and scores with 95% intervals."""
     from .simulate import SimConfig, format_text, simulate as run_sim
     game = _load(game_name)
@@ -344,7 +348,8 @@ def simulate(game_name: str, games: int, players: int, seed: int, workers: str, 
         click.echo(f"error: --workers must be a positive number or 'auto', not {workers!r}", err=True)
         sys.exit(ExitCode.USAGE)
     options = _options(game, option_pairs)
-    cfg = SimConfig(game_name, games, players, seed, max(1, k), bots, tuple(sorted(options.items())), evaluation)
+    cfg = SimConfig(game_name, games, players, seed, max(1, k), bots, tuple(sorted(options.items())), evaluation,
+                    backend=backend, address=address)
     try:
         if sys.stderr.isatty():
             with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
@@ -353,6 +358,9 @@ def simulate(game_name: str, games: int, players: int, seed: int, workers: str, 
             summary = run_sim(cfg)
     except MeepleError as err:
         _fail(err, ExitCode.CONTENT_INVALID)
+    except RuntimeError as err:
+        click.echo(f"error: {err}", err=True)
+        sys.exit(ExitCode.USAGE)
     d = summary.to_dict()
     click.echo(json.dumps(d, indent=2) if fmt == "json" else format_text(d))
     if records_path:

@@ -29,6 +29,8 @@ class SimConfig:
     options: tuple = ()          # (name, value) pairs
     evaluation: str = ""         # the bots' evaluation, instead of the pack's
     sets: tuple = ()             # one-off changes to the pack ('keep.cost=4')
+    backend: str = "local"       # 'local' processes, or 'ray'
+    address: str = ""            # a Ray cluster to join (empty: start a local Ray)
 
 
 @dataclass
@@ -95,6 +97,9 @@ def run(cfg: SimConfig, progress: Optional[Callable[[int], None]] = None, game: 
     """Yield records in game order."""
     chunk = max(1, min(50, cfg.games // max(1, cfg.workers * 8)))
     batches = [(cfg, list(range(i, min(cfg.games, i + chunk)))) for i in range(0, cfg.games, chunk)]
+    if cfg.backend == "ray":
+        yield from _run_ray(cfg, batches, progress)
+        return
     if cfg.workers <= 1:
         g = game or load_game(cfg.pack, cfg.sets)
         for _, indices in batches:
@@ -110,6 +115,42 @@ def run(cfg: SimConfig, progress: Optional[Callable[[int], None]] = None, game: 
                 yield r
                 if progress:
                     progress(1)
+
+
+class _RayWorker:
+    """One Ray actor: loads and compiles the pack once, then plays batches."""
+
+    def __init__(self, pack: str, sets: tuple):
+        self.game = load_game(pack, sets)
+
+    def play(self, cfg: SimConfig, indices: list[int]) -> list[GameRecord]:
+        return [run_one(self.game, cfg, i) for i in indices]
+
+
+def _run_ray(cfg: SimConfig, batches: list, progress: Optional[Callable[[int], None]]) -> Iterator[GameRecord]:
+    """The same batches on Ray actors (the optional extra meeple[ray]); results
+    come back in game order, so they equal a local run's."""
+    try:
+        import ray
+    except ImportError as err:
+        raise RuntimeError("the Ray backend needs Ray: pip install 'meeple[ray]'") from err
+    started = False
+    if not ray.is_initialized():
+        kwargs = {"address": cfg.address} if cfg.address else {"num_cpus": max(1, cfg.workers)}
+        ray.init(include_dashboard=False, log_to_driver=False, ignore_reinit_error=True, **kwargs)
+        started = True
+    try:
+        actor = ray.remote(_RayWorker)
+        workers = [actor.remote(cfg.pack, cfg.sets) for _ in range(max(1, cfg.workers))]
+        pending = [workers[i % len(workers)].play.remote(batch[0], batch[1]) for i, batch in enumerate(batches)]
+        for ref in pending:               # in order: identical to a local run
+            for r in ray.get(ref):
+                yield r
+                if progress:
+                    progress(1)
+    finally:
+        if started:
+            ray.shutdown()
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -88,3 +88,13 @@ def test_the_comparison_report_shows_both_side_by_side(tmp_path):
     text = out.read_text()
     assert "Differences, variant minus base" in text and text.count("<svg") >= 8
     assert "base: citadels" in text and "variant: citadels" in text
+
+
+def test_the_ray_backend_gives_the_local_results():
+    """Same seed, same figures: a local Ray instance (the extra meeple[ray])
+    against one local process."""
+    from engine.simulate import SimConfig, simulate
+    local = simulate(SimConfig("citadels", 16, 4, seed=2, workers=1)).to_dict()
+    ray = simulate(SimConfig("citadels", 16, 4, seed=2, workers=2, backend="ray")).to_dict()
+    for key in ("seats", "cards", "mean_rounds", "mean_decisions", "score_spread", "first_player"):
+        assert ray[key] == local[key], key
