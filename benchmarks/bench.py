@@ -4,7 +4,9 @@ A script, not a test: run ``python benchmarks/bench.py [--games N]``.
 It prints single-core playouts per second (random agents, the hot path of
 every simulation) at a small and the largest player count, and the time to
 load, validate and compile each pack (the in-process cost and the wall time
-of ``meeple validate`` as a designer runs it).
+of ``meeple validate`` as a designer runs it). With ``--bots`` it also prints
+the speed-up of 2 worker processes over 1 and the cost of a greedy and of an
+MCTS (100 iterations) decision.
 """
 from __future__ import annotations
 
@@ -49,10 +51,45 @@ def validation(pack: str, repeats: int = 5) -> tuple[float, float]:
     return best, time.perf_counter() - start
 
 
+def parallel_speedup(pack: str, players: int, games: int) -> tuple[float, float, float]:
+    """Games per second with 1 and 2 worker processes, and the speed-up."""
+    from engine.simulate import SimConfig, simulate
+    rates = []
+    for workers in (1, 2):
+        summary = simulate(SimConfig(pack, games, players, seed=1, workers=workers))
+        rates.append(games / summary.seconds)
+    return rates[0], rates[1], rates[1] / rates[0]
+
+
+def decision_cost(game: Game, players: int, bots: str, games: int) -> float:
+    """Milliseconds per decision of the planning bot in seat 1."""
+    from engine.agents import make_agents
+    from engine.bots import evaluator
+    from engine.session import play
+    total, decisions = 0.0, 0
+    value = evaluator(game)
+    for seed in range(games):
+        agents = make_agents(bots, players, seed, game, value)
+        timed = agents[0]
+        inner = timed.choose
+
+        def choose(view, options, inner=inner):
+            nonlocal total, decisions
+            start = time.perf_counter()
+            out = inner(view, options)
+            total += time.perf_counter() - start
+            decisions += 1
+            return out
+        timed.choose = choose
+        play(game, players, seed, agents)
+    return 1000 * total / max(1, decisions)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("packs", nargs="*", default=shipped_packs())
+    ap.add_argument("--bots", action="store_true", help="also time the planning bots and the parallel speed-up")
     args = ap.parse_args()
     print(f"python {sys.version.split()[0]}, one core, random agents, {args.games} games per line")
     for pack in args.packs:
@@ -64,6 +101,12 @@ def main() -> None:
         inproc, cli = validation(pack)
         print(f"{pack:<12} validate: {1000 * inproc:.0f} ms in process (load + schema + compile), "
               f"{1000 * cli:.0f} ms for 'meeple validate' including interpreter start")
+        if args.bots:
+            one, two, gain = parallel_speedup(pack, game.min_players, 4 * args.games)
+            print(f"{pack:<12} simulate: {one:.0f} games/s with 1 worker, {two:.0f} with 2: speed-up {gain:.2f}x")
+            for bots in ("greedy,random", "mcts:100,random"):
+                ms = decision_cost(game, 2 if game.min_players <= 2 else game.min_players, bots + ",random" * (max(2, game.min_players) - 2), 2)
+                print(f"{pack:<12} {bots.split(',')[0]:<9} {ms:8.1f} ms per decision")
 
 
 if __name__ == "__main__":

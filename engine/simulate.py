@@ -84,7 +84,10 @@ _WORKER: dict = {}
 
 
 def _init_worker(pack: str, sets: tuple = ()) -> None:
-    _WORKER["game"] = load_game(pack, sets)
+    # a forked worker already holds the parent's compiled game (copy-on-write)
+    if _WORKER.get("key") != (pack, sets):
+        _WORKER["game"] = load_game(pack, sets)
+        _WORKER["key"] = (pack, sets)
 
 
 def _work(args: tuple) -> list[GameRecord]:
@@ -108,7 +111,10 @@ def run(cfg: SimConfig, progress: Optional[Callable[[int], None]] = None, game: 
                 if progress:
                     progress(1)
         return
-    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+    forking = "fork" in mp.get_all_start_methods()
+    ctx = mp.get_context("fork") if forking else mp.get_context()
+    if forking and game is not None:
+        _WORKER["game"], _WORKER["key"] = game, (cfg.pack, cfg.sets)
     with ctx.Pool(cfg.workers, initializer=_init_worker, initargs=(cfg.pack, cfg.sets)) as pool:
         for records in pool.imap(_work, batches):
             for r in records:
@@ -239,7 +245,7 @@ class Summary:
 def simulate(cfg: SimConfig, progress: Optional[Callable[[int], None]] = None) -> Summary:
     game = load_game(cfg.pack, cfg.sets)
     start = time.perf_counter()
-    records = list(run(cfg, progress, game if cfg.workers <= 1 else None))
+    records = list(run(cfg, progress, game))
     live = tuple(z.name for z in game.zone_defs if z.in_play)
     return Summary(cfg, time.perf_counter() - start, records, live)
 
