@@ -63,8 +63,16 @@ def plots(d: dict) -> list[tuple[str, str]]:
         ax.set_xlabel("win rate of the players who had it (95% interval)")
         ax.tick_params(axis="y", labelsize=7)
         out.append((f"Win rate per {kind}", _svg(fig)))
-    # the cards with the largest effect on winning, over all shown zones
-    effects = [(r["win_rate"] - 1 / d["players"], kind, r) for kind in d.get("shown", ()) for r in d["cards"][kind] if r["games"] >= 10]
+    # the cards with the largest effect on winning, over all shown zones: a card's win
+    # rate against the average of the cards in its zone (having built anything wins more)
+    effects = []
+    for kind in d.get("shown", ()):
+        rows = d["cards"][kind]
+        games = sum(r["games"] for r in rows)
+        if not games:
+            continue
+        base = sum(r["win_rate"] * r["games"] for r in rows) / games
+        effects += [(r["win_rate"] - base, kind, r) for r in rows if r["games"] >= 10]
     effects.sort(key=lambda e: -abs(e[0]))
     top = effects[:15][::-1]
     if top:
@@ -72,7 +80,7 @@ def plots(d: dict) -> list[tuple[str, str]]:
         ax.barh([f"{r['card']} ({kind.split(' in ')[1]})" for _, kind, r in top], [e for e, _, _ in top],
                 color=["#c0504d" if e < 0 else "#4f81bd" for e, _, _ in top])
         ax.axvline(0, color="grey", linewidth=1)
-        ax.set_xlabel("win rate minus a fair share")
+        ax.set_xlabel("win rate minus the average of its zone")
         ax.tick_params(axis="y", labelsize=7)
         out.append(("Top cards by effect on winning", _svg(fig)))
     return out
