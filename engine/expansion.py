@@ -433,7 +433,13 @@ def set_layer(pack: M.Pack, layers: list[Layer], sets: tuple, problems: Problems
     known_constants = {c.name for c in pack.game.constants}
     for text in sets:
         left, eq, raw = str(text).partition("=")
-        target = left.strip().split("/")[-1]
+        parts = left.strip().split("/")
+        target = parts[-1]
+        loaded = [x.info.id for x in layers]
+        if len(parts) > 1 and parts[0] not in loaded:
+            problems.add(ContentError(f"--set {text!r}: '{parts[0]}' is not a pack loaded here ({', '.join(loaded)})", here,
+                                      suggest(parts[0], loaded)))
+            continue
         if not eq or not target:
             problems.add(ContentError(f"--set {text!r}: write CARD.FIELD=VALUE or CONSTANT=VALUE", here))
             continue

@@ -49,7 +49,8 @@ def test_a_merchant_taking_6_gold_is_a_significant_change():
 
 @pytest.mark.parametrize("setting, message", [("kep.cost=4", "no card 'kep'; did you mean 'keep'?"),
                                               ("citysize=8", "neither CARD.FIELD nor a constant"),
-                                              ("keep.cost=three", "cost must be a whole number")])
+                                              ("keep.cost=three", "cost must be a whole number"),
+                                              ("troyes/districts/keep.cost=4", "'troyes' is not a pack loaded here")])
 def test_bad_set_changes_are_reported(setting, message):
     r = run("compare", "citadels", "-n", 2, "-p", 4, "--set", setting)
     assert r.exit_code == 1 and message in r.output, r.output
