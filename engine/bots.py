@@ -241,9 +241,9 @@ class MctsAgent:
                 untried = [k for k in keys if k not in node.children]
                 if untried:
                     key = rng.choice(untried)
-                    child = _Node(dec.player)
-                    node.children[key] = child
-                    if _apply_key(game, s, key):
+                    if _apply_key(game, s, key):      # a move refused in this sample gets no node
+                        child = _Node(dec.player)
+                        node.children[key] = child
                         path.append(child)
                     break
                 kids = [(k, node.children[k]) for k in keys]
