@@ -340,13 +340,7 @@ def simulate(game_name: str, games: int, players: int, seed: int, workers: str, 
         sys.exit(ExitCode.USAGE)
     except PackInvalid as err:
         _fail(err, ExitCode.USAGE)
-    if workers == "auto":
-        k = os.cpu_count() or 1
-    elif workers.isdigit() and int(workers) > 0:
-        k = int(workers)
-    else:
-        click.echo(f"error: --workers must be a positive number or 'auto', not {workers!r}", err=True)
-        sys.exit(ExitCode.USAGE)
+    k = _workers(workers)
     options = _options(game, option_pairs)
     cfg = SimConfig(game_name, games, players, seed, max(1, k), bots, tuple(sorted(options.items())), evaluation,
                     backend=backend, address=address)
