@@ -203,7 +203,7 @@ def play(game_name: str, players: int, seed: Optional[int], bots: str, evaluatio
          option_pairs: tuple[str, ...], quiet: bool) -> None:
     """Play a game in the terminal with humans and bots."""
     from .agents import make_agents
-    from .session import make_log, write_log
+    from .session import make_log, observation, write_log
     game = _load(game_name)
     if not game.min_players <= players <= game.max_players:
         click.echo(f"error: {game.id} is for {game.min_players}-{game.max_players} players, not {players}", err=True)
@@ -240,8 +240,7 @@ def play(game_name: str, players: int, seed: Optional[int], bots: str, evaluatio
             agent = agents[dec.player]
             if agent.name == "human" and not quiet:
                 click.echo(_board(game, st, dec.player))
-            view = game.view(st, dec.player)
-            index = agent.choose(view, dec.options)
+            index = agent.choose(observation(game, st, agent, dec.player), dec.options)
             if not quiet:
                 who = "you" if agent.name == "human" else agent.name
                 click.echo(f"  P{dec.player + 1} ({who}) {dec.prompt}: {dec.options[index][1]}")

@@ -21,6 +21,15 @@ class ReplayDiverged(MeepleError):
     """A logged game no longer replays the same way."""
 
 
+def observation(game: Game, st: State, agent, player: int):
+    """What an agent gets to decide with: a planning bot a Perspective (samples
+    of what its player knows, never the state), others the player's view."""
+    if getattr(agent, "needs_state", False):
+        from .bots import Perspective
+        return Perspective(game, st, player)
+    return game.view(st, player) if getattr(agent, "needs_view", True) else {}
+
+
 def play(game: Game, players: int, seed: int, agents: list, on_decision: Optional[Callable[[State], None]] = None,
          track: bool = False, options: Optional[dict] = None) -> State:
     st = game.new_state(players, seed, track=track, options=options)
@@ -29,11 +38,7 @@ def play(game: Game, players: int, seed: int, agents: list, on_decision: Optiona
             on_decision(st)
         dec = st.pending
         agent = agents[dec.player]
-        if getattr(agent, "needs_state", False):
-            from .bots import Perspective
-            view = Perspective(game, st, dec.player)      # samples of what the player knows, never the state
-        else:
-            view = game.view(st, dec.player) if getattr(agent, "needs_view", True) else {}
+        view = observation(game, st, agent, dec.player)
         options = dec.options
         while True:
             index = agent.choose(view, options)

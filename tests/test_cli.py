@@ -118,3 +118,8 @@ def test_planning_bots_give_the_same_results_with_any_number_of_workers(run):
     two = json.loads(run(*args, "--workers", 2).output)
     for key in ("seats", "cards", "mean_rounds", "mean_decisions"):
         assert one[key] == two[key]
+
+
+def test_play_with_planning_bots(run):
+    r = run("play", "citadels", "-p", 2, "--seed", 1, "--bots", "mcts:10,greedy", "--quiet")
+    assert r.exit_code == 0 and "final scores" in r.output, r.output
