@@ -15,7 +15,7 @@ from typing import Optional
 import click
 
 from . import __version__
-from .errors import MeepleError, PackInvalid, Problems, UsageError, as_json, location, render
+from .errors import MeepleError, PackInvalid, Problems, Refusal, UsageError, as_json, location, render
 from .game import Game, load_game
 
 
@@ -244,7 +244,11 @@ def play(game_name: str, players: int, seed: Optional[int], bots: str, evaluatio
             if not quiet:
                 who = "you" if agent.name == "human" else agent.name
                 click.echo(f"  P{dec.player + 1} ({who}) {dec.prompt}: {dec.options[index][1]}")
-            game.apply(st, index)
+            try:
+                game.apply(st, index)
+            except Refusal as err:          # a rule said no: the state is as it was, choose again
+                click.echo(f"  refused: {err.message}")
+                continue
             if st.events:                    # notes the rules wrote with 'log'
                 if not quiet:
                     for note in st.events:

@@ -1,5 +1,6 @@
 """The meeple CLI, through click's CliRunner: exit codes and outputs."""
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -123,3 +124,15 @@ def test_planning_bots_give_the_same_results_with_any_number_of_workers(run):
 def test_play_with_planning_bots(run):
     r = run("play", "citadels", "-p", 2, "--seed", 1, "--bots", "mcts:10,greedy", "--quiet")
     assert r.exit_code == 0 and "final scores" in r.output, r.output
+
+
+def test_play_asks_again_after_a_refusal(run, tmp_path):
+    """A 'require' that fails during 'meeple play' is printed, and the game goes on."""
+    import shutil
+    pack = tmp_path / "pack"
+    shutil.copytree(Path(__file__).parent / "content" / "valid" / "minimal", pack)
+    game = pack / "game.yaml"
+    game.write_text(game.read_text().replace("        move c to hand\n", "        require c.cost < 3 \"the crown is too dear\"\n        move c to hand\n"))
+    r = run("play", str(pack), "-p", 2, "--seed", 3, "--bots", "random,random")
+    assert r.exit_code == 0, r.output
+    assert "refused: the crown is too dear" in r.output and "final scores" in r.output
