@@ -61,18 +61,25 @@ AGENTS = ("random", "human", "greedy", "mcts")
 
 
 def parse_bot(name: str) -> tuple[str, dict]:
-    """'mcts:200' (iterations) or 'mcts:50ms' (time per decision) -> ('mcts', {...})."""
-    kind, _, budget = name.partition(":")
+    """'mcts:200' (iterations), 'mcts:50ms' (time per decision), 'mcts:200:40'
+    (and playouts of at most 40 decisions) -> ('mcts', {...})."""
+    kind, _, rest = name.partition(":")
     if kind not in AGENTS:
         raise ValueError(f"unknown agent '{kind}' (known: {', '.join(AGENTS)}; mcts takes a budget: mcts:200 or mcts:50ms)")
-    if not budget:
+    if not rest:
         return kind, {}
     if kind != "mcts":
         raise ValueError(f"'{name}': only mcts takes a budget")
+    budget, _, depth = rest.partition(":")
+    out: dict = {}
+    if depth:
+        if not depth.isdigit() or int(depth) < 1:
+            raise ValueError(f"'{name}': the playout depth is a number of decisions (mcts:200:40)")
+        out["depth"] = int(depth)
     if budget.endswith("ms") and budget[:-2].isdigit():
-        return kind, {"millis": float(budget[:-2])}
+        return kind, {**out, "millis": float(budget[:-2])}
     if budget.isdigit() and int(budget) > 0:
-        return kind, {"iterations": int(budget)}
+        return kind, {**out, "iterations": int(budget)}
     raise ValueError(f"'{name}': the budget is iterations (mcts:200) or milliseconds (mcts:50ms)")
 
 

@@ -45,7 +45,9 @@ def test_a_sample_keeps_what_the_player_sees_and_deals_the_rest_again():
 def test_bot_names_and_budgets():
     assert parse_bot("mcts:200") == ("mcts", {"iterations": 200})
     assert parse_bot("mcts:50ms") == ("mcts", {"millis": 50.0})
-    for bad, message in (("mtcs", "unknown agent"), ("greedy:3", "only mcts"), ("mcts:fast", "the budget is")):
+    assert parse_bot("mcts:200:40") == ("mcts", {"iterations": 200, "depth": 40})
+    for bad, message in (("mtcs", "unknown agent"), ("greedy:3", "only mcts"), ("mcts:fast", "the budget is"),
+                         ("mcts:200:deep", "playout depth")):
         with pytest.raises(ValueError, match=message):
             parse_bot(bad)
 
