@@ -98,3 +98,19 @@ def test_an_action_that_comes_to_nothing_is_not_offered_again_that_turn(seed):
         GAME.apply(st, rng.choice(busy) if busy else rng.randrange(len(keys)))
         steps += 1
         assert steps < 1000
+
+
+@pytest.mark.parametrize("seed", [150, 3, 17])
+def test_actions_that_come_to_nothing_cannot_alternate_forever(seed):
+    """A player who keeps trying activations and deals, and skips every
+    optional choice, used to alternate between two that came to nothing (only
+    the last one was remembered); every such card is now set aside for the turn."""
+    st = GAME.new_state(2, seed)
+    steps = 0
+    while not st.over:
+        keys = st.pending.keys()
+        eager = [i for i, k in enumerate(keys) if k.startswith(("deal:", "activate:"))]
+        skip = [i for i, k in enumerate(keys) if k == "skip"]
+        GAME.apply(st, (eager or skip or [0])[0])
+        steps += 1
+        assert steps < 5000, "the turn never ends"
