@@ -66,8 +66,7 @@ def _evaluator(game: Game, text: str):
 
 def run_one(game: Game, cfg: SimConfig, index: int) -> GameRecord:
     gs = game_seed(cfg.seed, index)
-    planning = any(b.split(":")[0] in ("greedy", "mcts") for b in cfg.bots.split(","))
-    agents = make_agents(cfg.bots, cfg.players, gs, game, _evaluator(game, cfg.evaluation) if planning else None)
+    agents = make_agents(cfg.bots, cfg.players, gs, game, _evaluator(game, cfg.evaluation))   # compiled once per process
     st = play(game, cfg.players, gs, agents, track=True, options=dict(cfg.options))
     chosen: list[dict[str, set]] = [dict() for _ in range(cfg.players)]
     for slot, card in st.track:

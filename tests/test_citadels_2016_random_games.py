@@ -4,12 +4,11 @@ gold; the 84 districts and 27 characters each in exactly one zone; one crown
 holder; one character per rank (9 with a rank-9 one: always at 3 and 8
 players); 14 unique districts in play and 16 left in the box; clone() and the
 JSON round-trip equal."""
-import json
-import random
 
 import pytest
 
 from engine.game import load_game
+from random_play import play_checked
 from engine.state import State
 
 GAME = load_game("citadels-2016")
@@ -40,22 +39,10 @@ def check(st: State, ranks: int) -> None:
 
 
 def play(players: int, seed: int, options: dict, every: int = 3) -> State:
-    st = GAME.new_state(players, seed, options=options)
     ranks = 9 if players in (3, 8) or (options.get("rank9") == 3) or (options.get("rank9") == 1 and players >= 5) else 8
     if options.get("random_characters"):
         ranks = 9 if players in (3, 8) else 8
-    rng = random.Random(seed)
-    step = 0
-    while not st.over:
-        if step % every == 0:
-            check(st, ranks)
-            assert st.clone() == st
-            assert State.from_json(GAME, json.loads(json.dumps(st.to_json()))) == st
-        GAME.apply(st, rng.randrange(len(st.pending.options)))
-        step += 1
-        assert step < 8000, "game does not end"
-    check(st, ranks)
-    return st
+    return play_checked(GAME, players, seed, lambda st: check(st, ranks), options, every)
 
 
 @pytest.mark.parametrize("players", range(2, 9))

@@ -3,12 +3,11 @@ allows (2-8; 8 needs a rank-9 character), keep the base game's invariants
 after every step: no negative gold; the 80 districts and 18 characters each
 in exactly one zone; one crown holder; clone() and the JSON round-trip equal;
 exactly one character per rank in play (9 with a rank-9 character)."""
-import json
-import random
 
 import pytest
 
 from engine.game import load_game
+from random_play import play_checked
 from engine.state import State
 
 GAME = load_game("citadels-dark-city")
@@ -33,19 +32,7 @@ def check(st: State, characters: int) -> None:
 
 
 def play(players: int, seed: int, options: dict, characters: int, every: int = 1) -> State:
-    st = GAME.new_state(players, seed, options=options)
-    rng = random.Random(seed)
-    step = 0
-    while not st.over:
-        if step % every == 0:
-            check(st, characters)
-            assert st.clone() == st
-            assert State.from_json(GAME, json.loads(json.dumps(st.to_json()))) == st
-        GAME.apply(st, rng.randrange(len(st.pending.options)))
-        step += 1
-        assert step < 8000, "game does not end"
-    check(st, characters)
-    return st
+    return play_checked(GAME, players, seed, lambda st: check(st, characters), options, every)
 
 
 @pytest.mark.parametrize("players", range(2, 8))
