@@ -25,6 +25,7 @@ class ExpressionCompiler:
     """Expression half of the compiler; ``Compiler`` adds statements."""
 
     g: Any
+    gen: Any = None       # a dsl.pygen.PyGen while generating Python for running games
     # ------------------------------------------------------------ helpers
     def err(self, unit: Unit, pos: A.Pos, message: str, hint: Optional[str] = None) -> DslCheckError:
         return DslCheckError(message, to_span(unit.origin, pos.line, pos.col, pos.length), hint)
@@ -117,9 +118,34 @@ class ExpressionCompiler:
     # ------------------------------------------------------------ expressions
     def expr(self, unit: Unit, n: A.Node) -> tuple[Fn, str]:
         method = getattr(self, "x_" + type(n).__name__)
-        if unit.hoist is not None and id(n) in unit.hoist:
-            return self.cached(unit.hoist[id(n)], *method(unit, n))
-        return method(unit, n)
+        gen = self.gen
+        if gen is None:
+            if unit.hoist is not None and id(n) in unit.hoist:
+                return self.cached(unit.hoist[id(n)], *method(unit, n))
+            return method(unit, n)
+        # generating: check and type every node, then write the outermost as Python
+        gen.depth += 1
+        try:
+            if unit.hoist is not None and id(n) in unit.hoist:
+                fn, t = self.cached(unit.hoist[id(n)], *method(unit, n))
+            else:
+                fn, t = method(unit, n)
+        finally:
+            gen.depth -= 1
+        gen.types[id(n)] = t
+        if gen.depth == 0:
+            fn = gen.top(self, unit, n, t, fn)
+        return fn, t
+
+    def function_tree(self, fdef: Any) -> Optional[A.Node]:
+        """A pack function's parsed body, parsed once per compile."""
+        trees = self.__dict__.setdefault("_function_trees", {})
+        if fdef.name not in trees:
+            try:
+                trees[fdef.name] = parse(fdef.body.text, fdef.body.origin, "expr_start")
+            except MeepleError:
+                trees[fdef.name] = None
+        return trees[fdef.name]
 
     # ------------------------------------------------------------ loop invariants
     def impure(self, func: str) -> bool:
@@ -534,7 +560,9 @@ class ExpressionCompiler:
             pairs_list.append((slot, arg))
         self._inlining = inlining + (fdef.name,)
         try:
-            tree = parse(fdef.body.text, fdef.body.origin, "expr_start")
+            tree = self.function_tree(fdef)
+            if tree is None:
+                return (lambda st, fr: None), "any"
             body, t = self.expr(inner, tree)
         except _SelfUse:
             raise

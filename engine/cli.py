@@ -73,7 +73,7 @@ def validate(packs: tuple[str, ...], fmt: str) -> None:
         game = None
         if pack is not None and not problems.errors:
             game = _Game(pack)
-            game.compile(problems)
+            game.compile(problems, generate=False)      # checking only: nothing is generated
         seconds = time.perf_counter() - start
         warnings = provisional_warnings(pack) if pack is not None else []
         any_error |= bool(problems.errors)

@@ -268,10 +268,16 @@ class Game(Flow, Actions, Views):
         return lambda st, v: (str(v), str(v))
 
     # ------------------------------------------------------------ compile
-    def compile(self, problems: Problems) -> None:
+    def compile(self, problems: Problems, generate: bool = True) -> None:
+        """Check and compile every rule. ``generate`` (games that will run; 'meeple
+        validate' passes False) also writes the rules as Python (dsl/pygen.py);
+        without it the closures run, which tests keep as the reference back end."""
         g = self.defn
         errors: list[MeepleError] = []
         comp = Compiler(self, errors)
+        if generate:
+            from dsl.pygen import PyGen
+            comp.gen = PyGen(self)
         self._check_vocabulary(problems)
         self._check_cards(problems)
         self.broken_functions: set[str] = set()
@@ -307,6 +313,9 @@ class Game(Flow, Actions, Views):
         self.evaluation = comp.expression("evaluation", g.evaluation, want="int") if g.evaluation else None
         self.score_res = self.res_index[g.score]     # the loader has checked it is a resource
         problems.extend(errors)
+        if comp.gen is not None and not errors and not problems.errors:
+            comp.gen.finish()
+        self.pygen = comp.gen
 
     def _check_vocabulary(self, problems: Problems) -> None:
         """Rules of the vocabulary that need the whole pack; unknown names, kinds and
@@ -400,7 +409,7 @@ class Game(Flow, Actions, Views):
         return ca
 
 
-def load_game(name: str, sets: tuple = ()) -> Game:
+def load_game(name: str, sets: tuple = (), generate: bool = True) -> Game:
     """Load, validate and compile a pack (an id or a folder, or several joined by '+':
     a game and packs that extend it); PackInvalid lists every error."""
     from .pack import read_packs, resolve_all
@@ -409,7 +418,7 @@ def load_game(name: str, sets: tuple = ()) -> Game:
     if pack is None or problems.errors:
         raise PackInvalid(problems)
     game = Game(pack)
-    game.compile(problems)
+    game.compile(problems, generate=generate)
     if problems.errors:
         raise PackInvalid(problems)
     return game

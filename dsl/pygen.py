@@ -1,0 +1,632 @@
+"""Generating Python source for checked expressions: the fast back end.
+
+The checker (``ExpressionCompiler``) walks every expression once, reports
+errors and gives each node its type; with a ``PyGen`` attached it also hands
+every *top-level* expression (a condition, an amount, a choice's source ...)
+to this module, which writes it as one Python function. All functions of a
+pack go into one module and are compiled with a single ``compile()``.
+
+Why source and not closures: a closure tree pays a Python call per node per
+evaluation; a comprehension's condition ``d.cost <= gold and not any(...)``
+was a dozen calls per item. Generated, it is one loop with inline tests.
+
+Safety: nothing of a pack's text is ever spliced into the source. Names in
+the source are made here (``_e12``, ``_v3``, ``_k7``); every value a pack
+supplies (texts, enum values, tables, closures) is bound to a made name in the
+module's namespace; integers enter as ``repr(int)``. The namespace has no
+builtins but the few listed in ``_BUILTINS``.
+
+Compatibility: a generated function takes ``(state, frame)`` like a closure,
+reads and writes the same frame locals (including the comprehension caches of
+``dsl/hoist.py``), and raises the same errors, so the instruction layout,
+saved games and logs are the same with either back end. A node this module
+does not know how to write is evaluated by its closure instead (only where it
+reads no variable that exists only in generated code).
+"""
+from __future__ import annotations
+
+import types as _pytypes
+from typing import Any, Optional
+
+from . import ast as A
+from .hoist import free_names, invariant_parts
+from .primitives import PRIMITIVES
+from .types import UNSET, Fn, Unit, _me, elem_type, is_collection
+
+__all__ = ["PyGen", "GENERATED_FILE"]
+
+GENERATED_FILE = "<meeple generated rules>"
+
+
+def _placeholder(st, fr):  # pragma: no cover - replaced before any game runs
+    raise RuntimeError("generated rules used before the module was compiled")
+
+
+def _cache(loc: list, slot: int, value: Any) -> Any:
+    loc[slot] = value
+    return value
+
+
+def _div(a, b):
+    from .types import RuleError
+    if b == 0:
+        raise RuleError("division by zero")
+    return a // b
+
+
+def _mod(a, b):
+    from .types import RuleError
+    if b == 0:
+        raise RuleError("division by zero")
+    return a % b
+
+
+def _range(lo, hi):
+    from .types import RuleError
+    if hi - lo > 10000:
+        raise RuleError(f"range {lo}..{hi} is too long (at most 10000 numbers)")
+    return list(range(lo, hi + 1))
+
+
+_BUILTINS = {"len": len, "list": list, "range": range, "min": min, "max": max, "sum": sum, "bool": bool,
+             "True": True, "False": False, "None": None}
+
+_RUNTIME = {"_U": UNSET, "_me": _me, "_cache": _cache, "_div": _div, "_mod": _mod, "_range": _range}
+
+
+class _Unsupported(Exception):
+    """A node this back end does not write; its closure is used instead."""
+
+
+class _Ctx:
+    """Where a piece of source is being written: the code unit (its frame locals),
+    the variables that live only in generated code, and the caches in force."""
+
+    __slots__ = ("unit", "py", "hoist", "pyhoist", "me_bound", "lines", "cse")
+
+    def __init__(self, unit: Unit, py: dict, hoist: Optional[dict], pyhoist: dict, me_bound: bool):
+        self.unit = unit
+        self.py = py              # DSL name -> (python name, type), innermost wins
+        self.hoist = hoist        # the unit's comprehension caches (frame slots), by node id
+        self.pyhoist = pyhoist    # this region's caches held in python locals, by node id
+        self.me_bound = me_bound
+        self.cse = None           # source text -> python local, for repeated calls in one region
+
+
+class PyGen:
+    """Collects the generated functions of one pack and compiles them once."""
+
+    def __init__(self, game: Any):
+        self.g = game
+        self.ns: dict[str, Any] = {"__builtins__": dict(_BUILTINS), **_RUNTIME}
+        self.sources: list[str] = []
+        self.placeholders: list[tuple[str, Any]] = []
+        self.types: dict[int, str] = {}     # node id -> type, filled by the checker
+        self.depth = 0
+        self.comp: Any = None
+        self._names = 0
+        self._const_ids: dict[int, str] = {}
+        self._keep: list = []                # keeps bound objects alive (ids stay unique)
+        self.fallbacks = 0
+        self.why: list[str] = []            # why each fallback happened (for tests and tuning)
+        self.generated = 0
+
+    # ------------------------------------------------------------ names
+    def fresh(self, prefix: str) -> str:
+        self._names += 1
+        return f"_{prefix}{self._names}"
+
+    def const(self, value: Any) -> str:
+        """A made name bound to ``value`` in the module (never its text)."""
+        if type(value) is int:
+            return repr(value) if value >= 0 else f"({value!r})"
+        if value is None or value is True or value is False:
+            return repr(value)
+        key = id(value)
+        name = self._const_ids.get(key)
+        if name is None:
+            name = self.fresh("k")
+            self._const_ids[key] = name
+            self._keep.append(value)
+            self.ns[name] = value
+        return name
+
+    # ------------------------------------------------------------ entry
+    def top(self, comp: Any, unit: Unit, node: A.Node, t: str, closure: Fn) -> Fn:
+        """Generate ``node`` as a function of (state, frame); returns a function
+        object that becomes the generated one when ``finish`` compiles the module."""
+        self.comp = comp
+        mark = len(self.sources)
+        try:
+            ctx = _Ctx(unit, {}, unit.hoist, {}, unit.me_bound)
+            body = self.region(ctx, [node], lambda: self.gen(ctx, node))
+        except (_Unsupported, RecursionError) as exc:
+            del self.sources[mark:]
+            self.fallbacks += 1
+            self.why.append(f"{type(exc).__name__}: {exc}")
+            return closure
+        finally:
+            self.types.clear()
+        name = self.fresh("e")
+        lines = [f"def {name}(st, fr):", "    L = fr.locals"]
+        lines += ["    " + line for line in body[0]]
+        lines.append(f"    return {body[1]}")
+        self.sources.append("\n".join(lines))
+        group = "\n\n".join(self.sources[mark:])
+        del self.sources[mark:]
+        self.sources.append(group)
+        fn = _pytypes.FunctionType(_placeholder.__code__, self.ns, name)
+        self.placeholders.append((name, fn, closure))
+        self.generated += 1
+        return fn
+
+    def finish(self) -> None:
+        """Compile every generated function at once and put each in its place."""
+        if not self.sources:
+            return
+        source = "\n\n".join(self.sources) + "\n"
+        try:
+            exec(compile(source, GENERATED_FILE, "exec"), self.ns)
+        except (SyntaxError, RecursionError, MemoryError, ValueError):
+            # Python's own limits (nesting, size): compile function by function,
+            # and let the closure evaluate whatever does not compile
+            for group, (name, fn, closure) in zip(self.sources, self.placeholders):
+                try:
+                    exec(compile(group, GENERATED_FILE, "exec"), self.ns)
+                except (SyntaxError, RecursionError, MemoryError, ValueError):
+                    k = self.const(closure)
+                    exec(compile(f"def {name}(st, fr):\n    return {k}(st, fr)\n", GENERATED_FILE, "exec"), self.ns)
+                    self.fallbacks += 1
+        for name, fn, _ in self.placeholders:
+            fn.__code__ = self.ns[name].__code__
+        self.source = source
+        self.sources = []
+        self.placeholders = []
+
+    # ------------------------------------------------------------ regions and caches
+    def region(self, ctx: _Ctx, roots: list, write) -> tuple[list[str], str]:
+        """Write an expression region, sharing repeated pure calls (``holder(d)``
+        three times becomes one call): a first pass counts the calls' source,
+        a second writes them through a per-region cache. Returns (setup lines, expr)."""
+        saved = ctx.cse
+        counting: dict[str, int] = {}
+        ctx.cse = counting
+        mark = len(self.sources)
+        write()                               # dry run: counts calls
+        del self.sources[mark:]               # (and forgets the helpers it wrote)
+        repeated = [s for s, n in counting.items() if n > 1]
+        shared = {s: self.fresh("s") for s in repeated}
+        ctx.cse = {"__share__": shared}
+        out = write()
+        ctx.cse = saved
+        return [f"{v} = _U" for v in shared.values()], out
+
+    def _shareable(self, ctx: _Ctx, src: str) -> str:
+        cse = ctx.cse
+        if cse is None:
+            return src
+        shared = cse.get("__share__")
+        if shared is None:
+            cse[src] = cse.get(src, 0) + 1
+            return src
+        v = shared.get(src)
+        if v is None:
+            return src
+        return f"({v} if {v} is not _U else ({v} := {src}))"
+
+    # ------------------------------------------------------------ expressions
+    def type_of(self, node: A.Node) -> str:
+        t = self.types.get(id(node))
+        if t is None:
+            raise _Unsupported(type(node).__name__)
+        return t
+
+    def gen(self, ctx: _Ctx, n: A.Node) -> str:
+        """Python source of one expression node (already checked)."""
+        key = id(n)
+        if ctx.pyhoist and key in ctx.pyhoist and not is_collection(self.type_of(n)):
+            v = ctx.pyhoist[key]
+            return f"({v} if {v} is not _U else ({v} := {self._gen(ctx, n)}))"
+        if ctx.hoist and key in ctx.hoist and not is_collection(self.type_of(n)):
+            slot = ctx.hoist[key]
+            c = self.fresh("c")
+            return f"({c} if ({c} := L[{slot}]) is not _U else _cache(L, {slot}, {self._gen(ctx, n)}))"
+        return self._gen(ctx, n)
+
+    def _gen(self, ctx: _Ctx, n: A.Node) -> str:
+        method = getattr(self, "g_" + type(n).__name__, None)
+        if method is None:
+            return self.fallback(ctx, n)
+        return method(ctx, n)
+
+    def fallback(self, ctx: _Ctx, n: A.Node) -> str:
+        """Evaluate ``n`` with its closure: only where it reads no generated-only variable."""
+        if free_names(n) & set(ctx.py) or ctx.unit is None:
+            raise _Unsupported(type(n).__name__)
+        comp = self.comp
+        self.depth += 1
+        try:
+            fn, _ = getattr(comp, "x_" + type(n).__name__)(ctx.unit, n)
+        finally:
+            self.depth -= 1
+        return f"{self.const(fn)}(st, fr)"
+
+    def me(self, ctx: _Ctx) -> str:
+        if ctx.me_bound:
+            return "fr.me"
+        m = self.fresh("t")
+        return f"({m} if ({m} := fr.me) is not None and {m} >= 0 else _me(st, fr))"
+
+    def g_Int(self, ctx, n):
+        return self.const(n.value)
+
+    def g_Str(self, ctx, n):
+        return self.const(n.value)
+
+    def g_Bool(self, ctx, n):
+        return "True" if n.value else "False"
+
+    def g_NoneLit(self, ctx, n):
+        return "None"
+
+    def g_Me(self, ctx, n):
+        return self.me(ctx)
+
+    def g_This(self, ctx, n):
+        return "fr.this"
+
+    def local(self, ctx: _Ctx, name: str) -> Optional[str]:
+        if name in ctx.py:
+            return ctx.py[name][0]
+        if ctx.unit is not None:
+            found = ctx.unit.scope.lookup(name)
+            if found is not None:
+                return f"L[{found[0]}]"
+        return None
+
+    def g_Name(self, ctx, n):
+        g = self.g
+        name = n.name
+        loc = self.local(ctx, name)
+        if loc is not None:
+            return loc
+        if name in g.option_index:
+            return f"st.opts[{g.option_index[name]}]"
+        if name in g.constants:
+            return f"{self.const(g.constants[name])}[st.players]"
+        if name in g.gvar_index:
+            return f"st.gvars[{g.gvar_index[name]}]"
+        if name in g.pvar_index:
+            return f"st.pvars[{self.me(ctx)} * {g.npvars} + {g.pvar_index[name]}]"
+        if name in g.res_index:
+            return f"st.res[{self.me(ctx)} * {g.nres} + {g.res_index[name]}]"
+        if name in g.zone_index:
+            z = g.zone_defs[g.zone_index[name]]
+            base = g.zone_base[g.zone_index[name]]
+            if z.per_player:
+                return f"({base} + {self.me(ctx)})"
+            return str(base)
+        if name in g.enum_of_value:
+            return self.const(name)
+        if name in g.enums:
+            return self.const(list(g.enums[name]))
+        if name in g.kind_cards:
+            return f"{self.const(g.kind_cards[name])}[:]"
+        if name == "players":
+            return "list(range(st.players))"
+        if name == "round":
+            return "st.round"
+        if name == "player_count":
+            return "st.players"
+        raise _Unsupported(name)
+
+    def g_Field(self, ctx, n):
+        g = self.g
+        t = self.type_of(n.target)
+        target = self.gen(ctx, n.target)
+        name = n.name
+        if name == "id":
+            return f"{self.const(g.card_def_ids)}[{target}]"
+        if name == "name":
+            return f"{self.const(g.card_names)}[{target}]"
+        kind = t[5:] if t.startswith("card:") else None
+        fields = g.kind_fields.get(kind, {}) if kind else g.all_fields
+        cvars = g.kind_cvars.get(kind, {}) if kind else g.all_cvars
+        if name in fields:
+            return f"{self.const(g.card_fields)}[{target}][{g.field_index[name]}]"
+        if name in cvars:
+            return f"st.cvars[{target} * {g.ncvars} + {g.cvar_index[name]}]"
+        raise _Unsupported(name)
+
+    def g_Of(self, ctx, n):
+        g = self.g
+        name = n.name
+        if n.scope != "player":
+            zi = g.zone_index.get(name)
+            z = g.zone_defs[zi] if zi is not None else None
+            if z is None:
+                raise _Unsupported(name)
+            base = g.zone_base[zi]
+            if z.of_card is not None:
+                count = len(g.kind_cards.get(z.of_card, ()))
+                return f"[c for s in range({base}, {base + count}) for c in st.zones[s]]"
+            if n.scope == "all":
+                return f"[c for p in range(st.players) for c in st.zones[{base} + p]]"
+            me = self.fresh("m")
+            return (f"[c for p in range(st.players) if p != {me} for c in st.zones[{base} + p]] "
+                    f"if ({me} := _me(st, fr)) is not None else []")
+        zi = g.zone_index.get(name)
+        if zi is not None and g.zone_defs[zi].of_card is not None:
+            return f"{self.const(self.card_zone(zi, name))}({self.gen(ctx, n.target)})"
+        if name in g.kind_cards and self.type_of(n) == "list:card:" + name:
+            # 'citizen of p': a player's own pieces of a kind
+            return f"{self.const(g.seat_cards(name))}[{self.gen(ctx, n.target)}][:]"
+        target = self.gen(ctx, n.target)
+        if name in g.res_index:
+            return f"st.res[{target} * {g.nres} + {g.res_index[name]}]"
+        if name in g.pvar_index:
+            return f"st.pvars[{target} * {g.npvars} + {g.pvar_index[name]}]"
+        if zi is not None:
+            return f"({g.zone_base[zi]} + {target})"
+        raise _Unsupported(name)
+
+    def card_zone(self, zi: int, name: str):
+        """The function giving a card's own zone of this kind (checks the card may have one)."""
+        made = self.__dict__.setdefault("_card_zones", {})
+        if zi not in made:
+            from .types import RuleError
+            g = self.g
+            base, pos, host_kind, ids = g.zone_base[zi], g.kind_pos, g.zone_defs[zi].of_card, g.card_def_ids
+            is_host = [g.card_defs[d].kind == host_kind for d in g.card_def_index]
+
+            def card_zone(c):
+                if not is_host[c]:
+                    raise RuleError(f"'{name}' belongs to {host_kind} cards, not to {ids[c]}")
+                return base + pos[c]
+            made[zi] = card_zone
+        return made[zi]
+
+    def g_ListLit(self, ctx, n):
+        return "[" + ", ".join(self.gen(ctx, i) for i in n.items) + "]"
+
+    def test(self, ctx: _Ctx, n: A.Node) -> str:
+        """Source for a condition whose truth alone matters (an 'and' chain needs no bool())."""
+        if isinstance(n, A.Binary) and n.op in ("and", "or") and not (ctx.hoist and id(n) in ctx.hoist) \
+                and not (ctx.pyhoist and id(n) in ctx.pyhoist):
+            return self.chain(ctx, n)
+        return self.gen(ctx, n)
+
+    def chain(self, ctx: _Ctx, n: A.Binary) -> str:
+        op = n.op
+        parts: list = []
+
+        def gather(node):
+            if isinstance(node, A.Binary) and node.op == op:
+                gather(node.left)
+                gather(node.right)
+            else:
+                parts.append(self.test(ctx, node))
+        gather(n)
+        return "(" + f" {op} ".join(parts) + ")"
+
+    def g_Unary(self, ctx, n):
+        if n.op == "not":
+            return f"(not {self.test(ctx, n.operand)})"
+        return f"(-{self.gen(ctx, n.operand)})"
+
+    def g_Cond(self, ctx, n):
+        return f"({self.gen(ctx, n.then)} if {self.test(ctx, n.test)} else {self.gen(ctx, n.other)})"
+
+    def g_Is(self, ctx, n):
+        target = self.gen(ctx, n.target)
+        if n.name is None:
+            return f"({target} is {'not ' if n.negated else ''}None)"
+        d = self.g.card_index[n.name]
+        defs = self.const(self.g.card_def_index)
+        t1, t = self.bind(target)
+        if n.negated:
+            return f"({t1} is None or {defs}[{t}] != {d})"
+        return f"({t1} is not None and {defs}[{t}] == {d})"
+
+    def g_Binary(self, ctx, n):
+        op = n.op
+        if op in ("and", "or"):
+            # a chain of two gives an operand, as the closure does; of three or more, True or False
+            nodes: list = []
+
+            def gather(node):
+                if isinstance(node, A.Binary) and node.op == op:
+                    gather(node.left)
+                    gather(node.right)
+                else:
+                    nodes.append(node)
+            gather(n)
+            if len(nodes) == 2:
+                return f"({self.gen(ctx, nodes[0])} {op} {self.gen(ctx, nodes[1])})"
+            return f"(True if {self.chain(ctx, n)} else False)"
+        if op in ("in", "notin"):
+            return self.membership(ctx, n)
+        if op == "..":
+            return f"_range({self.gen(ctx, n.left)}, {self.gen(ctx, n.right)})"
+        a, b = self.gen(ctx, n.left), self.gen(ctx, n.right)
+        if op == "/":
+            return f"_div({a}, {b})"
+        if op == "%":
+            return f"_mod({a}, {b})"
+        return f"({a} {op} {b})"
+
+    @staticmethod
+    def plain(src: str) -> bool:
+        """Source that is a variable read: evaluating it twice costs nothing and gives the same."""
+        return src.isidentifier() or (src.startswith("L[") and src[2:-1].isdigit())
+
+    def bind(self, src: str) -> tuple[str, str]:
+        """(first use, later uses) of a value used more than once."""
+        if self.plain(src):
+            return src, src
+        t = self.fresh("t")
+        return f"({t} := {src})", t
+
+    def membership(self, ctx: _Ctx, n: A.Binary) -> str:
+        g = self.g
+        neg = n.op == "notin"
+        right = n.right
+        a = self.gen(ctx, n.left)
+        a1, t = self.bind(a)
+        if isinstance(right, A.Of) and right.scope == "all" and right.name in g.zone_index \
+                and g.zone_defs[g.zone_index[right.name]].of_card is not None:
+            zi = g.zone_index[right.name]
+            lo, hi = g.zone_base[zi], g.zone_base[zi] + len(g.kind_cards.get(g.zone_defs[zi].of_card, ()))
+            test = f"({a1} is not None and {lo} <= st.loc[{t}] < {hi})"
+            return f"(not {test})" if neg else test
+        if isinstance(right, A.Of) and right.scope in ("all", "others") and right.name in g.zone_index:
+            base = g.zone_base[g.zone_index[right.name]]
+            s = self.fresh("t")
+            test = f"({a1} is not None and {base} <= ({s} := st.loc[{t}]) < {base} + st.players"
+            if right.scope == "others":
+                test += f" and {self.const(g.slot_owner)}[{s}] != {self.me(ctx)}"
+            test += ")"
+            return f"(not {test})" if neg else test
+        tb = self.type_of(right)
+        b = self.gen(ctx, right)
+        if tb.startswith("zone:"):
+            test = f"({a1} is not None and st.loc[{t}] == {b})"
+            return f"(not {test})" if neg else test
+        return f"({a} {'not in' if neg else 'in'} {b})"
+
+    # ------------------------------------------------------------ calls
+    def g_Call(self, ctx, n):
+        g = self.g
+        fdef = g.function_defs.get(n.func)
+        if fdef is not None:
+            return self.function(ctx, n, fdef)
+        prim = PRIMITIVES[n.func]
+        if prim.fn is None:
+            return self.aggregate(ctx, n)
+        args = [self.gen(ctx, a) for a in n.args]
+        name = n.func
+        if name == "holder":
+            t = self.fresh("t")
+            src = f"(None if ({t} := {self.const(g.slot_owner)}[st.loc[{args[0]}]]) < 0 else {t})"
+        elif name == "size":
+            at = self.type_of(n.args[0])
+            src = f"len(st.zones[{args[0]}])" if at.startswith("zone:") else f"len({args[0]})"
+        elif name == "next_player":
+            src = f"(({args[0]} + 1) % st.players)"
+        elif prim.needs_state:
+            src = f"{self.const(prim.fn)}(st, {', '.join(args)})"
+        else:
+            src = f"{self.const(prim.fn)}({', '.join(args)})"
+        return self._shareable(ctx, src) if prim.pure else src
+
+    def function(self, ctx: _Ctx, n: A.Call, fdef: Any) -> str:
+        """A pack's function, expanded here: a lambda over its parameters (an
+        argument that is already a plain variable is passed by name)."""
+        comp = self.comp
+        if fdef.name in getattr(self.g, "broken_functions", ()):
+            return "None"
+        tree = comp.function_tree(fdef)
+        if tree is None:
+            return "None"
+        inner = {}
+        params, values = [], []
+        for p, node in zip(fdef.params, n.args):
+            src = self.gen(ctx, node)
+            if src.isidentifier() or (src.startswith("L[") and src[2:-1].isdigit()):
+                inner[p.name] = (src, self.g.type_of(p.type))
+                continue
+            v = self.fresh("v")
+            inner[p.name] = (v, self.g.type_of(p.type))
+            params.append(v)
+            values.append(src)
+        body_ctx = _Ctx(None, inner, None, {}, ctx.me_bound)
+        body = self.gen(body_ctx, tree)
+        if not params:
+            return body
+        return f"(lambda {', '.join(params)}: {body})({', '.join(values)})"
+
+    def aggregate(self, ctx: _Ctx, n: A.Call) -> str:
+        kind = n.func
+        arg = n.args[0]
+        if not isinstance(arg, A.Comprehension):
+            t = self.type_of(arg)
+            src = self.gen(ctx, arg)
+            if t.startswith("zone:"):
+                src = f"st.zones[{src}]"
+            truthy = elem_type(t) == "bool"
+            if kind == "count":
+                return f"len({src})"
+            if kind in ("sum", "min", "max"):
+                return {"sum": f"sum({src})", "min": f"min({src}, default=None)", "max": f"max({src}, default=None)"}[kind]
+            if kind in ("those", "values"):
+                return f"list({src})"
+            if kind == "any":
+                return f"any({src})" if truthy else f"(len({src}) > 0)"
+            if kind == "every":
+                return f"all({src})" if truthy else "True"
+            if kind == "first":
+                s = self.fresh("t")
+                return f"(({s} := {src})[0] if len({s}) else None)"
+            raise _Unsupported(kind)
+        # a helper function with a loop: the condition and value are written inline
+        st_ = self.type_of(arg.source)
+        seq = self.gen(ctx, arg.source)
+        if seq.endswith("[:]"):
+            seq = seq[:-3]          # a walk only reads: no copy (expressions never change anything)
+        if st_.startswith("zone:"):
+            seq = f"st.zones[{seq}]"
+        et = elem_type(st_)
+        var = self.fresh("v")
+        passed = sorted({v for v, _ in ctx.py.values() if v.isidentifier()})
+        inner_py = dict(ctx.py)
+        inner_py[arg.var] = (var, et)
+        parts = invariant_parts([arg.cond, arg.value], arg.var, self.comp.impure)
+        pyhoist = {id(p): self.fresh("h") for p in parts}
+        inner = _Ctx(ctx.unit, inner_py, None, pyhoist, ctx.me_bound)
+        cond_value: list = [None, None]
+
+        def write():
+            cond_value[0] = self.test(inner, arg.cond) if arg.cond is not None else None
+            cond_value[1] = self.gen(inner, arg.value) if arg.value is not None else None
+            return ""
+        setup, _ = self.region(inner, [arg.cond, arg.value], write)
+        cond, value = cond_value
+        name = self.fresh("a")
+        head = [f"def {name}(st, fr, L{''.join(', ' + p for p in passed)}):"]
+        head += [f"    {h} = _U" for h in pyhoist.values()]
+        body: list[str] = []
+        reset = [f"        {s}" for s in setup]
+        item = value if value is not None else var
+        if kind == "count":
+            head.append("    n = 0")
+            act, tail = ["n += 1"], "n"
+        elif kind in ("sum",):
+            head.append("    n = 0")
+            act, tail = [f"n += {item}"], "n"
+        elif kind in ("min", "max", "those", "values"):
+            head.append("    out = []")
+            act = [f"out.append({item})"]
+            tail = {"min": "min(out, default=None)", "max": "max(out, default=None)"}.get(kind, "out")
+        elif kind == "any":
+            act, tail = ["return True"], "False"
+        elif kind == "every":
+            act, tail = None, "True"
+        elif kind == "first":
+            act, tail = [f"return {var}"], "None"
+        else:
+            raise _Unsupported(kind)
+        if cond is None and kind in ("any", "every", "first"):
+            cond = f"bool({var})" if et == "bool" and kind != "first" else "True"
+        body.append(f"    for {var} in {seq}:")
+        body += reset
+        if kind == "every":
+            body.append(f"        if not ({cond}):")
+            body.append("            return False")
+        elif cond is not None:
+            body.append(f"        if {cond}:")
+            body += ["            " + a for a in act]
+        else:
+            body += ["        " + a for a in act]
+        body.append(f"    return {tail}")
+        self.sources.append("\n".join(head + body))
+        return f"{name}(st, fr, L{''.join(', ' + p for p in passed)})"
