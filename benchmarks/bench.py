@@ -7,6 +7,13 @@ load, validate and compile each pack (the in-process cost and the wall time
 of ``meeple validate`` as a designer runs it). With ``--bots`` it also prints
 the speed-up of 2 worker processes over 1 and the cost of a greedy and of an
 MCTS (100 iterations) decision.
+
+Every playout line also gives meeple's speed as a ratio against the
+hand-written Citadels loop of ``benchmarks/reference_citadels.py``, timed in
+the same run just before and just after that line's meeple playouts (timings
+on a shared machine drift, the ratio is what compares across runs): the
+Citadels pack against the reference at the same player count, every other
+pack against the reference at 4 players.
 """
 from __future__ import annotations
 
@@ -24,6 +31,12 @@ from engine.errors import Problems  # noqa: E402
 from engine.game import Game, load_game  # noqa: E402
 from engine.pack import read_pack, resolve, shipped_packs  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import reference_citadels  # noqa: E402
+
+REFERENCE_PACK = "citadels"
+REFERENCE_PLAYERS = 4           # other packs compare with the reference at this count
+
 
 def playouts(game: Game, players: int, games: int) -> tuple[float, float]:
     decisions = 0
@@ -36,6 +49,26 @@ def playouts(game: Game, players: int, games: int) -> tuple[float, float]:
         decisions += len(st.log)
     elapsed = time.perf_counter() - start
     return games / elapsed, decisions / elapsed
+
+
+def with_reference(game: Game, players: int, games: int, ref_players: int) -> tuple[float, float, float]:
+    """meeple's games/s and decisions/s, and the hand-written reference's
+    games/s measured in two halves around them (to cancel drift)."""
+    ref_games = max(100, 5 * games)      # the reference is ~10x faster: comparable wall time
+    half = ref_games // 2
+    start = time.perf_counter()
+    reference_citadels.games_per_second(ref_players, half)
+    before = time.perf_counter() - start
+    gps, dps = playouts(game, players, games)
+    start = time.perf_counter()
+    reference_citadels.games_per_second(ref_players, ref_games - half, first_seed=half)
+    after = time.perf_counter() - start
+    return gps, dps, ref_games / (before + after)
+
+
+def ratio(gps: float, ref: float) -> str:
+    """meeple's speed against the reference's: '1/17.2' (or '1.30x' if faster)."""
+    return f"1/{ref / gps:.1f}" if gps <= ref else f"{gps / ref:.2f}x"
 
 
 def validation(pack: str, repeats: int = 5) -> tuple[float, float]:
@@ -96,8 +129,12 @@ def main() -> None:
         game = load_game(pack)
         counts = {game.min_players, game.max_players} | ({4} if game.min_players <= 4 <= game.max_players else set())
         for players in sorted(counts):
-            gps, dps = playouts(game, players, args.games)
-            print(f"{pack:<12} {players} players: {gps:8.1f} games/s  ({dps:,.0f} decisions/s)")
+            same = pack == REFERENCE_PACK
+            ref_players = players if same else REFERENCE_PLAYERS
+            gps, dps, ref = with_reference(game, players, args.games, ref_players)
+            against = "the hand-written reference" if same else f"the hand-written Citadels reference at {ref_players} players"
+            print(f"{pack:<12} {players} players: {gps:8.1f} games/s  ({dps:,.0f} decisions/s)"
+                  f" = {ratio(gps, ref)} of {against} ({ref:,.0f} games/s)")
         inproc, cli = validation(pack)
         print(f"{pack:<12} validate: {1000 * inproc:.0f} ms in process (load + schema + compile), "
               f"{1000 * cli:.0f} ms for 'meeple validate' including interpreter start")
