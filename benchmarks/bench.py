@@ -10,7 +10,7 @@ MCTS (100 iterations) decision.
 
 Every playout line also gives meeple's speed as a ratio against the
 hand-written Citadels loop of ``benchmarks/reference_citadels.py``, timed in
-the same run just before and just after that line's meeple playouts (timings
+the same run in slices alternating with that line's meeple playouts (timings
 on a shared machine drift, the ratio is what compares across runs): the
 Citadels pack against the reference at the same player count, every other
 pack against the reference at 4 players.
@@ -38,32 +38,43 @@ REFERENCE_PACK = "citadels"
 REFERENCE_PLAYERS = 4           # other packs compare with the reference at this count
 
 
-def playouts(game: Game, players: int, games: int) -> tuple[float, float]:
+def playouts(game: Game, players: int, games: int, first_seed: int = 0) -> tuple[float, float]:
+    """Random playouts of seeds first_seed..: games/s and decisions/s."""
+    elapsed, decisions = timed_playouts(game, players, range(first_seed, first_seed + games))
+    return games / elapsed, decisions / elapsed
+
+
+def timed_playouts(game: Game, players: int, seeds: range) -> tuple[float, int]:
     decisions = 0
     start = time.perf_counter()
-    for seed in range(games):
+    for seed in seeds:
         st = game.new_state(players, seed)
         rng = random.Random(seed)
         while not st.over:
             game.apply(st, rng.randrange(len(st.pending.options)))
         decisions += len(st.log)
-    elapsed = time.perf_counter() - start
-    return games / elapsed, decisions / elapsed
+    return time.perf_counter() - start, decisions
 
 
-def with_reference(game: Game, players: int, games: int, ref_players: int) -> tuple[float, float, float]:
-    """meeple's games/s and decisions/s, and the hand-written reference's
-    games/s measured in two halves around them (to cancel drift)."""
+def with_reference(game: Game, players: int, games: int, ref_players: int, chunks: int = 5) -> tuple[float, float, float]:
+    """meeple's games/s and decisions/s (seeds 0..games-1, as playouts), and
+    the hand-written reference's games/s, timed in slices alternating with
+    meeple's (R M R M ... R) so that both see the same drift of the machine."""
+    chunks = max(1, min(chunks, games))
     ref_games = max(100, 5 * games)      # the reference is ~10x faster: comparable wall time
-    half = ref_games // 2
-    start = time.perf_counter()
-    reference_citadels.games_per_second(ref_players, half)
-    before = time.perf_counter() - start
-    gps, dps = playouts(game, players, games)
-    start = time.perf_counter()
-    reference_citadels.games_per_second(ref_players, ref_games - half, first_seed=half)
-    after = time.perf_counter() - start
-    return gps, dps, ref_games / (before + after)
+    ref_cuts = [ref_games * i // (chunks + 1) for i in range(chunks + 2)]
+    cuts = [games * i // chunks for i in range(chunks + 1)]
+    elapsed, decisions, ref_elapsed = 0.0, 0, 0.0
+    for i in range(chunks + 1):
+        start = time.perf_counter()
+        for seed in range(ref_cuts[i], ref_cuts[i + 1]):
+            reference_citadels.play(ref_players, seed)
+        ref_elapsed += time.perf_counter() - start
+        if i < chunks:
+            e, d = timed_playouts(game, players, range(cuts[i], cuts[i + 1]))
+            elapsed += e
+            decisions += d
+    return games / elapsed, decisions / elapsed, ref_games / ref_elapsed
 
 
 def ratio(gps: float, ref: float) -> str:
