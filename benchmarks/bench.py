@@ -7,6 +7,13 @@ load, validate and compile each pack (the in-process cost and the wall time
 of ``meeple validate`` as a designer runs it). With ``--bots`` it also prints
 the speed-up of 2 worker processes over 1 and the cost of a greedy and of an
 MCTS (100 iterations) decision.
+
+Every playout line also gives meeple's speed as a ratio against the
+hand-written Citadels loop of ``benchmarks/reference_citadels.py``, timed in
+the same run in slices alternating with that line's meeple playouts (timings
+on a shared machine drift, the ratio is what compares across runs): the
+Citadels pack against the reference at the same player count, every other
+pack against the reference at 4 players.
 """
 from __future__ import annotations
 
@@ -24,18 +31,55 @@ from engine.errors import Problems  # noqa: E402
 from engine.game import Game, load_game  # noqa: E402
 from engine.pack import read_pack, resolve, shipped_packs  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import reference_citadels  # noqa: E402
 
-def playouts(game: Game, players: int, games: int) -> tuple[float, float]:
+REFERENCE_PACK = "citadels"
+REFERENCE_PLAYERS = 4           # other packs compare with the reference at this count
+
+
+def playouts(game: Game, players: int, games: int, first_seed: int = 0) -> tuple[float, float]:
+    """Random playouts of seeds first_seed..: games/s and decisions/s."""
+    elapsed, decisions = timed_playouts(game, players, range(first_seed, first_seed + games))
+    return games / elapsed, decisions / elapsed
+
+
+def timed_playouts(game: Game, players: int, seeds: range) -> tuple[float, int]:
     decisions = 0
     start = time.perf_counter()
-    for seed in range(games):
+    for seed in seeds:
         st = game.new_state(players, seed)
         rng = random.Random(seed)
         while not st.over:
             game.apply(st, rng.randrange(len(st.pending.options)))
         decisions += len(st.log)
-    elapsed = time.perf_counter() - start
-    return games / elapsed, decisions / elapsed
+    return time.perf_counter() - start, decisions
+
+
+def with_reference(game: Game, players: int, games: int, ref_players: int, chunks: int = 5) -> tuple[float, float, float]:
+    """meeple's games/s and decisions/s (seeds 0..games-1, as playouts), and
+    the hand-written reference's games/s, timed in slices alternating with
+    meeple's (R M R M ... R) so that both see the same drift of the machine."""
+    chunks = max(1, min(chunks, games))
+    ref_games = max(100, 5 * games)      # the reference is ~10x faster: comparable wall time
+    ref_cuts = [ref_games * i // (chunks + 1) for i in range(chunks + 2)]
+    cuts = [games * i // chunks for i in range(chunks + 1)]
+    elapsed, decisions, ref_elapsed = 0.0, 0, 0.0
+    for i in range(chunks + 1):
+        start = time.perf_counter()
+        for seed in range(ref_cuts[i], ref_cuts[i + 1]):
+            reference_citadels.play(ref_players, seed)
+        ref_elapsed += time.perf_counter() - start
+        if i < chunks:
+            e, d = timed_playouts(game, players, range(cuts[i], cuts[i + 1]))
+            elapsed += e
+            decisions += d
+    return games / elapsed, decisions / elapsed, ref_games / ref_elapsed
+
+
+def ratio(gps: float, ref: float) -> str:
+    """meeple's speed against the reference's: '1/17.2' (or '1.30x' if faster)."""
+    return f"1/{ref / gps:.1f}" if gps <= ref else f"{gps / ref:.2f}x"
 
 
 def validation(pack: str, repeats: int = 5) -> tuple[float, float]:
@@ -96,8 +140,12 @@ def main() -> None:
         game = load_game(pack)
         counts = {game.min_players, game.max_players} | ({4} if game.min_players <= 4 <= game.max_players else set())
         for players in sorted(counts):
-            gps, dps = playouts(game, players, args.games)
-            print(f"{pack:<12} {players} players: {gps:8.1f} games/s  ({dps:,.0f} decisions/s)")
+            same = pack == REFERENCE_PACK
+            ref_players = players if same else REFERENCE_PLAYERS
+            gps, dps, ref = with_reference(game, players, args.games, ref_players)
+            against = "the hand-written reference" if same else f"the hand-written Citadels reference at {ref_players} players"
+            print(f"{pack:<12} {players} players: {gps:8.1f} games/s  ({dps:,.0f} decisions/s)"
+                  f" = {ratio(gps, ref)} of {against} ({ref:,.0f} games/s)")
         inproc, cli = validation(pack)
         print(f"{pack:<12} validate: {1000 * inproc:.0f} ms in process (load + schema + compile), "
               f"{1000 * cli:.0f} ms for 'meeple validate' including interpreter start")
