@@ -22,6 +22,7 @@ from . import ast as A
 from .expressions import ExpressionCompiler
 from .interaction import InteractionCompiler
 from .parser import parse
+from .pygen import fusable
 from .types import (CALL, SKIP, STOP, SUSPEND, Code, Fn, Scope, Unit, _Scope, _branch, _jump, _me, _move,
                     elem_type, is_collection)
 
@@ -83,8 +84,11 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
             et = elem_type(st)
             slot = unit.new_slot()
             unit.scope.names[comp.var] = (slot, et)
+            raw = source
             source = self.hoist_invariants(unit, comp.var, [comp.cond], self.as_list(source, st))
             cond = self.truth(unit, comp.cond) if comp.cond is not None else None
+            if self.gen is not None:     # what a generated action menu needs to walk it inline
+                self.gen.binder_meta = (raw, st, tuple(unit.hoist.values()) if unit.hoist else ())
             return (comp.var, slot, et, source, cond), code
         except MeepleError as err:
             self.errors.append(err)
@@ -92,11 +96,60 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
 
     # ------------------------------------------------------------ statements
     def block(self, unit: Unit, stmts: tuple) -> None:
-        for s in stmts:
+        gen = self.gen
+        if gen is None or gen.fusing:
+            for s in stmts:
+                if gen is not None:
+                    gen.current = s
+                try:
+                    getattr(self, "s_" + type(s).__name__)(unit, s)
+                except MeepleError as err:
+                    self.errors.append(err)
+            return
+        # generating: each run of statements that never pauses becomes one instruction
+        i = 0
+        while i < len(stmts):
+            j = i
+            while j < len(stmts) and fusable(stmts[j]):
+                j += 1
+            if j > i:
+                self.fused(unit, stmts[i:j])
+                i = j
+                continue
             try:
-                getattr(self, "s_" + type(s).__name__)(unit, s)
+                getattr(self, "s_" + type(stmts[i]).__name__)(unit, stmts[i])
             except MeepleError as err:
                 self.errors.append(err)
+            i += 1
+
+    def fused(self, unit: Unit, run: tuple) -> None:
+        """Check a run of statements as usual (into scratch code), then write it as one
+        generated function: native if/for/while, the frame's locals as its variables."""
+        gen = self.gen
+        code = unit.code
+        saved = code.instrs, code.spans
+        code.instrs, code.spans = [], []
+        gen.fusing += 1
+        before = len(self.errors)
+        try:
+            for s in run:
+                gen.current = s
+                try:
+                    getattr(self, "s_" + type(s).__name__)(unit, s)
+                except MeepleError as err:
+                    self.errors.append(err)
+        finally:
+            gen.fusing -= 1
+            scratch = code.instrs
+            code.instrs, code.spans = saved
+        if len(self.errors) > before:
+            gen.forget()
+            self.emit(unit, run[0].pos, _jump)
+            return
+        pc = self.here(unit)
+        fn = gen.statements(self, unit, run, pc + 1, scratch)
+        code.instrs.append(fn)
+        code.spans.append(self.span(unit, run[0].pos))
 
     def emit(self, unit: Unit, pos: A.Pos, make: Callable[[int], Callable]) -> int:
         """Append an instruction; ``make(next_pc)`` builds it. Returns its pc."""
@@ -108,6 +161,8 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         return pc
 
     def simple(self, unit: Unit, pos: A.Pos, action: Callable[[Any, Frame], None]) -> None:
+        if self.gen is not None and self.gen.fusing:
+            self.gen.actions.setdefault(id(self.gen.current), action)
         def make(nxt):
             def op(st, fr):
                 action(st, fr)
@@ -186,6 +241,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
             local = unit.scope.lookup(name)
             if local is not None:
                 slot = local[0]
+                self._target = ("local", slot)
 
                 def setl(st, fr, v):
                     fr.locals[slot] = v
@@ -193,6 +249,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
             if name in g.gvar_index:
                 i = g.gvar_index[name]
                 self.check_assign(unit, target, vt, g.gvar_types[i])
+                self._target = ("gvar", i)
 
                 def setg(st, fr, v):
                     st.gvars[i] = v
@@ -207,6 +264,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
             if name in g.pvar_index:
                 i, nv = g.pvar_index[name], g.npvars
                 self.check_assign(unit, target, vt, g.pvar_types[i])
+                self._target = ("pvar", i, target.target)
 
                 def setp(st, fr, v):
                     st.pvars[p(st, fr) * nv + i] = v
@@ -215,6 +273,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
                 self.check_assign(unit, target, vt, "int")
                 r, nr = g.res_index[name], g.nres
                 lo, hi = g.res_min[r], g.res_max[r]
+                self._target = ("res", r, target.target)
 
                 def setr(st, fr, v):
                     if lo is not None and v < lo:
@@ -231,6 +290,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
             if target.name not in cvars:
                 raise self.err(unit, target.pos, f"cannot set '{target.name}': not a card variable", suggest(target.name, list(cvars)))
             i, ncv = g.cvar_index[target.name], g.ncvars
+            self._target = ("cvar", i, target.target)
 
             def setc(st, fr, v):
                 st.cvars[c(st, fr) * ncv + i] = v
@@ -244,6 +304,8 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
     def s_Set(self, unit, s):
         value, vt = self.expr(unit, s.value)
         setter = self.assign_target(unit, s.target, vt)
+        if self.gen is not None and self.gen.fusing:
+            self.gen.info[id(s)] = self._target
         self.simple(unit, s.pos, lambda st, fr: setter(st, fr, value(st, fr)))
 
     def s_Let(self, unit, s):
@@ -257,6 +319,8 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         existing = unit.scope.names.get(s.name)
         slot = existing[0] if existing else unit.new_slot()
         unit.scope.names[s.name] = (slot, vt)
+        if self.gen is not None and self.gen.fusing:
+            self.gen.info[id(s)] = slot
 
         def act(st, fr):
             fr.locals[slot] = value(st, fr)
@@ -265,6 +329,8 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
     def cards_of(self, unit: Unit, node: A.Node, verb: str = "move") -> tuple[Fn, str]:
         """A closure giving the card ids a move acts on, and their kind."""
         fn, t = self.expr(unit, node)
+        if self.gen is not None and self.gen.fusing:
+            self.gen.info[id(node)] = t
         if t.startswith("zone:"):
             return (lambda st, fr: st.zones[fn(st, fr)][:]), t[5:]
         if t.startswith("list:card") or t == "list:any":
@@ -370,6 +436,8 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
             loc[items_slot] = items
             loc[idx_slot] = 0
         self.simple(unit, s.pos, init)
+        if self.gen is not None and self.gen.fusing:
+            self.gen.info[id(s)] = (items_slot, var_slot)
         head = self.placeholder(unit, s.pos)
         unit_scope = unit.scope
         unit.scope = inner.scope

@@ -10,7 +10,7 @@ from engine.errors import suggest
 from engine.state import NO_ANSWER, Decision, Frame
 
 from . import ast as A
-from .types import CALL, SKIP, STOP, SUSPEND, Fn, Unit, _Scope, _jump, _me, elem_type, is_collection
+from .types import CALL, SKIP, STOP, SUSPEND, Fn, Unit, _Scope, _jump, _me, elem_type, is_collection, used_once_more
 
 
 class InteractionCompiler:
@@ -244,7 +244,7 @@ class InteractionCompiler:
         until = self.truth(unit, s.until)
         usage = unit.new_slot()
         group = s.group
-        init_pc = self.emit(unit, s.pos, lambda nxt: (lambda st, fr: (fr.locals.__setitem__(usage, {}), nxt)[1]))
+        init_pc = self.emit(unit, s.pos, lambda nxt: (lambda st, fr: (fr.locals.__setitem__(usage, []), nxt)[1]))
 
         def make(nxt):
             def op(st, fr):
@@ -254,10 +254,7 @@ class InteractionCompiler:
                     st.answer = NO_ANSWER
                     ai, card, param = ans
                     act = game.actions[ai]
-                    key = f"{act.id}@{card}"
-                    used = dict(fr.locals[usage])
-                    used[key] = used.get(key, 0) + 1
-                    fr.locals[usage] = used
+                    fr.locals[usage] = used_once_more(fr.locals[usage], ai * (game.ncards + 1) + (0 if card is None else card + 1))
                     code = game.codes[act.effect]
                     loc = [None] * code.nlocals
                     if act.param_slot >= 0:
@@ -267,7 +264,11 @@ class InteractionCompiler:
                     return CALL
                 if until(st, fr):
                     return nxt
-                opts = game.action_options(st, fr, group, fr.locals[usage])
+                menu = game.menus.get(group)
+                if menu is not None:
+                    opts = menu(st, fr, fr.locals[usage])
+                else:
+                    opts = game.action_options(st, fr, group, fr.locals[usage])
                 if not opts:
                     return nxt
                 st.pending = Decision(_me(st, fr), "choose an action", opts, "action", fr.locals[usage])

@@ -31,9 +31,52 @@ from typing import Any, Optional
 from . import ast as A
 from .hoist import free_names, invariant_parts
 from .primitives import PRIMITIVES
-from .types import UNSET, Fn, Unit, _me, elem_type, is_collection
+from engine.errors import Refusal, RuleError
 
-__all__ = ["PyGen", "GENERATED_FILE"]
+from .types import STEP_BUDGET, STOP, UNSET, Fn, Unit, _me, _move, elem_type, is_collection, uses
+
+__all__ = ["PyGen", "GENERATED_FILE", "fusable"]
+
+# statements that may pause (ask a player) or run other code (a new frame): they end a run
+_PAUSING = (A.Choose, A.ChooseOne, A.CallProc, A.DoHook, A.Emit, A.PlayActions)
+
+
+def fusable(s: A.Node) -> bool:
+    """Whether a statement runs to its end without pausing, so that it can be
+    written as plain Python together with its neighbours."""
+    if isinstance(s, _PAUSING):
+        return False
+    if isinstance(s, A.If):
+        return all(fusable(b) for _, body in s.branches for b in body) and all(fusable(b) for b in s.orelse)
+    if isinstance(s, (A.ForEach, A.Repeat, A.While, A.As)):
+        return all(fusable(b) for b in s.body)
+    return True
+
+
+def _over() -> RuleError:
+    return RuleError(f"step budget of {STEP_BUDGET} exceeded (a loop that never ends?)")
+
+
+def _negative(verb: str, n: int, name: str) -> RuleError:
+    return RuleError(f"cannot {verb} a negative amount ({n} {name})")
+
+
+def _interpret(instrs: list, nxt: int) -> Fn:
+    """A run of checked statements as their closures, for when its generated
+    source cannot be compiled (Python's own limits)."""
+    n = len(instrs)
+
+    def run(st, fr):
+        pc = steps = 0
+        while pc < n:
+            pc = instrs[pc](st, fr)
+            if pc < 0:
+                return pc
+            steps += 1
+            if steps > STEP_BUDGET:
+                raise _over()
+        return nxt
+    return run
 
 GENERATED_FILE = "<meeple generated rules>"
 
@@ -68,10 +111,11 @@ def _range(lo, hi):
     return list(range(lo, hi + 1))
 
 
-_BUILTINS = {"len": len, "list": list, "range": range, "min": min, "max": max, "sum": sum, "bool": bool,
+_BUILTINS = {"len": len, "list": list, "str": str, "range": range, "min": min, "max": max, "sum": sum, "bool": bool,
              "True": True, "False": False, "None": None}
 
-_RUNTIME = {"_U": UNSET, "_me": _me, "_cache": _cache, "_div": _div, "_mod": _mod, "_range": _range}
+_RUNTIME = {"_U": UNSET, "_me": _me, "_cache": _cache, "_div": _div, "_mod": _mod, "_range": _range,
+            "_move": _move, "_over": _over, "_negative": _negative, "_Refusal": Refusal, "_uses": uses}
 
 
 class _Unsupported(Exception):
@@ -93,6 +137,22 @@ class _Ctx:
         self.cse = None           # source text -> python local, for repeated calls in one region
 
 
+class _Writer:
+    """Lines of a generated run of statements, each with the span of its rule."""
+
+    def __init__(self, comp: Any, unit: Unit):
+        self.comp = comp
+        self.unit = unit
+        self.lines: list[tuple[int, str, Any]] = []
+        self.fallback: Any = None
+
+    def line(self, depth: int, text: str, span: Any) -> None:
+        self.lines.append((depth, text, span))
+
+    def span(self, s: A.Node) -> Any:
+        return self.comp.span(self.unit, s.pos)
+
+
 class PyGen:
     """Collects the generated functions of one pack and compiles them once."""
 
@@ -108,6 +168,17 @@ class PyGen:
         self._const_ids: dict[int, str] = {}
         self._keep: list = []                # keeps bound objects alive (ids stay unique)
         self.fallbacks = 0
+        self.group_spans: list[list] = []    # per group: (line within it, span) of generated statements
+        self.line_spans: dict[int, Any] = {}  # line of the module -> span of the rule it runs
+        # while a run of statements is checked (``fusing``): what the writer needs of it
+        self.fusing = 0
+        self.current: Any = None
+        self.info: dict[int, Any] = {}
+        self.actions: dict[int, Fn] = {}
+        self.last_src: dict[int, tuple] = {}
+        self.src_of: dict[Any, tuple] = {}    # generated function -> (setup lines, expression), to inline it
+        self.binder_meta: Any = None
+        self.late_tables: list = []           # (made name, {card def: [helper names]}) bound after compiling
         self.why: list[str] = []            # why each fallback happened (for tests and tuning)
         self.generated = 0
 
@@ -144,6 +215,8 @@ class PyGen:
             del self.sources[mark:]
             self.fallbacks += 1
             self.why.append(f"{type(exc).__name__}: {exc}")
+            if self.fusing:
+                self.last_src[id(node)] = ((), f"{self.const(closure)}(st, fr)")
             return closure
         finally:
             self.types.clear()
@@ -155,7 +228,11 @@ class PyGen:
         group = "\n\n".join(self.sources[mark:])
         del self.sources[mark:]
         self.sources.append(group)
+        self.group_spans.append([])
+        if self.fusing:
+            self.last_src[id(node)] = tuple(body[0]), body[1]
         fn = _pytypes.FunctionType(_placeholder.__code__, self.ns, name)
+        self.src_of[fn] = tuple(body[0]), body[1]
         self.placeholders.append((name, fn, closure))
         self.generated += 1
         return fn
@@ -165,23 +242,325 @@ class PyGen:
         if not self.sources:
             return
         source = "\n\n".join(self.sources) + "\n"
+        line = 1
+        for group, spans in zip(self.sources, self.group_spans):
+            for at, span in spans:
+                self.line_spans[line + at] = span
+            line += group.count("\n") + 2
         try:
             exec(compile(source, GENERATED_FILE, "exec"), self.ns)
         except (SyntaxError, RecursionError, MemoryError, ValueError):
+            self.line_spans = {}
             # Python's own limits (nesting, size): compile function by function,
             # and let the closure evaluate whatever does not compile
             for group, (name, fn, closure) in zip(self.sources, self.placeholders):
                 try:
                     exec(compile(group, GENERATED_FILE, "exec"), self.ns)
                 except (SyntaxError, RecursionError, MemoryError, ValueError):
+                    if closure is None:
+                        raise
                     k = self.const(closure)
                     exec(compile(f"def {name}(st, fr):\n    return {k}(st, fr)\n", GENERATED_FILE, "exec"), self.ns)
                     self.fallbacks += 1
+        for tname, table in self.late_tables:
+            self.ns[tname] = {d: tuple(self.ns[h] for h in hs) for d, hs in table.items()}
         for name, fn, _ in self.placeholders:
             fn.__code__ = self.ns[name].__code__
         self.source = source
         self.sources = []
         self.placeholders = []
+        self.group_spans = []
+
+    def locate(self, tb: Any) -> Any:
+        """The span of the innermost generated statement in a traceback, or None."""
+        found = None
+        spans = self.line_spans
+        while tb is not None:
+            code = tb.tb_frame.f_code
+            if code.co_filename == GENERATED_FILE:
+                span = spans.get(tb.tb_lineno)
+                if span is not None:
+                    found = span
+            tb = tb.tb_next
+        return found
+
+    # ------------------------------------------------------------ statements
+    def forget(self) -> None:
+        self.info.clear()
+        self.actions.clear()
+        self.last_src.clear()
+
+    def statements(self, comp: Any, unit: Unit, run: tuple, nxt: int, scratch: list) -> Fn:
+        """Write a checked run of statements as one instruction (a function of
+        (state, frame) returning the next instruction, or STOP)."""
+        self.comp = comp
+        w = _Writer(comp, unit)
+        w.fallback = _interpret(scratch, nxt)
+        try:
+            for s in run:
+                self.stmt(w, s, 1)
+        finally:
+            self.forget()
+        name = self.fresh("i")
+        lines = [f"def {name}(st, fr):", "    L = fr.locals", "    _n = 0"]
+        spans = []
+        for depth, text, span in w.lines:
+            spans.append((len(lines), span))
+            lines.append("    " * depth + text)
+        lines.append(f"    return {nxt}")
+        self.sources.append("\n".join(lines))
+        self.group_spans.append(spans)
+        fn = _pytypes.FunctionType(_placeholder.__code__, self.ns, name)
+        self.placeholders.append((name, fn, w.fallback))
+        self.generated += 1
+        return fn
+
+    def expr_src(self, w: "_Writer", node: A.Node, depth: int, span: Any) -> str:
+        setup, src = self.last_src[id(node)]
+        for line in setup:
+            w.line(depth, line, span)
+        return src
+
+    def stmt(self, w: "_Writer", s: A.Node, depth: int) -> None:
+        span = w.span(s)
+        method = getattr(self, "w_" + type(s).__name__, None)
+        if method is None or not method(w, s, depth, span):
+            action = self.actions[id(s)]
+            w.line(depth, f"{self.const(action)}(st, fr)", span)
+
+    def body(self, w: "_Writer", stmts: tuple, depth: int, span: Any) -> None:
+        if not stmts:
+            w.line(depth, "pass", span)
+        for b in stmts:
+            self.stmt(w, b, depth)
+
+    def count_step(self, w: "_Writer", depth: int, span: Any) -> None:
+        w.line(depth, "_n += 1", span)
+        w.line(depth, f"if _n > {STEP_BUDGET}:", span)
+        w.line(depth + 1, "raise _over()", span)
+
+    def me_src(self) -> str:
+        m = self.fresh("t")
+        return f"({m} if ({m} := fr.me) is not None and {m} >= 0 else _me(st, fr))"
+
+    # ------------------------------------------------------------ action menus
+    def menu(self, group: str, rule_actions: list, granted: dict, live_slots: list, defs: list,
+             nlocals: int, ncards: int, frame: type) -> Fn:
+        """One function listing a group's legal actions for the frame's player:
+        rule actions, then actions granted by cards in the player's live zones,
+        each with its per-turn limit, its 'when' and its parameter walked inline.
+        Options are [key, label, [action, card, value]] as the closures make them."""
+        name = self.fresh("g")
+        lines = [f"def {name}(st, fr, used):",
+                 f"    fr = {self.const(frame)}(-1, 0, [None] * {nlocals}, fr.me, fr.this)",
+                 "    L = fr.locals",
+                 "    out = []"]
+        for a in rule_actions:
+            self.menu_action(lines, 1, a, "None", ncards)
+        helpers = []
+        if granted:
+            table = {}
+            for d, acts in granted.items():
+                fns = []
+                for a in acts:
+                    hname = self.fresh("m")
+                    body = [f"def {hname}(st, fr, L, out, used, _c):"]
+                    self.menu_action(body, 1, a, "_c", ncards)
+                    body.append("    return")
+                    helpers.append("\n".join(body))
+                    fns.append(hname)
+                table[d] = fns
+            tname = self.fresh("k")
+            lines += [f"    for _s in {self.const(live_slots)}[fr.me]:",
+                      "        for _c in st.zones[_s]:",
+                      f"            _acts = {tname}.get({self.const(defs)}[_c])",
+                      "            if _acts is not None:",
+                      "                fr.this = _c",
+                      "                for _m in _acts:",
+                      "                    _m(st, fr, L, out, used, _c)"]
+            self.late_tables.append((tname, table))
+        lines.append("    return out")
+        self.sources.append("\n\n".join(["\n".join(lines)] + helpers))
+        self.group_spans.append([])
+        fn = _pytypes.FunctionType(_placeholder.__code__, self.ns, name)
+        self.placeholders.append((name, fn, None))
+        return fn
+
+    def inline(self, lines: list, depth: int, fn: Fn) -> str:
+        found = self.src_of.get(fn)
+        if found is None:
+            return f"{self.const(fn)}(st, fr)"
+        for setup in found[0]:
+            lines.append("    " * depth + setup)
+        return found[1]
+
+    def menu_action(self, lines: list, depth: int, a: Any, card: str, ncards: int) -> None:
+        ind = "    " * depth
+        if a.per_turn is not None:
+            key = f"{a.index * (ncards + 1)} + {card} + 1" if card != "None" else str(a.index * (ncards + 1))
+            lines.append(f"{ind}if _uses(used, {key}) < {self.const(a.per_turn)}:")
+            depth += 1
+            ind = "    " * depth
+        if a.when is not None:
+            lines.append(f"{ind}if {self.inline(lines, depth, a.when)}:")
+            depth += 1
+            ind = "    " * depth
+        if a.binder is None:
+            lines.append(f"{ind}out.append([{self.const(a.id)}, {self.const(a.name)}, [{a.index}, {card}, None]])")
+            return
+        _, slot, _, source, cond = a.binder
+        meta = a.menu_meta
+        if meta is not None and meta[0] in self.src_of:
+            raw, st_, hoist = meta
+            for h in hoist:
+                lines.append(f"{ind}L[{h}] = _U")
+            seq = self.inline(lines, depth, raw)
+            if st_.startswith("zone:"):
+                seq = f"st.zones[{seq}]"
+        else:
+            seq = f"{self.const(source)}(st, fr)"
+        lines.append(f"{ind}_seen = {{}}")
+        lines.append(f"{ind}for _x in {seq}:")
+        ind2 = "    " * (depth + 1)
+        lines.append(f"{ind2}L[{slot}] = _x")
+        if cond is not None:
+            lines.append(f"{ind2}if not {self.inline(lines, depth + 1, cond)}:")
+            lines.append(f"{ind2}    continue")
+        lines.append(f"{ind2}_key, _text = {self.const(a.label)}(st, _x)")
+        lines.append(f"{ind2}_k = _seen.get(_key, 0)")
+        lines.append(f"{ind2}_seen[_key] = _k + 1")
+        lines.append(f"{ind2}out.append([{self.const(a.id + ':')} + _key + ('#' + str(_k + 1) if _k else ''), "
+                     f"{self.const(a.name + ': ')} + _text, [{a.index}, {card}, _x]])")
+
+    def w_Let(self, w, s, depth, span):
+        w.line(depth, f"L[{self.info[id(s)]}] = {self.expr_src(w, s.value, depth, span)}", span)
+        return True
+
+    def w_Set(self, w, s, depth, span):
+        g = self.g
+        x = self.fresh("x")
+        w.line(depth, f"{x} = {self.expr_src(w, s.value, depth, span)}", span)
+        target = self.info[id(s)]
+        kind = target[0]
+        if kind == "local":
+            w.line(depth, f"L[{target[1]}] = {x}", span)
+        elif kind == "gvar":
+            w.line(depth, f"st.gvars[{target[1]}] = {x}", span)
+        elif kind == "pvar":
+            p = self.expr_src(w, target[2], depth, span)
+            w.line(depth, f"st.pvars[{p} * {g.npvars} + {target[1]}] = {x}", span)
+        elif kind == "res":
+            r = target[1]
+            p = self.expr_src(w, target[2], depth, span)
+            self.clamp(w, x, r, depth, span)
+            w.line(depth, f"st.res[{p} * {g.nres} + {r}] = {x}", span)
+        else:
+            c = self.expr_src(w, target[2], depth, span)
+            w.line(depth, f"st.cvars[{c} * {g.ncvars} + {target[1]}] = {x}", span)
+        return True
+
+    def clamp(self, w, x: str, r: int, depth: int, span) -> None:
+        lo, hi = self.g.res_min[r], self.g.res_max[r]
+        if lo is not None:
+            w.line(depth, f"if {x} < {self.const(lo)}:", span)
+            w.line(depth + 1, f"{x} = {self.const(lo)}", span)
+        if hi is not None:
+            w.line(depth, f"if {x} > {self.const(hi)}:", span)
+            w.line(depth + 1, f"{x} = {self.const(hi)}", span)
+
+    def w_Counter(self, w, s, depth, span):
+        if s.verb not in ("gain", "lose", "give"):
+            return False
+        g = self.g
+        r = g.res_index[s.resource]
+        p, i, x = self.fresh("p"), self.fresh("i"), self.fresh("x")
+        who = self.expr_src(w, s.other, depth, span) if s.verb == "give" else self.me_src()
+        w.line(depth, f"{p} = {who}", span)
+        w.line(depth, f"{i} = {p} * {g.nres} + {r}", span)
+        amount = f"st.res[{i}]" if s.amount.expr is None else self.expr_src(w, s.amount.expr, depth, span)
+        w.line(depth, f"{x} = {amount}", span)
+        w.line(depth, f"if {x} < 0:", span)
+        w.line(depth + 1, f"raise _negative({self.const(s.verb)}, {x}, {self.const(s.resource)})", span)
+        w.line(depth, f"{x} = st.res[{i}] {'-' if s.verb == 'lose' else '+'} {x}", span)
+        self.clamp(w, x, r, depth, span)
+        w.line(depth, f"st.res[{i}] = {x}", span)
+        return True
+
+    def w_Move(self, w, s, depth, span):
+        t = self.info[id(s.what)]
+        what = self.expr_src(w, s.what, depth, span)
+        cs, c, z = self.fresh("cs"), self.fresh("c"), self.fresh("z")
+        if t.startswith("zone:"):
+            w.line(depth, f"{cs} = st.zones[{what}][:]", span)
+        elif t.startswith("list:card") or t == "list:any":
+            w.line(depth, f"{cs} = {what}", span)
+        else:
+            w.line(depth, f"{c} = {what}", span)
+            w.line(depth, f"{cs} = [] if {c} is None else [{c}]", span)
+        w.line(depth, f"{z} = {self.expr_src(w, s.to, depth, span)}", span)
+        w.line(depth, f"for {c} in {cs}:", span)
+        w.line(depth + 1, f"_move(st, {c}, {z}, {bool(s.bottom)!r})", span)
+        return True
+
+    def w_If(self, w, s, depth, span):
+        d = depth
+        for k, (cond, body) in enumerate(s.branches):
+            if k:
+                w.line(d, "else:", span)
+                d += 1
+            w.line(d, f"if {self.expr_src(w, cond, d, span)}:", span)
+            self.body(w, body, d + 1, span)
+        if s.orelse:
+            w.line(d, "else:", span)
+            self.body(w, s.orelse, d + 1, span)
+        return True
+
+    def w_ForEach(self, w, s, depth, span):
+        items, var = self.info[id(s)]
+        v = self.fresh("v")
+        w.line(depth, f"{self.const(self.actions[id(s)])}(st, fr)", span)
+        w.line(depth, f"for {v} in L[{items}]:", span)
+        self.count_step(w, depth + 1, span)
+        w.line(depth + 1, f"L[{var}] = {v}", span)
+        self.body(w, s.body, depth + 1, span)
+        w.line(depth, f"L[{items}] = None", span)
+        return True
+
+    def w_Repeat(self, w, s, depth, span):
+        w.line(depth, f"for _ in range({self.expr_src(w, s.count, depth, span)}):", span)
+        self.count_step(w, depth + 1, span)
+        self.body(w, s.body, depth + 1, span)
+        return True
+
+    def w_While(self, w, s, depth, span):
+        w.line(depth, "while True:", span)
+        self.count_step(w, depth + 1, span)
+        w.line(depth + 1, f"if not {self.expr_src(w, s.cond, depth + 1, span)}:", span)
+        w.line(depth + 2, "break", span)
+        self.body(w, s.body, depth + 1, span)
+        return True
+
+    def w_As(self, w, s, depth, span):
+        m = self.fresh("m")
+        w.line(depth, f"{m} = fr.me", span)
+        w.line(depth, f"fr.me = {self.expr_src(w, s.player, depth, span)}", span)
+        self.body(w, s.body, depth, span)
+        w.line(depth, f"fr.me = {m}", span)
+        return True
+
+    def w_Log(self, w, s, depth, span):
+        w.line(depth, f"st.events.append({self.const(s.text)})", span)
+        return True
+
+    def w_Require(self, w, s, depth, span):
+        message = s.message or "a requirement does not hold"
+        w.line(depth, f"if not {self.expr_src(w, s.cond, depth, span)}:", span)
+        w.line(depth + 1, f"raise _Refusal({self.const(message)})", span)
+        return True
+
+    def w_Stop(self, w, s, depth, span):
+        w.line(depth, f"return {STOP}", span)
+        return True
 
     # ------------------------------------------------------------ regions and caches
     def region(self, ctx: _Ctx, roots: list, write) -> tuple[list[str], str]:

@@ -12,6 +12,7 @@ from typing import Any, Callable, Optional
 from engine.errors import RuleError
 from engine.state import Frame
 
+STEP_BUDGET = 200_000     # instructions between two decisions (and loop rounds in one generated run)
 SUSPEND = -1
 CALL = -2
 STOP = -3
@@ -127,3 +128,22 @@ def _move(st, card: int, zone: int, bottom: bool) -> None:
     if st.track is not None:
         st.track.add((zone, card))
 
+
+def uses(used: list, key: int) -> int:
+    """Times an action was used this turn: ``used`` is a flat list [key, count, key, count, ...]
+    of small integers (plain data: it is saved and cloned with the frame's locals)."""
+    for i in range(0, len(used), 2):
+        if used[i] == key:
+            return used[i + 1]
+    return 0
+
+
+def used_once_more(used: list, key: int) -> list:
+    """A new list with one more use of ``key`` (the old one may be shared with a clone)."""
+    out = list(used)
+    for i in range(0, len(out), 2):
+        if out[i] == key:
+            out[i + 1] += 1
+            return out
+    out += (key, 1)
+    return out

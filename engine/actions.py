@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
 
+from dsl.types import uses
+
 from .errors import suggest
 from .state import Frame, State
 
@@ -32,13 +34,18 @@ class Actions:
                                 out.append((a, c))
         return out
 
-    def action_options(self, st: State, fr: Frame, group: str, used: dict) -> list:
+    def use_key(self, a: CompiledAction, card: Optional[int]) -> int:
+        """The integer that counts uses of an action (granted by ``card``) in a turn."""
+        return a.index * (self.ncards + 1) + (0 if card is None else card + 1)
+
+    def action_options(self, st: State, fr: Frame, group: str, used: list) -> list:
+        """The reference listing (generated menus, dsl/pygen.py, must agree with it)."""
         me = fr.me
         opts = []
         tmp = Frame(-1, 0, [None] * self.max_action_locals, me, fr.this)
         loc = tmp.locals
         for a, card in self.group_actions(st, me, group):
-            if a.per_turn is not None and used.get(f"{a.id}@{card}", 0) >= a.per_turn:
+            if a.per_turn is not None and uses(used, self.use_key(a, card)) >= a.per_turn:
                 continue
             tmp.this = card if card is not None else fr.this
             if a.when is not None and not a.when(st, tmp):
@@ -76,7 +83,7 @@ class Actions:
                 if a.id != base:
                     continue
                 tmp = Frame(-1, 0, [None] * a.nlocals, me, card if card is not None else st.frames[-1].this)
-                if a.per_turn is not None and (dec.used or {}).get(f"{a.id}@{card}", 0) >= a.per_turn:
+                if a.per_turn is not None and uses(dec.used or [], self.use_key(a, card)) >= a.per_turn:
                     return f"'{a.id}' is allowed {a.per_turn} time(s) a turn"
                 if a.when is not None and not a.when(st, tmp):
                     return a.refusal or f"'{a.id}' needs: {a.when_text}"

@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from dsl.compiler import SKIP, STOP, SUSPEND
+from dsl.types import STEP_BUDGET
 
 from .errors import IllegalChoice, MeepleError, Refusal, RuleError, suggest
 from .state import NO_ANSWER, Frame, State
 
-STEP_BUDGET = 200_000     # instructions between two decisions
 MAX_DEPTH = 1_000         # procedures, hooks and events running inside each other
 MAIN = -100               # the frame that drives the flow
 
@@ -113,11 +113,22 @@ class Flow:
                     pc = nxt
             except MeepleError as err:
                 if not err.span.line:
-                    err.span = codes[fr.code].spans[pc]
+                    err.span = self._where(err, codes[fr.code].spans[pc])
                 err.message = f"{err.message} (in {codes[fr.code].name})"
                 raise
             except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError, AttributeError) as exc:
-                raise RuleError(f"{type(exc).__name__}: {exc} (in {codes[fr.code].name})", codes[fr.code].spans[pc]) from None
+                raise RuleError(f"{type(exc).__name__}: {exc} (in {codes[fr.code].name})",
+                                self._where(exc, codes[fr.code].spans[pc])) from None
+
+    def _where(self, exc: BaseException, span):
+        """The rule an error came from: in generated code, the statement on the line
+        that raised it (the line table); else the instruction's own span."""
+        gen = getattr(self, "pygen", None)
+        if gen is not None:
+            found = gen.locate(exc.__traceback__)
+            if found is not None:
+                return found
+        return span
 
     def _main(self, st: State, fr: Frame) -> bool:
         """The flow: setup, rounds until the end condition, scoring. True to go on."""

@@ -39,6 +39,7 @@ class CompiledAction:
     refusal: Optional[str]
     nlocals: int
     label: Optional[Callable] = None
+    menu_meta: Optional[tuple] = None     # generated menus: the parameter's source before copying, its type, caches
 
 
 class Game(Flow, Actions, Views):
@@ -152,6 +153,7 @@ class Game(Flow, Actions, Views):
         self.max_action_locals = 1
         self.rule_actions: dict[str, list[CompiledAction]] = {}
         self.card_actions: dict[int, list[CompiledAction]] = {}
+        self.menus: dict[str, Callable] = {}      # generated action menus by group (see dsl/pygen.py)
         self._layout(g.max_players)
         for c, di in enumerate(self.card_def_index):
             d = self.card_defs[di]
@@ -314,6 +316,11 @@ class Game(Flow, Actions, Views):
         self.score_res = self.res_index[g.score]     # the loader has checked it is a resource
         problems.extend(errors)
         if comp.gen is not None and not errors and not problems.errors:
+            for group in self.action_groups:
+                granted = {d: [a for a in acts if a.group == group] for d, acts in self.card_actions.items()}
+                granted = {d: acts for d, acts in granted.items() if acts}
+                self.menus[group] = comp.gen.menu(group, self.rule_actions.get(group, []), granted, self.player_live_slots,
+                                                  self.card_def_index, self.max_action_locals, self.ncards, Frame)
             comp.gen.finish()
         self.pygen = comp.gen
 
@@ -387,6 +394,8 @@ class Game(Flow, Actions, Views):
         binder = None
         binder_text = ""
         if a.with_ is not None:
+            if comp.gen is not None:
+                comp.gen.binder_meta = None
             binder, bcode = comp.binder(f"{a.id} with", a.with_)
             binder_text = a.with_.text.strip()
             if binder:
@@ -404,6 +413,7 @@ class Game(Flow, Actions, Views):
             param_slot=0 if binder else -1, effect=effect, per_turn=a.per_turn, refusal=a.refusal,
             nlocals=max(wcode.nlocals, bcode.nlocals if a.with_ is not None else 0, 1) + 1)
         ca.label = self.labeller(binder[2]) if binder else None
+        ca.menu_meta = comp.gen.binder_meta if comp.gen is not None and binder else None
         self.max_action_locals = max(self.max_action_locals, ca.nlocals)
         self.actions.append(ca)
         return ca
