@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from engine.errors import DslCheckError, MeepleError, RuleError, Span, suggest
+from .errors import DslCheckError, MeepleError, RuleError, Span, suggest
 
 from . import ast as A
 from .parser import parse, to_span

@@ -14,8 +14,8 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 
-from engine.errors import DslSyntaxError, Span
-from engine.yamlsrc import TextOrigin
+from .errors import DslSyntaxError, Span
+from .source import TextOrigin
 
 from . import ast as A
 

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
 
+from dsl.runtime import Frame
+
 from .errors import suggest
-from .state import Frame, State
+from .state import State
 
 if TYPE_CHECKING:
     from .game import CompiledAction

@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from dsl.compiler import SKIP, STOP, SUSPEND
+from dsl.runtime import NO_ANSWER, Frame
 
 from .errors import IllegalChoice, MeepleError, Refusal, RuleError, suggest
-from .state import NO_ANSWER, Frame, State
+from .state import State
 
 STEP_BUDGET = 200_000     # instructions between two decisions
 MAX_DEPTH = 1_000         # procedures, hooks and events running inside each other

@@ -12,10 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+from dsl.source import TextOrigin
+
 from . import model as M
 from .errors import ContentError, Problems, Span, UsageError, suggest
 from .schemas import validate
-from .yamlsrc import Document, TextOrigin, load_yaml
+from .yamlsrc import Document, load_yaml
 
 BUILTIN_TYPES = ("int", "bool", "player", "text", "card")
 

@@ -14,13 +14,14 @@ from typing import Any, Optional
 from dsl import ast as A
 from dsl.compiler import Code, Compiler, Unit, _Scope
 from dsl.parser import parse
+from dsl.runtime import Frame
+from dsl.source import Source, TextOrigin
 
 from .errors import ContentError, IllegalChoice, MeepleError, PackInvalid, Span, location, suggest
 from .game import Game, load_game
-from .model import Source
 from .schemas import validate
-from .state import Frame, State
-from .yamlsrc import Document, TextOrigin, load_yaml
+from .state import State
+from .yamlsrc import Document, load_yaml
 
 
 @dataclass

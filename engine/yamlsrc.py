@@ -14,20 +14,11 @@ from typing import Any
 
 import yaml
 
+from dsl.source import TextOrigin  # noqa: F401  (re-export: the language maps DSL positions with it)
+
 from .errors import ContentError, Span
 
 Path_ = tuple
-
-
-@dataclass(frozen=True, slots=True)
-class TextOrigin:
-    """Where a scalar's text starts, to map offsets inside it to the file."""
-
-    file: str
-    line: int      # 1-based line of the first character of the text
-    col: int       # 1-based column of the first character of the text
-    block: bool    # literal/folded block: every line shares ``col``
-    folded: tuple[int, ...] = ()   # '>' blocks: the length of each source line folded into one
 
 
 @dataclass
