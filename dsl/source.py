@@ -17,8 +17,8 @@ class TextOrigin:
     """Where a scalar's text starts, to map offsets inside it to the file."""
 
     file: str
-    line: int      # 1-based line of the first character of the text
-    col: int       # 1-based column of the first character of the text
+    line: int      # 1-based line where the text starts
+    col: int       # 1-based column where the text starts
     block: bool    # literal/folded block: every line shares ``col``
     folded: tuple[int, ...] = ()   # '>' blocks: the length of each source line folded into one
 
