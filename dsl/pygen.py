@@ -7,7 +7,7 @@ to this module, which writes it as one Python function. All functions of a
 pack go into one module and are compiled with a single ``compile()``.
 
 Why source and not closures: a closure tree pays a Python call per node per
-evaluation; a comprehension's condition ``d.cost <= gold and not any(...)``
+evaluation; a comprehension's condition ``c.cost <= coins and not any(...)``
 was a dozen calls per item. Generated, it is one loop with inline tests.
 
 Safety: nothing of a pack's text is ever spliced into the source. Names in
@@ -359,7 +359,7 @@ class PyGen:
         if zi is not None and g.zone_defs[zi].of_card is not None:
             return f"{self.const(self.card_zone(zi, name))}({self.gen(ctx, n.target)})"
         if name in g.kind_cards and self.type_of(n) == "list:card:" + name:
-            # 'citizen of p': a player's own pieces of a kind
+            # 'pawn of p': a player's own pieces of a kind
             return f"{self.const(g.seat_cards(name))}[{self.gen(ctx, n.target)}][:]"
         target = self.gen(ctx, n.target)
         if name in g.res_index:
