@@ -72,7 +72,7 @@ class Field(Node):
 
 @dataclass(frozen=True, slots=True)
 class Of(Node):
-    """``gold of p``, ``hand of p``, ``city of all``, ``city of others``."""
+    """``coins of p``, ``hand of p``, ``tableau of all``, ``tableau of others``."""
     name: str
     target: Optional["Expr"]   # None with scope 'all' / 'others'
     scope: str                 # 'player' | 'all' | 'others'
@@ -82,7 +82,7 @@ class Of(Node):
 
 @dataclass(frozen=True, slots=True)
 class Comprehension(Node):
-    """``d in city where cond`` or ``d.cost for d in city where cond``."""
+    """``c in hand where cond`` or ``c.cost for c in hand where cond``."""
     var: str
     source: "Expr"
     cond: Optional["Expr"]

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
-from engine.errors import MeepleError, Refusal, RuleError, suggest
-from engine.model import Source
-from engine.state import Frame
+from .errors import MeepleError, Refusal, RuleError, suggest
+from .runtime import Frame
+from .source import Source
 
 from . import ast as A
 from .expressions import ExpressionCompiler

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from engine.errors import DslCheckError, MeepleError, RuleError, Span, suggest
+from .errors import DslCheckError, MeepleError, RuleError, Span, suggest
 
 from . import ast as A
 from .parser import parse, to_span
@@ -449,7 +449,7 @@ class ExpressionCompiler:
                 return base + pos[c]
             return card_zone, "zone:" + z.holds
         if name in g.kind_cards and any(g.card_defs[d].per_player for d in {g.card_def_index[c] for c in g.kind_cards[name]}):
-            # 'citizen of p': that player's own pieces of the kind, wherever they are
+            # 'pawn of p': that player's own pieces of the kind, wherever they are
             target = self.player_expr(unit, n.target)
             by_seat = g.seat_cards(name)
             return (lambda st, fr: by_seat[target(st, fr)][:]), "list:card:" + name
@@ -591,7 +591,7 @@ class ExpressionCompiler:
 
     def aggregate(self, unit: Unit, n: A.Call):
         if len(n.args) != 1:
-            raise self.err(unit, n.pos, f"{n.func}() takes one collection, e.g. {n.func}(d in city where ...)")
+            raise self.err(unit, n.pos, f"{n.func}() takes one collection, e.g. {n.func}(c in hand where ...)")
         src, slot, cond, value, et, vt = self.comprehension(unit, n.args[0])
         kind = n.func
         if kind in ("sum", "min", "max") and value is None and et != "int":
@@ -627,7 +627,7 @@ class ExpressionCompiler:
             return items, "list:" + et
         if kind == "values":
             if value is None:
-                raise self.err(unit, n.args[0].pos, "values() needs a value per item: values(gold of p for p in players)")
+                raise self.err(unit, n.args[0].pos, "values() needs a value per item: values(coins of p for p in players)")
             return items, "list:" + vt
 
         # Without a condition, any/every/first read true/false items as conditions

@@ -1,13 +1,13 @@
 """Statements that involve players or other code: choices, procedure calls,
 card hooks, events and the action loop. Each suspends or pushes a frame,
-so the running effect stays plain data (see ``engine.state.Frame``).
+so the running effect stays plain data (see ``dsl.runtime.Frame``).
 """
 from __future__ import annotations
 
 from typing import Optional
 
-from engine.errors import suggest
-from engine.state import NO_ANSWER, Decision, Frame
+from .errors import suggest
+from .runtime import NO_ANSWER, Decision, Frame
 
 from . import ast as A
 from .types import CALL, SKIP, STOP, SUSPEND, Fn, Unit, _Scope, _jump, _me, elem_type, is_collection, used_once_more

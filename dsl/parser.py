@@ -14,8 +14,8 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 
-from engine.errors import DslSyntaxError, Span
-from engine.yamlsrc import TextOrigin
+from .errors import DslSyntaxError, Span
+from .source import TextOrigin
 
 from . import ast as A
 
@@ -365,7 +365,7 @@ def _describe(expected: set[str]) -> str:
 
 
 def _code_end(line: str) -> int:
-    """Column just after the last character of code on a line (before a comment and trailing blanks)."""
+    """Column just after the end of the code on a line (before a comment and trailing blanks)."""
     code, in_text = [], False
     for ch in line:
         if ch == '"':
@@ -397,7 +397,7 @@ def _syntax_error(exc: UnexpectedInput, src: str, origin: TextOrigin) -> DslSynt
         if ch == '"':
             return DslSyntaxError("this quoted text does not end on its line", to_span(origin, exc.line, exc.column),
                                   'close it with "')
-        return DslSyntaxError(f"unexpected character {ch!r}", to_span(origin, exc.line, exc.column))
+        return DslSyntaxError(f"unexpected symbol {ch!r}", to_span(origin, exc.line, exc.column))
     if isinstance(exc, UnexpectedToken):
         tok = exc.token
         if tok.type == "$END" or tok.type == "_DEDENT" and not str(tok).strip():

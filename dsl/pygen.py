@@ -7,7 +7,7 @@ to this module, which writes it as one Python function. All functions of a
 pack go into one module and are compiled with a single ``compile()``.
 
 Why source and not closures: a closure tree pays a Python call per node per
-evaluation; a comprehension's condition ``d.cost <= gold and not any(...)``
+evaluation; a comprehension's condition ``c.cost <= coins and not any(...)``
 was a dozen calls per item. Generated, it is one loop with inline tests.
 
 Safety: nothing of a pack's text is ever spliced into the source. Names in
@@ -31,7 +31,7 @@ from typing import Any, Optional
 from . import ast as A
 from .hoist import free_names, invariant_parts
 from .primitives import PRIMITIVES
-from engine.errors import Refusal, RuleError
+from .errors import Refusal, RuleError
 
 from .types import STEP_BUDGET, STOP, UNSET, Fn, Unit, _me, _move, elem_type, is_collection, uses
 
@@ -91,21 +91,21 @@ def _cache(loc: list, slot: int, value: Any) -> Any:
 
 
 def _div(a, b):
-    from .types import RuleError
+    from .errors import RuleError
     if b == 0:
         raise RuleError("division by zero")
     return a // b
 
 
 def _mod(a, b):
-    from .types import RuleError
+    from .errors import RuleError
     if b == 0:
         raise RuleError("division by zero")
     return a % b
 
 
 def _range(lo, hi):
-    from .types import RuleError
+    from .errors import RuleError
     if hi - lo > 10000:
         raise RuleError(f"range {lo}..{hi} is too long (at most 10000 numbers)")
     return list(range(lo, hi + 1))
@@ -738,7 +738,7 @@ class PyGen:
         if zi is not None and g.zone_defs[zi].of_card is not None:
             return f"{self.const(self.card_zone(zi, name))}({self.gen(ctx, n.target)})"
         if name in g.kind_cards and self.type_of(n) == "list:card:" + name:
-            # 'citizen of p': a player's own pieces of a kind
+            # 'pawn of p': a player's own pieces of a kind
             return f"{self.const(g.seat_cards(name))}[{self.gen(ctx, n.target)}][:]"
         target = self.gen(ctx, n.target)
         if name in g.res_index:
@@ -753,7 +753,7 @@ class PyGen:
         """The function giving a card's own zone of this kind (checks the card may have one)."""
         made = self.__dict__.setdefault("_card_zones", {})
         if zi not in made:
-            from .types import RuleError
+            from .errors import RuleError
             g = self.g
             base, pos, host_kind, ids = g.zone_base[zi], g.kind_pos, g.zone_defs[zi].of_card, g.card_def_ids
             is_host = [g.card_defs[d].kind == host_kind for d in g.card_def_index]

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from engine.errors import RuleError
-from engine.state import Frame
+from .errors import RuleError
+from .runtime import Frame
 
 STEP_BUDGET = 200_000     # instructions between two decisions (and loop rounds in one generated run)
 SUSPEND = -1

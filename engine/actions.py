@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
 
+from dsl.runtime import Frame
 from dsl.types import uses
 
 from .errors import suggest
-from .state import Frame, State
+from .state import State
 
 if TYPE_CHECKING:
     from .game import CompiledAction

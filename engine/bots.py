@@ -15,8 +15,10 @@ import random as _random
 import time
 from typing import Callable, Optional
 
+from dsl.runtime import Frame
+
 from .errors import IllegalChoice, MeepleError
-from .state import Frame, State
+from .state import State
 
 Evaluate = Callable[[State, int], float]
 

@@ -160,7 +160,7 @@ def _standing(game: Game, st) -> str:
 
 
 def _grouped(items: list[str]) -> str:
-    """'cube@P1 x40, citizen' rather than forty repetitions."""
+    """'cube@P1 x40, pawn' rather than forty repetitions."""
     counts: dict[str, int] = {}
     for item in items:
         counts[item] = counts.get(item, 0) + 1
@@ -392,7 +392,7 @@ def _workers(workers: str) -> int:
 @click.option("--bots", default="random", show_default=True, help="bots per seat, as for simulate")
 @click.option("--eval", "evaluation", default="", help="the bots' evaluation (default: the pack's)")
 @click.option("--set", "sets", multiple=True, metavar="CARD.FIELD=VALUE",
-              help="a one-off change for the variant (repeatable): keep.cost=4, GAME/FILE/keep.cost=4, city_size=8")
+              help="a one-off change for the variant (repeatable): keep.cost=4, GAME/FILE/keep.cost=4, hand_size=8")
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE", help="a rules option, for both (repeatable)")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None,

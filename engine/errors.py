@@ -6,66 +6,25 @@ emitted as JSON for CI.
 """
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-
-@dataclass(frozen=True, slots=True)
-class Span:
-    """A place in a content file: 1-based line and column, and a length."""
-
-    file: str
-    line: int
-    col: int
-    length: int = 1
-
-    def shifted(self, line_offset: int, col_offset: int, length: int | None = None) -> "Span":
-        return Span(self.file, self.line + line_offset, col_offset, self.length if length is None else length)
-
-
-UNKNOWN = Span("<unknown>", 0, 0, 0)
-
-
-class MeepleError(Exception):
-    """Base of every error meeple reports to a person."""
-
-    kind = "error"
-
-    def __init__(self, message: str, span: Span | None = None, hint: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.span = span or UNKNOWN
-        self.hint = hint
-
-    def __str__(self) -> str:  # pragma: no cover - convenience
-        return render(self, with_excerpt=False)
-
-
-class ContentError(MeepleError):
-    """A pack file is malformed: YAML syntax, schema, unknown reference."""
-
-
-class DslSyntaxError(ContentError):
-    """DSL text does not parse."""
-
-
-class DslCheckError(ContentError):
-    """DSL text parses but refers to something the pack does not define."""
-
-
-class RuleError(MeepleError):
-    """A rule could not be carried out at run time (step budget, bad value)."""
-
-
-class IllegalChoice(MeepleError):
-    """A choice that is not among the legal options; the state is untouched."""
-
-
-class Refusal(IllegalChoice):
-    """A ``require`` in an effect failed: the choice that led there is refused
-    and the state is put back as it was before it."""
+# The error base and the language's errors live in the language (the dsl never
+# imports the engine); they are the same classes here, re-exported.
+from dsl.errors import (  # noqa: F401  (re-exports)
+    UNKNOWN,
+    ContentError,
+    DslCheckError,
+    DslSyntaxError,
+    IllegalChoice,
+    MeepleError,
+    Refusal,
+    RuleError,
+    Span,
+    location,
+    suggest,
+)
 
 
 class UsageError(MeepleError):
@@ -106,13 +65,6 @@ class PackInvalid(MeepleError):
         self.problems = problems
 
 
-def suggest(name: str, candidates: Iterable[str]) -> str | None:
-    """A did-you-mean hint, as click does for unknown options."""
-    # Names from YAML may be numbers, booleans or null: compare their text, never fail.
-    close = difflib.get_close_matches(str(name), [str(c) for c in candidates], n=1, cutoff=0.6)
-    return f"did you mean '{close[0]}'?" if close else None
-
-
 _source_cache: dict[str, list[str]] = {}
 
 
@@ -127,10 +79,6 @@ def _source_line(file: str, line: int) -> str | None:
     if 1 <= line <= len(lines):
         return lines[line - 1]
     return None
-
-
-def location(span: Span) -> str:
-    return f"{span.file}:{span.line}:{span.col}" if span.line else span.file
 
 
 def render(err: MeepleError | Problem, with_excerpt: bool = True) -> str:

@@ -11,10 +11,11 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from dsl.compiler import SKIP, STOP, SUSPEND
+from dsl.runtime import NO_ANSWER, Frame
 from dsl.types import STEP_BUDGET
 
 from .errors import IllegalChoice, MeepleError, Refusal, RuleError, suggest
-from .state import NO_ANSWER, Frame, State
+from .state import State
 
 MAX_DEPTH = 1_000         # procedures, hooks and events running inside each other
 MAIN = -100               # the frame that drives the flow

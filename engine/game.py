@@ -11,12 +11,13 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from dsl.compiler import Code, Compiler
+from dsl.runtime import Frame
 
 from . import model as M
 from .actions import Actions
 from .errors import ContentError, MeepleError, PackInvalid, Problems, Span, suggest
 from .flow import MAIN, MAX_DEPTH, STEP_BUDGET, Flow
-from .state import Frame, State
+from .state import State
 from .views import Views
 
 __all__ = ["Game", "load_game", "MAIN", "MAX_DEPTH", "STEP_BUDGET"]
@@ -194,7 +195,7 @@ class Game(Flow, Actions, Views):
         ``player``): for tests, tools and a designer's console. Errors are raised."""
         from dsl.parser import parse
         from dsl.types import Unit, _Scope
-        from .yamlsrc import TextOrigin
+        from dsl.source import TextOrigin
         origin = TextOrigin("<expression>", 1, 1, False)
         unit = Unit(Code("expression"), origin, _Scope())
         errors: list = []
@@ -204,8 +205,7 @@ class Game(Flow, Actions, Views):
     def expression(self, text: str, want: str = "") -> tuple[Callable, int]:
         """Compile an effect-language expression once (a bot's evaluation given on
         the command line, say): (closure, locals it needs); PackInvalid lists errors."""
-        from .model import Source
-        from .yamlsrc import TextOrigin
+        from dsl.source import Source, TextOrigin
         origin = TextOrigin("<expression>", 1, 1, False)
         errors: list = []
         fn, code = Compiler(self, errors).expression("expression", Source(text, origin, Span("<expression>", 1, 1)), want=want)

@@ -9,17 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from dsl.source import Source, TextOrigin  # noqa: F401  (re-exports: the language defines them)
+
 from .errors import Span
-from .yamlsrc import TextOrigin
-
-
-@dataclass(frozen=True, slots=True)
-class Source:
-    """A DSL snippet and where it starts in its YAML file."""
-
-    text: str
-    origin: TextOrigin
-    span: Span
 
 
 @dataclass(frozen=True, slots=True)

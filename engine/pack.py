@@ -12,10 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+from dsl.source import TextOrigin
+
 from . import model as M
 from .errors import ContentError, Problems, Span, UsageError, suggest
 from .schemas import validate
-from .yamlsrc import Document, TextOrigin, load_yaml
+from .yamlsrc import Document, load_yaml
 
 BUILTIN_TYPES = ("int", "bool", "player", "text", "card")
 
@@ -539,7 +541,7 @@ def read_pack(root: Path, problems: Problems) -> Optional[M.Pack]:
 
 def read_packs(roots: list[Path], problems: Problems, sets: tuple = ()) -> Optional[M.Pack]:
     """Load packs together: a base game and packs that extend it, in load order;
-    ``sets`` are one-off changes on top ('keep.cost=4', 'city_size=8')."""
+    ``sets`` are one-off changes on top ('keep.cost=4', 'hand_size=8')."""
     from .expansion import assemble, load_order, set_layer
     layers = load_order(roots, problems)
     if not layers:

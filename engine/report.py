@@ -50,7 +50,7 @@ def plots(d: dict) -> list[tuple[str, str]]:
     ax.axhline(1 / d["players"], color="grey", linestyle="--", linewidth=1)
     ax.set_ylabel("win rate (95% interval)")
     out.append(("Win rate per seat", _svg(fig)))
-    # win rate per card in each shown zone (characters played, districts built...)
+    # win rate per card in each shown zone (cards played, cards placed...)
     for kind in d.get("shown", ()):
         rows = sorted(d["cards"][kind], key=lambda r: r["win_rate"])
         if not rows:

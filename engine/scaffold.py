@@ -77,11 +77,11 @@ description: >
 #
 # add:
 #   constants:
-#     bonus_gold: 1
+#     bonus_points: 1
 #   procedures:
 #     my_rule:
 #       effect: |
-#         gain bonus_gold {game.defn.score}
+#         gain bonus_points {game.defn.score}
 # override:
 #   flow:
 #     max_rounds: 20

@@ -14,13 +14,14 @@ from typing import Any, Optional
 from dsl import ast as A
 from dsl.compiler import Code, Compiler, Unit, _Scope
 from dsl.parser import parse
+from dsl.runtime import Frame
+from dsl.source import Source, TextOrigin
 
 from .errors import ContentError, IllegalChoice, MeepleError, PackInvalid, Span, location, suggest
 from .game import Game, load_game
-from .model import Source
 from .schemas import validate
-from .state import Frame, State
-from .yamlsrc import Document, TextOrigin, load_yaml
+from .state import State
+from .yamlsrc import Document, load_yaml
 
 
 @dataclass
@@ -122,7 +123,7 @@ class _Start:
         """Put the listed cards in a zone; what was there goes back to its home.
 
         A piece (``per_player``) is taken from the zone owner's own pieces; write
-        ``citizen@2`` for player 2's piece in a shared zone or on a card.
+        ``pawn@2`` for player 2's piece in a shared zone or on a card.
         """
         g = self.game
         for c in list(st.zones[slot]):            # what was there goes back home
@@ -175,7 +176,7 @@ class _Start:
             st.cvars[c * g.ncvars + g.cvar_index[name]] = self.value(path + (name,), cvars[name], raw)
 
     def fill_cards(self, st: State, placed: set) -> None:
-        """``cards: {palace_1: {occupant: [citizen@2]}, red_2: {value: 1}}``: the zones that
+        """``cards: {board_1: {occupant: [pawn@2]}, red_2: {value: 1}}``: the zones that
         belong to a card, and its variables (the first copy of a card with several)."""
         g = self.game
         for host_id, items in (self.spec.get("cards") or {}).items():

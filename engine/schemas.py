@@ -208,5 +208,5 @@ def _explain(doc: Document, err: ValidationError) -> list[ContentError]:
         dup = next((x for x in inst if x in seen or seen.append(x)), None)
         return [ContentError(f"{where}: {_describe(dup)} is listed twice", span)]
     if v == "minLength":
-        return [ContentError(f"{where}: must be at least {value} characters long", span)]
+        return [ContentError(f"{where}: must be at least {value} chars long", span)]
     return [ContentError(f"{where}: {err.message}", span)]

@@ -14,7 +14,7 @@ class Views:
     """Views of a state (mixed into ``Game``)."""
 
     def card_label(self, c: int, st: Optional[State] = None) -> str:
-        """A card's id, with its owner for a player's piece (citizen@P2) and, given a
+        """A card's id, with its owner for a player's piece (pawn@P2) and, given a
         state, the value of a die (red_die=5)."""
         seat = self.card_seat[c]
         label = self.card_def_ids[c] if seat < 0 else f"{self.card_def_ids[c]}@P{seat + 1}"

@@ -14,20 +14,11 @@ from typing import Any
 
 import yaml
 
+from dsl.source import TextOrigin  # noqa: F401  (re-export: the language maps DSL positions with it)
+
 from .errors import ContentError, Span
 
 Path_ = tuple
-
-
-@dataclass(frozen=True, slots=True)
-class TextOrigin:
-    """Where a scalar's text starts, to map offsets inside it to the file."""
-
-    file: str
-    line: int      # 1-based line of the first character of the text
-    col: int       # 1-based column of the first character of the text
-    block: bool    # literal/folded block: every line shares ``col``
-    folded: tuple[int, ...] = ()   # '>' blocks: the length of each source line folded into one
 
 
 @dataclass
@@ -164,7 +155,7 @@ def load_yaml_text(text: str, file: str) -> Document:
     except yaml.reader.ReaderError as exc:
         line, col = _line_col(text, exc.position)
         char = exc.character if isinstance(exc.character, str) else chr(exc.character)
-        raise ContentError(f"YAML syntax: the character U+{ord(char):04X} is not allowed in YAML text",
+        raise ContentError(f"YAML syntax: the code point U+{ord(char):04X} is not allowed in YAML text",
                            Span(file, line, col)) from None
     except yaml.YAMLError as exc:
         raise ContentError(f"YAML syntax: {exc}", Span(file, 1, 1)) from None
@@ -225,7 +216,7 @@ def _syntax_error(exc: yaml.MarkedYAMLError, file: str) -> ContentError:
                 block = f"{what} that starts at line {cm.line + 1}, column {cm.column + 1}"
                 where = f" (in {block})"
     if problem.startswith("found character '\\t'"):
-        return ContentError("YAML syntax: a tab character; YAML indents with spaces only", span, "replace tabs by spaces")
+        return ContentError("YAML syntax: a tab; YAML indents with spaces only", span, "replace tabs by spaces")
     if problem.startswith("found character") and "cannot start any token" in problem:
         char = problem.split("'")[1] if "'" in problem else "?"
         return ContentError(f"YAML syntax: a value cannot start with '{char}'", span, "put the value in quotes")

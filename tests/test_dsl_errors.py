@@ -33,7 +33,7 @@ SYNTAX = [
     ("let-without-name", "start", "let = 3", "unexpected '='; expected a name or end of line", (1, 5)),
     ("log-without-quotes", "start", "log hello", "unexpected 'hello'; expected a quoted text or end of line", (1, 5)),
     ("unclosed-quotes", "start", 'log "hello', 'this quoted text does not end on its line; close it with "', (1, 5)),
-    ("bad-character", "start", "gain 2 gold!", "unexpected character '!'", (1, 12)),
+    ("bad-character", "start", "gain 2 gold!", "unexpected symbol '!'", (1, 12)),
     ("not-a-statement", "start", "foo bar",
      "unexpected 'foo'; expected a statement (gain, set, move, if, for each, ...) or end of line", (1, 1)),
     ("trailing-comma", "start", "call f(1,)",

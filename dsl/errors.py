@@ -1,0 +1,82 @@
+"""The error base and the language's errors, every one carrying where in the
+content it came from.
+
+These live in the language because the parser, the checks and the compiled
+rules raise them; the engine re-exports them from ``engine.errors`` beside its
+own errors (pack loading, usage) and the rendering (``engine.errors.render``).
+Location is data: a ``Span``.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Iterable
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A place in a content file: 1-based line and column, and a length."""
+
+    file: str
+    line: int
+    col: int
+    length: int = 1
+
+    def shifted(self, line_offset: int, col_offset: int, length: int | None = None) -> "Span":
+        return Span(self.file, self.line + line_offset, col_offset, self.length if length is None else length)
+
+
+UNKNOWN = Span("<unknown>", 0, 0, 0)
+
+
+def location(span: Span) -> str:
+    return f"{span.file}:{span.line}:{span.col}" if span.line else span.file
+
+
+class MeepleError(Exception):
+    """Base of every error meeple reports to a person."""
+
+    kind = "error"
+
+    def __init__(self, message: str, span: Span | None = None, hint: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.span = span or UNKNOWN
+        self.hint = hint
+
+    def __str__(self) -> str:  # pragma: no cover - convenience
+        # The first line of ``engine.errors.render(err, with_excerpt=False)``.
+        head = f"{location(self.span)}: error: {self.message}"
+        return f"{head}; {self.hint}" if self.hint else head
+
+
+class ContentError(MeepleError):
+    """A pack file is malformed: YAML syntax, schema, unknown reference."""
+
+
+class DslSyntaxError(ContentError):
+    """DSL text does not parse."""
+
+
+class DslCheckError(ContentError):
+    """DSL text parses but refers to something the pack does not define."""
+
+
+class RuleError(MeepleError):
+    """A rule could not be carried out at run time (step budget, bad value)."""
+
+
+class IllegalChoice(MeepleError):
+    """A choice that is not among the legal options; the state is untouched."""
+
+
+class Refusal(IllegalChoice):
+    """A ``require`` in an effect failed: the choice that led there is refused
+    and the state is put back as it was before it."""
+
+
+def suggest(name: str, candidates: Iterable[str]) -> str | None:
+    """A did-you-mean hint, as click does for unknown options."""
+    # Names from YAML may be numbers, booleans or null: compare their text, never fail.
+    close = difflib.get_close_matches(str(name), [str(c) for c in candidates], n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None
