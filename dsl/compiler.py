@@ -48,6 +48,9 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
             self.errors.append(err)
             return index
         self.block(unit, body)
+        code = unit.code
+        if self.gen is not None and len(code.instrs) == 1 and all(fusable(s) for s in body):
+            code.direct = code.instrs[0]
         return index
 
     def _new_unit(self, name: str, src: Source, params: tuple, me_bound: bool) -> Unit:

@@ -37,6 +37,7 @@ class MeepleError(Exception):
     """Base of every error meeple reports to a person."""
 
     kind = "error"
+    named = False      # a rule error already says which rules it happened in
 
     def __init__(self, message: str, span: Span | None = None, hint: str | None = None):
         super().__init__(message)

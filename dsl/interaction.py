@@ -10,7 +10,8 @@ from .errors import suggest
 from .runtime import NO_ANSWER, Decision, Frame
 
 from . import ast as A
-from .types import CALL, SKIP, STOP, SUSPEND, Fn, Unit, _Scope, _jump, _me, elem_type, is_collection, used_once_more
+from .types import (CALL, SKIP, STOP, SUSPEND, Fn, Unit, _Scope, _jump, _me, call_direct, elem_type, is_collection,
+                    used_once_more)
 
 
 class InteractionCompiler:
@@ -181,6 +182,9 @@ class InteractionCompiler:
                 loc = [None] * code.nlocals
                 for i, a in enumerate(args):
                     loc[i] = a(st, fr)
+                if code.direct is not None:
+                    call_direct(st, code, Frame(code_index, 0, loc, fr.me, fr.this))
+                    return nxt
                 fr.pc = nxt
                 st.frames.append(Frame(code_index, 0, loc, fr.me, fr.this))
                 return CALL
@@ -202,8 +206,12 @@ class InteractionCompiler:
                 code_index = st.game.hook_code.get((st.game.card_def_index[c], hook)) if c is not None else None
                 if code_index is None:
                     return nxt
+                code = st.game.codes[code_index]
+                if code.direct is not None:
+                    call_direct(st, code, Frame(code_index, 0, [None] * code.nlocals, fr.me, c))
+                    return nxt
                 fr.pc = nxt
-                st.frames.append(Frame(code_index, 0, [None] * st.game.codes[code_index].nlocals, fr.me, c))
+                st.frames.append(Frame(code_index, 0, [None] * code.nlocals, fr.me, c))
                 return CALL
             return op
         self.emit(unit, s.pos, make)
@@ -259,9 +267,12 @@ class InteractionCompiler:
                     loc = [None] * code.nlocals
                     if act.param_slot >= 0:
                         loc[act.param_slot] = param
-                    fr.pc = nxt - 1
-                    st.frames.append(Frame(act.effect, 0, loc, fr.me, card if card is not None else fr.this))
-                    return CALL
+                    if code.direct is None:
+                        fr.pc = nxt - 1
+                        st.frames.append(Frame(act.effect, 0, loc, fr.me, card if card is not None else fr.this))
+                        return CALL
+                    # an effect that never pauses runs here, and the next menu follows at once
+                    call_direct(st, code, Frame(act.effect, 0, loc, fr.me, card if card is not None else fr.this))
                 if until(st, fr):
                     return nxt
                 menu = game.menus.get(group)

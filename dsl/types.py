@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from .errors import RuleError
+from .errors import MeepleError, RuleError
 from .runtime import Frame
 
 STEP_BUDGET = 200_000     # instructions between two decisions (and loop rounds in one generated run)
@@ -28,6 +28,9 @@ class Code:
     instrs: list = field(default_factory=list)
     spans: list = field(default_factory=list)
     nlocals: int = 0
+    # generated units that never pause: the whole unit as one function, which callers
+    # run in place (no frame pushed, no trip through the run loop)
+    direct: Optional[Callable] = None
 
 
 class _Scope:
@@ -103,6 +106,30 @@ def _me(st, fr) -> int:
     if me is None or me < 0:
         raise RuleError("no current player here (use 'as PLAYER:' or 'of PLAYER')")
     return me
+
+
+def call_direct(st, code: Code, frame) -> None:
+    """Run a unit that never pauses, in place. Errors name the unit and the rule's
+    line as the run loop would (``named`` tells the loop not to name them again)."""
+    try:
+        code.direct(st, frame)
+    except MeepleError as err:
+        if not err.named:
+            if not err.span.line:
+                err.span = _where(st, err, code.spans[0] if code.spans else err.span)
+            err.message = f"{err.message} (in {code.name})"
+            err.named = True
+        raise
+    except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError, AttributeError) as exc:
+        err = RuleError(f"{type(exc).__name__}: {exc} (in {code.name})", _where(st, exc, code.spans[0] if code.spans else None))
+        err.named = True
+        raise err from None
+
+
+def _where(st, exc: BaseException, span):
+    gen = getattr(st.game, "pygen", None)
+    found = gen.locate(exc.__traceback__) if gen is not None else None
+    return found or span
 
 
 def _jump(target: int) -> Callable:

@@ -113,6 +113,8 @@ class Flow:
                         break
                     pc = nxt
             except MeepleError as err:
+                if err.named:           # raised by a unit run in place, which named itself
+                    raise
                 if not err.span.line:
                     err.span = self._where(err, codes[fr.code].spans[pc])
                 err.message = f"{err.message} (in {codes[fr.code].name})"

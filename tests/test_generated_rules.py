@@ -96,3 +96,42 @@ def test_generated_code_is_one_module():
     g = load_game("citadels")
     fn = g.actions[0].when
     assert fn.__code__.co_filename == GENERATED_FILE
+
+
+def _minimal_with(tmp_path, old: str, new: str) -> Game:
+    root = tmp_path / "pack"
+    shutil.copytree(MINIMAL, root)
+    game = (root / "game.yaml").read_text(encoding="utf-8")
+    assert old in game
+    (root / "game.yaml").write_text(game.replace(old, new), encoding="utf-8")
+    return root
+
+
+@pytest.mark.parametrize("old, new, line_text", [
+    # an action effect run in place (it never pauses)
+    ("        set passed = true\n    - id: pass", "        set passed = true\n        gain 1 / (size(hand) - size(hand)) gold\n    - id: pass",
+     "gain 1 / (size(hand) - size(hand)) gold"),
+    # inside a generated loop of the round
+    ("    for each p in players:\n        as p:\n            call turn()",
+     "    for each p in players:\n        let z = 0\n        if p == player(2):\n            set z = 7 % z\n        as p:\n            call turn()",
+     "set z = 7 % z"),
+])
+def test_rule_errors_point_at_the_statement_with_either_back_end(tmp_path, old, new, line_text):
+    from engine.errors import RuleError
+    root = _minimal_with(tmp_path, old, new)
+    text = (root / "game.yaml").read_text(encoding="utf-8").splitlines()
+    want_line = next(i for i, line in enumerate(text, 1) if line_text in line)
+    seen = []
+    for generate in (True, False):
+        problems = Problems()
+        g = Game(read_pack(root, problems))
+        g.compile(problems, generate=generate)
+        assert not problems.errors
+        with pytest.raises(RuleError) as info:
+            st = g.new_state(2, 1)
+            while not st.over:
+                g.apply(st, 0)
+        err = info.value
+        assert err.span.line == want_line, (generate, err.span, err.message)
+        seen.append(err.message)
+    assert seen[0] == seen[1] and "division by zero" in seen[0]
