@@ -51,7 +51,7 @@ def timed_playouts(game: Game, players: int, seeds: range) -> tuple[float, int]:
         st = game.new_state(players, seed)
         rng = random.Random(seed)
         while not st.over:
-            game.apply(st, rng.randrange(len(st.pending.options)))
+            game.apply(st, rng.randrange(st.pending.count()))
         decisions += len(st.log)
     return time.perf_counter() - start, decisions
 

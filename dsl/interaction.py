@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Optional
 
 from .errors import suggest
-from .runtime import NO_ANSWER, Decision, Frame
+from .runtime import NO_ANSWER, ChoiceDescriber, Decision, Frame, OneOfDescriber
 
 from . import ast as A
 from .types import (CALL, SKIP, STOP, SUSPEND, Fn, Unit, _Scope, _jump, _me, call_direct, elem_type, is_collection,
@@ -40,14 +40,15 @@ class InteractionCompiler:
         up_to = self.number(unit, s.up_to) if s.up_to is not None else None
         at_least = self.number(unit, s.at_least) if s.at_least is not None else None
         unit.scope.names[s.var] = (slot, ("list:" + et) if up_to else et)
-        label = self.g.labeller(et)
+        keyer, text, stateful = self.g.describe(et)
+        described = ChoiceDescriber(keyer, text, SKIP, "done" if up_to is not None else "skip")
         prompt = s.prompt or (f"choose {s.var}")
         optional = s.optional
 
         def options(st, fr, exclude=()):
+            """The values offered (keys and labels are made only if someone reads them)."""
             out = []
             loc = fr.locals
-            seen: dict[str, int] = {}
             for x in source(st, fr):
                 if x in exclude:
                     continue
@@ -55,11 +56,14 @@ class InteractionCompiler:
                     loc[slot] = x
                     if not cond(st, fr):
                         continue
-                key, text = label(st, x)
-                k = seen.get(key, 0)
-                seen[key] = k + 1
-                out.append([key if k == 0 else f"{key}#{k + 1}", text, x])
+                out.append(x)
             return out
+
+        def decision(st, player, text_, values, kind):
+            texts = None
+            if stateful is not None:      # labels that read the state are made now
+                texts = [None if v == SKIP else stateful(st, v)[1] for v in values]
+            return Decision(player, text_, None, kind, values=values, describer=described, texts=texts)
 
         if up_to is None:
             def make(nxt):
@@ -78,8 +82,8 @@ class InteractionCompiler:
                         fr.locals[slot] = None
                         return nxt
                     if optional:
-                        opts.append(["skip", "skip", SKIP])
-                    st.pending = Decision(who(st, fr), prompt, opts, "choose")
+                        opts.append(SKIP)
+                    st.pending = decision(st, who(st, fr), prompt, opts, "choose")
                     return SUSPEND
                 return op
         else:
@@ -100,8 +104,8 @@ class InteractionCompiler:
                         loc[slot], loc[acc] = chosen, None
                         return nxt
                     if at_least is None or len(chosen) >= at_least(st, fr):
-                        opts.append(["done", "done", SKIP])
-                    st.pending = Decision(who(st, fr), f"{prompt} ({len(chosen)} chosen)", opts, "choose_many")
+                        opts.append(SKIP)
+                    st.pending = decision(st, who(st, fr), f"{prompt} ({len(chosen)} chosen)", opts, "choose_many")
                     return SUSPEND
                 return op
         self.emit(unit, s.pos, make)
@@ -135,6 +139,7 @@ class InteractionCompiler:
         for j in jumps:
             self.patch(unit, j, _jump(end))
         labels = [o.label for o in s.options]
+        described = OneOfDescriber(labels, SKIP)
         prompt = s.prompt or "choose one"
         optional = s.optional
 
@@ -145,12 +150,12 @@ class InteractionCompiler:
                 if ans == SKIP:
                     return STOP
                 return starts[ans]
-            opts = [[labels[i], labels[i], i] for i in range(len(labels)) if conds[i] is None or conds[i](st, fr)]
+            opts = [i for i in range(len(labels)) if conds[i] is None or conds[i](st, fr)]
             if not opts:
                 return end
             if optional:
-                opts.append(["skip", "skip", SKIP])
-            st.pending = Decision(who(st, fr), prompt, opts, "choose_one")
+                opts.append(SKIP)
+            st.pending = Decision(who(st, fr), prompt, None, "choose_one", values=opts, describer=described)
             return SUSPEND
         self.patch(unit, head, op)
 
@@ -277,12 +282,13 @@ class InteractionCompiler:
                     return nxt
                 menu = game.menus.get(group)
                 if menu is not None:
-                    opts = menu(st, fr, fr.locals[usage])
+                    opts, texts = menu(st, fr, fr.locals[usage])
                 else:
-                    opts = game.action_options(st, fr, group, fr.locals[usage])
+                    opts, texts = game.action_options(st, fr, group, fr.locals[usage])
                 if not opts:
                     return nxt
-                st.pending = Decision(_me(st, fr), "choose an action", opts, "action", fr.locals[usage])
+                st.pending = Decision(_me(st, fr), "choose an action", None, "action", fr.locals[usage],
+                                      values=opts, describer=game.action_describer, texts=texts)
                 return SUSPEND
             return op
         self.emit(unit, s.pos, make)

@@ -351,10 +351,13 @@ class PyGen:
         each with its per-turn limit, its 'when' and its parameter walked inline.
         Options are [key, label, [action, card, value]] as the closures make them."""
         name = self.fresh("g")
+        every = list(rule_actions) + [a for acts in granted.values() for a in acts]
+        texts = any(a.binder is not None and a.stateful for a in every)
         lines = [f"def {name}(st, fr, used):",
                  f"    fr = {self.const(frame)}(-1, 0, [None] * {nlocals}, fr.me, fr.this)",
                  "    L = fr.locals",
-                 "    out = []"]
+                 "    out = []",
+                 f"    tx = {'[]' if texts else 'None'}"]
         for a in rule_actions:
             self.menu_action(lines, 1, a, "None", ncards)
         helpers = []
@@ -364,7 +367,7 @@ class PyGen:
                 fns = []
                 for a in acts:
                     hname = self.fresh("m")
-                    body = [f"def {hname}(st, fr, L, out, used, _c):"]
+                    body = [f"def {hname}(st, fr, L, out, tx, used, _c):"]
                     self.menu_action(body, 1, a, "_c", ncards)
                     body.append("    return")
                     helpers.append("\n".join(body))
@@ -377,9 +380,9 @@ class PyGen:
                       "            if _acts is not None:",
                       "                fr.this = _c",
                       "                for _m in _acts:",
-                      "                    _m(st, fr, L, out, used, _c)"]
+                      "                    _m(st, fr, L, out, tx, used, _c)"]
             self.late_tables.append((tname, table))
-        lines.append("    return out")
+        lines.append("    return out, tx")
         self.sources.append("\n\n".join(["\n".join(lines)] + helpers))
         self.group_spans.append([])
         fn = _pytypes.FunctionType(_placeholder.__code__, self.ns, name)
@@ -406,7 +409,9 @@ class PyGen:
             depth += 1
             ind = "    " * depth
         if a.binder is None:
-            lines.append(f"{ind}out.append([{self.const(a.id)}, {self.const(a.name)}, [{a.index}, {card}, None]])")
+            lines.append(f"{ind}out.append(({a.index}, {card}, None))")
+            lines.append(f"{ind}if tx is not None:")
+            lines.append(f"{ind}    tx.append(None)")
             return
         _, slot, _, source, cond = a.binder
         meta = a.menu_meta
@@ -419,18 +424,18 @@ class PyGen:
                 seq = f"st.zones[{seq}]"
         else:
             seq = f"{self.const(source)}(st, fr)"
-        lines.append(f"{ind}_seen = {{}}")
         lines.append(f"{ind}for _x in {seq}:")
         ind2 = "    " * (depth + 1)
         lines.append(f"{ind2}L[{slot}] = _x")
         if cond is not None:
             lines.append(f"{ind2}if not {self.inline(lines, depth + 1, cond)}:")
             lines.append(f"{ind2}    continue")
-        lines.append(f"{ind2}_key, _text = {self.const(a.label)}(st, _x)")
-        lines.append(f"{ind2}_k = _seen.get(_key, 0)")
-        lines.append(f"{ind2}_seen[_key] = _k + 1")
-        lines.append(f"{ind2}out.append([{self.const(a.id + ':')} + _key + ('#' + str(_k + 1) if _k else ''), "
-                     f"{self.const(a.name + ': ')} + _text, [{a.index}, {card}, _x]])")
+        lines.append(f"{ind2}out.append(({a.index}, {card}, _x))")
+        if a.stateful:           # labels that read the state (a die's value) are made with the decision
+            lines.append(f"{ind2}tx.append({self.const(a.label)}(st, _x)[1])")
+        else:
+            lines.append(f"{ind2}if tx is not None:")
+            lines.append(f"{ind2}    tx.append(None)")
 
     def w_Let(self, w, s, depth, span):
         w.line(depth, f"L[{self.info[id(s)]}] = {self.expr_src(w, s.value, depth, span)}", span)

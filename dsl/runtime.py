@@ -7,7 +7,7 @@ decision and be cloned, saved or sent to another process meanwhile.
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Callable, Optional
 
 
 class Frame:
@@ -34,27 +34,168 @@ class Frame:
 
 
 class Decision:
-    """Who must choose, the prompt, and the legal options as (key, label, value)."""
+    """Who must choose, the prompt, and the legal options.
 
-    __slots__ = ("player", "prompt", "options", "kind", "used")
+    The rules make a decision as a list of option *values* and a describer;
+    the options as ``[key, label, value]`` (what a person, a view, a log or a
+    replay reads) are made from them only when asked for. Keys never depend
+    on the state; labels that do (a die's value) are passed in ``texts``,
+    made when the decision was. A decision read back from JSON has its
+    options already."""
 
-    def __init__(self, player: int, prompt: str, options: list, kind: str, used: Optional[dict] = None):
+    __slots__ = ("player", "prompt", "kind", "used", "values", "describer", "texts", "_options")
+
+    def __init__(self, player: int, prompt: str, options: Optional[list], kind: str, used: Optional[list] = None,
+                 values: Optional[list] = None, describer: Any = None, texts: Optional[list] = None):
         self.player = player
         self.prompt = prompt
-        self.options = options
         self.kind = kind
         self.used = used      # action decisions: uses per action this turn, to explain refusals
+        self._options = options
+        self.values = values if options is None else [o[2] for o in options]
+        self.describer = describer
+        self.texts = texts
+
+    @property
+    def options(self) -> list:
+        """The options as [key, label, value] lists (made once, on first use)."""
+        if self._options is None:
+            d, values, texts = self.describer, self.values, self.texts
+            keys = d.keys(values)
+            self._options = [[keys[i], d.label(values, i, texts), values[i]] for i in range(len(values))]
+        return self._options
+
+    def count(self) -> int:
+        return len(self.values)
+
+    def key(self, index: int) -> str:
+        """One option's key, without making the others' labels."""
+        if self._options is not None:
+            return self._options[index][0]
+        return self.describer.key(self.values, index)
 
     def keys(self) -> list[str]:
-        return [o[0] for o in self.options]
+        if self._options is not None:
+            return [o[0] for o in self._options]
+        return self.describer.keys(self.values)
 
     def to_json(self) -> dict:
-        return {"player": self.player, "prompt": self.prompt, "kind": self.kind, "options": [list(o) for o in self.options],
+        return {"player": self.player, "prompt": self.prompt, "kind": self.kind,
+                "options": [[o[0], o[1], list(o[2]) if isinstance(o[2], tuple) else o[2]] for o in self.options],
                 "used": self.used}
 
     @staticmethod
     def from_json(data: dict) -> "Decision":
         return Decision(data["player"], data["prompt"], [list(o) for o in data["options"]], data["kind"], data.get("used"))
+
+
+def numbered(base: str, k: int) -> str:
+    """The key of the (k+1)-th option with the same base key: 'x', 'x#2', 'x#3'."""
+    return base if k == 0 else f"{base}#{k + 1}"
+
+
+class ChoiceDescriber:
+    """Options of 'choose': items of a collection, plus 'skip' / 'done' (the value ``skip``).
+    ``keyer(item)`` gives the item's key; ``text(item)`` its label when the label does not
+    depend on the state (else the decision carries the texts)."""
+
+    __slots__ = ("keyer", "text", "skip", "skip_key")
+
+    def __init__(self, keyer: Callable, text: Optional[Callable], skip: Any, skip_key: str):
+        self.keyer, self.text, self.skip, self.skip_key = keyer, text, skip, skip_key
+
+    def keys(self, values: list) -> list[str]:
+        out, seen, keyer, skip = [], {}, self.keyer, self.skip
+        for v in values:
+            if v == skip:
+                out.append(self.skip_key)
+                continue
+            base = keyer(v)
+            k = seen.get(base, 0)
+            seen[base] = k + 1
+            out.append(numbered(base, k))
+        return out
+
+    def key(self, values: list, index: int) -> str:
+        v, skip = values[index], self.skip
+        if v == skip:
+            return self.skip_key
+        base = self.keyer(v)
+        keyer = self.keyer
+        return numbered(base, sum(1 for w in values[:index] if w != skip and keyer(w) == base))
+
+    def label(self, values: list, index: int, texts: Optional[list]) -> str:
+        v = values[index]
+        if v == self.skip:
+            return self.skip_key
+        return texts[index] if texts is not None else self.text(v)
+
+
+class OneOfDescriber:
+    """Options of 'choose one': the option's label is its key; the value is its number."""
+
+    __slots__ = ("labels", "skip")
+
+    def __init__(self, labels: list, skip: Any):
+        self.labels, self.skip = labels, skip
+
+    def keys(self, values: list) -> list[str]:
+        return [self.key(values, i) for i in range(len(values))]
+
+    def key(self, values: list, index: int) -> str:
+        v = values[index]
+        return "skip" if v == self.skip else self.labels[v]
+
+    def label(self, values: list, index: int, texts: Optional[list]) -> str:
+        return self.key(values, index)
+
+
+class ActionDescriber:
+    """Options of an action menu, values (action, card, parameter): the key is the
+    action's id, or 'id:parameter' numbered within that action and card."""
+
+    __slots__ = ("actions",)
+
+    def __init__(self, actions: list):
+        self.actions = actions      # per action index: (id, name, keyer or None, text or None)
+
+    def keys(self, values: list) -> list[str]:
+        out = []
+        seen: dict = {}
+        group = None
+        for ai, card, x in values:
+            aid, _, keyer, _ = self.actions[ai]
+            if keyer is None:
+                out.append(aid)
+                continue
+            if (ai, card) != group:
+                group, seen = (ai, card), {}
+            base = keyer(x)
+            k = seen.get(base, 0)
+            seen[base] = k + 1
+            out.append(numbered(f"{aid}:{base}", k))
+        return out
+
+    def key(self, values: list, index: int) -> str:
+        ai, card, x = values[index]
+        aid, _, keyer, _ = self.actions[ai]
+        if keyer is None:
+            return aid
+        base = keyer(x)
+        k = 0
+        j = index - 1
+        while j >= 0 and values[j][0] == ai and values[j][1] == card:
+            if keyer(values[j][2]) == base:
+                k += 1
+            j -= 1
+        return numbered(f"{aid}:{base}", k)
+
+    def label(self, values: list, index: int, texts: Optional[list]) -> str:
+        ai, card, x = values[index]
+        _, name, keyer, text = self.actions[ai]
+        if keyer is None:
+            return name
+        return f"{name}: {texts[index] if texts is not None and texts[index] is not None else text(x)}"
 
 
 class _NoAnswer:

@@ -39,10 +39,13 @@ class Actions:
         """The integer that counts uses of an action (granted by ``card``) in a turn."""
         return a.index * (self.ncards + 1) + (0 if card is None else card + 1)
 
-    def action_options(self, st: State, fr: Frame, group: str, used: list) -> list:
-        """The reference listing (generated menus, dsl/pygen.py, must agree with it)."""
+    def action_options(self, st: State, fr: Frame, group: str, used: list) -> tuple[list, Optional[list]]:
+        """The reference listing (generated menus, dsl/pygen.py, must agree with it):
+        option values (action, card, parameter), and the labels that read the state
+        (None when no option's label does)."""
         me = fr.me
         opts = []
+        texts: list = []
         tmp = Frame(-1, 0, [None] * self.max_action_locals, me, fr.this)
         loc = tmp.locals
         for a, card in self.group_actions(st, me, group):
@@ -52,20 +55,18 @@ class Actions:
             if a.when is not None and not a.when(st, tmp):
                 continue
             if a.binder is None:
-                opts.append([a.id, a.name, [a.index, card, None]])
+                opts.append((a.index, card, None))
+                texts.append(None)
                 continue
             _, slot, et, source, cond = a.binder
-            label = a.label
-            seen: dict[str, int] = {}
+            label = a.label if a.stateful else None
             for x in source(st, tmp):
                 loc[slot] = x
                 if cond is not None and not cond(st, tmp):
                     continue
-                key, text = label(st, x)
-                k = seen.get(key, 0)
-                seen[key] = k + 1
-                opts.append([f"{a.id}:{key}" + (f"#{k + 1}" if k else ""), f"{a.name}: {text}", [a.index, card, x]])
-        return opts
+                opts.append((a.index, card, x))
+                texts.append(label(st, x)[1] if label is not None else None)
+        return opts, (texts if any(t is not None for t in texts) else None)
 
     def refusal_reason(self, st: State, key: str) -> str:
         """Why ``key`` is not a legal option now, as specific as we can tell."""

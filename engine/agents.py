@@ -23,6 +23,7 @@ class RandomAgent:
 
     name = "random"
     needs_view = False
+    needs_labels = False      # it only counts the options
 
     def __init__(self, seed: int = 0):
         self.rng = _random.Random(seed)

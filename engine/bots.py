@@ -122,7 +122,7 @@ def relative(values: list[float], p: int) -> float:
     return values[p] - (max(others) if others else 0.0)
 
 
-def _apply_key(game, st: State, key: str) -> bool:
+def _apply_key(game, st: State, key: str | int) -> bool:
     try:
         game.apply(st, key)
         return True
@@ -178,7 +178,7 @@ class GreedyAgent:
             if not _apply_key(game, s, key):
                 continue
             for _ in range(self.follow):         # the same player's next choices, greedily
-                if s.over or s.pending is None or s.pending.player != p or len(s.pending.options) < 1:
+                if s.over or s.pending is None or s.pending.player != p or s.pending.count() < 1:
                     break
                 nxt, _, states = self.best(game, s, p, s.pending.keys())
                 if not nxt:
@@ -271,8 +271,7 @@ class MctsAgent:
         steps = 0
         try:
             while not s.over and steps < self.depth:
-                n = len(s.pending.options)
-                if not _apply_key(game, s, s.pending.options[rng.randrange(n)][0]):
+                if not _apply_key(game, s, rng.randrange(s.pending.count())):
                     break
                 steps += 1
         except MeepleError:

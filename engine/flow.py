@@ -196,8 +196,8 @@ class Flow:
         if dec is None:
             raise IllegalChoice("no decision is pending" + (" (the game is over)" if st.over else ""))
         if isinstance(key, int) and not isinstance(key, bool):
-            if not 0 <= key < len(dec.options):
-                raise IllegalChoice(f"option {key} is out of range (0..{len(dec.options) - 1})")
+            if not 0 <= key < dec.count():
+                raise IllegalChoice(f"option {key} is out of range (0..{dec.count() - 1})")
             index = key
         else:
             keys = dec.keys()
@@ -205,16 +205,16 @@ class Flow:
                 index = keys.index(key)
             else:
                 raise IllegalChoice(self.refusal_reason(st, str(key)))
-        opt = dec.options[index]
+        value = dec.values[index]
         before = None
         if self.uses_require:        # only packs that can refuse mid-effect pay for these copies
             before = st.clone()
             if dec.kind == "action":
                 # choosing an action: a 'require' anywhere in it sends the player back here
                 st.checkpoint = (before, len(st.frames), st.frames[-1])
-        st.log.append([dec.player, index, opt[0]])
+        st.log.append([dec.player, index, dec.key(index)])
         st.pending = None
-        st.answer = opt[2] if opt[2] != SKIP else SKIP
+        st.answer = value if value != SKIP else SKIP
         try:
             self.run(st)
         except Refusal as err:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from dsl.compiler import Code, Compiler
-from dsl.runtime import Frame
+from dsl.runtime import ActionDescriber, Frame
 
 from . import model as M
 from .actions import Actions
@@ -41,6 +41,7 @@ class CompiledAction:
     nlocals: int
     label: Optional[Callable] = None
     menu_meta: Optional[tuple] = None     # generated menus: the parameter's source before copying, its type, caches
+    stateful: bool = False                # its options' labels read the state (a die's value): made with the decision
 
 
 class Game(Flow, Actions, Views):
@@ -246,6 +247,21 @@ class Game(Flow, Actions, Views):
                 + list(self.zone_index) + list(self.enum_of_value) + list(self.enums) + list(self.kind_cards)
                 + ["players", "round", "player_count"])
 
+    def describe(self, t: str) -> tuple[Callable, Optional[Callable], Optional[Callable]]:
+        """How options of type ``t`` are shown: (key of an item, its label when the
+        label does not depend on the state or None, the (key, label) maker that
+        reads the state when it does). Keys never depend on the state."""
+        if t.startswith("card"):
+            ids, names = self.card_def_ids, self.card_names
+            kind = t[5:] if t.startswith("card:") else None
+            cvars = self.kind_cvars.get(kind, {}) if kind else {}
+            if any(v in cvars for v in ("value", "owner")):
+                return ids.__getitem__, None, self.labeller(t)
+            return ids.__getitem__, names.__getitem__, None
+        if t == "player":
+            return (lambda p: f"p{p + 1}"), (lambda p: f"P{p + 1}"), None
+        return str, str, None
+
     def labeller(self, t: str) -> Callable[[State, Any], tuple[str, str]]:
         """(key, label) for a choice option of type ``t``."""
         if t.startswith("card"):
@@ -315,6 +331,15 @@ class Game(Flow, Actions, Views):
         self.evaluation = comp.expression("evaluation", g.evaluation, want="int") if g.evaluation else None
         self.score_res = self.res_index[g.score]     # the loader has checked it is a resource
         problems.extend(errors)
+        described = []
+        for a in self.actions:
+            if a.binder is None:
+                described.append((a.id, a.name, None, None))
+            else:
+                keyer, text, stateful = self.describe(a.binder[2])
+                a.stateful = stateful is not None
+                described.append((a.id, a.name, keyer, text))
+        self.action_describer = ActionDescriber(described)
         if comp.gen is not None and not errors and not problems.errors:
             for group in self.action_groups:
                 granted = {d: [a for a in acts if a.group == group] for d, acts in self.card_actions.items()}

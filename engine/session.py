@@ -39,18 +39,20 @@ def play(game: Game, players: int, seed: int, agents: list, on_decision: Optiona
         dec = st.pending
         agent = agents[dec.player]
         view = observation(game, st, agent, dec.player)
-        options = dec.options
+        allowed = list(range(dec.count()))
+        labels = getattr(agent, "needs_labels", True)
         while True:
-            index = agent.choose(view, options)
+            # an agent that only counts the options (random) gets their numbers: no keys or labels are made
+            pick = agent.choose(view, [dec.options[i] for i in allowed] if labels else allowed)
             try:
-                game.apply(st, dec.options.index(options[index]))
+                game.apply(st, allowed[pick])
                 break
             except Refusal:
                 if st.pending is not dec:
                     break            # sent back to the action menu: the agent chooses anew there
                 # refused here: choose again among the others
-                options = [o for o in options if o is not options[index]]
-                if not options:
+                del allowed[pick]
+                if not allowed:
                     raise
     return st
 
