@@ -12,6 +12,8 @@ only when the change of behaviour is intended (a rule change).
 """
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 import golden_games as G
@@ -59,3 +61,36 @@ def test_every_pack_and_player_count_has_a_golden_game() -> None:
     for pack in {s.pack for s in SPECS}:
         extra = set(G.stored_games(pack)) - {s.name for s in SPECS if s.pack == pack}
         assert not extra, f"{G.path_of(pack)} holds games no longer played ({sorted(extra)}): `python tools/golden.py --write`"
+
+
+def _tool():
+    """tools/golden.py, imported from its path (tools/ is not a package)."""
+    import importlib.util
+    path = G.GOLDEN_DIR.parent.parent / "tools" / "golden.py"
+    spec = importlib.util.spec_from_file_location("golden_tool", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_tool_reports_the_first_difference_and_exits_1(monkeypatch, capsys) -> None:
+    """`tools/golden.py --check` passes on the stored games and, on a game whose
+    stored key at decision 5 is altered, names that decision and exits 1."""
+    tool = _tool()
+    assert tool.main(["--check", "troyes"]) == 0
+    games = copy.deepcopy(G.stored_games("troyes"))
+    entry = games["2p"]["log"][4]
+    entry[2] = "not-" + entry[2]
+    monkeypatch.setattr(G, "stored_games", lambda pack: games)
+    assert tool.main(["--check", "troyes"]) == 1
+    out = capsys.readouterr().out
+    assert "troyes 2p" in out and f"decision 5: expected P{entry[0] + 1} option {entry[1]} 'not-" in out
+    assert "python tools/golden.py --write" in out
+
+
+def test_a_different_final_state_is_reported_even_with_the_same_log() -> None:
+    spec = next(s for s in SPECS if s.pack == "signorie")
+    data = dict(G.stored_games(spec.pack)[spec.name], state_sha256="0" * 64)
+    diff, st = G.replay(spec, data)
+    assert diff is None
+    assert G.final_difference(data, st).startswith("final state hash: expected 0000")
