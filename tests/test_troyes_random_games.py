@@ -1,17 +1,19 @@
-"""Random Troyes games at 2, 3 and 4 players finish with the game's invariants:
-deniers, influence and VP never negative, influence at most 20, every piece
-in exactly one place, at most 12 citizens a player in play, the right number
-of rounds; clone() and the JSON round-trip give equal states."""
-import json
+"""Random Troyes games at 2, 3 and 4 players finish with the game's own
+invariants: 12 citizens a player, at most 12 of them in play, the right
+number of rounds; and the Troyes regression tests. (``random_play.play_checked``
+also checks the invariants of every game: every die, cube, citizen and card in
+exactly one place, deniers and VP never negative, influence 0-20, clone() and
+the JSON round-trip; the same seed giving the same game is checked for every
+pack in tests/test_conformance.py.)"""
 import random
 
 import pytest
 
 from engine.game import load_game
 from engine.state import State
+from random_play import play_checked
 
 GAME = load_game("troyes")
-R = {name: GAME.res_index[name] for name in ("deniers", "influence", "vp")}
 ROUNDS = {2: 4, 3: 5, 4: 6}
 
 
@@ -21,52 +23,22 @@ RESERVE = GAME.zone_base[GAME.zone_index["reserve"]]
 
 def check(st: State) -> None:
     for p in range(st.players):
-        base = p * GAME.nres
-        assert st.res[base + R["deniers"]] >= 0 and st.res[base + R["vp"]] >= 0
-        assert 0 <= st.res[base + R["influence"]] <= 20
         # a player's citizens: 12 at most, wherever they are; those in play are the rest of the stock
         mine = [c for c, d in enumerate(GAME.card_def_index) if d == CITIZEN and GAME.card_seat[c] == p]
         assert len(mine) == 12
         in_play = [c for c in mine if st.loc[c] != RESERVE + p]
         assert len(in_play) <= 12
-    cards = sorted(c for z in st.zones for c in z)
-    assert cards == list(range(GAME.ncards)), "every die, cube, citizen and card is in exactly one place"
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_games(players):
-    for seed in range(3):
-        st = GAME.new_state(players, seed)
-        rng = random.Random(seed)
-        steps = 0
-        while not st.over:
-            if steps % 5 == 0:
-                check(st)
-                assert st.clone() == st
-                assert State.from_json(GAME, json.loads(json.dumps(st.to_json()))) == st
-            GAME.apply(st, rng.randrange(len(st.pending.options)))
-            steps += 1
-            assert steps < 20000
-        check(st)
+    for seed in range(3, 6):     # seeds 0-2 are played by tests/test_conformance.py
+        st = play_checked(GAME, players, seed, check, every=5, limit=20000)
         assert st.round == ROUNDS[players]
 
 
-def test_same_seed_same_log():
-    def play(seed):
-        st = GAME.new_state(4, seed)
-        rng = random.Random(seed)
-        while not st.over:
-            GAME.apply(st, rng.randrange(len(st.pending.options)))
-        return st
-    a, b = play(8), play(8)
-    assert a.log == b.log and a.scores == b.scores
-
-
 def test_bga_quirk_option_plays():
-    st = GAME.new_state(3, 5, options={"bga_joust_quirk": True})
-    rng = random.Random(5)
-    while not st.over:
-        GAME.apply(st, rng.randrange(len(st.pending.options)))
+    st = play_checked(GAME, 3, 5, check, options={"bga_joust_quirk": True}, every=5, limit=20000)
     assert st.opts == [True]
 
 
