@@ -25,16 +25,18 @@ from .parser import parse
 from .pygen import fusable
 from .types import (CALL, SKIP, STOP, SUSPEND, Code, Fn, Scope, Unit, _Scope, _branch, _jump, _me, _move,
                     elem_type, is_collection)
+from .vocabulary import CompileResult, Vocabulary
 
 __all__ = ["CALL", "SKIP", "STOP", "SUSPEND", "Code", "Compiler", "Scope", "Unit", "_Scope"]
 
 class Compiler(ExpressionCompiler, InteractionCompiler):
     """Compiles every DSL snippet of a game; collects every error it finds."""
 
-    def __init__(self, game: Any, errors: list):
-        self.g = game
+    def __init__(self, vocab: Vocabulary, errors: list):
+        self.g = vocab                        # names are resolved against this, never against the engine
         self.errors = errors
-        self.codes: list[Code] = game.codes
+        self.result: CompileResult = vocab.result     # what compiling produces goes here
+        self.codes: list[Code] = self.result.codes
 
     # ------------------------------------------------------------ entry points
     def unit(self, name: str, src: Source, params: tuple = (), me_bound: bool = False) -> int:
@@ -513,7 +515,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         def act(st, fr):
             if not cond(st, fr):
                 raise Refusal(message)
-        self.g.uses_require = True
+        self.result.uses_require = True
         self.simple(unit, s.pos, act)
 
     def s_Stop(self, unit, s):

@@ -7,7 +7,10 @@ decision and be cloned, saved or sent to another process meanwhile.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Protocol, Sequence
+
+if TYPE_CHECKING:       # annotations only: dsl.types imports this module
+    from .types import Code
 
 
 class Frame:
@@ -211,3 +214,47 @@ class _NoAnswer:
 
 
 NO_ANSWER = _NoAnswer()
+
+
+class CompiledActionFacts(Protocol):
+    """What a running ``play actions`` reads of a chosen action."""
+
+    @property
+    def effect(self) -> int: ...          # its code unit
+
+    @property
+    def param_slot(self) -> int: ...      # the local its parameter goes to, or -1
+
+
+class RunningGame(Protocol):
+    """What the compiled rules read of ``st.game`` while they run.
+
+    The compiled instructions never import the engine: the state they are
+    given carries its game, and these are the only names they use of it (the
+    compiler itself reads a ``dsl.vocabulary.Vocabulary`` instead). The
+    engine's ``Game`` provides them; the code tables are the ones the compiler
+    wrote to ``Vocabulary.result``. Optional: ``pygen`` (the generated-code
+    writer, read with ``getattr``) lets an error name the generated statement's
+    YAML line.
+    """
+
+    codes: Sequence["Code"]                       # every code unit; Frame.code indexes it
+    proc_code: Mapping[str, int]                   # procedure -> code unit
+    hook_code: Mapping[tuple[int, str], int]       # (card definition, hook) -> code unit
+    handler_code: Mapping[tuple[int, str], int]    # (card definition, event) -> code unit
+    card_def_index: Sequence[int]                  # card instance -> its definition
+    ncards: int
+    slot_owner: Sequence[int]                      # zone slot -> seat, or -1
+    slot_card: Sequence[int]                       # zone slot -> host card, or -1
+    actions: Sequence[CompiledActionFacts]         # by index, as in an action decision's answer
+    menus: Mapping[str, Callable[..., tuple[list, Optional[list]]]]   # generated action menus by group (may be missing)
+    action_describer: ActionDescriber              # keys and labels of action decisions' options
+
+    def live_slots(self, st: Any) -> list[int]:
+        """Zone slots whose cards' handlers are live in this state (in play, seat in the game)."""
+        ...
+
+    def action_options(self, st: Any, fr: Frame, group: str, used: list) -> tuple[list, Optional[list]]:
+        """An action group's legal option values (action, card, parameter) and the labels
+        that read the state (or None), when no menu was generated for the group."""
+        ...

@@ -7,11 +7,12 @@ every worker process). It owns the decision protocol: ``new_state``,
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Callable, Optional
 
 from dsl.compiler import Code, Compiler
 from dsl.runtime import ActionDescriber, Frame
+from dsl.vocabulary import Vocabulary
 
 from . import model as M
 from .actions import Actions
@@ -45,145 +46,205 @@ class CompiledAction:
 
 
 class Game(Flow, Actions, Views):
+    """A pack compiled. The constructor builds, in named steps, the pack's
+    ``Vocabulary`` (what the compiler may know: names, index tables, zone slots)
+    and the engine's own tables; ``compile`` hands the vocabulary to the compiler.
+    Every vocabulary table is also an attribute of the game (the same object)."""
+
     def __init__(self, pack: M.Pack):
         self.pack = pack
         g = pack.game
         self.defn = g
         self.id = pack.info.id
         self.min_players, self.max_players = g.min_players, g.max_players
-        # resources and variables
-        self.res_names = [r.name for r in g.resources]
-        self.res_index = {n: i for i, n in enumerate(self.res_names)}
-        self.nres = len(self.res_names)
-        self.res_min = [r.minimum for r in g.resources]
-        self.res_max = [r.maximum for r in g.resources]
-        self.res_start = [r.start for r in g.resources]
-        self.enums = {k: v for k, v in g.enums}
-        self.enum_of_value = {v: k for k, vs in g.enums for v in vs}
-        self.constants = {}
-        for c in g.constants:
-            table = {n: c.value(n) for n in range(g.min_players, g.max_players + 1)}
-            self.constants[c.name] = table
-        self.option_index = {o.name: i for i, o in enumerate(g.options)}
-        self.option_defaults = [o.default for o in g.options]
-        self.gvar_index = {v.name: i for i, v in enumerate(g.variables)}
-        self.gvar_types = [self.type_of(v.type) for v in g.variables]
-        self.hidden_vars = {v.name for v in (*g.variables, *g.player_variables) if v.visibility == "nobody"}
-        self.gvar_defaults = [v.default for v in g.variables]
-        self.pvar_index = {v.name: i for i, v in enumerate(g.player_variables)}
-        self.pvar_types = [self.type_of(v.type) for v in g.player_variables]
-        self.pvar_defaults = [v.default for v in g.player_variables]
-        self.npvars = len(g.player_variables)
-        # card kinds, fields, card variables
+        self.vocab = Vocabulary(min_players=g.min_players, max_players=g.max_players)
+        self._resources()
+        self._options_constants_enums()
+        self._variables()
+        self._card_kinds()
+        self._cards()
+        self._zones()
+        self._definitions()
+        self._expose()
+        self._engine_tables()
+        self._card_homes()
+
+    # ------------------------------------------------------------ vocabulary, step by step
+    def _resources(self) -> None:
+        """Counters every player has, with bounds and starting values."""
+        v, g = self.vocab, self.defn
+        v.res_names = [r.name for r in g.resources]
+        v.res_index = {n: i for i, n in enumerate(v.res_names)}
+        v.nres = len(v.res_names)
+        v.res_min = [r.minimum for r in g.resources]
+        v.res_max = [r.maximum for r in g.resources]
+        v.res_start = [r.start for r in g.resources]
+
+    def _options_constants_enums(self) -> None:
+        """Enums first: the types of everything declared later may name one."""
+        v, g = self.vocab, self.defn
+        v.enums = {k: vs for k, vs in g.enums}
+        v.enum_of_value = {x: k for k, vs in g.enums for x in vs}
+        v.constants = {c.name: {n: c.value(n) for n in range(g.min_players, g.max_players + 1)} for c in g.constants}
+        v.option_index = {o.name: i for i, o in enumerate(g.options)}
+        v.option_defaults = [o.default for o in g.options]
+
+    def _variables(self) -> None:
+        """Game and player variables: columns of ``st.gvars`` / ``st.pvars``."""
+        v, g = self.vocab, self.defn
+        v.gvar_index = {x.name: i for i, x in enumerate(g.variables)}
+        v.gvar_types = [v.type_of(x.type) for x in g.variables]
+        v.gvar_defaults = [x.default for x in g.variables]
+        v.pvar_index = {x.name: i for i, x in enumerate(g.player_variables)}
+        v.pvar_types = [v.type_of(x.type) for x in g.player_variables]
+        v.pvar_defaults = [x.default for x in g.player_variables]
+        v.npvars = len(g.player_variables)
+        self.hidden_vars = {x.name for x in (*g.variables, *g.player_variables) if x.visibility == "nobody"}
+
+    def _card_kinds(self) -> None:
+        """Per kind: its fields, its card variables (columns of ``st.cvars``) and hooks."""
+        v, g = self.vocab, self.defn
         self.kinds = {k.name: k for k in g.card_kinds}
-        self.all_fields: dict[str, str] = {}
-        self.kind_fields: dict[str, dict[str, str]] = {}
-        self.all_cvars: dict[str, str] = {}
-        self.kind_cvars: dict[str, dict[str, str]] = {}
-        self.kind_hooks = {k.name: k.hooks for k in g.card_kinds}
-        self.all_hooks = tuple(h for k in g.card_kinds for h in k.hooks)
+        v.kind_hooks = {k.name: k.hooks for k in g.card_kinds}
+        v.all_hooks = tuple(h for k in g.card_kinds for h in k.hooks)
         cvar_defaults: dict[str, Any] = {}
         for k in g.card_kinds:
-            self.kind_fields[k.name] = {f.name: self.type_of(f.type) for f in k.fields}
-            self.all_fields.update(self.kind_fields[k.name])
-            self.kind_cvars[k.name] = {v.name: self.type_of(v.type) for v in k.variables}
-            self.all_cvars.update(self.kind_cvars[k.name])
-            for v in k.variables:
-                cvar_defaults[v.name] = v.default
-        self.field_index = {n: i for i, n in enumerate(self.all_fields)}
-        self.cvar_index = {n: i for i, n in enumerate(self.all_cvars)}
-        self.ncvars = len(self.all_cvars)
-        self.cvar_default_row = [cvar_defaults[n] for n in self.all_cvars]
-        # card definitions and instances
-        self.card_defs = list(pack.cards)
-        self.card_index = {c.id: i for i, c in enumerate(self.card_defs)}
-        self.card_def_index: list[int] = []
-        self.card_fields: list[tuple] = []
-        self.kind_cards: dict[str, list[int]] = {k.name: [] for k in g.card_kinds}
-        self.card_seat: list[int] = []       # pieces belong to a seat; other cards: -1
+            v.kind_fields[k.name] = {f.name: v.type_of(f.type) for f in k.fields}
+            v.all_fields.update(v.kind_fields[k.name])
+            v.kind_cvars[k.name] = {x.name: v.type_of(x.type) for x in k.variables}
+            v.all_cvars.update(v.kind_cvars[k.name])
+            for x in k.variables:
+                cvar_defaults[x.name] = x.default
+        v.field_index = {n: i for i, n in enumerate(v.all_fields)}
+        v.cvar_index = {n: i for i, n in enumerate(v.all_cvars)}
+        v.ncvars = len(v.all_cvars)
+        v.cvar_default_row = [cvar_defaults[n] for n in v.all_cvars]
+
+    def _cards(self) -> None:
+        """Card instances (a definition's copies, and per-seat pieces) and their tables."""
+        v, g = self.vocab, self.defn
+        self.card_defs = list(self.pack.cards)
+        v.card_defs = self.card_defs
+        v.card_index = {c.id: i for i, c in enumerate(self.card_defs)}
+        v.kind_cards = {k.name: [] for k in g.card_kinds}
         for di, c in enumerate(self.card_defs):
-            row = [None] * len(self.all_fields)
+            row = [None] * len(v.all_fields)
             for name, value in c.fields:
-                if name in self.field_index:
-                    row[self.field_index[name]] = value
+                if name in v.field_index:
+                    row[v.field_index[name]] = value
             seats = [-1] * c.copies + [p for p in range(g.max_players) for _ in range(c.per_player)]
             for seat in seats:
-                self.kind_cards.setdefault(c.kind, []).append(len(self.card_def_index))
-                self.card_def_index.append(di)
-                self.card_fields.append(tuple(row))
-                self.card_seat.append(seat)
-        self.card_home: list[int] = []                    # starting zone slot of each card (after layout)
-        self.value_var = self.cvar_index.get("value")     # dice show their value in views
-        self.has_value = [self.card_defs[d].kind in self.kind_cvars and "value" in self.kind_cvars[self.card_defs[d].kind]
-                          for d in self.card_def_index]
-        self.kind_pos = [0] * len(self.card_def_index)    # index of a card among its kind's cards
-        for ids in self.kind_cards.values():
+                v.kind_cards.setdefault(c.kind, []).append(len(v.card_def_index))
+                v.card_def_index.append(di)
+                v.card_fields.append(tuple(row))
+                v.card_seat.append(seat)
+        v.kind_pos = [0] * len(v.card_def_index)    # index of a card among its kind's cards
+        for ids in v.kind_cards.values():
             for i, c in enumerate(ids):
-                self.kind_pos[c] = i
-        self.card_def_ids = [self.card_defs[d].id for d in self.card_def_index]
+                v.kind_pos[c] = i
+        v.card_def_ids = [self.card_defs[d].id for d in v.card_def_index]
         # a card-typed field holds a card id in YAML and that card (its first copy) at run time
         first_copy: dict[str, int] = {}
-        for c, d in enumerate(self.card_def_index):
+        for c, d in enumerate(v.card_def_index):
             first_copy.setdefault(self.card_defs[d].id, c)
-        card_fields = [i for n, i in self.field_index.items() if self.all_fields[n].startswith("card")]
+        card_fields = [i for n, i in v.field_index.items() if v.all_fields[n].startswith("card")]
         if card_fields:
             rows = []
-            for row in self.card_fields:
+            for row in v.card_fields:
                 row = list(row)
                 for i in card_fields:
                     row[i] = first_copy.get(row[i]) if row[i] is not None else None
                 rows.append(tuple(row))
-            self.card_fields = rows
-        self.card_names = [self.card_defs[d].names.get() for d in self.card_def_index]
-        self.ncards = len(self.card_def_index)
-        # zones: slots are numbered per player count, so tables are per count
-        self.zone_defs = list(g.zones)
-        self.zone_index = {z.name: i for i, z in enumerate(self.zone_defs)}
-        self.event_defs = {e.name: e for e in g.events}
-        self.proc_defs = {p.name: p for p in g.procedures}
-        self.function_defs = {f.name: f for f in g.functions}
-        self.action_groups = sorted({a.group for a in g.actions} | {a.group for c in pack.cards for a in c.actions})
-        self.zone_base: list[int] = []
-        self.slot_owner: list[int] = []
-        self.slot_zone: list[int] = []
-        self.codes: list[Code] = []
-        self.proc_code: dict[str, int] = {}
-        self.hook_code: dict[tuple[int, str], int] = {}
-        self.handler_code: dict[tuple[int, str], int] = {}
-        self.uses_require = False      # set by the compiler: apply() then keeps a copy to restore
+            v.card_fields = rows
+        v.card_names = [self.card_defs[d].names.get() for d in v.card_def_index]
+        v.ncards = len(v.card_def_index)
+
+    def _zones(self) -> None:
+        """Zones and their slots (numbered for the largest game, see ``_layout``)."""
+        v = self.vocab
+        self.zone_defs = list(self.defn.zones)
+        v.zone_defs = self.zone_defs
+        v.zone_index = {z.name: i for i, z in enumerate(self.zone_defs)}
+        self._layout(self.defn.max_players)
+
+    def _definitions(self) -> None:
+        """Events, procedures, functions and action groups a rule may name."""
+        v, g = self.vocab, self.defn
+        v.event_defs = {e.name: e for e in g.events}
+        v.proc_defs = {p.name: p for p in g.procedures}
+        v.function_defs = {f.name: f for f in g.functions}
+        v.action_groups = sorted({a.group for a in g.actions} | {a.group for c in self.pack.cards for a in c.actions})
+
+    def _expose(self) -> None:
+        """The vocabulary's tables as attributes of the game (the same objects), and the
+        code tables the compiler will fill (``uses_require`` and ``broken_functions``
+        are read from the compile result through properties)."""
+        v = self.vocab
+        for f in fields(Vocabulary):
+            if f.name != "result":
+                setattr(self, f.name, getattr(v, f.name))
+        r = v.result
+        self.codes: list[Code] = r.codes
+        self.proc_code: dict[str, int] = r.proc_code
+        self.hook_code: dict[tuple[int, str], int] = r.hook_code
+        self.handler_code: dict[tuple[int, str], int] = r.handler_code
+
+    def _engine_tables(self) -> None:
+        """What only the engine reads: dice values in views, compiled actions and menus."""
+        self.value_var = self.cvar_index.get("value")     # dice show their value in views
+        self.has_value = [self.card_defs[d].kind in self.kind_cvars and "value" in self.kind_cvars[self.card_defs[d].kind]
+                          for d in self.card_def_index]
         self.actions: list[CompiledAction] = []
         self.max_action_locals = 1
         self.rule_actions: dict[str, list[CompiledAction]] = {}
         self.card_actions: dict[int, list[CompiledAction]] = {}
         self.menus: dict[str, Callable] = {}      # generated action menus by group (see dsl/pygen.py)
-        self._layout(g.max_players)
+
+    def _card_homes(self) -> None:
+        """The starting zone slot of each card."""
+        self.card_home: list[int] = []
         for c, di in enumerate(self.card_def_index):
             d = self.card_defs[di]
             zone = d.starts_in or (self.kinds[d.kind].starts_in if d.kind in self.kinds else None)
             zi = self.zone_index.get(zone)
             self.card_home.append(self.zone_base[zi] + max(0, self.card_seat[c]) if zi is not None else 0)
 
+    @property
+    def uses_require(self) -> bool:
+        """Some rule can refuse mid-effect: apply() then keeps a copy to restore (set by the compiler)."""
+        return self.vocab.result.uses_require
+
+    @property
+    def broken_functions(self) -> set[str]:
+        """Pack functions whose body did not compile (set by compiling)."""
+        return self.vocab.result.broken_functions
+
     # ------------------------------------------------------------ layout
     def _layout(self, players: int) -> None:
         """Zone slots: per-player zones take one slot per *seat of the largest
         game*, so compiled code (which captured zone bases) works at every count."""
-        self.zone_base, self.slot_owner, self.slot_zone, self.slot_card = [], [], [], []
+        v = self.vocab
+        zone_base, slot_owner, slot_card = [], [], []
+        self.slot_zone = []
         slot = 0
         for zi, z in enumerate(self.zone_defs):
-            self.zone_base.append(slot)
+            zone_base.append(slot)
             if z.of_card is not None:
-                hosts = self.kind_cards.get(z.of_card, [])
+                hosts = v.kind_cards.get(z.of_card, [])
                 for c in hosts:
-                    self.slot_owner.append(-1)
+                    slot_owner.append(-1)
                     self.slot_zone.append(zi)
-                    self.slot_card.append(c)
+                    slot_card.append(c)
                     slot += 1
                 continue
             for p in range(players if z.per_player else 1):
-                self.slot_owner.append(p if z.per_player else -1)
+                slot_owner.append(p if z.per_player else -1)
                 self.slot_zone.append(zi)
-                self.slot_card.append(-1)
+                slot_card.append(-1)
                 slot += 1
+        v.zone_base = self.zone_base = zone_base
+        v.slot_owner = self.slot_owner = slot_owner
+        v.slot_card = self.slot_card = slot_card
         self.nslots = slot
         self.in_play_slots = [s for s in range(slot) if self.zone_defs[self.slot_zone[s]].in_play]
         self.player_live_slots = [[s for s in self.in_play_slots if self.slot_owner[s] == p] for p in range(players)]
@@ -200,7 +261,7 @@ class Game(Flow, Actions, Views):
         origin = TextOrigin("<expression>", 1, 1, False)
         unit = Unit(Code("expression"), origin, _Scope())
         errors: list = []
-        fn, _ = Compiler(self, errors).expr(unit, parse(text, origin, "expr_start"))
+        fn, _ = Compiler(self.vocab, errors).expr(unit, parse(text, origin, "expr_start"))
         return fn(st, Frame(-1, 0, [None] * (unit.code.nlocals + 1), -1 if player is None else player, -1))
 
     def expression(self, text: str, want: str = "") -> tuple[Callable, int]:
@@ -209,7 +270,7 @@ class Game(Flow, Actions, Views):
         from dsl.source import Source, TextOrigin
         origin = TextOrigin("<expression>", 1, 1, False)
         errors: list = []
-        fn, code = Compiler(self, errors).expression("expression", Source(text, origin, Span("<expression>", 1, 1)), want=want)
+        fn, code = Compiler(self.vocab, errors).expression("expression", Source(text, origin, Span("<expression>", 1, 1)), want=want)
         if errors or fn is None:
             problems = Problems()
             problems.extend(errors)
@@ -224,66 +285,24 @@ class Game(Flow, Actions, Views):
             cache[player] = hidden_slots(self, player)
         return cache[player]
 
+    # ------------------------------------------------------------ the vocabulary's questions
     def seat_cards(self, kind: str) -> list[list[int]]:
         """The pieces of a kind that belong to each seat."""
-        out: list[list[int]] = [[] for _ in range(self.max_players)]
-        for c in self.kind_cards.get(kind, ()):
-            if self.card_seat[c] >= 0:
-                out[self.card_seat[c]].append(c)
-        return out
+        return self.vocab.seat_cards(kind)
 
     def type_of(self, t: M.TypeRef) -> str:
-        name = t.name
-        if name in ("int", "bool", "player", "text"):
-            return name
-        if name == "card":
-            return "card"
-        if name in self.enums if hasattr(self, "enums") else False:
-            return "enum:" + name
-        return "card:" + name
+        return self.vocab.type_of(t)
 
     def known_names(self) -> list[str]:
-        return (list(self.option_index) + list(self.constants) + list(self.gvar_index) + list(self.pvar_index) + list(self.res_index)
-                + list(self.zone_index) + list(self.enum_of_value) + list(self.enums) + list(self.kind_cards)
-                + ["players", "round", "player_count"])
+        return self.vocab.known_names()
 
     def describe(self, t: str) -> tuple[Callable, Optional[Callable], Optional[Callable]]:
-        """How options of type ``t`` are shown: (key of an item, its label when the
-        label does not depend on the state or None, the (key, label) maker that
-        reads the state when it does). Keys never depend on the state."""
-        if t.startswith("card"):
-            ids, names = self.card_def_ids, self.card_names
-            kind = t[5:] if t.startswith("card:") else None
-            cvars = self.kind_cvars.get(kind, {}) if kind else {}
-            if any(v in cvars for v in ("value", "owner")):
-                return ids.__getitem__, None, self.labeller(t)
-            return ids.__getitem__, names.__getitem__, None
-        if t == "player":
-            return (lambda p: f"p{p + 1}"), (lambda p: f"P{p + 1}"), None
-        return str, str, None
+        """How options of type ``t`` are shown (see ``Vocabulary.describe``)."""
+        return self.vocab.describe(t)
 
     def labeller(self, t: str) -> Callable[[State, Any], tuple[str, str]]:
         """(key, label) for a choice option of type ``t``."""
-        if t.startswith("card"):
-            ids, names = self.card_def_ids, self.card_names
-            kind = t[5:] if t.startswith("card:") else None
-            cvars = self.kind_cvars.get(kind, {}) if kind else {}
-            shown = [(self.cvar_index[v], v) for v in ("value", "owner") if v in cvars]
-            if not shown:
-                return lambda st, c: (ids[c], names[c])
-            ncv = self.ncvars
-
-            def with_state(st, c):
-                # the label tells identical cards apart for a person: a die's value, a piece's owner
-                parts = []
-                for i, v in shown:
-                    x = st.cvars[c * ncv + i]
-                    parts.append(str(x) if v == "value" else ("neutral" if x is None else f"P{x + 1}"))
-                return ids[c], f"{names[c]} ({', '.join(parts)})"
-            return with_state
-        if t == "player":
-            return lambda st, p: (f"p{p + 1}", f"P{p + 1}")
-        return lambda st, v: (str(v), str(v))
+        return self.vocab.labeller(t)
 
     # ------------------------------------------------------------ compile
     def compile(self, problems: Problems, generate: bool = True) -> None:
@@ -292,29 +311,29 @@ class Game(Flow, Actions, Views):
         without it the closures run, which tests keep as the reference back end."""
         g = self.defn
         errors: list[MeepleError] = []
-        comp = Compiler(self, errors)
+        comp = Compiler(self.vocab, errors)
         if generate:
             from dsl.pygen import PyGen
-            comp.gen = PyGen(self)
+            comp.gen = PyGen(self.vocab)
         self._check_vocabulary(problems)
         self._check_cards(problems)
-        self.broken_functions: set[str] = set()
+        out = self.vocab.result      # what compiling produces (self.codes, self.proc_code, ... are its tables)
         for f in g.functions:      # checked once here, errors reported here; inlined where they are used
             before = len(errors)
             comp.expression(f"function {f.name}", f.body, tuple((x.name, self.type_of(x.type)) for x in f.params))
             if len(errors) > before:
-                self.broken_functions.add(f.name)
+                out.broken_functions.add(f.name)
         for p in g.procedures:
-            self.proc_code[p.name] = comp.unit(f"procedure {p.name}", p.body, tuple((x.name, self.type_of(x.type)) for x in p.params))
+            out.proc_code[p.name] = comp.unit(f"procedure {p.name}", p.body, tuple((x.name, self.type_of(x.type)) for x in p.params))
         for di, c in enumerate(self.card_defs):
             for hook, src in c.hooks:
-                self.hook_code[(di, hook)] = comp.unit(f"{c.id}.{hook}", src)
+                out.hook_code[(di, hook)] = comp.unit(f"{c.id}.{hook}", src)
             for event, src in c.handlers:
                 if event not in self.event_defs:
                     errors.append(ContentError(f"unknown event '{event}'", src.span, suggest(event, list(self.event_defs))))
                     continue
                 params = tuple((x.name, self.type_of(x.type)) for x in self.event_defs[event].params)
-                self.handler_code[(di, event)] = comp.unit(f"{c.id} on {event}", src, params)
+                out.handler_code[(di, event)] = comp.unit(f"{c.id} on {event}", src, params)
         for a in g.actions:
             self.rule_actions.setdefault(a.group, []).append(self._action(comp, a, -1))
         for di, c in enumerate(self.card_defs):

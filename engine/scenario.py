@@ -215,7 +215,7 @@ def _match(dec, want: str) -> Optional[int]:
 
 def _expectation(game: Game, doc: Document, path: tuple, text: str):
     """Compile an expectation; for a comparison also compile both sides, for the message."""
-    comp = Compiler(game, [])
+    comp = Compiler(game.vocab, [])
     src = _source(doc, path, text)
     code = Code("expect")
     unit = Unit(code, src.origin, _Scope())

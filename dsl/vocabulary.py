@@ -1,0 +1,287 @@
+"""What the compiler knows about a pack: a typed vocabulary of names.
+
+The engine builds one ``Vocabulary`` per pack (``engine.game.Game`` does, in
+small steps) and hands it to ``dsl.compiler.Compiler`` and ``dsl.pygen.PyGen``.
+The compiler resolves every name in the rules against it, once, to list
+indices; it never reads the engine's ``Game`` (DESIGN.md: the language never
+imports the engine).
+
+The attribute and method names are the ones the compiler has always used
+(``self.g.res_index``, ``self.g.type_of(...)``, ...), so compiler code reads
+``self.g.<name>`` whether ``self.g`` is this object or anything else that
+offers the same names.
+
+What the compiler *produces* while it checks and compiles (the code units,
+which units run procedures, hooks and handlers, whether any rule can refuse
+with ``require``, which functions failed to compile) goes to
+``Vocabulary.result``, a ``CompileResult``; the engine reads it from there.
+
+Pack definitions (zones, cards, events, procedures, functions) are shared
+with the pack model, typed here by the few facts the compiler reads of them
+(the ``...Facts`` protocols below), so this module needs nothing of the engine.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional, Protocol, Sequence
+
+from .source import Source
+from .types import Code
+
+__all__ = ["CardFacts", "CompileResult", "EventFacts", "ParamFacts", "RoutineFacts", "TypeName", "Vocabulary",
+           "ZoneFacts"]
+
+
+# ---------------------------------------------------------------- what the compiler reads of pack definitions
+class TypeName(Protocol):
+    """A declared type as written in the pack: ``int``, ``bool``, ``player``,
+    ``text``, ``card``, an enum's name or a card kind's name."""
+
+    @property
+    def name(self) -> str: ...
+
+
+class ParamFacts(Protocol):
+    """A parameter of an event, procedure or function."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def type(self) -> TypeName: ...
+
+
+class EventFacts(Protocol):
+    """A declared event: handlers receive its parameters, ``emit`` passes them."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def params(self) -> Sequence[ParamFacts]: ...
+
+
+class RoutineFacts(EventFacts, Protocol):
+    """A procedure (statements) or function (an expression, inlined where used)."""
+
+    @property
+    def body(self) -> Source: ...
+
+
+class ZoneFacts(Protocol):
+    """What the compiler reads of a zone: its name, the card kind it holds,
+    whether each player has one, and (a zone of each card) the host kind."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def holds(self) -> str: ...
+
+    @property
+    def per_player(self) -> bool: ...
+
+    @property
+    def of_card(self) -> Optional[str]: ...
+
+
+class CardFacts(Protocol):
+    """What the compiler reads of a card definition: its kind, and whether it is
+    a piece with copies per seat (then 'kind of player' means that seat's pieces)."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def per_player(self) -> int: ...
+
+
+# ---------------------------------------------------------------- what the compiler produces
+@dataclass
+class CompileResult:
+    """Written by the compiler (and by the engine as it drives it); read by the
+    engine, and at run time by the compiled rules through ``st.game``."""
+
+    codes: list[Code] = field(default_factory=list)
+    """Every compiled code unit; a frame's ``code`` is an index into it."""
+    proc_code: dict[str, int] = field(default_factory=dict)
+    """Procedure name -> its code unit."""
+    hook_code: dict[tuple[int, str], int] = field(default_factory=dict)
+    """(card definition, hook) -> its code unit."""
+    handler_code: dict[tuple[int, str], int] = field(default_factory=dict)
+    """(card definition, event) -> its handler's code unit."""
+    uses_require: bool = False
+    """Some rule can refuse mid-effect (``require``): the engine then keeps a
+    copy of the state to restore on a refusal."""
+    broken_functions: set[str] = field(default_factory=set)
+    """Pack functions whose body did not compile (reported once, at the
+    definition); their uses compile to nothing instead of repeating the error."""
+
+
+# ---------------------------------------------------------------- the vocabulary
+@dataclass(eq=False)
+class Vocabulary:
+    """Everything the compiler and the code generator need to know about a pack."""
+
+    # -- player counts
+    """Constants are tabled per player count; per-seat tables are sized for the largest game."""
+    min_players: int = 1
+    max_players: int = 1
+
+    # -- resources
+    """Counters every player has: a rule names one (``gain 2 coins``), the compiler
+    turns it into the index of a column of ``st.res`` and clamps to its bounds."""
+    res_names: list[str] = field(default_factory=list)
+    res_index: dict[str, int] = field(default_factory=dict)
+    nres: int = 0
+    res_min: list[Optional[int]] = field(default_factory=list)
+    res_max: list[Optional[int]] = field(default_factory=list)
+    res_start: list[int] = field(default_factory=list)
+
+    # -- options, constants, enums
+    """Names a rule may read but never set: a table option (its default's type is
+    the option's type), a constant by player count, an enum value or an enum's
+    value set."""
+    option_index: dict[str, int] = field(default_factory=dict)
+    option_defaults: list[Any] = field(default_factory=list)
+    constants: dict[str, dict[int, Optional[int]]] = field(default_factory=dict)
+    enums: dict[str, Sequence[str]] = field(default_factory=dict)
+    enum_of_value: dict[str, str] = field(default_factory=dict)
+
+    # -- game and player variables
+    """Declared variables: the index of their column in ``st.gvars`` / ``st.pvars``,
+    their types (to check assignments and pick closures) and their starting values."""
+    gvar_index: dict[str, int] = field(default_factory=dict)
+    gvar_types: list[str] = field(default_factory=list)
+    gvar_defaults: list[Any] = field(default_factory=list)
+    pvar_index: dict[str, int] = field(default_factory=dict)
+    pvar_types: list[str] = field(default_factory=list)
+    pvar_defaults: list[Any] = field(default_factory=list)
+    npvars: int = 0
+
+    # -- card kinds: fields, card variables, hooks
+    """What ``card.name`` may mean for a card of a kind (a fixed field or a variable
+    in ``st.cvars``) and which hooks a kind's cards may have (``trigger``)."""
+    kind_fields: dict[str, dict[str, str]] = field(default_factory=dict)
+    all_fields: dict[str, str] = field(default_factory=dict)
+    field_index: dict[str, int] = field(default_factory=dict)
+    kind_cvars: dict[str, dict[str, str]] = field(default_factory=dict)
+    all_cvars: dict[str, str] = field(default_factory=dict)
+    cvar_index: dict[str, int] = field(default_factory=dict)
+    ncvars: int = 0
+    cvar_default_row: list[Any] = field(default_factory=list)
+    kind_hooks: dict[str, Sequence[str]] = field(default_factory=dict)
+    all_hooks: tuple[str, ...] = ()
+
+    # -- card tables
+    """Cards are numbered instances (a definition with copies gives several); these
+    tables turn a card id in a rule into a definition, and an instance into its
+    definition, id, name, field values, kind position and seat."""
+    card_defs: Sequence[CardFacts] = field(default_factory=list)
+    card_index: dict[str, int] = field(default_factory=dict)       # card id -> definition
+    card_def_index: list[int] = field(default_factory=list)        # instance -> definition
+    card_def_ids: list[str] = field(default_factory=list)          # instance -> card id
+    card_names: list[str] = field(default_factory=list)            # instance -> display name
+    card_fields: list[tuple] = field(default_factory=list)         # instance -> field values (by field_index)
+    kind_cards: dict[str, list[int]] = field(default_factory=dict)  # kind -> its instances
+    kind_pos: list[int] = field(default_factory=list)              # instance -> index among its kind's
+    card_seat: list[int] = field(default_factory=list)             # pieces: their seat; other cards -1
+    ncards: int = 0
+
+    # -- zones
+    """Zones compile to slot numbers: a shared zone is one slot, a per-player zone one
+    slot per seat of the largest game, a zone of each card one slot per host card."""
+    zone_defs: Sequence[ZoneFacts] = field(default_factory=list)
+    zone_index: dict[str, int] = field(default_factory=dict)
+    zone_base: list[int] = field(default_factory=list)     # zone -> its first slot
+    slot_owner: list[int] = field(default_factory=list)    # slot -> seat, or -1
+    slot_card: list[int] = field(default_factory=list)     # slot -> host card, or -1
+
+    # -- events, procedures, functions, action groups
+    """Named definitions a rule may use: ``emit`` an event, call a procedure, call a
+    function (inlined), ``play actions`` of a group."""
+    event_defs: dict[str, EventFacts] = field(default_factory=dict)
+    proc_defs: dict[str, RoutineFacts] = field(default_factory=dict)
+    function_defs: dict[str, RoutineFacts] = field(default_factory=dict)
+    action_groups: list[str] = field(default_factory=list)
+
+    # -- compile outputs
+    """Written while compiling (see ``CompileResult``), never read to resolve a name."""
+    result: CompileResult = field(default_factory=CompileResult)
+
+    # ------------------------------------------------------------ compile outputs, read by name
+    @property
+    def codes(self) -> list[Code]:
+        return self.result.codes
+
+    @property
+    def uses_require(self) -> bool:
+        return self.result.uses_require
+
+    @property
+    def broken_functions(self) -> set[str]:
+        return self.result.broken_functions
+
+    # ------------------------------------------------------------ questions the compiler asks
+    def type_of(self, t: TypeName) -> str:
+        """The compiler's type for a declared type: 'int', 'enum:<name>', 'card:<kind>', ..."""
+        name = t.name
+        if name in ("int", "bool", "player", "text"):
+            return name
+        if name == "card":
+            return "card"
+        if name in self.enums:
+            return "enum:" + name
+        return "card:" + name
+
+    def known_names(self) -> list[str]:
+        """Every name a rule may read (for 'did you mean' hints)."""
+        return (list(self.option_index) + list(self.constants) + list(self.gvar_index) + list(self.pvar_index) + list(self.res_index)
+                + list(self.zone_index) + list(self.enum_of_value) + list(self.enums) + list(self.kind_cards)
+                + ["players", "round", "player_count"])
+
+    def seat_cards(self, kind: str) -> list[list[int]]:
+        """The pieces of a kind that belong to each seat."""
+        out: list[list[int]] = [[] for _ in range(self.max_players)]
+        for c in self.kind_cards.get(kind, ()):
+            if self.card_seat[c] >= 0:
+                out[self.card_seat[c]].append(c)
+        return out
+
+    def describe(self, t: str) -> tuple[Callable, Optional[Callable], Optional[Callable]]:
+        """How options of type ``t`` are shown: (key of an item, its label when the
+        label does not depend on the state or None, the (key, label) maker that
+        reads the state when it does). Keys never depend on the state."""
+        if t.startswith("card"):
+            ids, names = self.card_def_ids, self.card_names
+            kind = t[5:] if t.startswith("card:") else None
+            cvars = self.kind_cvars.get(kind, {}) if kind else {}
+            if any(v in cvars for v in ("value", "owner")):
+                return ids.__getitem__, None, self.labeller(t)
+            return ids.__getitem__, names.__getitem__, None
+        if t == "player":
+            return (lambda p: f"p{p + 1}"), (lambda p: f"P{p + 1}"), None
+        return str, str, None
+
+    def labeller(self, t: str) -> Callable[[Any, Any], tuple[str, str]]:
+        """(key, label) for a choice option of type ``t``: a function of (state, value)."""
+        if t.startswith("card"):
+            ids, names = self.card_def_ids, self.card_names
+            kind = t[5:] if t.startswith("card:") else None
+            cvars = self.kind_cvars.get(kind, {}) if kind else {}
+            shown = [(self.cvar_index[v], v) for v in ("value", "owner") if v in cvars]
+            if not shown:
+                return lambda st, c: (ids[c], names[c])
+            ncv = self.ncvars
+
+            def with_state(st, c):
+                # the label tells identical cards apart for a person: a die's value, a piece's owner
+                parts = []
+                for i, v in shown:
+                    x = st.cvars[c * ncv + i]
+                    parts.append(str(x) if v == "value" else ("neutral" if x is None else f"P{x + 1}"))
+                return ids[c], f"{names[c]} ({', '.join(parts)})"
+            return with_state
+        if t == "player":
+            return lambda st, p: (f"p{p + 1}", f"P{p + 1}")
+        return lambda st, v: (str(v), str(v))
