@@ -40,7 +40,8 @@ class InteractionCompiler:
         up_to = self.number(unit, s.up_to) if s.up_to is not None else None
         at_least = self.number(unit, s.at_least) if s.at_least is not None else None
         unit.scope.names[s.var] = (slot, ("list:" + et) if up_to else et)
-        keyer, text, stateful = self.g.describe(et)
+        keyer, text, shown = self.g.describe(et)
+        ncv = self.g.ncvars
         described = ChoiceDescriber(keyer, text, SKIP, "done" if up_to is not None else "skip")
         prompt = s.prompt or (f"choose {s.var}")
         optional = s.optional
@@ -61,8 +62,8 @@ class InteractionCompiler:
 
         def decision(st, player, text_, values, kind):
             texts = None
-            if stateful is not None:      # labels that read the state are made now
-                texts = [None if v == SKIP else stateful(st, v)[1] for v in values]
+            if shown:      # what the labels read of the state is kept now (a die's value)
+                texts = [None if v == SKIP else tuple(st.cvars[v * ncv + i] for i in shown) for v in values]
             return Decision(player, text_, None, kind, values=values, describer=described, texts=texts)
 
         if up_to is None:

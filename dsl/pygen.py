@@ -111,7 +111,7 @@ def _range(lo, hi):
     return list(range(lo, hi + 1))
 
 
-_BUILTINS = {"len": len, "list": list, "str": str, "range": range, "min": min, "max": max, "sum": sum, "bool": bool,
+_BUILTINS = {"len": len, "list": list, "str": str, "abs": abs, "range": range, "min": min, "max": max, "sum": sum, "bool": bool,
              "True": True, "False": False, "None": None}
 
 _RUNTIME = {"_U": UNSET, "_me": _me, "_cache": _cache, "_div": _div, "_mod": _mod, "_range": _range,
@@ -352,9 +352,12 @@ class PyGen:
         Options are [key, label, [action, card, value]] as the closures make them."""
         name = self.fresh("g")
         every = list(rule_actions) + [a for acts in granted.values() for a in acts]
-        texts = any(a.binder is not None and a.stateful for a in every)
+        texts = any(a.binder is not None and a.shown for a in every)
+        scratch = frame(-1, 0, [None] * nlocals, -1, -1)     # one per menu: menus never run inside each other
         lines = [f"def {name}(st, fr, used):",
-                 f"    fr = {self.const(frame)}(-1, 0, [None] * {nlocals}, fr.me, fr.this)",
+                 f"    me, this = fr.me, fr.this",
+                 f"    fr = {self.const(scratch)}",
+                 "    fr.me, fr.this = me, this",
                  "    L = fr.locals",
                  "    out = []",
                  f"    tx = {'[]' if texts else 'None'}"]
@@ -431,8 +434,10 @@ class PyGen:
             lines.append(f"{ind2}if not {self.inline(lines, depth + 1, cond)}:")
             lines.append(f"{ind2}    continue")
         lines.append(f"{ind2}out.append(({a.index}, {card}, _x))")
-        if a.stateful:           # labels that read the state (a die's value) are made with the decision
-            lines.append(f"{ind2}tx.append({self.const(a.label)}(st, _x)[1])")
+        if a.shown:              # what labels read of the state (a die's value) is kept with the decision
+            ncv = self.g.ncvars
+            snap = ", ".join(f"st.cvars[_x * {ncv} + {i}]" for i in a.shown)
+            lines.append(f"{ind2}tx.append(({snap},))")
         else:
             lines.append(f"{ind2}if tx is not None:")
             lines.append(f"{ind2}    tx.append(None)")
@@ -504,7 +509,18 @@ class PyGen:
             w.line(depth, f"{cs} = [] if {c} is None else [{c}]", span)
         w.line(depth, f"{z} = {self.expr_src(w, s.to, depth, span)}", span)
         w.line(depth, f"for {c} in {cs}:", span)
-        w.line(depth + 1, f"_move(st, {c}, {z}, {bool(s.bottom)!r})", span)
+        if s.bottom:
+            w.line(depth + 1, f"_move(st, {c}, {z}, True)", span)
+            return True
+        # a move to the top, written out (the commonest statement of all)
+        o = self.fresh("o")
+        w.line(depth + 1, f"{o} = st.loc[{c}]", span)
+        w.line(depth + 1, f"st.zones[{o}].remove({c})", span)
+        w.line(depth + 1, f"st.zones[{z}].append({c})", span)
+        w.line(depth + 1, f"if {o} != {z}:", span)
+        w.line(depth + 2, f"st.loc[{c}] = {z}", span)
+        w.line(depth + 2, "if st.track is not None:", span)
+        w.line(depth + 3, f"st.track.add(({z}, {c}))", span)
         return True
 
     def w_If(self, w, s, depth, span):
@@ -741,6 +757,9 @@ class PyGen:
                     f"if ({me} := _me(st, fr)) is not None else []")
         zi = g.zone_index.get(name)
         if zi is not None and g.zone_defs[zi].of_card is not None:
+            if self.type_of(n.target) == "card:" + g.zone_defs[zi].of_card:
+                # the checker knows the card is of the zone's kind: no test needed
+                return f"({g.zone_base[zi]} + {self.const(g.kind_pos)}[{self.gen(ctx, n.target)}])"
             return f"{self.const(self.card_zone(zi, name))}({self.gen(ctx, n.target)})"
         if name in g.kind_cards and self.type_of(n) == "list:card:" + name:
             # 'pawn of p': a player's own pieces of a kind
@@ -897,6 +916,10 @@ class PyGen:
             src = f"len(st.zones[{args[0]}])" if at.startswith("zone:") else f"len({args[0]})"
         elif name == "next_player":
             src = f"(({args[0]} + 1) % st.players)"
+        elif name in ("greater", "lesser"):
+            src = args[0] if len(args) == 1 else f"{'max' if name == 'greater' else 'min'}({', '.join(args)})"
+        elif name == "abs":
+            src = f"abs({args[0]})"
         elif prim.needs_state:
             src = f"{self.const(prim.fn)}(st, {', '.join(args)})"
         else:

@@ -99,8 +99,8 @@ def numbered(base: str, k: int) -> str:
 
 class ChoiceDescriber:
     """Options of 'choose': items of a collection, plus 'skip' / 'done' (the value ``skip``).
-    ``keyer(item)`` gives the item's key; ``text(item)`` its label when the label does not
-    depend on the state (else the decision carries the texts)."""
+    ``keyer(item)`` gives the item's key; ``text(item, snapshot)`` its label, given what
+    the decision kept of the state for it (``texts``: the variables a label reads)."""
 
     __slots__ = ("keyer", "text", "skip", "skip_key")
 
@@ -131,7 +131,7 @@ class ChoiceDescriber:
         v = values[index]
         if v == self.skip:
             return self.skip_key
-        return texts[index] if texts is not None else self.text(v)
+        return self.text(v, texts[index] if texts is not None else None)
 
 
 class OneOfDescriber:
@@ -198,7 +198,7 @@ class ActionDescriber:
         _, name, keyer, text = self.actions[ai]
         if keyer is None:
             return name
-        return f"{name}: {texts[index] if texts is not None and texts[index] is not None else text(x)}"
+        return f"{name}: {text(x, texts[index] if texts is not None else None)}"
 
 
 class _NoAnswer:

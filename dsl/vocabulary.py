@@ -248,20 +248,27 @@ class Vocabulary:
                 out[self.card_seat[c]].append(c)
         return out
 
-    def describe(self, t: str) -> tuple[Callable, Optional[Callable], Optional[Callable]]:
-        """How options of type ``t`` are shown: (key of an item, its label when the
-        label does not depend on the state or None, the (key, label) maker that
-        reads the state when it does). Keys never depend on the state."""
+    def describe(self, t: str) -> tuple[Callable, Callable, tuple]:
+        """How options of type ``t`` are shown: (key of an item, label of an item,
+        the card variable slots its label reads). Keys never depend on the state;
+        a label that does (a die's value, a piece's owner) is given the values of
+        those variables as they were when the decision was made, a tuple kept
+        with the decision, so no text is written unless someone reads it."""
         if t.startswith("card"):
             ids, names = self.card_def_ids, self.card_names
             kind = t[5:] if t.startswith("card:") else None
             cvars = self.kind_cvars.get(kind, {}) if kind else {}
-            if any(v in cvars for v in ("value", "owner")):
-                return ids.__getitem__, None, self.labeller(t)
-            return ids.__getitem__, names.__getitem__, None
+            shown = [(self.cvar_index[v], v) for v in ("value", "owner") if v in cvars]
+            if shown:
+                def text(c, snap):
+                    parts = [str(x) if v == "value" else ("neutral" if x is None else f"P{x + 1}")
+                             for (_, v), x in zip(shown, snap)]
+                    return f"{names[c]} ({', '.join(parts)})"
+                return ids.__getitem__, text, tuple(i for i, _ in shown)
+            return ids.__getitem__, (lambda c, snap: names[c]), ()
         if t == "player":
-            return (lambda p: f"p{p + 1}"), (lambda p: f"P{p + 1}"), None
-        return str, str, None
+            return (lambda p: f"p{p + 1}"), (lambda p, snap: f"P{p + 1}"), ()
+        return str, (lambda v, snap: str(v)), ()
 
     def labeller(self, t: str) -> Callable[[Any, Any], tuple[str, str]]:
         """(key, label) for a choice option of type ``t``: a function of (state, value)."""

@@ -59,13 +59,13 @@ class Actions:
                 texts.append(None)
                 continue
             _, slot, et, source, cond = a.binder
-            label = a.label if a.stateful else None
+            shown, ncv = a.shown, self.ncvars
             for x in source(st, tmp):
                 loc[slot] = x
                 if cond is not None and not cond(st, tmp):
                     continue
                 opts.append((a.index, card, x))
-                texts.append(label(st, x)[1] if label is not None else None)
+                texts.append(tuple(st.cvars[x * ncv + i] for i in shown) if shown else None)
         return opts, (texts if any(t is not None for t in texts) else None)
 
     def refusal_reason(self, st: State, key: str) -> str:

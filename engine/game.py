@@ -42,7 +42,7 @@ class CompiledAction:
     nlocals: int
     label: Optional[Callable] = None
     menu_meta: Optional[tuple] = None     # generated menus: the parameter's source before copying, its type, caches
-    stateful: bool = False                # its options' labels read the state (a die's value): made with the decision
+    shown: tuple = ()                     # card variables its options' labels read (a die's value): kept with the decision
 
 
 class Game(Flow, Actions, Views):
@@ -355,8 +355,8 @@ class Game(Flow, Actions, Views):
             if a.binder is None:
                 described.append((a.id, a.name, None, None))
             else:
-                keyer, text, stateful = self.describe(a.binder[2])
-                a.stateful = stateful is not None
+                keyer, text, shown = self.describe(a.binder[2])
+                a.shown = shown
                 described.append((a.id, a.name, keyer, text))
         self.action_describer = ActionDescriber(described)
         if comp.gen is not None and not errors and not problems.errors:
