@@ -7,8 +7,13 @@ errors (Lark would wrap them in VisitError). Syntax errors become
 """
 from __future__ import annotations
 
+import hashlib
+import os
+import sys
 from functools import lru_cache
-from typing import Any
+from importlib import resources
+from pathlib import Path
+from typing import Any, Optional
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -46,12 +51,62 @@ class _DslIndenter(Indenter):
             raise _BadDedent(token.end_line, len(indent_str), levels) from None
 
 
+_LARK_OPTIONS = dict(parser="lalr", start=["start", "expr_start", "binder_start"], propagate_positions=True,
+                     maybe_placeholders=True)
+
+
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    return Lark.open_from_package(
-        "dsl", "grammar.lark", ("",), parser="lalr", postlex=_DslIndenter(),
-        start=["start", "expr_start", "binder_start"], propagate_positions=True, maybe_placeholders=True,
-    )
+    """The LALR parser, loaded from the user's cache when it holds one for this very grammar
+    (building the tables takes a few tenths of a second; loading them, a hundredth)."""
+    cache = _cache_file()
+    # With a cache file, Lark checks the hash of the grammar, the options and its own version
+    # written at the head of the file, and builds afresh (and rewrites the file) on any
+    # mismatch, or when the file cannot be read whole (another process writing it meanwhile).
+    return Lark.open_from_package("dsl", "grammar.lark", ("",), postlex=_DslIndenter(),
+                                  cache=str(cache) if cache is not None else False, **_LARK_OPTIONS)
+
+
+def _cache_file() -> Optional[Path]:
+    """Where this grammar's parser tables are kept between runs, or None not to keep them.
+
+    Lark's own cache (``cache=PATH``): a file that Lark checks against a hash of the grammar
+    and options, holding a pickle. As a pickle runs code when loaded, it is only read from a
+    folder of the user's own that no one else may write to ($MEEPLE_CACHE_DIR, else
+    $XDG_CACHE_HOME/meeple or ~/.cache/meeple; never the shared temporary folder, which is what
+    Lark's ``cache=True`` uses). The grammar's hash is in the file name, so two checkouts with
+    different grammars do not overwrite each other's file. MEEPLE_CACHE_DIR="" keeps no cache.
+    """
+    try:
+        folder = os.environ.get("MEEPLE_CACHE_DIR")
+        if folder == "":
+            return None
+        if folder is None:
+            base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+            if not os.path.isabs(base):
+                return None
+            folder = os.path.join(base, "meeple")
+        root = Path(folder)
+        root.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if not _private(root):
+            return None
+        grammar = resources.files("dsl").joinpath("grammar.lark").read_bytes()
+        import lark
+        key = hashlib.sha256(grammar + repr((lark.__version__, sys.version_info[:2], _LARK_OPTIONS)).encode()).hexdigest()
+        cache = root / f"dsl-grammar-{key[:20]}.lark"
+        if cache.exists() and not _private(cache):
+            return None
+        return cache
+    except (OSError, RuntimeError, ValueError):
+        return None
+
+
+def _private(path: Path) -> bool:
+    """Owned by this user, and writable by no one else (where the system has owners)."""
+    st = path.stat()
+    if not hasattr(os, "getuid"):
+        return True
+    return st.st_uid == os.getuid() and not st.st_mode & 0o022
 
 
 def _pos(meta: Any) -> A.Pos:
@@ -376,8 +431,27 @@ def _code_end(line: str) -> int:
     return len("".join(code).rstrip()) + 1
 
 
+# Trees of texts already parsed in this process, by (text, start rule): the same texts come
+# again (a base game's texts in every pack that extends it; a function's body wherever it is
+# used). A tree holds positions inside its text only, never the file (the origin is only read
+# for errors, which are never kept here), and its nodes are frozen, so it is safely shared.
+_TREES: dict[tuple[str, str], Any] = {}
+_TREES_MAX = 20_000
+
+
 def parse(text: str, origin: TextOrigin, start: str = "start") -> Any:
     """Parse statements (``start``), one expression or a binder; raise DslSyntaxError."""
+    key = (text, start)
+    tree = _TREES.get(key)
+    if tree is None:
+        tree = _parse(text, origin, start)
+        if len(_TREES) >= _TREES_MAX:
+            _TREES.clear()
+        _TREES[key] = tree
+    return tree
+
+
+def _parse(text: str, origin: TextOrigin, start: str) -> Any:
     src = text if text.endswith("\n") else text + "\n"
     try:
         tree = _parser().parse(src, start=start)

@@ -1,0 +1,95 @@
+"""The DSL parser's tables are kept in a private cache folder between runs; parsed texts are
+shared within a process. Neither changes a tree, a position or an error."""
+import os
+import stat
+
+import lark.lark
+import pytest
+
+from dsl import parser as P
+from engine.errors import DslSyntaxError
+from engine.yamlsrc import TextOrigin
+
+TEXT = "gain 2 gold\nif count(c in hand where c.cost > 3) >= 2:\n    lose 1 gold\nelse:\n    move this to discard\n"
+
+
+@pytest.fixture
+def fresh_parser(monkeypatch, tmp_path):
+    """_parser() built anew with the cache folder of the test; the process's parser afterwards."""
+    monkeypatch.setenv("MEEPLE_CACHE_DIR", str(tmp_path / "cache"))
+    P._parser.cache_clear()
+    yield tmp_path / "cache"
+    P._parser.cache_clear()
+
+
+def _tree(parser):
+    return parser.parse(TEXT, start="start")
+
+
+def test_the_tables_are_written_once_and_loaded_after(fresh_parser, monkeypatch):
+    built = P._parser()
+    files = list(fresh_parser.iterdir())
+    assert len(files) == 1 and files[0].name.startswith("dsl-grammar-")
+    assert stat.S_IMODE(fresh_parser.stat().st_mode) & 0o077 == 0
+    P._parser.cache_clear()
+
+    def no_grammar(*args, **kwargs):
+        raise AssertionError("the grammar was read again")
+    monkeypatch.setattr(lark.lark, "load_grammar", no_grammar)
+    loaded = P._parser()
+    assert loaded is not built
+    assert _tree(loaded) == _tree(built)
+    assert P._literal_names.__wrapped__() == {t.name: repr(t.pattern.value) for t in built.terminals
+                                              if type(t.pattern).__name__ == "PatternStr"}
+
+
+def test_a_broken_cache_file_is_rebuilt(fresh_parser):
+    P._parser()
+    cache, = fresh_parser.iterdir()
+    cache.write_bytes(b"not a cache\n")
+    P._parser.cache_clear()
+    assert _tree(P._parser()) is not None
+
+
+def test_a_cache_folder_others_may_write_is_not_used(fresh_parser):
+    if not hasattr(os, "getuid"):
+        pytest.skip("no owners here")
+    fresh_parser.mkdir(mode=0o700)
+    os.chmod(fresh_parser, 0o777)
+    assert P._cache_file() is None
+    assert _tree(P._parser()) is not None and list(fresh_parser.iterdir()) == []
+
+
+def test_no_cache_when_asked(fresh_parser, monkeypatch):
+    monkeypatch.setenv("MEEPLE_CACHE_DIR", "")
+    assert P._cache_file() is None
+    assert _tree(P._parser()) is not None
+
+
+def test_another_grammar_has_another_file(fresh_parser, monkeypatch):
+    first = P._cache_file()
+    real = P.resources.files
+
+    class _Other:
+        def joinpath(self, name):
+            return self
+
+        def read_bytes(self):
+            return real("dsl").joinpath("grammar.lark").read_bytes() + b"\n// changed\n"
+    monkeypatch.setattr(P.resources, "files", lambda pkg: _Other())
+    assert P._cache_file() != first
+
+
+def test_a_text_is_parsed_once_and_its_errors_are_located_every_time():
+    a = TextOrigin("a.yaml", 3, 5, True)
+    b = TextOrigin("b.yaml", 10, 9, True)
+    text = "gain 2 gold\nlose 1 gold\n"
+    assert P.parse(text, a) is P.parse(text, b)
+    bad = "gain 2 gold\nlose ) gold\n"
+    spans = []
+    for origin in (a, b, a):
+        with pytest.raises(DslSyntaxError) as info:
+            P.parse(bad, origin)
+        spans.append((info.value.span.file, info.value.span.line, info.value.span.col, info.value.message))
+    assert spans[0] == spans[2] and spans[0][:3] == ("a.yaml", 4, 10) and spans[1][:3] == ("b.yaml", 11, 14)
+    assert P.parse("x + 1", a, "expr_start") is P.parse("x + 1", b, "expr_start")
