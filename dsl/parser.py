@@ -15,7 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Optional
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 
@@ -360,6 +360,30 @@ class _Builder(Transformer):
 
 _BUILDER = _Builder()
 
+
+def _callbacks() -> dict[str, Any]:
+    """Rule name -> the builder's method as written (meta, items), without Lark's per-call wrapper."""
+    out = {}
+    for name in dir(_Builder):
+        attr = getattr(_Builder, name, None)
+        base = getattr(attr, "base_func", None)
+        if base is not None and not name.startswith("_"):
+            out[name] = base.__get__(_BUILDER)
+    return out
+
+
+_CALLBACKS = _callbacks()
+
+
+def _build(tree: Tree) -> Any:
+    """What ``_BUILDER.transform(tree)`` gives (the same nodes), without Lark's Transformer
+    machinery around every call (which costs more than building the nodes)."""
+    children = [_build(c) if isinstance(c, Tree) else c for c in tree.children]
+    f = _CALLBACKS.get(tree.data)
+    if f is None:
+        return Tree(tree.data, children, tree.meta)
+    return f(tree.meta, children)
+
 _EXPECTED_NAMES = {
     "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block", "NAME": "a name",
     "INT": "a number", "STRING": "a quoted text", "COMPARE": "a comparison", "$END": "end of text",
@@ -461,7 +485,7 @@ def _parse(text: str, origin: TextOrigin, start: str) -> Any:
         outer = " or ".join(str(n) for n in exc.levels)
         raise DslSyntaxError(f"this line is indented by {exc.indent}, which matches no enclosing block (indented by {outer})",
                              to_span(origin, exc.line, exc.indent + 1)) from None
-    return _BUILDER.transform(tree)
+    return _build(tree)
 
 
 def _syntax_error(exc: UnexpectedInput, src: str, origin: TextOrigin) -> DslSyntaxError:

@@ -93,3 +93,19 @@ def test_a_text_is_parsed_once_and_its_errors_are_located_every_time():
         spans.append((info.value.span.file, info.value.span.line, info.value.span.col, info.value.message))
     assert spans[0] == spans[2] and spans[0][:3] == ("a.yaml", 4, 10) and spans[1][:3] == ("b.yaml", 11, 14)
     assert P.parse("x + 1", a, "expr_start") is P.parse("x + 1", b, "expr_start")
+
+
+def test_the_trees_are_those_of_larks_transformer():
+    """dsl.parser builds nodes without Lark's Transformer: the same nodes, positions included,
+    for every text of every shipped pack."""
+    from engine.errors import Problems
+    from engine.game import Game
+    from engine.pack import read_packs, resolve_all
+    for pack in ("citadels", "citadels-2016", "citadels-dark-city", "signorie", "troyes"):
+        problems = Problems()
+        Game(read_packs(resolve_all(pack), problems)).compile(problems)
+        assert not problems.errors
+    assert len(P._TREES) > 250
+    for (text, start), tree in list(P._TREES.items()):
+        src = text if text.endswith("\n") else text + "\n"
+        assert P._BUILDER.transform(P._parser().parse(src, start=start)) == tree
