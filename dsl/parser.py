@@ -63,8 +63,32 @@ def _parser() -> Lark:
     # With a cache file, Lark checks the hash of the grammar, the options and its own version
     # written at the head of the file, and builds afresh (and rewrites the file) on any
     # mismatch, or when the file cannot be read whole (another process writing it meanwhile).
-    return Lark.open_from_package("dsl", "grammar.lark", ("",), postlex=_DslIndenter(),
-                                  cache=str(cache) if cache is not None else False, **_LARK_OPTIONS)
+    parser = Lark.open_from_package("dsl", "grammar.lark", ("",), postlex=_DslIndenter(),
+                                    cache=str(cache) if cache is not None else False, **_LARK_OPTIONS)
+    _pass_single_children(parser)
+    return parser
+
+
+def _pass_single_children(parser: Lark) -> None:
+    """A '?rule' alternative that is one other rule (``?expr: or_test``) hands that rule's tree
+    on unchanged: Lark's callback (filter the children, keep the single one, fill in positions
+    it already has) comes to ``children[0]``. The grammar's precedence chain makes these most
+    of the reductions; calling nothing for them saves a fifth of the parse. Left as Lark made
+    them if Lark's insides are not as expected."""
+    from lark.grammar import NonTerminal
+    callbacks = getattr(parser, "_callbacks", None)
+    inner = getattr(getattr(getattr(parser, "parser", None), "parser", None), "parser", None)
+    if not isinstance(callbacks, dict) or getattr(inner, "callbacks", None) is not callbacks:
+        return
+    for rule in list(callbacks):
+        options = getattr(rule, "options", None)
+        if (getattr(options, "expand1", False) and len(rule.expansion) == 1 and isinstance(rule.expansion[0], NonTerminal)
+                and not any(getattr(options, "empty_indices", None) or ())):
+            callbacks[rule] = _first
+
+
+def _first(children: list) -> Any:
+    return children[0]
 
 
 def _cache_file() -> Optional[Path]:

@@ -109,3 +109,38 @@ def test_the_trees_are_those_of_larks_transformer():
     for (text, start), tree in list(P._TREES.items()):
         src = text if text.endswith("\n") else text + "\n"
         assert P._BUILDER.transform(P._parser().parse(src, start=start)) == tree
+
+
+def _reference():
+    """Lark as it comes, without the shortcut of dsl.parser._pass_single_children."""
+    from lark import Lark
+    return Lark.open_from_package("dsl", "grammar.lark", ("",), postlex=P._DslIndenter(), **P._LARK_OPTIONS)
+
+
+def test_the_shortcut_parser_gives_larks_own_trees():
+    test_the_trees_are_those_of_larks_transformer()          # fills P._TREES with every shipped text
+    ref = _reference()
+    texts = list(P._TREES) + [(TEXT, "start"), ("a + b * -c of p > 2 and not x in y", "expr_start"),
+                              ("if (a):\n    gain 1 gold\n", "start"), ("c in hand where c.cost > 1", "binder_start")]
+    assert sum(cb is P._first for cb in P._parser()._callbacks.values()) > 5
+    for text, start in texts:
+        src = text if text.endswith("\n") else text + "\n"
+        want = ref.parse(src, start=start)
+        got = P._parser().parse(src, start=start)
+        assert got == want and P._build(got) == P._BUILDER.transform(want)
+
+
+@pytest.mark.parametrize("text", ["gain 2 gold\n  lose 1 gold\n", "gain (2 gold\n", "if x:\ngain 1 gold\n", "gain 1 gold to\n",
+                                  "set x = \n", "gain 1 gold\n    lose\n  x\n", 'log "abc\n', "choose c in hand\n"])
+def test_the_shortcut_parser_fails_as_lark_does(text):
+    from lark.exceptions import UnexpectedInput
+    ref = _reference()
+    outcomes = []
+    for parser in (ref, P._parser()):
+        try:
+            outcomes.append(("ok", P._build(parser.parse(text, start="start"))))
+        except UnexpectedInput as exc:
+            outcomes.append(("error", type(exc).__name__, exc.line, exc.column, getattr(exc, "expected", None)))
+        except Exception as exc:       # noqa: BLE001 - the indenter's own
+            outcomes.append(("other", type(exc).__name__))
+    assert outcomes[0] == outcomes[1]
