@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+import pkgutil
 import sys
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any, Optional
 
@@ -114,7 +114,9 @@ def _cache_file() -> Optional[Path]:
         root.mkdir(mode=0o700, parents=True, exist_ok=True)
         if not _private(root):
             return None
-        grammar = resources.files("dsl").joinpath("grammar.lark").read_bytes()
+        grammar = pkgutil.get_data("dsl", "grammar.lark")      # read as Lark reads it
+        if grammar is None:
+            return None
         import lark
         key = hashlib.sha256(grammar + repr((lark.__version__, sys.version_info[:2], _LARK_OPTIONS)).encode()).hexdigest()
         cache = root / f"dsl-grammar-{key[:20]}.lark"
