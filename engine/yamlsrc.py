@@ -65,6 +65,9 @@ def _first_line(node: yaml.Node) -> str:
     return buf[start:end if end >= 0 else len(buf)]
 
 
+_STR_TAG = "tag:yaml.org,2002:str"
+
+
 class _GiveWay(Exception):
     """The fast (libyaml) path met something it may read differently from PyYAML: the pure path decides."""
 
@@ -122,7 +125,8 @@ class _Builder:
                 return self._collection(node, path)
             finally:
                 self.active.discard(ident)
-        value = self.constructor.construct_object(node)
+        # a text is its node's value (what SafeConstructor.construct_yaml_str gives, without the bookkeeping)
+        value = node.value if node.tag == _STR_TAG else self.constructor.construct_object(node)
         if isinstance(value, str):
             self.doc.origins[path] = self._origin(node)
         return value
@@ -136,7 +140,7 @@ class _Builder:
                 if knode.tag == "tag:yaml.org,2002:merge":
                     raise ContentError("YAML merge keys ('<<') are not supported", self._span(knode),
                                        "write the keys out")
-                key = self.constructor.construct_object(knode)
+                key = knode.value if knode.tag == _STR_TAG else self.constructor.construct_object(knode)
                 if key in out:
                     first = self.doc.key_spans.get(path + (key,))
                     where = f" (first at line {first.line})" if first else ""
