@@ -136,6 +136,10 @@ def main() -> None:
     ap.add_argument("--bots", action="store_true", help="also time the planning bots and the parallel speed-up")
     args = ap.parse_args()
     print(f"python {sys.version.split()[0]}, one core, random agents, {args.games} games per line")
+    from validate_bench import PACKS, cold_validate
+    times = cold_validate(runs=3)
+    print(f"validate all {len(PACKS)} shipped packs in one cold process: best {min(times):.2f} s, "
+          f"median of 3 {sorted(times)[1]:.2f} s")
     for pack in args.packs:
         game = load_game(pack)
         counts = {game.min_players, game.max_players} | ({4} if game.min_players <= 4 <= game.max_players else set())

@@ -7,10 +7,15 @@ errors (Lark would wrap them in VisitError). Syntax errors become
 """
 from __future__ import annotations
 
+import hashlib
+import os
+import pkgutil
+import sys
 from functools import lru_cache
-from typing import Any
+from pathlib import Path
+from typing import Any, Optional
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 
@@ -46,12 +51,88 @@ class _DslIndenter(Indenter):
             raise _BadDedent(token.end_line, len(indent_str), levels) from None
 
 
+_LARK_OPTIONS = dict(parser="lalr", start=["start", "expr_start", "binder_start"], propagate_positions=True,
+                     maybe_placeholders=True)
+
+
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    return Lark.open_from_package(
-        "dsl", "grammar.lark", ("",), parser="lalr", postlex=_DslIndenter(),
-        start=["start", "expr_start", "binder_start"], propagate_positions=True, maybe_placeholders=True,
-    )
+    """The LALR parser, loaded from the user's cache when it holds one for this very grammar
+    (building the tables takes a few tenths of a second; loading them, a hundredth)."""
+    cache = _cache_file()
+    # With a cache file, Lark checks the hash of the grammar, the options and its own version
+    # written at the head of the file, and builds afresh (and rewrites the file) on any
+    # mismatch, or when the file cannot be read whole (another process writing it meanwhile).
+    parser = Lark.open_from_package("dsl", "grammar.lark", ("",), postlex=_DslIndenter(),
+                                    cache=str(cache) if cache is not None else False, **_LARK_OPTIONS)
+    _pass_single_children(parser)
+    return parser
+
+
+def _pass_single_children(parser: Lark) -> None:
+    """A '?rule' alternative that is one other rule (``?expr: or_test``) hands that rule's tree
+    on unchanged: Lark's callback (filter the children, keep the single one, fill in positions
+    it already has) comes to ``children[0]``. The grammar's precedence chain makes these most
+    of the reductions; calling nothing for them saves a fifth of the parse. Left as Lark made
+    them if Lark's insides are not as expected."""
+    from lark.grammar import NonTerminal
+    callbacks = getattr(parser, "_callbacks", None)
+    inner = getattr(getattr(getattr(parser, "parser", None), "parser", None), "parser", None)
+    if not isinstance(callbacks, dict) or getattr(inner, "callbacks", None) is not callbacks:
+        return
+    for rule in list(callbacks):
+        options = getattr(rule, "options", None)
+        if (getattr(options, "expand1", False) and len(rule.expansion) == 1 and isinstance(rule.expansion[0], NonTerminal)
+                and not any(getattr(options, "empty_indices", None) or ())):
+            callbacks[rule] = _first
+
+
+def _first(children: list) -> Any:
+    return children[0]
+
+
+def _cache_file() -> Optional[Path]:
+    """Where this grammar's parser tables are kept between runs, or None not to keep them.
+
+    Lark's own cache (``cache=PATH``): a file that Lark checks against a hash of the grammar
+    and options, holding a pickle. As a pickle runs code when loaded, it is only read from a
+    folder of the user's own that no one else may write to ($MEEPLE_CACHE_DIR, else
+    $XDG_CACHE_HOME/meeple or ~/.cache/meeple; never the shared temporary folder, which is what
+    Lark's ``cache=True`` uses). The grammar's hash is in the file name, so two checkouts with
+    different grammars do not overwrite each other's file. MEEPLE_CACHE_DIR="" keeps no cache.
+    """
+    try:
+        folder = os.environ.get("MEEPLE_CACHE_DIR")
+        if folder == "":
+            return None
+        if folder is None:
+            base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+            if not os.path.isabs(base):
+                return None
+            folder = os.path.join(base, "meeple")
+        root = Path(folder)
+        root.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if not _private(root):
+            return None
+        grammar = pkgutil.get_data("dsl", "grammar.lark")      # read as Lark reads it
+        if grammar is None:
+            return None
+        import lark
+        key = hashlib.sha256(grammar + repr((lark.__version__, sys.version_info[:2], _LARK_OPTIONS)).encode()).hexdigest()
+        cache = root / f"dsl-grammar-{key[:20]}.lark"
+        if cache.exists() and not _private(cache):
+            return None
+        return cache
+    except (OSError, RuntimeError, ValueError):
+        return None
+
+
+def _private(path: Path) -> bool:
+    """Owned by this user, and writable by no one else (where the system has owners)."""
+    st = path.stat()
+    if not hasattr(os, "getuid"):
+        return True
+    return st.st_uid == os.getuid() and not st.st_mode & 0o022
 
 
 def _pos(meta: Any) -> A.Pos:
@@ -305,6 +386,30 @@ class _Builder(Transformer):
 
 _BUILDER = _Builder()
 
+
+def _callbacks() -> dict[str, Any]:
+    """Rule name -> the builder's method as written (meta, items), without Lark's per-call wrapper."""
+    out = {}
+    for name in dir(_Builder):
+        attr = getattr(_Builder, name, None)
+        base = getattr(attr, "base_func", None)
+        if base is not None and not name.startswith("_"):
+            out[name] = base.__get__(_BUILDER)
+    return out
+
+
+_CALLBACKS = _callbacks()
+
+
+def _build(tree: Tree) -> Any:
+    """What ``_BUILDER.transform(tree)`` gives (the same nodes), without Lark's Transformer
+    machinery around every call (which costs more than building the nodes)."""
+    children = [_build(c) if isinstance(c, Tree) else c for c in tree.children]
+    f = _CALLBACKS.get(tree.data)
+    if f is None:
+        return Tree(tree.data, children, tree.meta)
+    return f(tree.meta, children)
+
 _EXPECTED_NAMES = {
     "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block", "NAME": "a name",
     "INT": "a number", "STRING": "a quoted text", "COMPARE": "a comparison", "$END": "end of text",
@@ -376,8 +481,27 @@ def _code_end(line: str) -> int:
     return len("".join(code).rstrip()) + 1
 
 
+# Trees of texts already parsed in this process, by (text, start rule): the same texts come
+# again (a base game's texts in every pack that extends it; a function's body wherever it is
+# used). A tree holds positions inside its text only, never the file (the origin is only read
+# for errors, which are never kept here), and its nodes are frozen, so it is safely shared.
+_TREES: dict[tuple[str, str], Any] = {}
+_TREES_MAX = 20_000
+
+
 def parse(text: str, origin: TextOrigin, start: str = "start") -> Any:
     """Parse statements (``start``), one expression or a binder; raise DslSyntaxError."""
+    key = (text, start)
+    tree = _TREES.get(key)
+    if tree is None:
+        tree = _parse(text, origin, start)
+        if len(_TREES) >= _TREES_MAX:
+            _TREES.clear()
+        _TREES[key] = tree
+    return tree
+
+
+def _parse(text: str, origin: TextOrigin, start: str) -> Any:
     src = text if text.endswith("\n") else text + "\n"
     try:
         tree = _parser().parse(src, start=start)
@@ -387,7 +511,7 @@ def parse(text: str, origin: TextOrigin, start: str = "start") -> Any:
         outer = " or ".join(str(n) for n in exc.levels)
         raise DslSyntaxError(f"this line is indented by {exc.indent}, which matches no enclosing block (indented by {outer})",
                              to_span(origin, exc.line, exc.indent + 1)) from None
-    return _BUILDER.transform(tree)
+    return _build(tree)
 
 
 def _syntax_error(exc: UnexpectedInput, src: str, origin: TextOrigin) -> DslSyntaxError:

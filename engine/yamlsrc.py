@@ -8,6 +8,7 @@ the indentation so DSL positions inside the text map back to the file.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -55,35 +56,68 @@ def _first_line(node: yaml.Node) -> str:
     return buf[start:end if end >= 0 else len(buf)]
 
 
+_STR_TAG = "tag:yaml.org,2002:str"
+
+
+class _GiveWay(Exception):
+    """The fast (libyaml) path met something it may read differently from PyYAML: the pure path decides."""
+
+
 class _Builder:
-    def __init__(self, file: str, text: str):
+    def __init__(self, file: str, text: str, fast: bool = False):
         self.file = file
+        self.text = text
         self.lines = text.splitlines()
         self.doc = Document(file, None)
         self.constructor = yaml.SafeLoader("")
         self.built: set[int] = set()      # nodes already built once (a second time is an alias)
         self.active: set[int] = set()     # collections being built (an alias to one is a cycle)
         self.copies = 0                   # values built again through aliases
+        # libyaml's marks carry no buffer: spans are computed from line and column instead
+        # (the same numbers: the fast path only takes text whose only line break is '\n'
+        # and that holds no BOM, where PyYAML's index and column move together).
+        self.fast = fast
+        self.offsets: list[int] = []
+        if fast:
+            at = 0
+            for line in text.split("\n"):
+                self.offsets.append(at)
+                at += len(line) + 1
+
+    def _span(self, node: yaml.Node) -> Span:
+        if not self.fast:
+            return _span(self.file, node)
+        sm, em = node.start_mark, node.end_mark
+        if em.line == sm.line:
+            length = em.column - sm.column
+        else:
+            start = self.offsets[sm.line] + sm.column
+            end = self.text.find("\n", start)
+            length = max(1, end - start)    # a node spanning lines has a '\n' after its start
+        return Span(self.file, sm.line + 1, sm.column + 1, max(1, length))
 
     def build(self, node: yaml.Node, path: Path_) -> Any:
-        self.doc.spans[path] = _span(self.file, node)
+        self.doc.spans[path] = self._span(node)
         ident = id(node)
         if ident in self.built:
             self.copies += 1
             if self.copies > ALIAS_BUDGET:
-                raise ContentError(f"aliases (*name) expand to more than {ALIAS_BUDGET} values", _span(self.file, node),
+                raise ContentError(f"aliases (*name) expand to more than {ALIAS_BUDGET} values", self._span(node),
                                    "write the values out, or share less")
         self.built.add(ident)
         if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
             if ident in self.active:
                 raise ContentError("an alias (*name) refers to a value that contains it; YAML values cannot be recursive",
-                                   _span(self.file, node))
+                                   self._span(node))
+            if self.fast and (len(path) >= FAST_MAX_DEPTH or node.flow_style and _flow_differs(node)):
+                raise _GiveWay()
             self.active.add(ident)
             try:
                 return self._collection(node, path)
             finally:
                 self.active.discard(ident)
-        value = self.constructor.construct_object(node)
+        # a text is its node's value (what SafeConstructor.construct_yaml_str gives, without the bookkeeping)
+        value = node.value if node.tag == _STR_TAG else self.constructor.construct_object(node)
         if isinstance(value, str):
             self.doc.origins[path] = self._origin(node)
         return value
@@ -93,16 +127,16 @@ class _Builder:
             out: dict[Any, Any] = {}
             for knode, vnode in node.value:
                 if not isinstance(knode, yaml.ScalarNode):
-                    raise ContentError("mapping keys must be plain values", _span(self.file, knode))
+                    raise ContentError("mapping keys must be plain values", self._span(knode))
                 if knode.tag == "tag:yaml.org,2002:merge":
-                    raise ContentError("YAML merge keys ('<<') are not supported", _span(self.file, knode),
+                    raise ContentError("YAML merge keys ('<<') are not supported", self._span(knode),
                                        "write the keys out")
-                key = self.constructor.construct_object(knode)
+                key = knode.value if knode.tag == _STR_TAG else self.constructor.construct_object(knode)
                 if key in out:
                     first = self.doc.key_spans.get(path + (key,))
                     where = f" (first at line {first.line})" if first else ""
-                    raise ContentError(f"duplicate key '{key}'{where}", _span(self.file, knode))
-                self.doc.key_spans[path + (key,)] = _span(self.file, knode)
+                    raise ContentError(f"duplicate key '{key}'{where}", self._span(knode))
+                self.doc.key_spans[path + (key,)] = self._span(knode)
                 out[key] = self.build(vnode, path + (key,))
             return out
         return [self.build(item, path + (i,)) for i, item in enumerate(node.value)]
@@ -148,6 +182,78 @@ def load_yaml(path: Path | str, display: str | None = None) -> Document:
 
 
 def load_yaml_text(text: str, file: str) -> Document:
+    if _CSafeLoader is not None and _fast_ok(text):
+        doc = _load_fast(text, file)
+        if doc is not None:
+            return doc
+    return _load_pure(text, file)
+
+
+# libyaml (PyYAML's C extension) composes nodes several times faster than the pure-Python
+# composer. It is used for text it reads exactly as PyYAML does (the same values, the same
+# line and column on every node: tests/test_yamlsrc_libyaml.py checks every shipped file and
+# many broken ones); anything else, and every file libyaml or the builder finds a problem in,
+# goes through the pure-Python path, so every message and location is the pure path's own.
+_CSafeLoader = getattr(yaml, "CSafeLoader", None) if getattr(yaml, "__with_libyaml__", False) else None
+
+# Line breaks other than '\n', tabs (libyaml takes them in more places) and BOMs (PyYAML's
+# column skips them, its index does not): the pure path only.
+_SLOW_CHARS = ("\r", "\t", "\x85", "\u2028", "\u2029", "\ufeff")
+
+# A tag (!!str, !x) where a value starts: libyaml ends a tag at a flow indicator (',', ']'),
+# PyYAML does not. The DSL's '!=' (always with a space after) is no tag.
+_TAG = re.compile(r"(?:^|[\s\[\]{},])!(?!= )")
+
+# libyaml's composer recurses in C without Python's recursion limit: a file nested deeper
+# than the C stack takes would crash the process. Every level of nesting needs one of
+# '[' or '{' (a single-pair mapping inside '[...]' adds one more per '['), '- ', ': ' or
+# '? ' (or the same before a line break or at the end): text where these are few cannot
+# nest deep.
+_FAST_MAX_INDICATORS = 5000
+# Deeper than this, the pure path decides (it reports "YAML nesting is too deep" where
+# Python's recursion limit is reached; the fast path must not decide otherwise).
+FAST_MAX_DEPTH = 64
+
+
+def _flow_differs(node: yaml.Node) -> bool:
+    """Whether a flow collection ([...], {...}) holds what libyaml reads unlike PyYAML: an empty
+    value (libyaml places it at the next ',' or '}', PyYAML just after the ':') or a plain
+    value with '?' inside (libyaml reads `{faces?: 6}`, PyYAML refuses it)."""
+    items = node.value if isinstance(node, yaml.SequenceNode) else [n for pair in node.value for n in pair]
+    for item in items:
+        if isinstance(item, yaml.ScalarNode) and not item.style and (not item.value or "?" in item.value):
+            return True
+    return False
+
+
+def _fast_ok(text: str) -> bool:
+    if text and not text.endswith("\n"):
+        return False            # libyaml ends the last values on a line after the text, PyYAML on its last line
+    for ch in _SLOW_CHARS:
+        if ch in text:
+            return False
+    if "!" in text and _TAG.search(text):
+        return False
+    count = text.count
+    bound = 2 * (count("[") + count("{"))
+    if bound > _FAST_MAX_INDICATORS:
+        return False
+    bound += count("- ") + count("-\n") + count(": ") + count(":\n") + count("? ") + count("?\n") + 3
+    return bound <= _FAST_MAX_INDICATORS
+
+
+def _load_fast(text: str, file: str) -> Document | None:
+    """The document through libyaml, or None to take the pure path (for any problem at all)."""
+    try:
+        node = yaml.compose(text, Loader=_CSafeLoader)
+        builder = _Builder(file, text, fast=True)
+        builder.doc.data = None if node is None else builder.build(node, ())
+    except Exception:       # noqa: BLE001 - the pure path reports it, in its own words
+        return None
+    return builder.doc
+
+
+def _load_pure(text: str, file: str) -> Document:
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
