@@ -14,6 +14,29 @@ from .types import (CALL, SKIP, STOP, SUSPEND, Fn, Unit, _Scope, _jump, _me, cal
                     used_once_more)
 
 
+def pausing(resume, offer) -> Fn:
+    """The one shape of every statement that asks a player something.
+
+    Run afresh, ``offer(state, frame)`` either gives where the rules go on (an
+    instruction number: nothing to ask) or a Decision, which is posed while
+    the rules pause. Run again with the player's answer, ``resume(state, frame,
+    answer)`` takes it (once) and gives where to go, or None to offer again
+    (one more pick of 'choose up to', the next action of a turn)."""
+    def op(st, fr):
+        ans = st.answer
+        if ans is not NO_ANSWER:
+            st.answer = NO_ANSWER
+            nxt = resume(st, fr, ans)
+            if nxt is not None:
+                return nxt
+        asked = offer(st, fr)
+        if asked.__class__ is int:
+            return asked
+        st.pending = asked
+        return SUSPEND
+    return op
+
+
 class InteractionCompiler:
     """Mixin of ``Compiler`` for choose, choose one, call, do, emit and play actions."""
 
@@ -68,14 +91,13 @@ class InteractionCompiler:
 
         if up_to is None:
             def make(nxt):
-                def op(st, fr):
-                    ans = st.answer
-                    if ans is not NO_ANSWER:
-                        st.answer = NO_ANSWER
-                        if ans == SKIP:
-                            return STOP          # 'may choose' declined: the effect ends
-                        fr.locals[slot] = ans
-                        return nxt
+                def resume(st, fr, ans):
+                    if ans == SKIP:
+                        return STOP              # 'may choose' declined: the effect ends
+                    fr.locals[slot] = ans
+                    return nxt
+
+                def offer(st, fr):
                     opts = options(st, fr)
                     if not opts:                 # nothing to choose: 'may' ends the effect as a skip would;
                         if optional:             # a plain choose goes on with the name none
@@ -84,31 +106,30 @@ class InteractionCompiler:
                         return nxt
                     if optional:
                         opts.append(SKIP)
-                    st.pending = decision(st, who(st, fr), prompt, opts, "choose")
-                    return SUSPEND
-                return op
+                    return decision(st, who(st, fr), prompt, opts, "choose")
+                return pausing(resume, offer)
         else:
             def make(nxt):
-                def op(st, fr):
+                def resume(st, fr, ans):
                     loc = fr.locals
                     chosen = loc[acc] or []
-                    ans = st.answer
-                    if ans is not NO_ANSWER:
-                        st.answer = NO_ANSWER
-                        if ans == SKIP:          # 'done'
-                            loc[slot], loc[acc] = chosen, None
-                            return nxt
-                        chosen = chosen + [ans]
-                    loc[acc] = chosen
+                    if ans == SKIP:              # 'done'
+                        loc[slot], loc[acc] = chosen, None
+                        return nxt
+                    loc[acc] = chosen + [ans]
+                    return None                  # one more may be chosen: offer again
+
+                def offer(st, fr):
+                    loc = fr.locals
+                    chosen = loc[acc] = loc[acc] or []
                     opts = options(st, fr, chosen) if len(chosen) < up_to(st, fr) else []
                     if not opts:                 # full, or nothing more qualifies
                         loc[slot], loc[acc] = chosen, None
                         return nxt
                     if at_least is None or len(chosen) >= at_least(st, fr):
                         opts.append(SKIP)
-                    st.pending = decision(st, who(st, fr), f"{prompt} ({len(chosen)} chosen)", opts, "choose_many")
-                    return SUSPEND
-                return op
+                    return decision(st, who(st, fr), f"{prompt} ({len(chosen)} chosen)", opts, "choose_many")
+                return pausing(resume, offer)
         self.emit(unit, s.pos, make)
 
     def s_Roll(self, unit, s):
@@ -144,21 +165,17 @@ class InteractionCompiler:
         prompt = s.prompt or "choose one"
         optional = s.optional
 
-        def op(st, fr):
-            ans = st.answer
-            if ans is not NO_ANSWER:
-                st.answer = NO_ANSWER
-                if ans == SKIP:
-                    return STOP
-                return starts[ans]
+        def resume(st, fr, ans):
+            return STOP if ans == SKIP else starts[ans]
+
+        def offer(st, fr):
             opts = [i for i in range(len(labels)) if conds[i] is None or conds[i](st, fr)]
             if not opts:
                 return end
             if optional:
                 opts.append(SKIP)
-            st.pending = Decision(who(st, fr), prompt, None, "choose_one", values=opts, describer=described)
-            return SUSPEND
-        self.patch(unit, head, op)
+            return Decision(who(st, fr), prompt, None, "choose_one", values=opts, describer=described)
+        self.patch(unit, head, pausing(resume, offer))
 
     def call_args(self, unit: Unit, pos: A.Pos, what: str, params: tuple, args: tuple) -> list[Fn]:
         if len(args) != len(params):
@@ -261,26 +278,27 @@ class InteractionCompiler:
         init_pc = self.emit(unit, s.pos, lambda nxt: (lambda st, fr: (fr.locals.__setitem__(usage, []), nxt)[1]))
 
         def make(nxt):
-            def op(st, fr):
-                ans = st.answer
+            def resume(st, fr, ans):
                 game = st.game
-                if ans is not NO_ANSWER:
-                    st.answer = NO_ANSWER
-                    ai, card, param = ans
-                    act = game.actions[ai]
-                    fr.locals[usage] = used_once_more(fr.locals[usage], ai * (game.ncards + 1) + (0 if card is None else card + 1))
-                    code = game.codes[act.effect]
-                    loc = [None] * code.nlocals
-                    if act.param_slot >= 0:
-                        loc[act.param_slot] = param
-                    if code.direct is None:
-                        fr.pc = nxt - 1
-                        st.frames.append(Frame(act.effect, 0, loc, fr.me, card if card is not None else fr.this))
-                        return CALL
-                    # an effect that never pauses runs here, and the next menu follows at once
-                    call_direct(st, code, Frame(act.effect, 0, loc, fr.me, card if card is not None else fr.this))
+                ai, card, param = ans
+                act = game.actions[ai]
+                fr.locals[usage] = used_once_more(fr.locals[usage], ai * (game.ncards + 1) + (0 if card is None else card + 1))
+                code = game.codes[act.effect]
+                loc = [None] * code.nlocals
+                if act.param_slot >= 0:
+                    loc[act.param_slot] = param
+                if code.direct is None:
+                    fr.pc = nxt - 1
+                    st.frames.append(Frame(act.effect, 0, loc, fr.me, card if card is not None else fr.this))
+                    return CALL
+                # an effect that never pauses runs here, and the next menu follows at once
+                call_direct(st, code, Frame(act.effect, 0, loc, fr.me, card if card is not None else fr.this))
+                return None
+
+            def offer(st, fr):
                 if until(st, fr):
                     return nxt
+                game = st.game
                 menu = game.menus.get(group)
                 if menu is not None:
                     opts, texts = menu(st, fr, fr.locals[usage])
@@ -288,10 +306,9 @@ class InteractionCompiler:
                     opts, texts = game.action_options(st, fr, group, fr.locals[usage])
                 if not opts:
                     return nxt
-                st.pending = Decision(_me(st, fr), "choose an action", None, "action", fr.locals[usage],
-                                      values=opts, describer=game.action_describer, texts=texts)
-                return SUSPEND
-            return op
+                return Decision(_me(st, fr), "choose an action", None, "action", fr.locals[usage],
+                                values=opts, describer=game.action_describer, texts=texts)
+            return pausing(resume, offer)
         self.emit(unit, s.pos, make)
         del init_pc
 
