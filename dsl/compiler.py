@@ -6,9 +6,8 @@ that can suspend on a choice, be cloned and be saved. Expressions become
 nested closures. Names are resolved here, once, to list indices; the hot
 path never parses, walks a tree or looks a name up in a dictionary.
 
-Types (for checks and for picking the right closure): 'int', 'bool', 'text',
-'player', 'card:<kind>' or 'card', 'zone:<kind>', 'list:<type>', 'enum:<name>',
-'none', 'any'. A trailing '?' is not tracked: any value may be none.
+Types (for checks and for picking the right closure) are the objects of
+``dsl.typesys``. A trailing '?' is not tracked: any value may be none.
 """
 from __future__ import annotations
 
@@ -23,8 +22,8 @@ from .expressions import ExpressionCompiler
 from .interaction import InteractionCompiler
 from .parser import parse
 from .pygen import fusable
-from .types import (CALL, SKIP, STOP, SUSPEND, Code, Fn, Scope, Unit, _Scope, _branch, _jump, _me, _move,
-                    elem_type, is_collection)
+from .types import CALL, SKIP, STOP, SUSPEND, Code, Fn, Scope, Unit, _Scope, _branch, _jump, _me, _move
+from .typesys import ANY, INT, AnyT, Card, List, Type, Zone, card_kind, compatible
 from .vocabulary import CompileResult, Vocabulary
 
 __all__ = ["CALL", "SKIP", "STOP", "SUSPEND", "Code", "Compiler", "Scope", "Unit", "_Scope"]
@@ -62,7 +61,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
             unit.scope.names[pname] = (unit.new_slot(), ptype)
         return unit
 
-    def expression(self, name: str, src: Source, params: tuple = (), want: Optional[str] = None,
+    def expression(self, name: str, src: Source, params: tuple = (), want: Optional[Type] = None,
                    me_bound: bool = False) -> tuple[Optional[Fn], Code]:
         """Compile one expression; returns (closure, code holding its locals)."""
         unit = self._new_unit(name, src, params, me_bound)
@@ -70,8 +69,8 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         try:
             tree = parse(src.text, src.origin, "expr_start")
             fn, t = self.expr(unit, tree)
-            if want and not self.compatible(t, want):
-                raise self.err(unit, tree.pos, f"expected {self.describe(want)} here, found {self.describe(t)}")
+            if want is not None and not compatible(t, want):
+                raise self.err(unit, tree.pos, f"expected {want.describe()} here, found {t.describe()}")
             return fn, code
         except MeepleError as err:
             self.errors.append(err)
@@ -84,9 +83,9 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         try:
             comp = parse(src.text, src.origin, "binder_start")
             source, st = self.expr(unit, comp.source)
-            if not is_collection(st):
-                raise self.err(unit, comp.source.pos, f"'{comp.var}' must range over a zone or list, not {self.describe(st)}")
-            et = elem_type(st)
+            if not st.is_collection:
+                raise self.err(unit, comp.source.pos, f"'{comp.var}' must range over a zone or list, not {st.describe()}")
+            et = st.elem()
             slot = unit.new_slot()
             unit.scope.names[comp.var] = (slot, et)
             raw = source
@@ -239,7 +238,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
             raise self.err(unit, s.pos, f"unknown verb {verb}")
         self.simple(unit, s.pos, act)
 
-    def assign_target(self, unit: Unit, target: A.Node, vt: str) -> Callable[[Any, Frame, Any], None]:
+    def assign_target(self, unit: Unit, target: A.Node, vt: Type) -> Callable[[Any, Frame, Any], None]:
         g = self.g
         if isinstance(target, A.Name):
             name = target.name
@@ -275,7 +274,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
                     st.pvars[p(st, fr) * nv + i] = v
                 return setp
             if name in g.res_index:
-                self.check_assign(unit, target, vt, "int")
+                self.check_assign(unit, target, vt, INT)
                 r, nr = g.res_index[name], g.nres
                 lo, hi = g.res_min[r], g.res_max[r]
                 self._target = ("res", r, target.target)
@@ -290,7 +289,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
             raise self.err(unit, target.pos, f"players have no variable '{name}'", suggest(name, list(g.pvar_index) + list(g.res_index)))
         if isinstance(target, A.Field):
             c, t = self.card_expr(unit, target.target)
-            kind = t[5:] if t.startswith("card:") else None
+            kind = card_kind(t)
             cvars = g.kind_cvars.get(kind) if kind else g.all_cvars
             if target.name not in cvars:
                 raise self.err(unit, target.pos, f"cannot set '{target.name}': not a card variable", suggest(target.name, list(cvars)))
@@ -302,9 +301,9 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
             return setc
         raise self.err(unit, target.pos, "cannot set this: set a variable, 'name of player' or 'card.variable'")
 
-    def check_assign(self, unit, target, have: str, want: str) -> None:
-        if not self.compatible(have, want):
-            raise self.err(unit, target.pos, f"'{getattr(target, 'name', '?')}' holds {self.describe(want)}, not {self.describe(have)}")
+    def check_assign(self, unit, target, have: Type, want: Type) -> None:
+        if not compatible(have, want):
+            raise self.err(unit, target.pos, f"'{getattr(target, 'name', '?')}' holds {want.describe()}, not {have.describe()}")
 
     def s_Set(self, unit, s):
         value, vt = self.expr(unit, s.value)
@@ -319,7 +318,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         except MeepleError:
             # keep the name known, so one mistake is reported once, not at every use
             if s.name not in unit.scope.names:
-                unit.scope.names[s.name] = (unit.new_slot(), "any")
+                unit.scope.names[s.name] = (unit.new_slot(), ANY)
             raise
         existing = unit.scope.names.get(s.name)
         slot = existing[0] if existing else unit.new_slot()
@@ -332,23 +331,23 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         self.simple(unit, s.pos, act)
 
     def cards_of(self, unit: Unit, node: A.Node, verb: str = "move") -> tuple[Fn, str]:
-        """A closure giving the card ids a move acts on, and their kind."""
+        """A closure giving the card ids a move acts on, and their kind ('' when unknown)."""
         fn, t = self.expr(unit, node)
         if self.gen is not None and self.gen.fusing:
             self.gen.info[id(node)] = t
-        if t.startswith("zone:"):
-            return (lambda st, fr: st.zones[fn(st, fr)][:]), t[5:]
-        if t.startswith("list:card") or t == "list:any":
-            return fn, t[10:] if t.startswith("list:card:") else ""
-        if t.startswith("card") or t == "any":
-            return (lambda st, fr: (lambda c: [] if c is None else [c])(fn(st, fr))), t[5:] if t.startswith("card:") else ""
-        raise self.err(unit, node.pos, f"expected cards to {verb}, found {self.describe(t)}")
+        if isinstance(t, Zone):
+            return (lambda st, fr: st.zones[fn(st, fr)][:]), t.kind or ""
+        if isinstance(t, List) and isinstance(t.elem_t, (Card, AnyT)):
+            return fn, card_kind(t.elem_t) or ""
+        if isinstance(t, (Card, AnyT)):
+            return (lambda st, fr: (lambda c: [] if c is None else [c])(fn(st, fr))), card_kind(t) or ""
+        raise self.err(unit, node.pos, f"expected cards to {verb}, found {t.describe()}")
 
     def s_Move(self, unit, s):
         what, kind = self.cards_of(unit, s.what)
         dest, dt = self.zone_expr(unit, s.to)
-        if kind and dt[5:] != kind:
-            raise self.err(unit, s.to.pos, f"zone holds {dt[5:]} cards, not {kind} cards")
+        if kind and dt.kind != kind:
+            raise self.err(unit, s.to.pos, f"zone holds {dt.kind} cards, not {kind} cards")
         bottom = s.bottom
 
         def act(st, fr):
@@ -363,7 +362,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         src, st_ = self.zone_expr(unit, s.source)
         dest, dt = self.zone_expr(unit, s.to)
         if st_ != dt:
-            raise self.err(unit, s.to.pos, f"cannot draw {st_[5:]} cards into a zone of {dt[5:]} cards")
+            raise self.err(unit, s.to.pos, f"cannot draw {st_.kind} cards into a zone of {dt.kind} cards")
         bottom = s.bottom
 
         def act(st, fr):
@@ -382,7 +381,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         a, ta = self.zone_expr(unit, s.a)
         b, tb = self.zone_expr(unit, s.b)
         if ta != tb:
-            raise self.err(unit, s.pos, f"cannot swap {self.describe(ta)} with {self.describe(tb)}")
+            raise self.err(unit, s.pos, f"cannot swap {ta.describe()} with {tb.describe()}")
 
         def act(st, fr):
             za, zb = a(st, fr), b(st, fr)
@@ -408,10 +407,10 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
 
     def s_ForEach(self, unit, s):
         src, st_ = self.expr(unit, s.source)
-        if not is_collection(st_):
-            raise self.err(unit, s.source.pos, f"'for each' needs a zone or list, found {self.describe(st_)}")
+        if not st_.is_collection:
+            raise self.err(unit, s.source.pos, f"'for each' needs a zone or list, found {st_.describe()}")
         source = self.as_list(src, st_)
-        et = elem_type(st_)
+        et = st_.elem()
         items_slot, idx_slot = unit.new_slot(), unit.new_slot()
         var_slot = unit.new_slot()
         inner = Unit(unit.code, unit.origin, _Scope(unit.scope), unit.me_bound)

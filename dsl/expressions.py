@@ -14,7 +14,9 @@ from . import ast as A
 from .parser import parse, to_span
 from .primitives import PRIMITIVES
 from .hoist import has_call, invariant_parts
-from .types import UNSET, Fn, Unit, _Scope, _bound_me, _me, elem_type, is_collection
+from .types import UNSET, Fn, Unit, _Scope, _bound_me, _me
+from .typesys import (ANY, BOOL, CARD, ELEM, INT, NONE, PLAYER, TEXT, AnyT, Card, Enum, EnumSet, List, Type, Zone,
+                      card_kind, compatible)
 
 
 class _SelfUse(DslCheckError):
@@ -33,90 +35,52 @@ class ExpressionCompiler:
     def span(self, unit: Unit, pos: A.Pos) -> Span:
         return to_span(unit.origin, pos.line, pos.col, pos.length)
 
-    def describe(self, t: str) -> str:
-        if t.startswith("card:"):
-            return f"a {t[5:]} card"
-        if t.startswith("zone:"):
-            return f"a zone of {t[5:]} cards"
-        if t.startswith("list:"):
-            plural = {"int": "numbers", "bool": "true/false values", "text": "texts", "player": "players",
-                      "card": "cards", "any": "values"}
-            inner = t[5:]
-            if inner in plural:
-                return f"a list of {plural[inner]}"
-            if inner.startswith("card:"):
-                return f"a list of {inner[5:]} cards"
-            return f"a list of {self.describe(inner)}"
-        if t.startswith("enum:"):
-            return f"a {t[5:]} value"
-        if t.startswith("enumset:"):
-            return f"the {t[8:]} values"
-        return {"int": "a number", "bool": "true/false", "text": "a text", "player": "a player", "none": "none",
-                "card": "a card", "any": "a value", "collection": "a zone or list"}.get(t, t)
-
-    def compatible(self, have: str, want: str) -> bool:
-        if have in ("any", "none") or want == "any" or have == want:
-            return True
-        if want == "card" and have.startswith("card"):
-            return True
-        if have == "card" and want.startswith("card:"):
-            return True
-        if want == "bool":
-            return False
-        if want.startswith("list:") and is_collection(have):
-            return self.compatible(elem_type(have), want[5:])
-        if want == "collection" and is_collection(have):
-            return True
-        if want.startswith("enum:") and have == "text":
-            return True
-        return False
-
-    def as_list(self, fn: Fn, t: str) -> Fn:
+    def as_list(self, fn: Fn, t: Type) -> Fn:
         """A closure giving a fresh list (zones are snapshotted)."""
-        if t.startswith("zone:"):
+        if isinstance(t, Zone):
             return lambda st, fr: st.zones[fn(st, fr)][:]
         return fn
 
-    def read_list(self, fn: Fn, t: str) -> Fn:
+    def read_list(self, fn: Fn, t: Type) -> Fn:
         """A closure giving a list only to be read at once (zones are not copied)."""
-        if t.startswith("zone:"):
+        if isinstance(t, Zone):
             return lambda st, fr: st.zones[fn(st, fr)]
         return fn
 
     def truth(self, unit: Unit, node: A.Node) -> Fn:
         fn, t = self.expr(unit, node)
-        if t not in ("bool", "any"):
-            raise self.err(unit, node.pos, f"expected a condition (true/false), found {self.describe(t)}")
+        if t != BOOL and t != ANY:
+            raise self.err(unit, node.pos, f"expected a condition (true/false), found {t.describe()}")
         return fn
 
     def number(self, unit: Unit, node: A.Node) -> Fn:
         fn, t = self.expr(unit, node)
-        if t not in ("int", "any"):
-            raise self.err(unit, node.pos, f"expected a number, found {self.describe(t)}")
+        if t != INT and t != ANY:
+            raise self.err(unit, node.pos, f"expected a number, found {t.describe()}")
         return fn
 
     def player_expr(self, unit: Unit, node: A.Node) -> Fn:
         fn, t = self.expr(unit, node)
-        if t not in ("player", "any"):
-            raise self.err(unit, node.pos, f"expected a player, found {self.describe(t)}")
+        if t != PLAYER and t != ANY:
+            raise self.err(unit, node.pos, f"expected a player, found {t.describe()}")
         return fn
 
-    def card_expr(self, unit: Unit, node: A.Node) -> tuple[Fn, str]:
+    def card_expr(self, unit: Unit, node: A.Node) -> tuple[Fn, Type]:
         fn, t = self.expr(unit, node)
-        if not (t.startswith("card") or t == "any"):
-            raise self.err(unit, node.pos, f"expected a card, found {self.describe(t)}")
+        if not isinstance(t, (Card, AnyT)):
+            raise self.err(unit, node.pos, f"expected a card, found {t.describe()}")
         return fn, t
 
-    def zone_expr(self, unit: Unit, node: A.Node) -> tuple[Fn, str]:
+    def zone_expr(self, unit: Unit, node: A.Node) -> tuple[Fn, Type]:
         if isinstance(node, A.Name) and unit.scope.lookup(node.name) is None and node.name not in self.g.known_names():
             raise self.err(unit, node.pos, f"unknown zone '{node.name}'", suggest(node.name, list(self.g.zone_index)))
         fn, t = self.expr(unit, node)
-        if not t.startswith("zone:"):
-            raise self.err(unit, node.pos, f"expected a zone, found {self.describe(t)}")
+        if not isinstance(t, Zone):
+            raise self.err(unit, node.pos, f"expected a zone, found {t.describe()}")
         return fn, t
 
     # ------------------------------------------------------------ expressions
-    def expr(self, unit: Unit, n: A.Node) -> tuple[Fn, str]:
+    def expr(self, unit: Unit, n: A.Node) -> tuple[Fn, Type]:
         method = getattr(self, "x_" + type(n).__name__)
         gen = self.gen
         if gen is None:
@@ -194,8 +158,8 @@ class ExpressionCompiler:
         return fresh
 
     @staticmethod
-    def cached(slot: int, fn: Fn, t: str) -> tuple[Fn, str]:
-        if is_collection(t) and t != "any":
+    def cached(slot: int, fn: Fn, t: Type) -> tuple[Fn, Type]:
+        if t.is_collection and t != ANY:
             return fn, t            # lists are not shared between items: nothing may alias them
 
         def once(st, fr):
@@ -208,24 +172,24 @@ class ExpressionCompiler:
 
     def x_Int(self, unit, n):
         v = n.value
-        return (lambda st, fr: v), "int"
+        return (lambda st, fr: v), INT
 
     def x_Str(self, unit, n):
         v = n.value
-        return (lambda st, fr: v), "text"
+        return (lambda st, fr: v), TEXT
 
     def x_Bool(self, unit, n):
         v = n.value
-        return (lambda st, fr: v), "bool"
+        return (lambda st, fr: v), BOOL
 
     def x_NoneLit(self, unit, n):
-        return (lambda st, fr: None), "none"
+        return (lambda st, fr: None), NONE
 
     def x_Me(self, unit, n):
-        return (_bound_me if unit.me_bound else _me), "player"
+        return (_bound_me if unit.me_bound else _me), PLAYER
 
     def x_This(self, unit, n):
-        return (lambda st, fr: fr.this), "card"
+        return (lambda st, fr: fr.this), CARD
 
     def x_Name(self, unit, n):
         g = self.g
@@ -236,11 +200,11 @@ class ExpressionCompiler:
             return (lambda st, fr: fr.locals[slot]), t
         if name in g.option_index:
             i = g.option_index[name]
-            t = "bool" if isinstance(g.option_defaults[i], bool) else "int"
+            t = BOOL if isinstance(g.option_defaults[i], bool) else INT
             return (lambda st, fr: st.opts[i]), t
         if name in g.constants:
             table = g.constants[name]
-            return (lambda st, fr: table[st.players]), "int"
+            return (lambda st, fr: table[st.players]), INT
         if name in g.gvar_index:
             i = g.gvar_index[name]
             return (lambda st, fr: st.gvars[i]), g.gvar_types[i]
@@ -252,28 +216,28 @@ class ExpressionCompiler:
         if name in g.res_index:
             r, nr = g.res_index[name], g.nres
             if unit.me_bound:
-                return (lambda st, fr: st.res[fr.me * nr + r]), "int"
-            return (lambda st, fr: st.res[_me(st, fr) * nr + r]), "int"
+                return (lambda st, fr: st.res[fr.me * nr + r]), INT
+            return (lambda st, fr: st.res[_me(st, fr) * nr + r]), INT
         if name in g.zone_index:
             z = g.zone_defs[g.zone_index[name]]
             base = g.zone_base[g.zone_index[name]]
             if z.per_player:
-                return (lambda st, fr: base + _me(st, fr)), "zone:" + z.holds
-            return (lambda st, fr: base), "zone:" + z.holds
+                return (lambda st, fr: base + _me(st, fr)), Zone(z.holds)
+            return (lambda st, fr: base), Zone(z.holds)
         if name in g.enum_of_value:
-            return (lambda st, fr: name), "enum:" + g.enum_of_value[name]
+            return (lambda st, fr: name), Enum(g.enum_of_value[name])
         if name in g.enums:
             values = list(g.enums[name])
-            return (lambda st, fr: values), "enumset:" + name
+            return (lambda st, fr: values), EnumSet(name)
         if name in g.kind_cards:
             ids = g.kind_cards[name]
-            return (lambda st, fr: ids[:]), "list:card:" + name
+            return (lambda st, fr: ids[:]), List(Card(name))
         if name == "players":
-            return (lambda st, fr: list(range(st.players))), "list:player"
+            return (lambda st, fr: list(range(st.players))), List(PLAYER)
         if name == "round":
-            return (lambda st, fr: st.round), "int"
+            return (lambda st, fr: st.round), INT
         if name == "player_count":
-            return (lambda st, fr: st.players), "int"
+            return (lambda st, fr: st.players), INT
         if name in g.card_index:
             raise self.err(unit, n.pos, f"'{name}' is a card id; compare with 'x is {name}'")
         known = unit.scope.all_names() + g.known_names()
@@ -283,17 +247,17 @@ class ExpressionCompiler:
         g = self.g
         target, t = self.expr(unit, n.target)
         name = n.name
-        if t == "player":
+        if t == PLAYER:
             raise self.err(unit, n.pos, f"write '{name} of ...' for a player's {name}")
-        if not (t.startswith("card") or t == "any"):
-            raise self.err(unit, n.target.pos, f"'.{name}' needs a card, found {self.describe(t)}")
-        kind = t[5:] if t.startswith("card:") else None
+        if not isinstance(t, (Card, AnyT)):
+            raise self.err(unit, n.target.pos, f"'.{name}' needs a card, found {t.describe()}")
+        kind = card_kind(t)
         if name == "id":
             ids = g.card_def_ids
-            return (lambda st, fr: ids[target(st, fr)]), "text"
+            return (lambda st, fr: ids[target(st, fr)]), TEXT
         if name == "name":
             names = g.card_names
-            return (lambda st, fr: names[target(st, fr)]), "text"
+            return (lambda st, fr: names[target(st, fr)]), TEXT
         fields = g.kind_fields.get(kind, {}) if kind else g.all_fields
         cvars = g.kind_cvars.get(kind, {}) if kind else g.all_cvars
         if name in fields:
@@ -337,7 +301,7 @@ class ExpressionCompiler:
             if local is None:
                 return None
             slot, t = local
-            kind = t[5:] if t.startswith("card:") else None
+            kind = card_kind(t)
             fields = g.kind_fields.get(kind, {}) if kind else g.all_fields
             cvars = g.kind_cvars.get(kind, {}) if kind else g.all_cvars
             if node.name in fields:             # the same order as x_Field: a kind's fields, then its variables
@@ -413,7 +377,7 @@ class ExpressionCompiler:
                     for s in range(base, base + count):
                         out += st.zones[s]
                     return out
-                return every_card, "list:card:" + z.holds
+                return every_card, List(Card(z.holds))
             if z is None or not z.per_player:
                 raise self.err(unit, n.pos, f"'{name} of {n.scope}' needs a zone each player has")
             base = g.zone_base[zi]
@@ -431,13 +395,13 @@ class ExpressionCompiler:
                         if p != me:
                             out += st.zones[base + p]
                     return out
-            return fn, "list:card:" + z.holds
+            return fn, List(Card(z.holds))
         zi = g.zone_index.get(name)
         if zi is not None and g.zone_defs[zi].of_card is not None:
             z = g.zone_defs[zi]
             card, ct = self.card_expr(unit, n.target)
-            if ct.startswith("card:") and ct[5:] != z.of_card:
-                raise self.err(unit, n.target.pos, f"'{name}' belongs to {z.of_card} cards, not to {ct[5:]} cards")
+            if card_kind(ct) is not None and card_kind(ct) != z.of_card:
+                raise self.err(unit, n.target.pos, f"'{name}' belongs to {z.of_card} cards, not to {card_kind(ct)} cards")
             base, pos = g.zone_base[zi], g.kind_pos
             host_kind = z.of_card
             is_host = [g.card_defs[d].kind == host_kind for d in g.card_def_index]
@@ -447,16 +411,16 @@ class ExpressionCompiler:
                 if not is_host[c]:
                     raise RuleError(f"'{name}' belongs to {host_kind} cards, not to {g.card_def_ids[c]}")
                 return base + pos[c]
-            return card_zone, "zone:" + z.holds
+            return card_zone, Zone(z.holds)
         if name in g.kind_cards and any(g.card_defs[d].per_player for d in {g.card_def_index[c] for c in g.kind_cards[name]}):
             # 'pawn of p': that player's own pieces of the kind, wherever they are
             target = self.player_expr(unit, n.target)
             by_seat = g.seat_cards(name)
-            return (lambda st, fr: by_seat[target(st, fr)][:]), "list:card:" + name
+            return (lambda st, fr: by_seat[target(st, fr)][:]), List(Card(name))
         target = self.player_expr(unit, n.target)
         if name in g.res_index:
             r, nr = g.res_index[name], g.nres
-            return (lambda st, fr: st.res[target(st, fr) * nr + r]), "int"
+            return (lambda st, fr: st.res[target(st, fr) * nr + r]), INT
         if name in g.pvar_index:
             i, nv = g.pvar_index[name], g.npvars
             return (lambda st, fr: st.pvars[target(st, fr) * nv + i]), g.pvar_types[i]
@@ -466,22 +430,22 @@ class ExpressionCompiler:
             if not z.per_player:
                 raise self.err(unit, n.pos, f"'{name}' is a shared zone; write just '{name}'")
             base = g.zone_base[zi]
-            return (lambda st, fr: base + target(st, fr)), "zone:" + z.holds
+            return (lambda st, fr: base + target(st, fr)), Zone(z.holds)
         known = list(g.res_index) + list(g.pvar_index) + [z.name for z in g.zone_defs if z.per_player]
         raise self.err(unit, n.pos, f"players have no '{name}'", suggest(name, known))
 
     def x_Comprehension(self, unit, n):
         raise self.err(unit, n.pos, "a 'x in ... where ...' form belongs inside count(), sum(), any(), every(), first(), those(), min() or max()")
 
-    def comprehension(self, unit: Unit, n: A.Node) -> tuple[Fn, int, Optional[Fn], Optional[Fn], str, str]:
+    def comprehension(self, unit: Unit, n: A.Node) -> tuple[Fn, int, Optional[Fn], Optional[Fn], Type, Type]:
         """(source list fn, var slot, cond, value, element type, value type)."""
         if isinstance(n, A.Comprehension):
             if not n.var:
                 raise self.err(unit, n.pos, "write 'x in collection where condition'")
             src, st_ = self.expr(unit, n.source)
-            if not is_collection(st_):
-                raise self.err(unit, n.source.pos, f"expected a zone or list, found {self.describe(st_)}")
-            et = elem_type(st_)
+            if not st_.is_collection:
+                raise self.err(unit, n.source.pos, f"expected a zone or list, found {st_.describe()}")
+            et = st_.elem()
             inner = Unit(unit.code, unit.origin, _Scope(unit.scope), unit.me_bound)
             slot = inner.new_slot()
             inner.scope.names[n.var] = (slot, et)
@@ -490,9 +454,9 @@ class ExpressionCompiler:
             value, vt = self.expr(inner, n.value) if n.value is not None else (None, et)
             return source, slot, cond, value, et, vt
         src, st_ = self.expr(unit, n)
-        if not is_collection(st_):
-            raise self.err(unit, n.pos, f"expected a zone or list, found {self.describe(st_)}")
-        return self.read_list(src, st_), -1, None, None, elem_type(st_), elem_type(st_)
+        if not st_.is_collection:
+            raise self.err(unit, n.pos, f"expected a zone or list, found {st_.describe()}")
+        return self.read_list(src, st_), -1, None, None, st_.elem(), st_.elem()
 
     def x_Call(self, unit, n):
         fdef = self.g.function_defs.get(n.func)
@@ -504,21 +468,21 @@ class ExpressionCompiler:
         if prim.fn is None:
             return self.aggregate(unit, n)
         args, types = [], []
-        variadic = prim.params and prim.params[-1].endswith("*")
-        if not variadic and len(n.args) != len(prim.params):
+        if not prim.variadic and len(n.args) != len(prim.params):
             raise self.err(unit, n.pos, f"{n.func}() takes {len(prim.params)} argument(s), given {len(n.args)}")
         for i, a in enumerate(n.args):
-            want = prim.params[min(i, len(prim.params) - 1)].rstrip("*")
+            want = prim.params[min(i, len(prim.params) - 1)]
             fn, t = self.expr(unit, a)
-            if want == "zone" and not t.startswith("zone:"):
-                raise self.err(unit, a.pos, f"{n.func}() needs a zone, found {self.describe(t)}")
-            if want not in ("zone",) and not self.compatible(t, want):
-                raise self.err(unit, a.pos, f"{n.func}() needs {self.describe(want)}, found {self.describe(t)}")
+            if isinstance(want, Zone):
+                if not isinstance(t, Zone):
+                    raise self.err(unit, a.pos, f"{n.func}() needs a zone, found {t.describe()}")
+            elif not compatible(t, want):
+                raise self.err(unit, a.pos, f"{n.func}() needs {want.describe()}, found {t.describe()}")
             args.append(fn)
             types.append(t)
-        ret = prim.returns.rstrip("?")
-        if ret == "elem":
-            ret = elem_type(types[0])
+        ret = prim.returns
+        if ret == ELEM:
+            ret = types[0].elem()
         f = prim.fn
         if prim.needs_state:
             if len(args) == 1:
@@ -540,7 +504,7 @@ class ExpressionCompiler:
         """A pack's function: its body is compiled here, its parameters are new
         locals of the caller set from the arguments (the body sees nothing else)."""
         if fdef.name in getattr(self.g, "broken_functions", ()):
-            return (lambda st, fr: None), "any"      # its errors are reported at its definition
+            return (lambda st, fr: None), ANY      # its errors are reported at its definition
         inlining = getattr(self, "_inlining", ())
         if fdef.name in inlining:
             err = self.err(unit, n.pos, f"function '{fdef.name}' uses itself (functions are expanded where used)")
@@ -562,13 +526,13 @@ class ExpressionCompiler:
         try:
             tree = self.function_tree(fdef)
             if tree is None:
-                return (lambda st, fr: None), "any"
+                return (lambda st, fr: None), ANY
             body, t = self.expr(inner, tree)
         except _SelfUse:
             raise
         except MeepleError:
             # the function's own text is checked, and its errors reported, once where it is defined
-            return (lambda st, fr: None), "any"
+            return (lambda st, fr: None), ANY
         finally:
             self._inlining = inlining
         pairs = tuple(pairs_list)
@@ -594,10 +558,10 @@ class ExpressionCompiler:
             raise self.err(unit, n.pos, f"{n.func}() takes one collection, e.g. {n.func}(c in hand where ...)")
         src, slot, cond, value, et, vt = self.comprehension(unit, n.args[0])
         kind = n.func
-        if kind in ("sum", "min", "max") and value is None and et != "int":
+        if kind in ("sum", "min", "max") and value is None and et != INT:
             raise self.err(unit, n.args[0].pos, f"{kind}() needs numbers: write {kind}(x.field for x in ...)")
-        if kind in ("sum", "min", "max") and value is not None and vt not in ("int", "any"):
-            raise self.err(unit, n.args[0].pos, f"{kind}() needs numbers, found {self.describe(vt)}")
+        if kind in ("sum", "min", "max") and value is not None and vt != INT and vt != ANY:
+            raise self.err(unit, n.args[0].pos, f"{kind}() needs numbers, found {vt.describe()}")
 
         def items(st, fr):
             seq = src(st, fr)
@@ -613,35 +577,35 @@ class ExpressionCompiler:
 
         if kind == "count":
             if cond is None:
-                return (lambda st, fr: len(src(st, fr))), "int"
-            return (lambda st, fr: len(items(st, fr))), "int"
+                return (lambda st, fr: len(src(st, fr))), INT
+            return (lambda st, fr: len(items(st, fr))), INT
         if kind == "sum":
-            return (lambda st, fr: sum(items(st, fr))), "int"
+            return (lambda st, fr: sum(items(st, fr))), INT
         if kind == "min":
-            return (lambda st, fr: min(items(st, fr), default=None)), "int"
+            return (lambda st, fr: min(items(st, fr), default=None)), INT
         if kind == "max":
-            return (lambda st, fr: max(items(st, fr), default=None)), "int"
+            return (lambda st, fr: max(items(st, fr), default=None)), INT
         if kind == "those":
             if value is not None:
                 raise self.err(unit, n.args[0].pos, "those() keeps items: write those(x in ... where ...); values() maps them")
-            return items, "list:" + et
+            return items, List(et)
         if kind == "values":
             if value is None:
                 raise self.err(unit, n.args[0].pos, "values() needs a value per item: values(coins of p for p in players)")
-            return items, "list:" + vt
+            return items, List(vt)
 
         # Without a condition, any/every/first read true/false items as conditions
         # and any other item as present (player 0 and card 0 are items, not false).
-        truthy = et == "bool"
+        truthy = et == BOOL
         if cond is None:
             test = (lambda st, fr: bool(fr.locals[slot])) if truthy and kind != "first" else (lambda st, fr: True)
         else:
             test = cond
         if slot < 0:                     # a plain collection: any(xs), every(xs), first(xs)
             if kind == "any":
-                return ((lambda st, fr: any(src(st, fr))) if truthy else (lambda st, fr: len(src(st, fr)) > 0)), "bool"
+                return ((lambda st, fr: any(src(st, fr))) if truthy else (lambda st, fr: len(src(st, fr)) > 0)), BOOL
             if kind == "every":
-                return ((lambda st, fr: all(src(st, fr))) if truthy else (lambda st, fr: True)), "bool"
+                return ((lambda st, fr: all(src(st, fr))) if truthy else (lambda st, fr: True)), BOOL
             return (lambda st, fr: next(iter(src(st, fr)), None)), et
 
         if kind == "any":
@@ -652,7 +616,7 @@ class ExpressionCompiler:
                     if test(st, fr):
                         return True
                 return False
-            return any_, "bool"
+            return any_, BOOL
         if kind == "every":
             def every_(st, fr):
                 loc = fr.locals
@@ -661,7 +625,7 @@ class ExpressionCompiler:
                     if not test(st, fr):
                         return False
                 return True
-            return every_, "bool"
+            return every_, BOOL
         if kind == "first":
             def first_(st, fr):
                 loc = fr.locals
@@ -676,30 +640,30 @@ class ExpressionCompiler:
     def x_ListLit(self, unit, n):
         items = [self.expr(unit, i) for i in n.items]
         fns = [f for f, _ in items]
-        et = items[0][1] if items else "any"
-        return (lambda st, fr: [f(st, fr) for f in fns]), "list:" + et
+        et = items[0][1] if items else ANY
+        return (lambda st, fr: [f(st, fr) for f in fns]), List(et)
 
     def x_Unary(self, unit, n):
         if n.op == "not":
             f = self.truth(unit, n.operand)
-            return (lambda st, fr: not f(st, fr)), "bool"
+            return (lambda st, fr: not f(st, fr)), BOOL
         f = self.number(unit, n.operand)
-        return (lambda st, fr: -f(st, fr)), "int"
+        return (lambda st, fr: -f(st, fr)), INT
 
     def x_Cond(self, unit, n):
         test = self.truth(unit, n.test)
         a, ta = self.expr(unit, n.then)
         b, tb = self.expr(unit, n.other)
-        return (lambda st, fr: a(st, fr) if test(st, fr) else b(st, fr)), (ta if ta != "none" else tb)
+        return (lambda st, fr: a(st, fr) if test(st, fr) else b(st, fr)), (ta if ta != NONE else tb)
 
     def x_Is(self, unit, n):
         target, t = self.expr(unit, n.target)
         if n.name is None:
             if n.negated:
-                return (lambda st, fr: target(st, fr) is not None), "bool"
-            return (lambda st, fr: target(st, fr) is None), "bool"
-        if not (t.startswith("card") or t == "any"):
-            raise self.err(unit, n.target.pos, f"'is {n.name}' needs a card, found {self.describe(t)}")
+                return (lambda st, fr: target(st, fr) is not None), BOOL
+            return (lambda st, fr: target(st, fr) is None), BOOL
+        if not isinstance(t, (Card, AnyT)):
+            raise self.err(unit, n.target.pos, f"'is {n.name}' needs a card, found {t.describe()}")
         if n.name not in self.g.card_index:
             raise self.err(unit, n.name_pos, f"unknown card id '{n.name}'", suggest(n.name, list(self.g.card_index)))
         d = self.g.card_index[n.name]
@@ -708,12 +672,12 @@ class ExpressionCompiler:
             def is_not(st, fr):
                 c = target(st, fr)
                 return c is None or defs[c] != d
-            return is_not, "bool"
+            return is_not, BOOL
 
         def is_(st, fr):
             c = target(st, fr)
             return c is not None and defs[c] == d
-        return is_, "bool"
+        return is_, BOOL
 
     def x_Binary(self, unit, n):
         op = n.op
@@ -731,8 +695,8 @@ class ExpressionCompiler:
             if len(parts) == 2:
                 a, b = parts
                 if op == "and":
-                    return (lambda st, fr: a(st, fr) and b(st, fr)), "bool"
-                return (lambda st, fr: a(st, fr) or b(st, fr)), "bool"
+                    return (lambda st, fr: a(st, fr) and b(st, fr)), BOOL
+                return (lambda st, fr: a(st, fr) or b(st, fr)), BOOL
             fns = tuple(parts)
             if op == "and":
                 def all_of(st, fr):
@@ -740,14 +704,14 @@ class ExpressionCompiler:
                         if not f(st, fr):
                             return False
                     return True
-                return all_of, "bool"
+                return all_of, BOOL
 
             def any_of(st, fr):
                 for f in fns:
                     if f(st, fr):
                         return True
                 return False
-            return any_of, "bool"
+            return any_of, BOOL
         if op in ("in", "notin"):
             return self.membership(unit, n)
         if op == "..":
@@ -758,60 +722,60 @@ class ExpressionCompiler:
                 if hi - lo > 10000:
                     raise RuleError(f"range {lo}..{hi} is too long (at most 10000 numbers)")
                 return list(range(lo, hi + 1))
-            return rng, "list:int"
+            return rng, List(INT)
         if op == "+":
             a, ta = self.expr(unit, n.left)
             b, tb = self.expr(unit, n.right)
-            if ta.startswith("list:") and tb.startswith("list:"):
-                if not (self.compatible(ta, tb) or self.compatible(tb, ta)):
-                    raise self.err(unit, n.pos, f"cannot join {self.describe(ta)} and {self.describe(tb)}")
-                return (lambda st, fr: a(st, fr) + b(st, fr)), (ta if ta != "list:any" else tb)
+            if isinstance(ta, List) and isinstance(tb, List):
+                if not (compatible(ta, tb) or compatible(tb, ta)):
+                    raise self.err(unit, n.pos, f"cannot join {ta.describe()} and {tb.describe()}")
+                return (lambda st, fr: a(st, fr) + b(st, fr)), (ta if ta != List(ANY) else tb)
         if op in ("+", "-", "*", "<", "<=", ">", ">=") and isinstance(n.right, A.Int):
             a, k = self.number(unit, n.left), n.right.value
             fast = {"+": lambda st, fr: a(st, fr) + k, "-": lambda st, fr: a(st, fr) - k,
                     "*": lambda st, fr: a(st, fr) * k, "<": lambda st, fr: a(st, fr) < k,
                     "<=": lambda st, fr: a(st, fr) <= k, ">": lambda st, fr: a(st, fr) > k,
                     ">=": lambda st, fr: a(st, fr) >= k}
-            return fast[op], ("int" if op in "+-*" else "bool")
+            return fast[op], (INT if op in "+-*" else BOOL)
         if op in ("+", "-", "*", "/", "%", "<", "<=", ">", ">="):
             a, b = self.number(unit, n.left), self.number(unit, n.right)
             if op == "+":
-                return (lambda st, fr: a(st, fr) + b(st, fr)), "int"
+                return (lambda st, fr: a(st, fr) + b(st, fr)), INT
             if op == "-":
-                return (lambda st, fr: a(st, fr) - b(st, fr)), "int"
+                return (lambda st, fr: a(st, fr) - b(st, fr)), INT
             if op == "*":
-                return (lambda st, fr: a(st, fr) * b(st, fr)), "int"
+                return (lambda st, fr: a(st, fr) * b(st, fr)), INT
             if op == "/":
                 def div(st, fr):
                     d = b(st, fr)
                     if d == 0:
                         raise RuleError("division by zero")
                     return a(st, fr) // d      # rounds down, as every rule here does
-                return div, "int"
+                return div, INT
             if op == "%":
                 def mod(st, fr):
                     d = b(st, fr)
                     if d == 0:
                         raise RuleError("division by zero")
                     return a(st, fr) % d
-                return mod, "int"
+                return mod, INT
             if op == "<":
-                return (lambda st, fr: a(st, fr) < b(st, fr)), "bool"
+                return (lambda st, fr: a(st, fr) < b(st, fr)), BOOL
             if op == "<=":
-                return (lambda st, fr: a(st, fr) <= b(st, fr)), "bool"
+                return (lambda st, fr: a(st, fr) <= b(st, fr)), BOOL
             if op == ">":
-                return (lambda st, fr: a(st, fr) > b(st, fr)), "bool"
-            return (lambda st, fr: a(st, fr) >= b(st, fr)), "bool"
+                return (lambda st, fr: a(st, fr) > b(st, fr)), BOOL
+            return (lambda st, fr: a(st, fr) >= b(st, fr)), BOOL
         a, ta = self.expr(unit, n.left)
         b, tb = self.expr(unit, n.right)
-        if not (self.compatible(ta, tb) or self.compatible(tb, ta)):
-            raise self.err(unit, n.pos, f"cannot compare {self.describe(ta)} with {self.describe(tb)}")
+        if not (compatible(ta, tb) or compatible(tb, ta)):
+            raise self.err(unit, n.pos, f"cannot compare {ta.describe()} with {tb.describe()}")
         fused = self.fused_equality(unit, n)
         if fused is not None:
-            return fused, "bool"
+            return fused, BOOL
         if op == "==":
-            return (lambda st, fr: a(st, fr) == b(st, fr)), "bool"
-        return (lambda st, fr: a(st, fr) != b(st, fr)), "bool"
+            return (lambda st, fr: a(st, fr) == b(st, fr)), BOOL
+        return (lambda st, fr: a(st, fr) != b(st, fr)), BOOL
 
     def membership(self, unit: Unit, n: A.Binary):
         a, ta = self.expr(unit, n.left)
@@ -826,7 +790,7 @@ class ExpressionCompiler:
             def on_some_card(st, fr):      # 'c in occupant of all': on any card's such zone, in O(1)
                 c = a(st, fr)
                 return (c is not None and lo <= st.loc[c] < hi) != neg
-            return on_some_card, "bool"
+            return on_some_card, BOOL
         if isinstance(right, A.Of) and right.scope in ("all", "others") and right.name in g.zone_index:
             zi = g.zone_index[right.name]
             if not g.zone_defs[zi].per_player:
@@ -841,16 +805,16 @@ class ExpressionCompiler:
                 slot = st.loc[c]
                 ok = base <= slot < base + st.players and (not others or owner[slot] != _me(st, fr))
                 return ok != neg
-            return inzones, "bool"
+            return inzones, BOOL
         b, tb = self.expr(unit, right)
-        if tb.startswith("zone:"):
-            if not (ta.startswith("card") or ta == "any"):
-                raise self.err(unit, n.left.pos, f"only cards are in zones, found {self.describe(ta)}")
+        if isinstance(tb, Zone):
+            if not isinstance(ta, (Card, AnyT)):
+                raise self.err(unit, n.left.pos, f"only cards are in zones, found {ta.describe()}")
             def in_zone(st, fr):
                 c = a(st, fr)
                 return (c is not None and st.loc[c] == b(st, fr)) != neg
-            return in_zone, "bool"
-        if not is_collection(tb):
-            raise self.err(unit, right.pos, f"'in' needs a zone or list, found {self.describe(tb)}")
-        return (lambda st, fr: (a(st, fr) in b(st, fr)) != neg), "bool"
+            return in_zone, BOOL
+        if not tb.is_collection:
+            raise self.err(unit, right.pos, f"'in' needs a zone or list, found {tb.describe()}")
+        return (lambda st, fr: (a(st, fr) in b(st, fr)) != neg), BOOL
 

@@ -10,8 +10,8 @@ from .errors import suggest
 from .runtime import NO_ANSWER, ChoiceDescriber, Decision, Frame, OneOfDescriber
 
 from . import ast as A
-from .types import (CALL, SKIP, STOP, SUSPEND, Fn, Unit, _Scope, _jump, _me, call_direct, elem_type, is_collection,
-                    used_once_more)
+from .types import CALL, SKIP, STOP, SUSPEND, Fn, Unit, _Scope, _jump, _me, call_direct, used_once_more
+from .typesys import INT, List, card_kind, compatible
 
 
 def pausing(resume, offer) -> Fn:
@@ -45,10 +45,10 @@ class InteractionCompiler:
 
     def s_Choose(self, unit, s):
         src, st_ = self.expr(unit, s.source)
-        if not is_collection(st_):
-            raise self.err(unit, s.source.pos, f"choose from a zone or list, not {self.describe(st_)}")
+        if not st_.is_collection:
+            raise self.err(unit, s.source.pos, f"choose from a zone or list, not {st_.describe()}")
         source = self.as_list(src, st_)
-        et = elem_type(st_)
+        et = st_.elem()
         who = self.chooser(unit, s.chooser)
         slot = unit.new_slot()
         acc = unit.new_slot() if s.up_to is not None else -1
@@ -57,12 +57,12 @@ class InteractionCompiler:
             inner = Unit(unit.code, unit.origin, _Scope(unit.scope), unit.me_bound)
             inner.scope.names[s.var] = (slot, et)
             if acc >= 0:          # in 'choose up to', the where-clause sees the picks so far
-                inner.scope.names["chosen"] = (acc, "list:" + et)
+                inner.scope.names["chosen"] = (acc, List(et))
             source = self.hoist_invariants(inner, s.var, [s.cond], source)
             cond = self.truth(inner, s.cond)
         up_to = self.number(unit, s.up_to) if s.up_to is not None else None
         at_least = self.number(unit, s.at_least) if s.at_least is not None else None
-        unit.scope.names[s.var] = (slot, ("list:" + et) if up_to else et)
+        unit.scope.names[s.var] = (slot, List(et) if up_to else et)
         keyer, text, shown = self.g.describe(et)
         ncv = self.g.ncvars
         described = ChoiceDescriber(keyer, text, SKIP, "done" if up_to is not None else "skip")
@@ -137,7 +137,7 @@ class InteractionCompiler:
         dice, kind = self.cards_of(unit, s.dice, "roll")
         fields = g.kind_fields.get(kind, g.all_fields) if kind else g.all_fields
         cvars = g.kind_cvars.get(kind, g.all_cvars) if kind else g.all_cvars
-        if fields.get("faces") != "int" or cvars.get("value") != "int":
+        if fields.get("faces") != INT or cvars.get("value") != INT:
             raise self.err(unit, s.dice.pos, f"only dice roll: {kind or 'these'} cards need an int field 'faces' "
                                              "and an int variable 'value'")
         fi, vi, ncv, table = g.field_index["faces"], g.cvar_index["value"], g.ncvars, g.card_fields
@@ -185,8 +185,8 @@ class InteractionCompiler:
         for p, a in zip(params, args):
             fn, t = self.expr(unit, a)
             want = self.g.type_of(p.type)
-            if not self.compatible(t, want):
-                raise self.err(unit, a.pos, f"{what}: '{p.name}' must be {self.describe(want)}, found {self.describe(t)}")
+            if not compatible(t, want):
+                raise self.err(unit, a.pos, f"{what}: '{p.name}' must be {want.describe()}, found {t.describe()}")
             fns.append(fn)
         return fns
 
@@ -217,7 +217,7 @@ class InteractionCompiler:
     def s_DoHook(self, unit, s):
         g = self.g
         card, t = self.card_expr(unit, s.card)
-        kind = t[5:] if t.startswith("card:") else None
+        kind = card_kind(t)
         hooks = g.kind_hooks.get(kind, ()) if kind else g.all_hooks
         if s.hook not in hooks:
             raise self.err(unit, s.pos, f"'{s.hook}' is not a hook of {kind or 'any card kind'}", suggest(s.hook, list(hooks)))

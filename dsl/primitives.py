@@ -11,16 +11,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
+from .typesys import ANY, BOOL, CARD, COLLECTION, COMPREHENSION, ELEM, INT, PLAYER, ZONE, List, Type
+
 
 @dataclass(frozen=True, slots=True)
 class Primitive:
     name: str
     fn: Optional[Callable[..., Any]]   # None for aggregates compiled by the compiler
-    params: tuple[str, ...]            # types; '*' suffix = variadic
-    returns: str                       # a type, or 'elem' (element of the first arg), 'arg' (type of first arg)
+    params: tuple[Type, ...]           # the arguments' types (COMPREHENSION for an aggregate)
+    returns: Type                      # a type, or ELEM (the element type of the first argument); may be none
     needs_state: bool
     doc: str
     pure: bool = True                  # false: has side effects, so never evaluated once for many items
+    variadic: bool = False             # the last parameter repeats: lesser(a, b, ...)
 
 
 def size(st, coll):
@@ -140,41 +143,41 @@ def majority_share(n, counts, first, second):
 
 
 PRIMITIVES: dict[str, Primitive] = {
-    "size": Primitive("size", size, ("collection",), "int", True, size.__doc__),
-    "holder": Primitive("holder", holder, ("card",), "player?", True, holder.__doc__),
-    "top": Primitive("top", top, ("zone",), "elem?", True, top.__doc__),
-    "host": Primitive("host", host, ("card",), "card?", True, host.__doc__),
-    "turn_order": Primitive("turn_order", turn_order, ("player",), "list:player", True, turn_order.__doc__),
-    "next_player": Primitive("next_player", next_player, ("player",), "player", True, next_player.__doc__),
-    "previous_player": Primitive("previous_player", previous_player, ("player",), "player", True, previous_player.__doc__),
-    "player": Primitive("player", player, ("int",), "player", True, player.__doc__),
-    "random": Primitive("random", random, ("collection",), "elem?", True, random.__doc__, pure=False),
-    "distance": Primitive("distance", distance, ("player", "player"), "int", True, distance.__doc__),
-    "neighbours": Primitive("neighbours", neighbours, ("player", "player"), "bool", True, neighbours.__doc__),
-    "abs": Primitive("abs", absolute, ("int",), "int", False, absolute.__doc__),
-    "lesser": Primitive("lesser", lesser, ("int*",), "int", False, lesser.__doc__),
-    "greater": Primitive("greater", greater, ("int*",), "int", False, greater.__doc__),
-    "tier": Primitive("tier", tier, ("int", "list:int", "list:int"), "int", False, tier.__doc__),
-    "top_sum": Primitive("top_sum", top_sum, ("list:int", "int"), "int", False, top_sum.__doc__),
-    "majority_share": Primitive("majority_share", majority_share, ("int", "list:int", "int", "int"), "int", False,
+    "size": Primitive("size", size, (COLLECTION,), INT, True, size.__doc__),
+    "holder": Primitive("holder", holder, (CARD,), PLAYER, True, holder.__doc__),
+    "top": Primitive("top", top, (ZONE,), ELEM, True, top.__doc__),
+    "host": Primitive("host", host, (CARD,), CARD, True, host.__doc__),
+    "turn_order": Primitive("turn_order", turn_order, (PLAYER,), List(PLAYER), True, turn_order.__doc__),
+    "next_player": Primitive("next_player", next_player, (PLAYER,), PLAYER, True, next_player.__doc__),
+    "previous_player": Primitive("previous_player", previous_player, (PLAYER,), PLAYER, True, previous_player.__doc__),
+    "player": Primitive("player", player, (INT,), PLAYER, True, player.__doc__),
+    "random": Primitive("random", random, (COLLECTION,), ELEM, True, random.__doc__, pure=False),
+    "distance": Primitive("distance", distance, (PLAYER, PLAYER), INT, True, distance.__doc__),
+    "neighbours": Primitive("neighbours", neighbours, (PLAYER, PLAYER), BOOL, True, neighbours.__doc__),
+    "abs": Primitive("abs", absolute, (INT,), INT, False, absolute.__doc__),
+    "lesser": Primitive("lesser", lesser, (INT,), INT, False, lesser.__doc__, variadic=True),
+    "greater": Primitive("greater", greater, (INT,), INT, False, greater.__doc__, variadic=True),
+    "tier": Primitive("tier", tier, (INT, List(INT), List(INT)), INT, False, tier.__doc__),
+    "top_sum": Primitive("top_sum", top_sum, (List(INT), INT), INT, False, top_sum.__doc__),
+    "majority_share": Primitive("majority_share", majority_share, (INT, List(INT), INT, INT), INT, False,
                                 majority_share.__doc__),
     # Aggregates over a collection or a comprehension ``x in coll where cond``.
-    "count": Primitive("count", None, ("comprehension",), "int", False,
+    "count": Primitive("count", None, (COMPREHENSION,), INT, False,
                        "How many items of the collection satisfy the condition: count(c in hand where c.cost > 3)."),
-    "sum": Primitive("sum", None, ("comprehension",), "int", False,
+    "sum": Primitive("sum", None, (COMPREHENSION,), INT, False,
                      "Sum of a value over a collection: sum(c.cost for c in hand); 0 when empty."),
-    "min": Primitive("min", None, ("comprehension",), "int", False,
+    "min": Primitive("min", None, (COMPREHENSION,), INT, False,
                      "Smallest value over a collection: min(d.cost for d in hand); none when empty."),
-    "max": Primitive("max", None, ("comprehension",), "int", False,
+    "max": Primitive("max", None, (COMPREHENSION,), INT, False,
                      "Largest value over a collection: max(c.rank for c in picked); none when empty."),
-    "any": Primitive("any", None, ("comprehension",), "bool", False,
+    "any": Primitive("any", None, (COMPREHENSION,), BOOL, False,
                      "Whether some item satisfies the condition: any(c in hand where c.value > 3)."),
-    "every": Primitive("every", None, ("comprehension",), "bool", False,
+    "every": Primitive("every", None, (COMPREHENSION,), BOOL, False,
                        "Whether all items satisfy the condition (true when empty)."),
-    "first": Primitive("first", None, ("comprehension",), "elem?", False,
+    "first": Primitive("first", None, (COMPREHENSION,), ELEM, False,
                        "The first item satisfying the condition, in collection order; none if there is none."),
-    "those": Primitive("those", None, ("comprehension",), "list", False,
+    "those": Primitive("those", None, (COMPREHENSION,), List(ANY), False,
                        "The items satisfying the condition, as a list: those(d in hand where d.cost < 3)."),
-    "values": Primitive("values", None, ("comprehension",), "list", False,
+    "values": Primitive("values", None, (COMPREHENSION,), List(ANY), False,
                         "A value per item, as a list: values(coins of p for p in players)."),
 }

@@ -33,7 +33,8 @@ from .hoist import free_names, invariant_parts
 from .primitives import PRIMITIVES
 from .errors import Refusal, RuleError
 
-from .types import STEP_BUDGET, STOP, UNSET, Fn, Unit, _me, _move, elem_type, is_collection, uses
+from .types import STEP_BUDGET, STOP, UNSET, Fn, Unit, _me, _move, uses
+from .typesys import BOOL, AnyT, Card, List, Type, Zone, card_kind
 
 __all__ = ["PyGen", "GENERATED_FILE", "fusable"]
 
@@ -161,7 +162,7 @@ class PyGen:
         self.ns: dict[str, Any] = {"__builtins__": dict(_BUILTINS), **_RUNTIME}
         self.sources: list[str] = []
         self.placeholders: list[tuple[str, Any]] = []
-        self.types: dict[int, str] = {}     # node id -> type, filled by the checker
+        self.types: dict[int, Type] = {}    # node id -> type, filled by the checker
         self.depth = 0
         self.comp: Any = None
         self._names = 0
@@ -423,7 +424,7 @@ class PyGen:
             for h in hoist:
                 lines.append(f"{ind}L[{h}] = _U")
             seq = self.inline(lines, depth, raw)
-            if st_.startswith("zone:"):
+            if isinstance(st_, Zone):
                 seq = f"st.zones[{seq}]"
         else:
             seq = f"{self.const(source)}(st, fr)"
@@ -500,9 +501,9 @@ class PyGen:
         t = self.info[id(s.what)]
         what = self.expr_src(w, s.what, depth, span)
         cs, c, z = self.fresh("cs"), self.fresh("c"), self.fresh("z")
-        if t.startswith("zone:"):
+        if isinstance(t, Zone):
             w.line(depth, f"{cs} = st.zones[{what}][:]", span)
-        elif t.startswith("list:card") or t == "list:any":
+        elif isinstance(t, List) and isinstance(t.elem_t, (Card, AnyT)):
             w.line(depth, f"{cs} = {what}", span)
         else:
             w.line(depth, f"{c} = {what}", span)
@@ -615,7 +616,7 @@ class PyGen:
         return f"({v} if {v} is not _U else ({v} := {src}))"
 
     # ------------------------------------------------------------ expressions
-    def type_of(self, node: A.Node) -> str:
+    def type_of(self, node: A.Node) -> Type:
         t = self.types.get(id(node))
         if t is None:
             raise _Unsupported(type(node).__name__)
@@ -624,10 +625,10 @@ class PyGen:
     def gen(self, ctx: _Ctx, n: A.Node) -> str:
         """Python source of one expression node (already checked)."""
         key = id(n)
-        if ctx.pyhoist and key in ctx.pyhoist and not is_collection(self.type_of(n)):
+        if ctx.pyhoist and key in ctx.pyhoist and not self.type_of(n).is_collection:
             v = ctx.pyhoist[key]
             return f"({v} if {v} is not _U else ({v} := {self._gen(ctx, n)}))"
-        if ctx.hoist and key in ctx.hoist and not is_collection(self.type_of(n)):
+        if ctx.hoist and key in ctx.hoist and not self.type_of(n).is_collection:
             slot = ctx.hoist[key]
             c = self.fresh("c")
             return f"({c} if ({c} := L[{slot}]) is not _U else _cache(L, {slot}, {self._gen(ctx, n)}))"
@@ -729,7 +730,7 @@ class PyGen:
             return f"{self.const(g.card_def_ids)}[{target}]"
         if name == "name":
             return f"{self.const(g.card_names)}[{target}]"
-        kind = t[5:] if t.startswith("card:") else None
+        kind = card_kind(t)
         fields = g.kind_fields.get(kind, {}) if kind else g.all_fields
         cvars = g.kind_cvars.get(kind, {}) if kind else g.all_cvars
         if name in fields:
@@ -757,11 +758,11 @@ class PyGen:
                     f"if ({me} := _me(st, fr)) is not None else []")
         zi = g.zone_index.get(name)
         if zi is not None and g.zone_defs[zi].of_card is not None:
-            if self.type_of(n.target) == "card:" + g.zone_defs[zi].of_card:
+            if self.type_of(n.target) == Card(g.zone_defs[zi].of_card):
                 # the checker knows the card is of the zone's kind: no test needed
                 return f"({g.zone_base[zi]} + {self.const(g.kind_pos)}[{self.gen(ctx, n.target)}])"
             return f"{self.const(self.card_zone(zi, name))}({self.gen(ctx, n.target)})"
-        if name in g.kind_cards and self.type_of(n) == "list:card:" + name:
+        if name in g.kind_cards and self.type_of(n) == List(Card(name)):
             # 'pawn of p': a player's own pieces of a kind
             return f"{self.const(g.seat_cards(name))}[{self.gen(ctx, n.target)}][:]"
         target = self.gen(ctx, n.target)
@@ -892,7 +893,7 @@ class PyGen:
             return f"(not {test})" if neg else test
         tb = self.type_of(right)
         b = self.gen(ctx, right)
-        if tb.startswith("zone:"):
+        if isinstance(tb, Zone):
             test = f"({a1} is not None and st.loc[{t}] == {b})"
             return f"(not {test})" if neg else test
         return f"({a} {'not in' if neg else 'in'} {b})"
@@ -913,7 +914,7 @@ class PyGen:
             src = f"(None if ({t} := {self.const(g.slot_owner)}[st.loc[{args[0]}]]) < 0 else {t})"
         elif name == "size":
             at = self.type_of(n.args[0])
-            src = f"len(st.zones[{args[0]}])" if at.startswith("zone:") else f"len({args[0]})"
+            src = f"len(st.zones[{args[0]}])" if isinstance(at, Zone) else f"len({args[0]})"
         elif name == "next_player":
             src = f"(({args[0]} + 1) % st.players)"
         elif name in ("greater", "lesser"):
@@ -958,9 +959,9 @@ class PyGen:
         if not isinstance(arg, A.Comprehension):
             t = self.type_of(arg)
             src = self.gen(ctx, arg)
-            if t.startswith("zone:"):
+            if isinstance(t, Zone):
                 src = f"st.zones[{src}]"
-            truthy = elem_type(t) == "bool"
+            truthy = t.elem() == BOOL
             if kind == "count":
                 return f"len({src})"
             if kind in ("sum", "min", "max"):
@@ -980,9 +981,9 @@ class PyGen:
         seq = self.gen(ctx, arg.source)
         if seq.endswith("[:]"):
             seq = seq[:-3]          # a walk only reads: no copy (expressions never change anything)
-        if st_.startswith("zone:"):
+        if isinstance(st_, Zone):
             seq = f"st.zones[{seq}]"
-        et = elem_type(st_)
+        et = st_.elem()
         var = self.fresh("v")
         passed = sorted({v for v, _ in ctx.py.values() if v.isidentifier()})
         inner_py = dict(ctx.py)
@@ -1023,7 +1024,7 @@ class PyGen:
         else:
             raise _Unsupported(kind)
         if cond is None and kind in ("any", "every", "first"):
-            cond = f"bool({var})" if et == "bool" and kind != "first" else "True"
+            cond = f"bool({var})" if et == BOOL and kind != "first" else "True"
         body.append(f"    for {var} in {seq}:")
         body += reset
         if kind == "every":

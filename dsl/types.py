@@ -1,8 +1,6 @@
-"""Shared pieces of the compiler: code units, scopes, type names, run-time signals.
+"""Shared pieces of the compiler: code units, scopes, run-time signals.
 
-Types (for checks and for picking the right closure): 'int', 'bool', 'text',
-'player', 'card:<kind>' or 'card', 'zone:<kind>', 'list:<type>', 'enum:<name>',
-'enumset:<name>', 'none', 'any'. Any value may be none.
+The types the checker gives expressions are in ``dsl.typesys``.
 """
 from __future__ import annotations
 
@@ -11,6 +9,7 @@ from typing import Any, Callable, Optional
 
 from .errors import MeepleError, RuleError
 from .runtime import Frame
+from .typesys import Type
 
 STEP_BUDGET = 200_000     # instructions between two decisions (and loop rounds in one generated run)
 SUSPEND = -1
@@ -35,10 +34,10 @@ class Code:
 
 class _Scope:
     def __init__(self, parent: Optional["_Scope"] = None):
-        self.names: dict[str, tuple[int, str]] = {}
+        self.names: dict[str, tuple[int, Type]] = {}     # name -> (local slot, its type)
         self.parent = parent
 
-    def lookup(self, name: str) -> Optional[tuple[int, str]]:
+    def lookup(self, name: str) -> Optional[tuple[int, Type]]:
         s: Optional[_Scope] = self
         while s is not None:
             if name in s.names:
@@ -53,20 +52,6 @@ class _Scope:
             out += list(s.names)
             s = s.parent
         return out
-
-
-def elem_type(t: str) -> str:
-    if t.startswith("list:"):
-        return t[5:]
-    if t.startswith("zone:"):
-        return "card:" + t[5:]
-    if t.startswith("enumset:"):
-        return "enum:" + t[8:]
-    return "any"
-
-
-def is_collection(t: str) -> bool:
-    return t.startswith(("list:", "zone:", "enumset:")) or t == "list" or t == "any"
 
 
 class Unit:

@@ -27,6 +27,7 @@ from typing import Any, Callable, Optional, Protocol, Sequence
 
 from .source import Source
 from .types import Code
+from .typesys import PLAYER, Card, Type, declared
 
 __all__ = ["CardFacts", "CompileResult", "EventFacts", "ParamFacts", "RoutineFacts", "TypeName", "Vocabulary",
            "ZoneFacts"]
@@ -152,21 +153,21 @@ class Vocabulary:
     """Declared variables: the index of their column in ``st.gvars`` / ``st.pvars``,
     their types (to check assignments and pick closures) and their starting values."""
     gvar_index: dict[str, int] = field(default_factory=dict)
-    gvar_types: list[str] = field(default_factory=list)
+    gvar_types: list[Type] = field(default_factory=list)
     gvar_defaults: list[Any] = field(default_factory=list)
     pvar_index: dict[str, int] = field(default_factory=dict)
-    pvar_types: list[str] = field(default_factory=list)
+    pvar_types: list[Type] = field(default_factory=list)
     pvar_defaults: list[Any] = field(default_factory=list)
     npvars: int = 0
 
     # -- card kinds: fields, card variables, hooks
     """What ``card.name`` may mean for a card of a kind (a fixed field or a variable
     in ``st.cvars``) and which hooks a kind's cards may have (``trigger``)."""
-    kind_fields: dict[str, dict[str, str]] = field(default_factory=dict)
-    all_fields: dict[str, str] = field(default_factory=dict)
+    kind_fields: dict[str, dict[str, Type]] = field(default_factory=dict)
+    all_fields: dict[str, Type] = field(default_factory=dict)
     field_index: dict[str, int] = field(default_factory=dict)
-    kind_cvars: dict[str, dict[str, str]] = field(default_factory=dict)
-    all_cvars: dict[str, str] = field(default_factory=dict)
+    kind_cvars: dict[str, dict[str, Type]] = field(default_factory=dict)
+    all_cvars: dict[str, Type] = field(default_factory=dict)
     cvar_index: dict[str, int] = field(default_factory=dict)
     ncvars: int = 0
     cvar_default_row: list[Any] = field(default_factory=list)
@@ -223,16 +224,9 @@ class Vocabulary:
         return self.result.broken_functions
 
     # ------------------------------------------------------------ questions the compiler asks
-    def type_of(self, t: TypeName) -> str:
-        """The compiler's type for a declared type: 'int', 'enum:<name>', 'card:<kind>', ..."""
-        name = t.name
-        if name in ("int", "bool", "player", "text"):
-            return name
-        if name == "card":
-            return "card"
-        if name in self.enums:
-            return "enum:" + name
-        return "card:" + name
+    def type_of(self, t: TypeName) -> Type:
+        """The compiler's type for a declared type: ``INT``, ``Enum(name)``, ``Card(kind)``, ..."""
+        return declared(t.name, self.enums)
 
     def known_names(self) -> list[str]:
         """Every name a rule may read (for 'did you mean' hints)."""
@@ -248,15 +242,15 @@ class Vocabulary:
                 out[self.card_seat[c]].append(c)
         return out
 
-    def describe(self, t: str) -> tuple[Callable, Callable, tuple]:
+    def describe(self, t: Type) -> tuple[Callable, Callable, tuple]:
         """How options of type ``t`` are shown: (key of an item, label of an item,
         the card variable slots its label reads). Keys never depend on the state;
         a label that does (a die's value, a piece's owner) is given the values of
         those variables as they were when the decision was made, a tuple kept
         with the decision, so no text is written unless someone reads it."""
-        if t.startswith("card"):
+        if isinstance(t, Card):
             ids, names = self.card_def_ids, self.card_names
-            kind = t[5:] if t.startswith("card:") else None
+            kind = t.kind
             cvars = self.kind_cvars.get(kind, {}) if kind else {}
             shown = [(self.cvar_index[v], v) for v in ("value", "owner") if v in cvars]
             if shown:
@@ -266,15 +260,15 @@ class Vocabulary:
                     return f"{names[c]} ({', '.join(parts)})"
                 return ids.__getitem__, text, tuple(i for i, _ in shown)
             return ids.__getitem__, (lambda c, snap: names[c]), ()
-        if t == "player":
+        if t == PLAYER:
             return (lambda p: f"p{p + 1}"), (lambda p, snap: f"P{p + 1}"), ()
         return str, (lambda v, snap: str(v)), ()
 
-    def labeller(self, t: str) -> Callable[[Any, Any], tuple[str, str]]:
+    def labeller(self, t: Type) -> Callable[[Any, Any], tuple[str, str]]:
         """(key, label) for a choice option of type ``t``: a function of (state, value)."""
-        if t.startswith("card"):
+        if isinstance(t, Card):
             ids, names = self.card_def_ids, self.card_names
-            kind = t[5:] if t.startswith("card:") else None
+            kind = t.kind
             cvars = self.kind_cvars.get(kind, {}) if kind else {}
             shown = [(self.cvar_index[v], v) for v in ("value", "owner") if v in cvars]
             if not shown:
@@ -289,6 +283,6 @@ class Vocabulary:
                     parts.append(str(x) if v == "value" else ("neutral" if x is None else f"P{x + 1}"))
                 return ids[c], f"{names[c]} ({', '.join(parts)})"
             return with_state
-        if t == "player":
+        if t == PLAYER:
             return lambda st, p: (f"p{p + 1}", f"P{p + 1}")
         return lambda st, v: (str(v), str(v))

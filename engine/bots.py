@@ -16,6 +16,7 @@ import time
 from typing import Callable, Optional
 
 from dsl.runtime import Frame
+from dsl.typesys import INT
 
 from .errors import IllegalChoice, MeepleError
 from .state import State
@@ -92,7 +93,7 @@ def evaluator(game, text: Optional[str] = None) -> Evaluate:
     """The value of a state for a player: the pack's evaluation (or ``text``),
     else the score resource; a finished game counts its result."""
     if text:
-        fn, nlocals = game.expression(text, "int")
+        fn, nlocals = game.expression(text, INT)
     elif game.evaluation:
         fn, nlocals = game.evaluation[0], game.evaluation[1].nlocals
     else:

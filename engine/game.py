@@ -12,6 +12,7 @@ from typing import Any, Callable, Optional
 
 from dsl.compiler import Code, Compiler
 from dsl.runtime import ActionDescriber, Frame
+from dsl.typesys import BOOL, INT, PLAYER, Card, Type
 from dsl.vocabulary import Vocabulary
 
 from . import model as M
@@ -147,7 +148,7 @@ class Game(Flow, Actions, Views):
         first_copy: dict[str, int] = {}
         for c, d in enumerate(v.card_def_index):
             first_copy.setdefault(self.card_defs[d].id, c)
-        card_fields = [i for n, i in v.field_index.items() if v.all_fields[n].startswith("card")]
+        card_fields = [i for n, i in v.field_index.items() if isinstance(v.all_fields[n], Card)]
         if card_fields:
             rows = []
             for row in v.card_fields:
@@ -264,7 +265,7 @@ class Game(Flow, Actions, Views):
         fn, _ = Compiler(self.vocab, errors).expr(unit, parse(text, origin, "expr_start"))
         return fn(st, Frame(-1, 0, [None] * (unit.code.nlocals + 1), -1 if player is None else player, -1))
 
-    def expression(self, text: str, want: str = "") -> tuple[Callable, int]:
+    def expression(self, text: str, want: Optional[Type] = None) -> tuple[Callable, int]:
         """Compile an effect-language expression once (a bot's evaluation given on
         the command line, say): (closure, locals it needs); PackInvalid lists errors."""
         from dsl.source import Source, TextOrigin
@@ -290,17 +291,17 @@ class Game(Flow, Actions, Views):
         """The pieces of a kind that belong to each seat."""
         return self.vocab.seat_cards(kind)
 
-    def type_of(self, t: M.TypeRef) -> str:
+    def type_of(self, t: M.TypeRef) -> Type:
         return self.vocab.type_of(t)
 
     def known_names(self) -> list[str]:
         return self.vocab.known_names()
 
-    def describe(self, t: str) -> tuple[Callable, Optional[Callable], Optional[Callable]]:
+    def describe(self, t: Type) -> tuple[Callable, Optional[Callable], Optional[Callable]]:
         """How options of type ``t`` are shown (see ``Vocabulary.describe``)."""
         return self.vocab.describe(t)
 
-    def labeller(self, t: str) -> Callable[[State, Any], tuple[str, str]]:
+    def labeller(self, t: Type) -> Callable[[State, Any], tuple[str, str]]:
         """(key, label) for a choice option of type ``t``."""
         return self.vocab.labeller(t)
 
@@ -345,9 +346,9 @@ class Game(Flow, Actions, Views):
         self.setup_code = comp.unit("setup", g.setup)
         self.round_code = comp.unit("round", g.round)
         self.scoring_code = comp.unit("scoring", g.scoring)
-        self.end_when, self._end_code = comp.expression("end_when", g.end_when, want="bool")
-        self.tiebreak = [comp.expression(f"tiebreak {i + 1}", t, want="int") for i, t in enumerate(g.tiebreak)]
-        self.evaluation = comp.expression("evaluation", g.evaluation, want="int") if g.evaluation else None
+        self.end_when, self._end_code = comp.expression("end_when", g.end_when, want=BOOL)
+        self.tiebreak = [comp.expression(f"tiebreak {i + 1}", t, want=INT) for i, t in enumerate(g.tiebreak)]
+        self.evaluation = comp.expression("evaluation", g.evaluation, want=INT) if g.evaluation else None
         self.score_res = self.res_index[g.score]     # the loader has checked it is a resource
         problems.extend(errors)
         described = []
@@ -373,7 +374,7 @@ class Game(Flow, Actions, Views):
         types in the game definition are the loader's checks (engine/pack.py)."""
         g = self.defn
         for c in self.card_defs:
-            if c.per_player and self.kind_cvars.get(c.kind, {}).get("owner") != "player":
+            if c.per_player and self.kind_cvars.get(c.kind, {}).get("owner") != PLAYER:
                 problems.add(ContentError(f"card '{c.id}' has per_player copies, so its kind '{c.kind}' needs a variable 'owner: player?'", c.span))
         for c in self.card_defs:
             if c.starts_in is None:
@@ -444,7 +445,7 @@ class Game(Flow, Actions, Views):
             binder_text = a.with_.text.strip()
             if binder:
                 params = ((binder[0], binder[2]),)
-        when, wcode = comp.expression(f"{a.id} when", a.when, want="bool", me_bound=True) if a.when else (None, Code(""))
+        when, wcode = comp.expression(f"{a.id} when", a.when, want=BOOL, me_bound=True) if a.when else (None, Code(""))
         if a.with_ is not None and binder is None:
             # the parameter did not compile (reported): checking the effect would only repeat that error
             effect = len(self.codes)

@@ -16,6 +16,7 @@ from dsl.compiler import Code, Compiler, Unit, _Scope
 from dsl.parser import parse
 from dsl.runtime import Frame
 from dsl.source import Source, TextOrigin
+from dsl.typesys import BOOL, INT, PLAYER, Card, Enum, List, Type, Zone
 
 from .errors import ContentError, IllegalChoice, MeepleError, PackInvalid, Span, location, suggest
 from .game import Game, load_game
@@ -66,25 +67,24 @@ class _Start:
     def err(self, path: tuple, message: str, hint: Optional[str] = None) -> ContentError:
         return ContentError(message, self.doc.span(self.path + path), hint)
 
-    def value(self, path: tuple, type_: str, raw: Any) -> Any:
+    def value(self, path: tuple, type_: Type, raw: Any) -> Any:
         g = self.game
         if raw is None:
             return None
-        if type_ == "player":
+        if type_ == PLAYER:
             return _player_value(raw)
-        if type_.startswith("card"):
+        if isinstance(type_, Card):
             if raw not in g.card_index:
                 raise self.err(path, f"unknown card id '{raw}'", suggest(str(raw), list(g.card_index)))
             di = g.card_index[raw]
             return next(c for c, d in enumerate(g.card_def_index) if d == di)
-        base = type_.rstrip("?")
-        if base.startswith("enum:"):
-            values = list(g.enums[base[5:]])
+        if isinstance(type_, Enum):
+            values = list(g.enums[type_.name])
             if raw not in values:
-                raise self.err(path, f"'{raw}' is not a {base[5:]} value ({', '.join(values)})", suggest(str(raw), values))
-        elif base == "int" and (isinstance(raw, bool) or not isinstance(raw, int)):
+                raise self.err(path, f"'{raw}' is not a {type_.name} value ({', '.join(values)})", suggest(str(raw), values))
+        elif type_ == INT and (isinstance(raw, bool) or not isinstance(raw, int)):
             raise self.err(path, f"expected a number, found {raw!r}")
-        elif base == "bool" and not isinstance(raw, bool):
+        elif type_ == BOOL and not isinstance(raw, bool):
             raise self.err(path, f"expected true or false, found {raw!r}")
         return raw
 
@@ -332,16 +332,17 @@ def _run_scenario(game: Game, doc: Document, path: tuple, sc: dict, top: dict) -
                     raise ScenarioFailure(f"expectation failed: {text.strip()}{detail}", doc.span(epath))
 
 
-def _show(game: Game, st: State, v: Any, t: str) -> str:
+def _show(game: Game, st: State, v: Any, t: Type) -> str:
+    """A side of a failed comparison as the scenario's author wrote it: players as P1.., cards by id."""
     if v is None:
         return "none"
-    if t == "player":
+    if t == PLAYER:
         return f"P{v + 1}"
-    if t.startswith("card"):
+    if isinstance(t, Card):
         return game.card_def_ids[v]
-    if t.startswith("list:card"):
+    if isinstance(t, List) and isinstance(t.elem(), Card):
         return "[" + ", ".join(game.card_def_ids[c] for c in v) + "]"
-    if t.startswith("zone:"):
+    if isinstance(t, Zone):
         return "[" + ", ".join(game.card_def_ids[c] for c in st.zones[v]) + "]"
     return repr(v)
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from dsl.typesys import PLAYER, Card, Type
+
 from .state import State
 
 
@@ -22,13 +24,13 @@ class Views:
             label += f"={st.cvars[c * self.ncvars + self.value_var]}"
         return label
 
-    def show(self, value: Any, t: str) -> Any:
+    def show(self, value: Any, t: Type) -> Any:
         """A variable's value as people read it: players as P1.., cards by id."""
         if value is None:
             return None
-        if t == "player":
+        if t == PLAYER:
             return f"P{value + 1}"
-        if t.startswith("card"):
+        if isinstance(t, Card):
             return self.card_def_ids[value]
         return value
 

@@ -7,12 +7,14 @@ from __future__ import annotations
 import ast
 from dataclasses import fields
 from pathlib import Path
+from typing import Optional
 
 from engine.game import load_game
 from dsl.compiler import Compiler
 from dsl.errors import Span
 from dsl.runtime import Frame
 from dsl.source import Source, TextOrigin
+from dsl.typesys import INT, Type
 from dsl.vocabulary import Vocabulary
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,7 +45,7 @@ def test_the_vocabulary_declares_every_name_the_compiler_reads():
     assert not missing, "add these to dsl/vocabulary.py (and fill them in engine/game.py):\n" + "\n".join(missing)
 
 
-def _compile(vocab: Vocabulary, text: str, want: str = ""):
+def _compile(vocab: Vocabulary, text: str, want: Optional[Type] = None):
     errors: list = []
     origin = TextOrigin("<test>", 1, 1, False)
     fn, code = Compiler(vocab, errors).expression("test", Source(text, origin, Span("<test>", 1, 1)), want=want)
@@ -60,7 +62,7 @@ class _State:
 def test_a_vocabulary_built_by_hand_compiles_rules_without_a_game():
     v = Vocabulary(min_players=2, max_players=2, res_names=["coins"], res_index={"coins": 0}, nres=1,
                    res_min=[0], res_max=[None], res_start=[0])
-    fn, code, errors = _compile(v, "coins of me + 1", want="int")
+    fn, code, errors = _compile(v, "coins of me + 1", want=INT)
     assert not errors
     st = _State([4, 9])
     assert fn(st, Frame(-1, 0, [None] * (code.nlocals + 1), 1, -1)) == 10
