@@ -1,10 +1,18 @@
-"""Check DSL against a pack's vocabulary and compile it to Python closures.
+"""Check DSL against a pack's vocabulary and compile it.
 
-Statements become a flat list of instructions (closures returning the next
+Statements become a flat list of instructions (functions returning the next
 program counter), so a running effect is just (code, pc, locals): plain data
-that can suspend on a choice, be cloned and be saved. Expressions become
-nested closures. Names are resolved here, once, to list indices; the hot
-path never parses, walks a tree or looks a name up in a dictionary.
+that can suspend on a choice, be cloned and be saved. Names are resolved
+here, once, to list indices; the hot path never parses, walks a tree or looks
+a name up in a dictionary.
+
+Two back ends share this one checker. Closures (expressions as nested
+closures, one instruction per statement) are what ``meeple validate`` builds
+and what tests keep as the reference. With a ``dsl.pygen.PyGen`` attached
+(games that will run), every top-level expression is also written as Python,
+every run of statements that never pauses becomes one instruction written as
+Python (``fused``), and a unit that never pauses gets ``Code.direct``, so its
+callers run it in place.
 
 Types (for checks and for picking the right closure) are the objects of
 ``dsl.typesys``. A trailing '?' is not tracked: any value may be none.

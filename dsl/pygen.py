@@ -1,10 +1,13 @@
-"""Generating Python source for checked expressions: the fast back end.
+"""Generating Python source for checked rules: the fast back end.
 
 The checker (``ExpressionCompiler``) walks every expression once, reports
 errors and gives each node its type; with a ``PyGen`` attached it also hands
 every *top-level* expression (a condition, an amount, a choice's source ...)
-to this module, which writes it as one Python function. All functions of a
-pack go into one module and are compiled with a single ``compile()``.
+to this module, which writes it as one Python function; every run of
+statements that never pauses (``statements``: native if/for/while, a loop
+budget, a line table back to the YAML); and one menu per action group
+(``menu``). All of a pack goes into one module, compiled with a single
+``compile()``.
 
 Why source and not closures: a closure tree pays a Python call per node per
 evaluation; a comprehension's condition ``c.cost <= coins and not any(...)``
