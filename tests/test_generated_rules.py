@@ -135,3 +135,25 @@ def test_rule_errors_point_at_the_statement_with_either_back_end(tmp_path, old, 
         assert err.span.line == want_line, (generate, err.span, err.message)
         seen.append(err.message)
     assert seen[0] == seen[1] and "division by zero" in seen[0]
+
+
+def test_hostile_identifiers_stay_names_of_the_pack(tmp_path):
+    """Variables named like the generator's own names (``st``, ``fr``, ``_k1``,
+    ``_e2``, ``__import__``) are the pack's variables: the generated code reads
+    them by index and never confuses them with its own names."""
+    root = _minimal_with(tmp_path, "player_variables:\n  passed: bool",
+                         "player_variables:\n  passed: bool\n  st: int\n  fr: int\n  _k1: int\n  _e2: int\n  __import__: int")
+    game = (root / "game.yaml").read_text(encoding="utf-8")
+    effect = ("        set st = 2\n        set fr = st + 1\n        set _k1 = fr * st\n        set _e2 = _k1 - fr\n"
+              "        set __import__ = _e2 + _k1\n        require __import__ == 9 and _e2 == 3 and _k1 == 6\n")
+    game = game.replace("    - id: pass\n      name: Pass\n      effect: |\n", "    - id: pass\n      name: Pass\n      effect: |\n" + effect)
+    (root / "game.yaml").write_text(game, encoding="utf-8")
+    problems = Problems()
+    g = Game(read_pack(root, problems))
+    g.compile(problems)
+    assert not problems.errors, [e.message for e in problems.errors]
+    assert "__import__" not in g.pygen.source
+    st = g.new_state(2, 3)
+    g.apply(st, "pass")                      # the require holds: every value went where it should
+    me = st.log[-1][0]
+    assert [g.evaluate(st, name, me) for name in ("st", "fr", "_k1", "_e2", "__import__")] == [2, 3, 6, 3, 9]
