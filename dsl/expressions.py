@@ -55,9 +55,12 @@ class ExpressionCompiler:
 
     def number(self, unit: Unit, node: A.Node) -> Fn:
         fn, t = self.expr(unit, node)
+        self.numeric(unit, node, t)
+        return fn
+
+    def numeric(self, unit: Unit, node: A.Node, t: Type) -> None:
         if t != INT and t != ANY:
             raise self.err(unit, node.pos, f"expected a number, found {t.describe()}")
-        return fn
 
     def player_expr(self, unit: Unit, node: A.Node) -> Fn:
         fn, t = self.expr(unit, node)
@@ -730,15 +733,20 @@ class ExpressionCompiler:
                 if not (compatible(ta, tb) or compatible(tb, ta)):
                     raise self.err(unit, n.pos, f"cannot join {ta.describe()} and {tb.describe()}")
                 return (lambda st, fr: a(st, fr) + b(st, fr)), (ta if ta != List(ANY) else tb)
+            # numbers: each side is checked, never compiled again (compiling stays linear in the text)
+            self.numeric(unit, n.left, ta)
+            self.numeric(unit, n.right, tb)
+        elif op in ("-", "*", "/", "%", "<", "<=", ">", ">="):
+            a = self.number(unit, n.left)
+            b = self.number(unit, n.right)
         if op in ("+", "-", "*", "<", "<=", ">", ">=") and isinstance(n.right, A.Int):
-            a, k = self.number(unit, n.left), n.right.value
+            k = n.right.value
             fast = {"+": lambda st, fr: a(st, fr) + k, "-": lambda st, fr: a(st, fr) - k,
                     "*": lambda st, fr: a(st, fr) * k, "<": lambda st, fr: a(st, fr) < k,
                     "<=": lambda st, fr: a(st, fr) <= k, ">": lambda st, fr: a(st, fr) > k,
                     ">=": lambda st, fr: a(st, fr) >= k}
             return fast[op], (INT if op in "+-*" else BOOL)
         if op in ("+", "-", "*", "/", "%", "<", "<=", ">", ">="):
-            a, b = self.number(unit, n.left), self.number(unit, n.right)
             if op == "+":
                 return (lambda st, fr: a(st, fr) + b(st, fr)), INT
             if op == "-":

@@ -172,6 +172,7 @@ class PyGen:
         self._const_ids: dict[int, str] = {}
         self._keep: list = []                # keeps bound objects alive (ids stay unique)
         self.fallbacks = 0
+        self.dry = False                      # counting calls for sharing: nested comprehensions are skipped
         self.group_spans: list[list] = []    # per group: (line within it, span) of generated statements
         self.line_spans: dict[int, Any] = {}  # line of the module -> span of the rule it runs
         # while a run of statements is checked (``fusing``): what the writer needs of it
@@ -596,8 +597,12 @@ class PyGen:
         counting: dict[str, int] = {}
         ctx.cse = counting
         mark = len(self.sources)
-        write()                               # dry run: counts calls
-        del self.sources[mark:]               # (and forgets the helpers it wrote)
+        dry, self.dry = self.dry, True
+        try:
+            write()                           # dry run: counts calls (nested loops are not written)
+        finally:
+            self.dry = dry
+        del self.sources[mark:]
         repeated = [s for s, n in counting.items() if n > 1]
         shared = {s: self.fresh("s") for s in repeated}
         ctx.cse = {"__share__": shared}
@@ -982,6 +987,10 @@ class PyGen:
         # a helper function with a loop: the condition and value are written inline
         st_ = self.type_of(arg.source)
         seq = self.gen(ctx, arg.source)
+        if self.dry:
+            # a dry run counts the calls of this region only; the loop's own region is
+            # written once, in the real run (so nesting costs linear time, not 2^depth)
+            return f"_dry({seq})"
         if seq.endswith("[:]"):
             seq = seq[:-3]          # a walk only reads: no copy (expressions never change anything)
         if isinstance(st_, Zone):

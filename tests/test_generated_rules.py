@@ -157,3 +157,30 @@ def test_hostile_identifiers_stay_names_of_the_pack(tmp_path):
     g.apply(st, "pass")                      # the require holds: every value went where it should
     me = st.log[-1][0]
     assert [g.evaluate(st, name, me) for name in ("st", "fr", "_k1", "_e2", "__import__")] == [2, 3, 6, 3, 9]
+
+
+@pytest.mark.parametrize("text, value", [
+    (" + ".join(["1"] * 40), 40),                                  # a long sum (left-nested)
+    ("(" * 60 + "2" + " - 1)" * 60, -58),                          # deep parentheses
+    (" + ".join(f"({i} * 2 - {i})" for i in range(30)), sum(range(30))),
+])
+def test_compiling_is_linear_in_the_text(text, value):
+    """Each node is compiled once: a sum of 40 terms used to compile its left side
+    twice at every '+' (2^40 steps). Counted, not timed; and both back ends agree."""
+    from dsl.compiler import Compiler
+    g = load_game("citadels")
+    calls = {"n": 0}
+
+    class Counting(Compiler):
+        def expr(self, unit, n):
+            calls["n"] += 1
+            return super().expr(unit, n)
+    from dsl.parser import parse
+    from dsl.source import TextOrigin
+    from dsl.types import Code, Unit, _Scope
+    origin = TextOrigin("<expression>", 1, 1, False)
+    tree = parse(text, origin, "expr_start")
+    fn, _ = Counting(g.vocab, []).expr(Unit(Code("x"), origin, _Scope()), tree)
+    nodes = text.count("+") + text.count("-") + text.count("*") + text.count("(") + 1
+    assert calls["n"] <= 3 * nodes + 10, calls["n"]
+    assert g.evaluate(g.new_state(4, 1), text) == value
