@@ -325,3 +325,19 @@ class As(Node):
 
 Stmt = Union[Counter, Set, Let, Move, Draw, Shuffle, Swap, Roll, Choose, ChooseOne, CallProc, DoHook, Emit,
              PlayActions, Log, Require, Stop, If, ForEach, Repeat, While, As]
+
+
+def operands(n: Binary) -> list:
+    """The operands of a chain of one operator, left to right: ``a and b and c``
+    parses as ``(a and b) and c``; checking and compiling it as one list of three
+    keeps it one step (and never deep, however long the chain)."""
+    out: list = []
+    stack = [n]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Binary) and node.op == n.op:
+            stack.append(node.right)
+            stack.append(node.left)
+        else:
+            out.append(node)
+    return out

@@ -686,15 +686,7 @@ class ExpressionCompiler:
         op = n.op
         if op in ("and", "or"):
             # a chain 'a and b and c' becomes one closure over [a, b, c], not a tree of pairs
-            parts: list = []
-
-            def gather(node):
-                if isinstance(node, A.Binary) and node.op == op:
-                    gather(node.left)
-                    gather(node.right)
-                else:
-                    parts.append(self.truth(unit, node))
-            gather(n)
+            parts = [self.truth(unit, node) for node in A.operands(n)]
             if len(parts) == 2:
                 a, b = parts
                 if op == "and":

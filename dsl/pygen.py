@@ -130,7 +130,7 @@ class _Ctx:
     """Where a piece of source is being written: the code unit (its frame locals),
     the variables that live only in generated code, and the caches in force."""
 
-    __slots__ = ("unit", "py", "hoist", "pyhoist", "me_bound", "lines", "cse")
+    __slots__ = ("unit", "py", "hoist", "pyhoist", "me_bound", "cse")
 
     def __init__(self, unit: Unit, py: dict, hoist: Optional[dict], pyhoist: dict, me_bound: bool):
         self.unit = unit
@@ -809,17 +809,7 @@ class PyGen:
         return self.gen(ctx, n)
 
     def chain(self, ctx: _Ctx, n: A.Binary) -> str:
-        op = n.op
-        parts: list = []
-
-        def gather(node):
-            if isinstance(node, A.Binary) and node.op == op:
-                gather(node.left)
-                gather(node.right)
-            else:
-                parts.append(self.test(ctx, node))
-        gather(n)
-        return "(" + f" {op} ".join(parts) + ")"
+        return "(" + f" {n.op} ".join(self.test(ctx, node) for node in A.operands(n)) + ")"
 
     def g_Unary(self, ctx, n):
         if n.op == "not":
@@ -844,15 +834,7 @@ class PyGen:
         op = n.op
         if op in ("and", "or"):
             # a chain of two gives an operand, as the closure does; of three or more, True or False
-            nodes: list = []
-
-            def gather(node):
-                if isinstance(node, A.Binary) and node.op == op:
-                    gather(node.left)
-                    gather(node.right)
-                else:
-                    nodes.append(node)
-            gather(n)
+            nodes = A.operands(n)
             if len(nodes) == 2:
                 return f"({self.gen(ctx, nodes[0])} {op} {self.gen(ctx, nodes[1])})"
             return f"(True if {self.chain(ctx, n)} else False)"
