@@ -918,8 +918,8 @@ class PyGen:
         return self._shareable(ctx, src) if prim.pure else src
 
     def function(self, ctx: _Ctx, n: A.Call, fdef: Any) -> str:
-        """A pack's function, expanded here: a lambda over its parameters (an
-        argument that is already a plain variable is passed by name)."""
+        """A pack's function, expanded here: its parameters become made locals set
+        from the arguments (an argument that is already a plain variable is used by name)."""
         comp = self.comp
         if fdef.name in getattr(self.g, "broken_functions", ()):
             return "None"
@@ -941,7 +941,9 @@ class PyGen:
         body = self.gen(body_ctx, tree)
         if not params:
             return body
-        return f"(lambda {', '.join(params)}: {body})({', '.join(values)})"
+        # each parameter is a made local bound once, in order, before the body (no lambda to build per call)
+        binds = ", ".join(f"({p} := {v})" for p, v in zip(params, values))
+        return f"({binds}, {body})[-1]"
 
     def aggregate(self, ctx: _Ctx, n: A.Call) -> str:
         kind = n.func
