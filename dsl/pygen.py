@@ -938,6 +938,9 @@ class PyGen:
             params.append(v)
             values.append(src)
         body_ctx = _Ctx(None, inner, None, {}, ctx.me_bound)
+        # its parameters are made locals of the enclosing function, so the region's sharing of
+        # repeated calls reaches into the body (a parameter's name differs at every expansion)
+        body_ctx.cse = ctx.cse
         body = self.gen(body_ctx, tree)
         if not params:
             return body
