@@ -173,6 +173,7 @@ class PyGen:
         self._keep: list = []                # keeps bound objects alive (ids stay unique)
         self.fallbacks = 0
         self.dry = False                      # counting calls for sharing: nested comprehensions are skipped
+        self.present: set[str] = set()        # made locals that hold a card for sure (walks over cards)
         self.group_spans: list[list] = []    # per group: (line within it, span) of generated statements
         self.line_spans: dict[int, Any] = {}  # line of the module -> span of the rule it runs
         # while a run of statements is checked (``fusing``): what the writer needs of it
@@ -825,6 +826,8 @@ class PyGen:
             return f"({target} is {'not ' if n.negated else ''}None)"
         d = self.g.card_index[n.name]
         defs = self.const(self.g.card_def_index)
+        if target in self.present:
+            return f"({defs}[{target}] {'!=' if n.negated else '=='} {d})"
         t1, t = self.bind(target)
         if n.negated:
             return f"({t1} is None or {defs}[{t}] != {d})"
@@ -861,6 +864,11 @@ class PyGen:
         t = self.fresh("t")
         return f"({t} := {src})", t
 
+    def guard(self, a: str, a1: str) -> str:
+        """'x is not None and ' before a test of x, unless x is an item of a walk over
+        cards (a zone, a kind's cards), which is never none."""
+        return "" if a in self.present else f"{a1} is not None and "
+
     def membership(self, ctx: _Ctx, n: A.Binary) -> str:
         g = self.g
         neg = n.op == "notin"
@@ -871,20 +879,21 @@ class PyGen:
                 and g.zone_defs[g.zone_index[right.name]].of_card is not None:
             zi = g.zone_index[right.name]
             lo, hi = g.zone_base[zi], g.zone_base[zi] + len(g.kind_cards.get(g.zone_defs[zi].of_card, ()))
-            test = f"({a1} is not None and {lo} <= st.loc[{t}] < {hi})"
+            test = f"({self.guard(a, a1)}{lo} <= st.loc[{t}] < {hi})"
             return f"(not {test})" if neg else test
         if isinstance(right, A.Of) and right.scope in ("all", "others") and right.name in g.zone_index:
             base = g.zone_base[g.zone_index[right.name]]
-            s = self.fresh("t")
-            test = f"({a1} is not None and {base} <= ({s} := st.loc[{t}]) < {base} + st.players"
             if right.scope == "others":
-                test += f" and {self.const(g.slot_owner)}[{s}] != {self.me(ctx)}"
-            test += ")"
+                s = self.fresh("t")
+                test = (f"({self.guard(a, a1)}{base} <= ({s} := st.loc[{t}]) < {base} + st.players"
+                        f" and {self.const(g.slot_owner)}[{s}] != {self.me(ctx)})")
+            else:
+                test = f"({self.guard(a, a1)}{base} <= st.loc[{t}] < {base} + st.players)"
             return f"(not {test})" if neg else test
         tb = self.type_of(right)
         b = self.gen(ctx, right)
         if isinstance(tb, Zone):
-            test = f"({a1} is not None and st.loc[{t}] == {b})"
+            test = f"({self.guard(a, a1)}st.loc[{t}] == {b})"
             return f"(not {test})" if neg else test
         return f"({a} {'not in' if neg else 'in'} {b})"
 
@@ -978,12 +987,16 @@ class PyGen:
             # a dry run counts the calls of this region only; the loop's own region is
             # written once, in the real run (so nesting costs linear time, not 2^depth)
             return f"_dry({seq})"
-        if seq.endswith("[:]"):
+        cards = seq.endswith("[:]")      # a kind's cards or a seat's pieces: never none
+        if cards:
             seq = seq[:-3]          # a walk only reads: no copy (expressions never change anything)
         if isinstance(st_, Zone):
             seq = f"st.zones[{seq}]"
+            cards = True
         et = st_.elem()
         var = self.fresh("v")
+        if cards:
+            self.present.add(var)
         passed = sorted({v for v, _ in ctx.py.values() if v.isidentifier()})
         inner_py = dict(ctx.py)
         inner_py[arg.var] = (var, et)
