@@ -195,7 +195,7 @@ class PyGen:
 
     def const(self, value: Any) -> str:
         """A made name bound to ``value`` in the module (never its text)."""
-        if type(value) is int:
+        if type(value) is int and -10**18 < value < 10**18:      # a huge one is bound like any other value
             return repr(value) if value >= 0 else f"({value!r})"
         if value is None or value is True or value is False:
             return repr(value)
