@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from .errors import DslCheckError, MeepleError, RuleError, Span, suggest
+from .errors import DslCheckError, MeepleError, Span, suggest
 
 from . import ast as A
 from .parser import parse, to_span
 from .primitives import PRIMITIVES
 from .hoist import has_call, invariant_parts
-from .types import UNSET, Fn, Unit, _Scope, _bound_me, _me
+from .types import UNSET, Fn, Unit, _Scope, _bound_me, _me, card_zone_of, divide, number_range, remainder
 from .typesys import (ANY, BOOL, CARD, ELEM, INT, NONE, PLAYER, TEXT, AnyT, Card, Enum, EnumSet, List, Type, Zone,
                       card_kind, compatible)
 
@@ -405,16 +405,8 @@ class ExpressionCompiler:
             card, ct = self.card_expr(unit, n.target)
             if card_kind(ct) is not None and card_kind(ct) != z.of_card:
                 raise self.err(unit, n.target.pos, f"'{name}' belongs to {z.of_card} cards, not to {card_kind(ct)} cards")
-            base, pos = g.zone_base[zi], g.kind_pos
-            host_kind = z.of_card
-            is_host = [g.card_defs[d].kind == host_kind for d in g.card_def_index]
-
-            def card_zone(st, fr):
-                c = card(st, fr)
-                if not is_host[c]:
-                    raise RuleError(f"'{name}' belongs to {host_kind} cards, not to {g.card_def_ids[c]}")
-                return base + pos[c]
-            return card_zone, Zone(z.holds)
+            zone_of = card_zone_of(g, zi, name)
+            return (lambda st, fr: zone_of(card(st, fr))), Zone(z.holds)
         if name in g.kind_cards and any(g.card_defs[d].per_player for d in {g.card_def_index[c] for c in g.kind_cards[name]}):
             # 'pawn of p': that player's own pieces of the kind, wherever they are
             target = self.player_expr(unit, n.target)
@@ -712,12 +704,7 @@ class ExpressionCompiler:
         if op == "..":
             a, b = self.number(unit, n.left), self.number(unit, n.right)
 
-            def rng(st, fr):
-                lo, hi = a(st, fr), b(st, fr)
-                if hi - lo > 10000:
-                    raise RuleError(f"range {lo}..{hi} is too long (at most 10000 numbers)")
-                return list(range(lo, hi + 1))
-            return rng, List(INT)
+            return (lambda st, fr: number_range(a(st, fr), b(st, fr))), List(INT)
         if op == "+":
             a, ta = self.expr(unit, n.left)
             b, tb = self.expr(unit, n.right)
@@ -745,20 +732,10 @@ class ExpressionCompiler:
                 return (lambda st, fr: a(st, fr) - b(st, fr)), INT
             if op == "*":
                 return (lambda st, fr: a(st, fr) * b(st, fr)), INT
-            if op == "/":
-                def div(st, fr):
-                    d = b(st, fr)
-                    if d == 0:
-                        raise RuleError("division by zero")
-                    return a(st, fr) // d      # rounds down, as every rule here does
-                return div, INT
+            if op == "/":         # both back ends evaluate the left side first, then the right
+                return (lambda st, fr: divide(a(st, fr), b(st, fr))), INT
             if op == "%":
-                def mod(st, fr):
-                    d = b(st, fr)
-                    if d == 0:
-                        raise RuleError("division by zero")
-                    return a(st, fr) % d
-                return mod, INT
+                return (lambda st, fr: remainder(a(st, fr), b(st, fr))), INT
             if op == "<":
                 return (lambda st, fr: a(st, fr) < b(st, fr)), BOOL
             if op == "<=":

@@ -35,8 +35,8 @@ from . import ast as A
 from .hoist import free_names, invariant_parts
 from .primitives import PRIMITIVES
 from .errors import Refusal, RuleError
-
-from .types import STEP_BUDGET, STOP, UNSET, Fn, Unit, _me, _move, uses
+from .types import (STEP_BUDGET, STOP, UNSET, Fn, Unit, _me, _move, card_zone_of, divide, number_range, remainder,
+                    uses)
 from .typesys import BOOL, AnyT, Card, List, Type, Zone, card_kind
 
 __all__ = ["PyGen", "GENERATED_FILE", "fusable"]
@@ -94,31 +94,10 @@ def _cache(loc: list, slot: int, value: Any) -> Any:
     return value
 
 
-def _div(a, b):
-    from .errors import RuleError
-    if b == 0:
-        raise RuleError("division by zero")
-    return a // b
-
-
-def _mod(a, b):
-    from .errors import RuleError
-    if b == 0:
-        raise RuleError("division by zero")
-    return a % b
-
-
-def _range(lo, hi):
-    from .errors import RuleError
-    if hi - lo > 10000:
-        raise RuleError(f"range {lo}..{hi} is too long (at most 10000 numbers)")
-    return list(range(lo, hi + 1))
-
-
 _BUILTINS = {"len": len, "list": list, "str": str, "abs": abs, "range": range, "min": min, "max": max, "sum": sum, "bool": bool,
              "True": True, "False": False, "None": None}
 
-_RUNTIME = {"_U": UNSET, "_me": _me, "_cache": _cache, "_div": _div, "_mod": _mod, "_range": _range,
+_RUNTIME = {"_U": UNSET, "_me": _me, "_cache": _cache, "_div": divide, "_mod": remainder, "_range": number_range,
             "_move": _move, "_over": _over, "_negative": _negative, "_Refusal": Refusal, "_uses": uses}
 
 
@@ -361,7 +340,7 @@ class PyGen:
         texts = any(a.binder is not None and a.shown for a in every)
         scratch = frame(-1, 0, [None] * nlocals, -1, -1)     # one per menu: menus never run inside each other
         lines = [f"def {name}(st, fr, used):",
-                 f"    me, this = fr.me, fr.this",
+                 "    me, this = fr.me, fr.this",
                  f"    fr = {self.const(scratch)}",
                  "    fr.me, fr.this = me, this",
                  "    L = fr.locals",
@@ -784,19 +763,10 @@ class PyGen:
         raise _Unsupported(name)
 
     def card_zone(self, zi: int, name: str):
-        """The function giving a card's own zone of this kind (checks the card may have one)."""
+        """``card_zone_of`` for this zone, made once per module."""
         made = self.__dict__.setdefault("_card_zones", {})
         if zi not in made:
-            from .errors import RuleError
-            g = self.g
-            base, pos, host_kind, ids = g.zone_base[zi], g.kind_pos, g.zone_defs[zi].of_card, g.card_def_ids
-            is_host = [g.card_defs[d].kind == host_kind for d in g.card_def_index]
-
-            def card_zone(c):
-                if not is_host[c]:
-                    raise RuleError(f"'{name}' belongs to {host_kind} cards, not to {ids[c]}")
-                return base + pos[c]
-            made[zi] = card_zone
+            made[zi] = card_zone_of(self.g, zi, name)
         return made[zi]
 
     def g_ListLit(self, ctx, n):

@@ -93,28 +93,75 @@ def _me(st, fr) -> int:
     return me
 
 
+# Python errors a rule's data can cause (none where none was expected, a wrong index):
+# reported as rule errors at the rule's line, not as tracebacks
+RULE_FAULTS = (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError, AttributeError)
+
+
+def named_error(game, exc: BaseException, code: Code, span) -> MeepleError:
+    """The error a running unit raised, told where it happened, once: the statement
+    on the generated line that raised it (the line table), else ``span``; and
+    '(in UNIT)'. Python's own errors become rule errors. ``named`` marks it done, so
+    a caller further out (the run loop around a unit run in place) leaves it be."""
+    if isinstance(exc, MeepleError):
+        if not exc.named:
+            if not exc.span.line:
+                exc.span = _located(game, exc, span)
+            exc.message = f"{exc.message} (in {code.name})"
+            exc.named = True
+        return exc
+    err = RuleError(f"{type(exc).__name__}: {exc} (in {code.name})", _located(game, exc, span))
+    err.named = True
+    return err
+
+
+def _located(game, exc: BaseException, span):
+    gen = getattr(game, "pygen", None)
+    found = gen.locate(exc.__traceback__) if gen is not None else None
+    return found or span
+
+
 def call_direct(st, code: Code, frame) -> None:
-    """Run a unit that never pauses, in place. Errors name the unit and the rule's
-    line as the run loop would (``named`` tells the loop not to name them again)."""
+    """Run a unit that never pauses, in place; its errors are named as the run loop names them."""
     try:
         code.direct(st, frame)
     except MeepleError as err:
-        if not err.named:
-            if not err.span.line:
-                err.span = _where(st, err, code.spans[0] if code.spans else err.span)
-            err.message = f"{err.message} (in {code.name})"
-            err.named = True
-        raise
-    except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError, AttributeError) as exc:
-        err = RuleError(f"{type(exc).__name__}: {exc} (in {code.name})", _where(st, exc, code.spans[0] if code.spans else None))
-        err.named = True
-        raise err from None
+        raise named_error(st.game, err, code, code.spans[0] if code.spans else err.span)
+    except RULE_FAULTS as exc:
+        raise named_error(st.game, exc, code, code.spans[0] if code.spans else None) from None
 
 
-def _where(st, exc: BaseException, span):
-    gen = getattr(st.game, "pygen", None)
-    found = gen.locate(exc.__traceback__) if gen is not None else None
-    return found or span
+def divide(a: int, b: int) -> int:
+    """a / b rounded down, as every rule here does; a rule error when b is 0."""
+    if b == 0:
+        raise RuleError("division by zero")
+    return a // b
+
+
+def remainder(a: int, b: int) -> int:
+    if b == 0:
+        raise RuleError("division by zero")
+    return a % b
+
+
+def number_range(lo: int, hi: int) -> list:
+    """lo..hi, both ends included; bounded so a rule cannot build a huge list."""
+    if hi - lo > 10000:
+        raise RuleError(f"range {lo}..{hi} is too long (at most 10000 numbers)")
+    return list(range(lo, hi + 1))
+
+
+def card_zone_of(vocab, zi: int, name: str) -> Callable[[int], int]:
+    """The slot of a card's own zone ``name`` (zone ``zi``); a rule error for a card
+    of another kind (the checker cannot always tell which card it will be)."""
+    base, pos, host_kind, ids = vocab.zone_base[zi], vocab.kind_pos, vocab.zone_defs[zi].of_card, vocab.card_def_ids
+    is_host = [vocab.card_defs[d].kind == host_kind for d in vocab.card_def_index]
+
+    def zone_of(c: int) -> int:
+        if not is_host[c]:
+            raise RuleError(f"'{name}' belongs to {host_kind} cards, not to {ids[c]}")
+        return base + pos[c]
+    return zone_of
 
 
 def _jump(target: int) -> Callable:

@@ -31,6 +31,9 @@ class Type:
 
     __slots__ = ()
     is_collection: bool = False    # a zone, list or enum's value set (and ANY): 'for each', 'in', count() take it
+    # a type without fields says these two class attributes; the others compute them
+    wording: str = ""              # how an error message names a value of it
+    spelling: str = ""             # its old string spelling
 
     def elem(self) -> "Type":
         """The type of one item, for a collection; ANY for anything else."""
@@ -38,7 +41,10 @@ class Type:
 
     def describe(self) -> str:
         """How an error message names a value of this type ('a number', 'a zone of coin cards')."""
-        raise NotImplementedError
+        return self.wording
+
+    def __str__(self) -> str:
+        return self.spelling
 
     def __repr__(self) -> str:
         return f"<type {self}>"
@@ -46,49 +52,34 @@ class Type:
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Int(Type):
-    def describe(self) -> str:
-        return "a number"
-
-    def __str__(self) -> str:
-        return "int"
+    wording = "a number"
+    spelling = "int"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Bool(Type):
-    def describe(self) -> str:
-        return "true/false"
-
-    def __str__(self) -> str:
-        return "bool"
+    wording = "true/false"
+    spelling = "bool"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Text(Type):
-    def describe(self) -> str:
-        return "a text"
-
-    def __str__(self) -> str:
-        return "text"
+    wording = "a text"
+    spelling = "text"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Player(Type):
-    def describe(self) -> str:
-        return "a player"
-
-    def __str__(self) -> str:
-        return "player"
+    wording = "a player"
+    spelling = "player"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
 class NoneT(Type):
     """The literal ``none``: its own type, compatible with everything."""
 
-    def describe(self) -> str:
-        return "none"
-
-    def __str__(self) -> str:
-        return "none"
+    wording = "none"
+    spelling = "none"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -98,11 +89,8 @@ class AnyT(Type):
 
     is_collection = True
 
-    def describe(self) -> str:
-        return "a value"
-
-    def __str__(self) -> str:
-        return "any"
+    wording = "a value"
+    spelling = "any"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -199,33 +187,24 @@ class Collection(Type):
 
     is_collection = True
 
-    def describe(self) -> str:
-        return "a zone or list"
-
-    def __str__(self) -> str:
-        return "collection"
+    wording = "a zone or list"
+    spelling = "collection"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Elem(Type):
     """Signatures only, as a result: the element type of the first argument (top(), first())."""
 
-    def describe(self) -> str:
-        return "elem"
-
-    def __str__(self) -> str:
-        return "elem"
+    wording = "elem"
+    spelling = "elem"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Comprehension(Type):
     """Signatures only: the ``x in coll where cond`` an aggregate takes (compiled specially)."""
 
-    def describe(self) -> str:
-        return "comprehension"
-
-    def __str__(self) -> str:
-        return "comprehension"
+    wording = "comprehension"
+    spelling = "comprehension"
 
 
 INT = Int()

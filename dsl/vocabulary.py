@@ -263,26 +263,3 @@ class Vocabulary:
         if t == PLAYER:
             return (lambda p: f"p{p + 1}"), (lambda p, snap: f"P{p + 1}"), ()
         return str, (lambda v, snap: str(v)), ()
-
-    def labeller(self, t: Type) -> Callable[[Any, Any], tuple[str, str]]:
-        """(key, label) for a choice option of type ``t``: a function of (state, value)."""
-        if isinstance(t, Card):
-            ids, names = self.card_def_ids, self.card_names
-            kind = t.kind
-            cvars = self.kind_cvars.get(kind, {}) if kind else {}
-            shown = [(self.cvar_index[v], v) for v in ("value", "owner") if v in cvars]
-            if not shown:
-                return lambda st, c: (ids[c], names[c])
-            ncv = self.ncvars
-
-            def with_state(st, c):
-                # the label tells identical cards apart for a person: a die's value, a piece's owner
-                parts = []
-                for i, v in shown:
-                    x = st.cvars[c * ncv + i]
-                    parts.append(str(x) if v == "value" else ("neutral" if x is None else f"P{x + 1}"))
-                return ids[c], f"{names[c]} ({', '.join(parts)})"
-            return with_state
-        if t == PLAYER:
-            return lambda st, p: (f"p{p + 1}", f"P{p + 1}")
-        return lambda st, v: (str(v), str(v))

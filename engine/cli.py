@@ -32,9 +32,11 @@ def _fail(err: MeepleError, code: ExitCode) -> None:
     sys.exit(code)
 
 
-def _load(game: str) -> Game:
+def _load(game: str, generate: bool = True) -> Game:
+    """A pack loaded and compiled; ``generate=False`` for commands that only read it
+    (cards, diff), which need no generated Python."""
     try:
-        return load_game(game)
+        return load_game(game, generate=generate)
     except PackInvalid as err:
         for e in err.problems.errors:
             click.echo(render(e), err=True)
@@ -485,7 +487,7 @@ def cards(game_name: str, card_id: Optional[str], lang: str, provisional: bool) 
     """List a game's cards, or show one with its data and rules text."""
     from .errors import suggest
     from .pack import provisional_warnings
-    game = _load(game_name)
+    game = _load(game_name, generate=False)
     pack = game.pack
     if provisional:
         rows = provisional_warnings(pack)
@@ -545,7 +547,7 @@ def _indent(text: str, n: int = 4) -> str:
 def diff(pack_a: str, pack_b: str, fmt: str) -> None:
     """What PACK_B adds, replaces, changes and removes against PACK_A, card by card and rule by rule."""
     from .diff import diff_packs, render
-    a, b = _load(pack_a), _load(pack_b)
+    a, b = _load(pack_a, generate=False), _load(pack_b, generate=False)
     d = diff_packs(a.pack, b.pack)
     click.echo(json.dumps(d, indent=2, ensure_ascii=False, default=str) if fmt == "json" else render(d))
 

@@ -12,7 +12,7 @@ from typing import Callable, Optional
 
 from dsl.compiler import SKIP, STOP, SUSPEND
 from dsl.runtime import NO_ANSWER, Frame
-from dsl.types import STEP_BUDGET
+from dsl.types import RULE_FAULTS, STEP_BUDGET, named_error
 
 from .errors import IllegalChoice, MeepleError, Refusal, RuleError, suggest
 from .state import State
@@ -113,25 +113,9 @@ class Flow:
                         break
                     pc = nxt
             except MeepleError as err:
-                if err.named:           # raised by a unit run in place, which named itself
-                    raise
-                if not err.span.line:
-                    err.span = self._where(err, codes[fr.code].spans[pc])
-                err.message = f"{err.message} (in {codes[fr.code].name})"
-                raise
-            except (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError, AttributeError) as exc:
-                raise RuleError(f"{type(exc).__name__}: {exc} (in {codes[fr.code].name})",
-                                self._where(exc, codes[fr.code].spans[pc])) from None
-
-    def _where(self, exc: BaseException, span):
-        """The rule an error came from: in generated code, the statement on the line
-        that raised it (the line table); else the instruction's own span."""
-        gen = getattr(self, "pygen", None)
-        if gen is not None:
-            found = gen.locate(exc.__traceback__)
-            if found is not None:
-                return found
-        return span
+                raise named_error(self, err, codes[fr.code], codes[fr.code].spans[pc])
+            except RULE_FAULTS as exc:
+                raise named_error(self, exc, codes[fr.code], codes[fr.code].spans[pc]) from None
 
     def _main(self, st: State, fr: Frame) -> bool:
         """The flow: setup, rounds until the end condition, scoring. True to go on."""

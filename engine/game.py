@@ -41,7 +41,6 @@ class CompiledAction:
     per_turn: Optional[int]
     refusal: Optional[str]
     nlocals: int
-    label: Optional[Callable] = None
     menu_meta: Optional[tuple] = None     # generated menus: the parameter's source before copying, its type, caches
     shown: tuple = ()                     # card variables its options' labels read (a die's value): kept with the decision
 
@@ -297,15 +296,10 @@ class Game(Flow, Actions, Views):
     def known_names(self) -> list[str]:
         return self.vocab.known_names()
 
-    def describe(self, t: Type) -> tuple[Callable, Optional[Callable], Optional[Callable]]:
+    def describe(self, t: Type) -> tuple[Callable, Callable, tuple]:
         """How options of type ``t`` are shown (see ``Vocabulary.describe``)."""
         return self.vocab.describe(t)
 
-    def labeller(self, t: Type) -> Callable[[State, Any], tuple[str, str]]:
-        """(key, label) for a choice option of type ``t``."""
-        return self.vocab.labeller(t)
-
-    # ------------------------------------------------------------ compile
     def compile(self, problems: Problems, generate: bool = True) -> None:
         """Check and compile every rule. ``generate`` (games that will run; 'meeple
         validate' passes False) also writes the rules as Python (dsl/pygen.py);
@@ -457,7 +451,6 @@ class Game(Flow, Actions, Views):
             when_text=a.when.text.strip() if a.when else "", binder=binder, binder_text=binder_text,
             param_slot=0 if binder else -1, effect=effect, per_turn=a.per_turn, refusal=a.refusal,
             nlocals=max(wcode.nlocals, bcode.nlocals if a.with_ is not None else 0, 1) + 1)
-        ca.label = self.labeller(binder[2]) if binder else None
         ca.menu_meta = comp.gen.binder_meta if comp.gen is not None and binder else None
         self.max_action_locals = max(self.max_action_locals, ca.nlocals)
         self.actions.append(ca)
