@@ -1,13 +1,20 @@
 """The ``meeple`` command line: thin wrappers over library calls.
 
-Exit codes are a documented IntEnum and never renumbered.
+Exit codes are a documented IntEnum and never renumbered. The command group
+owns them: whatever a command lets escape ends here (``Main.invoke``), a
+meeple error with its code (1, or 2 for usage), Ctrl-C with 130, and anything
+else as one line and exit 3 (``meeple --debug`` shows the traceback).
+Output files are checked before a command starts (``OutputFile``), so a long
+run or a human's game never ends in an unwritable path.
 """
 from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
 import time
+import traceback
 from enum import IntEnum
 from pathlib import Path
 from typing import Optional
@@ -15,15 +22,20 @@ from typing import Optional
 import click
 
 from . import __version__
-from .errors import MeepleError, PackInvalid, Problems, Refusal, UsageError, as_json, location, render
+from .errors import ContentError, MeepleError, PackInvalid, Problems, Refusal, UsageError, as_json, location, render
 from .game import Game, load_game
 
 
 class ExitCode(IntEnum):
     OK = 0
-    CONTENT_INVALID = 1      # also: a scenario failed, a replay diverged
+    CONTENT_INVALID = 1      # also: a scenario failed, a replay diverged, a broken log
     USAGE = 2
     INTERNAL = 3
+    INTERRUPTED = 130        # Ctrl-C (128 + SIGINT), as shells report it
+
+
+SEEDS = click.IntRange(-2 ** 63, 2 ** 64 - 1)      # a seed is taken modulo 2**64; logs keep it in this range
+MAX_WORKERS = 256
 
 
 def _fail(err: MeepleError, code: ExitCode) -> None:
@@ -32,24 +44,126 @@ def _fail(err: MeepleError, code: ExitCode) -> None:
     sys.exit(code)
 
 
+def _write(path: str, write) -> None:
+    """Run ``write``; a file system refusal (a full disk, a folder removed meanwhile) is
+    a usage error naming the path, not a crash."""
+    try:
+        write()
+    except OSError as err:
+        click.echo(f"error: cannot write {path}: {(err.strerror or str(err)).lower()}", err=True)
+        sys.exit(ExitCode.USAGE)
+
+
+def _pack_invalid(err: PackInvalid) -> None:
+    for e in err.problems.errors:
+        click.echo(render(e), err=True)
+    click.echo(f"{len(err.problems.errors)} error(s): the pack is invalid (run 'meeple validate' for details)", err=True)
+    sys.exit(ExitCode.CONTENT_INVALID)
+
+
 def _load(game: str, generate: bool = True) -> Game:
     """A pack loaded and compiled; ``generate=False`` for commands that only read it
     (cards, diff), which need no generated Python."""
     try:
         return load_game(game, generate=generate)
     except PackInvalid as err:
-        for e in err.problems.errors:
-            click.echo(render(e), err=True)
-        click.echo(f"{len(err.problems.errors)} error(s): the pack is invalid (run 'meeple validate' for details)", err=True)
-        sys.exit(ExitCode.CONTENT_INVALID)
+        _pack_invalid(err)
     except UsageError as err:
         click.echo(f"error: {err.message}" + (f"; {err.hint}" if err.hint else ""), err=True)
         sys.exit(ExitCode.USAGE)
 
 
-@click.group()
+class Main(click.Group):
+    """The command group, where every exception a command lets escape gets its exit code."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except KeyboardInterrupt:
+            click.echo("\ninterrupted", err=True)
+            sys.exit(ExitCode.INTERRUPTED)
+        except PackInvalid as err:
+            _pack_invalid(err)
+        except UsageError as err:
+            click.echo(f"error: {err.message}" + (f"; {err.hint}" if err.hint else ""), err=True)
+            sys.exit(ExitCode.USAGE)
+        except MeepleError as err:
+            _fail(err, ExitCode.CONTENT_INVALID)
+        except Exception as err:     # a defect of meeple's, not of the input: say so in one line
+            if ctx.params.get("debug"):
+                traceback.print_exc()
+            text = str(err).strip().splitlines()[0] if str(err).strip() else ""
+            text = text if len(text) <= 200 else text[:197] + "..."
+            click.echo(f"internal error: {type(err).__name__}" + (f": {text}" if text else "")
+                       + ("" if ctx.params.get("debug") else " (run 'meeple --debug ...' to see the traceback)"), err=True)
+            sys.exit(ExitCode.INTERNAL)
+
+
+class OutputFile(click.ParamType):
+    """A file a command will write: refused before the command starts (usage error) when
+    its folder is missing, it is a folder, or it cannot be opened for writing."""
+
+    name = "file"
+
+    def convert(self, value, param, ctx):
+        reason = unwritable(Path(value))
+        if reason:
+            self.fail(f"cannot write {value!r}: {reason}", param, ctx)
+        return value
+
+
+class ReportFile(OutputFile):
+    """An HTML report: writable, and matplotlib must be there to draw it."""
+
+    name = "file.html"
+
+    def convert(self, value, param, ctx):
+        value = super().convert(value, param, ctx)
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError as err:
+            self.fail(f"the HTML report needs matplotlib: pip install 'meeple[report]' ({err})", param, ctx)
+        return value
+
+
+def unwritable(path: Path) -> Optional[str]:
+    """Why ``path`` cannot be written, or None. Opens it (creating it, then removing
+    it again), so permissions are what the system says, not a guess."""
+    try:
+        return _unwritable(path)
+    except OSError as err:             # a name too long, a loop of links
+        return (err.strerror or type(err).__name__).lower()
+    except ValueError as err:          # a NUL in the name
+        return str(err)
+
+
+def _unwritable(path: Path) -> Optional[str]:
+    if path.is_dir():
+        return "it is a folder"
+    folder = path.parent
+    if not folder.exists():
+        return f"the folder {str(folder)!r} does not exist"
+    if not folder.is_dir():
+        return f"{str(folder)!r} is not a folder"
+    existed = path.exists()
+    if existed and stat.S_ISFIFO(path.stat().st_mode):
+        return None                       # opening a pipe would wait for its reader
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | (0 if existed else os.O_CREAT | os.O_EXCL), 0o666)
+    except OSError as err:
+        return (err.strerror or type(err).__name__).lower()
+    os.close(fd)
+    if not existed:
+        os.unlink(path)
+    return None
+
+
+@click.group(cls=Main)
 @click.version_option(__version__, prog_name="meeple")
-def main() -> None:
+@click.option("--debug", is_flag=True, envvar="MEEPLE_DEBUG", help="on an internal error (exit 3), show the traceback")
+def main(debug: bool) -> None:
     """meeple: a rules-as-data engine for board games."""
 
 
@@ -193,12 +307,12 @@ def _seed(seed: Optional[int]) -> int:
 @main.command()
 @click.argument("game_name", metavar="GAME")
 @click.option("--players", "-p", type=int, required=True, help="number of players")
-@click.option("--seed", type=int, default=None, help="random seed (default: a fresh one, printed)")
+@click.option("--seed", type=SEEDS, default=None, help="random seed (default: a fresh one, printed)")
 @click.option("--bots", default="human,random", show_default=True,
               help="agents per seat, comma-separated (random, human, greedy, mcts, mcts:200, mcts:50ms); "
                    "one name applies to all seats; missing seats are random")
 @click.option("--eval", "evaluation", default="", help="the bots' evaluation, an effect-language expression (default: the pack's)")
-@click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None, help="write the game log here")
+@click.option("--log", "log_path", type=OutputFile(), default=None, help="write the game log here (checked before the game starts)")
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE", help="a rules option of the pack (repeatable)")
 @click.option("--quiet", is_flag=True, help="only the final scores")
 def play(game_name: str, players: int, seed: Optional[int], bots: str, evaluation: str, log_path: Optional[str],
@@ -265,7 +379,7 @@ def play(game_name: str, players: int, seed: Optional[int], bots: str, evaluatio
         click.echo(_board(game, st, None))
     _print_scores(game, st)
     if log_path:
-        write_log(log_path, make_log(game, st, seed, game_name, options))
+        _write(log_path, lambda: write_log(log_path, make_log(game, st, seed, game_name, options)))
         click.echo(f"log written to {log_path}")
 
 
@@ -283,24 +397,40 @@ def _print_scores(game: Game, st) -> None:
 @click.option("--pack", "pack_ref", default=None, help="replay against this pack instead of the logged one")
 @click.option("--steps", is_flag=True, help="show every choice")
 def replay(log_file: str, pack_ref: Optional[str], steps: bool) -> None:
-    """Re-run a logged game; fail loudly if anything diverges."""
+    """Re-run a logged game; fail loudly if anything diverges.
+
+    The log's shape is checked first (see 'meeple schema log'): a broken log
+    exits 1 naming each bad field.
+    """
+    from .logs import LogInvalid, read_log
     from .session import replay as do_replay
-    try:
-        log = json.loads(Path(log_file).read_text(encoding="utf-8"))
-        if log.get("meeple_log") != 1:
-            raise ValueError("not a meeple log (format 1)")
-    except (ValueError, OSError) as err:
-        click.echo(f"error: {log_file}: {err}", err=True)
-        sys.exit(ExitCode.USAGE)
-    game = _load(pack_ref or log["pack"])
 
     def show(st, option):
         if steps:
             click.echo(f"  round {st.round}  P{st.pending.player + 1} {st.pending.prompt}: {option[1]}")
     try:
-        st = do_replay(game, log, show)
+        try:
+            log = read_log(log_file)
+        except OSError as err:
+            click.echo(f"error: cannot read {log_file}: {err.strerror or err}", err=True)
+            sys.exit(ExitCode.USAGE)
+        if pack_ref:
+            game = _load(pack_ref)
+        else:
+            try:
+                game = load_game(log["pack"])
+            except UsageError as err:           # the log names a pack that is not there
+                raise LogInvalid([ContentError(f"invalid log: /pack: {err.message}", hint=err.hint)]) from None
+            except PackInvalid as err:
+                _pack_invalid(err)
+        st = do_replay(game, log, show, checked=True, same_pack=not pack_ref)
+    except LogInvalid as err:
+        for e in err.errors:
+            where = f"{log_file}:{e.span.line}:{e.span.col}" if e.span.line else log_file
+            click.echo(f"{where}: error: {e.message}" + (f"; {e.hint}" if e.hint else ""), err=True)
+        sys.exit(ExitCode.CONTENT_INVALID)
     except MeepleError as err:
-        click.echo(f"replay diverged: {err.message}", err=True)
+        click.echo(f"replay diverged: {err.message}" + (f"; {err.hint}" if err.hint else ""), err=True)
         sys.exit(ExitCode.CONTENT_INVALID)
     click.echo(f"replayed {len(log['choices'])} choices of {game.id} ({log['players']} players, seed {log['seed']}): identical")
     _print_scores(game, st)
@@ -309,9 +439,9 @@ def replay(log_file: str, pack_ref: Optional[str], steps: bool) -> None:
 # ---------------------------------------------------------------- simulate
 @main.command()
 @click.argument("game_name", metavar="GAME")
-@click.option("-n", "--games", type=int, default=1000, show_default=True)
+@click.option("-n", "--games", type=click.IntRange(min=1), default=1000, show_default=True, help="number of games (at least 1)")
 @click.option("--players", "-p", type=int, required=True)
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=SEEDS, default=0, show_default=True)
 @click.option("--workers", default="auto", show_default=True, help="worker processes, or 'auto' (one per core)")
 @click.option("--bots", default="random", show_default=True,
               help="bots per seat, comma-separated: random, greedy, mcts, mcts:200 (iterations), mcts:50ms (time per decision)")
@@ -321,8 +451,8 @@ def replay(log_file: str, pack_ref: Optional[str], steps: bool) -> None:
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
               help="local processes, or a Ray cluster (needs: pip install 'meeple[ray]')")
 @click.option("--address", default="", help="with --backend ray: the cluster's HOST:PORT (default: start a local Ray)")
-@click.option("--records", "records_path", type=click.Path(dir_okay=False), default=None, help="write one CSV row per player per game")
-@click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--records", "records_path", type=OutputFile(), default=None, help="write one CSV row per player per game")
+@click.option("--report", "report_path", type=ReportFile(), default=None,
               help="write a self-contained HTML report with plots (needs: pip install 'meeple[report]')")
 def simulate(game_name: str, games: int, players: int, seed: int, workers: str, bots: str, evaluation: str,
              option_pairs: tuple[str, ...], fmt: str, backend: str, address: str, records_path: Optional[str],
@@ -360,36 +490,38 @@ def simulate(game_name: str, games: int, players: int, seed: int, workers: str, 
     except RuntimeError as err:
         click.echo(f"error: {err}", err=True)
         sys.exit(ExitCode.USAGE)
+    if summary.interrupted and not summary.records:
+        click.echo("interrupted before any game finished", err=True)
+        sys.exit(ExitCode.INTERRUPTED)
     d = summary.to_dict()
     click.echo(json.dumps(d, indent=2) if fmt == "json" else format_text(d))
     if records_path:
         from .simulate import write_records
-        write_records(summary, records_path, game)
+        _write(records_path, lambda: write_records(summary, records_path, game))
     if report_path:
         from .report import write_report
-        try:
-            write_report(report_path, [d])
-        except ImportError as err:
-            click.echo(f"error: the HTML report needs matplotlib: pip install 'meeple[report]' ({err})", err=True)
-            sys.exit(ExitCode.USAGE)
+        _write(report_path, lambda: write_report(report_path, [d]))
+    if summary.interrupted:
+        click.echo(f"interrupted: {len(summary.records)} of {games} games finished; the figures are of those only", err=True)
+        sys.exit(ExitCode.INTERRUPTED)
 
 
 # ---------------------------------------------------------------- compare
 def _workers(workers: str) -> int:
     if workers == "auto":
-        return os.cpu_count() or 1
-    if workers.isdigit() and int(workers) > 0:
+        return min(MAX_WORKERS, os.cpu_count() or 1)
+    if workers.isascii() and workers.isdigit() and 0 < int(workers) <= MAX_WORKERS:
         return int(workers)
-    click.echo(f"error: --workers must be a positive number or 'auto', not {workers!r}", err=True)
+    click.echo(f"error: --workers must be a number from 1 to {MAX_WORKERS} or 'auto', not {workers!r}", err=True)
     sys.exit(ExitCode.USAGE)
 
 
 @main.command("compare")
 @click.argument("base", metavar="BASE")
 @click.argument("variant", metavar="[VARIANT]", required=False)
-@click.option("-n", "--games", type=int, default=1000, show_default=True)
+@click.option("-n", "--games", type=click.IntRange(min=1), default=1000, show_default=True, help="number of games (at least 1)")
 @click.option("--players", "-p", type=int, required=True)
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=SEEDS, default=0, show_default=True)
 @click.option("--workers", default="auto", show_default=True, help="worker processes, or 'auto' (one per core)")
 @click.option("--bots", default="random", show_default=True, help="bots per seat, as for simulate")
 @click.option("--eval", "evaluation", default="", help="the bots' evaluation (default: the pack's)")
@@ -397,7 +529,7 @@ def _workers(workers: str) -> int:
               help="a one-off change for the variant (repeatable): keep.cost=4, GAME/FILE/keep.cost=4, hand_size=8")
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE", help="a rules option, for both (repeatable)")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--report", "report_path", type=ReportFile(), default=None,
               help="write an HTML report with both side by side (needs: pip install 'meeple[report]')")
 def compare_cmd(base: str, variant: Optional[str], games: int, players: int, seed: int, workers: str, bots: str,
                 evaluation: str, sets: tuple[str, ...], option_pairs: tuple[str, ...], fmt: str, report_path: Optional[str]) -> None:
@@ -444,17 +576,19 @@ def compare_cmd(base: str, variant: Optional[str], games: int, players: int, see
             result = compare(a, b)
     except MeepleError as err:
         _fail(err, ExitCode.CONTENT_INVALID)
+    if result.get("interrupted") and not result["games"]:
+        click.echo("interrupted before any pair of games finished", err=True)
+        sys.exit(ExitCode.INTERRUPTED)
     if fmt == "json":
         click.echo(json.dumps({k2: v for k2, v in result.items() if k2 != "summaries"}, indent=2))
     else:
         click.echo(compare_text(result))
     if report_path:
         from .report import write_report
-        try:
-            write_report(report_path, result["summaries"], result)
-        except ImportError as err:
-            click.echo(f"error: the HTML report needs matplotlib: pip install 'meeple[report]' ({err})", err=True)
-            sys.exit(ExitCode.USAGE)
+        _write(report_path, lambda: write_report(report_path, result["summaries"], result))
+    if result.get("interrupted"):
+        click.echo(f"interrupted: {result['games']} of {games} pairs of games finished; the figures are of those only", err=True)
+        sys.exit(ExitCode.INTERRUPTED)
 
 
 # ---------------------------------------------------------------- test
@@ -464,6 +598,9 @@ def test_cmd(paths: tuple[str, ...]) -> None:
     """Run rules scenario files (or every scenario file under a folder)."""
     from .scenario import collect, run_file
     files = collect(list(paths))
+    if not files:
+        click.echo(f"no scenario files found in {', '.join(paths)} (a scenario file is YAML with 'kind: scenario')", err=True)
+        sys.exit(ExitCode.CONTENT_INVALID)
     passed = failed = 0
     for f in files:
         for r in run_file(f):
@@ -561,6 +698,9 @@ def new_pack_cmd(name: str, base: str, where: str) -> None:
     from .scaffold import new_pack
     try:
         files = new_pack(name, base, Path(where))
+    except OSError as err:
+        click.echo(f"error: cannot write {err.filename or where}: {(err.strerror or str(err)).lower()}", err=True)
+        sys.exit(ExitCode.USAGE)
     except UsageError as err:
         _fail(err, ExitCode.USAGE)
     except MeepleError as err:
@@ -575,16 +715,21 @@ def new_pack_cmd(name: str, base: str, where: str) -> None:
 @click.argument("kind", required=False)
 @click.option("--export", "export_dir", type=click.Path(file_okay=False), default=None, help="write the schemas into this folder")
 def schema(kind: Optional[str], export_dir: Optional[str]) -> None:
-    """Print the JSON Schema of a YAML kind (pack, game, cards, scenario), or all."""
+    """Print the JSON Schema of a YAML kind (pack, game, rules, cards, scenario) or of
+    game logs (log), or all of them."""
     from .schemas import KINDS, schema as get
-    if kind and kind not in KINDS:
-        click.echo(f"error: no kind '{kind}' (kinds: {', '.join(KINDS)})", err=True)
+    every = KINDS + ("log",)
+    if kind and kind not in every:
+        click.echo(f"error: no kind '{kind}' (kinds: {', '.join(every)})", err=True)
         sys.exit(ExitCode.USAGE)
-    kinds = [kind] if kind else list(KINDS)
+    kinds = [kind] if kind else list(every)
     if export_dir:
-        Path(export_dir).mkdir(parents=True, exist_ok=True)
-        for k in kinds:
-            (Path(export_dir) / f"{k}.schema.json").write_text(json.dumps(get(k), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        def export() -> None:
+            Path(export_dir).mkdir(parents=True, exist_ok=True)
+            for k in kinds:
+                (Path(export_dir) / f"{k}.schema.json").write_text(json.dumps(get(k), indent=2, ensure_ascii=False) + "\n",
+                                                                   encoding="utf-8")
+        _write(export_dir, export)
         click.echo(f"wrote {len(kinds)} schema(s) to {export_dir}")
         return
     click.echo(json.dumps(get(kinds[0]) if kind else {k: get(k) for k in kinds}, indent=2, ensure_ascii=False))

@@ -106,14 +106,25 @@ def _card_tables(ra: list[GameRecord], rb: list[GameRecord], players: int, live:
 
 
 def compare(base: SimConfig, variant: SimConfig, progress: Optional[Callable[[int], None]] = None) -> dict:
-    """Run both (same seeds, bots, players) and compare them."""
+    """Run both (same seeds, bots, players) and compare them.
+
+    On Ctrl-C, the pairs both runs finished are compared (game i of each starts
+    alike, so the first k of both are pairs), and the result says ``interrupted``.
+    """
     a = simulate(base, progress)
-    b = simulate(variant, progress)
-    return compare_summaries(a, b)
+    b = Summary(variant, 0.0, [], a.live_zones, True) if a.interrupted else simulate(variant, progress)
+    if not (a.interrupted or b.interrupted):
+        return compare_summaries(a, b)
+    k = min(len(a.records), len(b.records))
+    a = Summary(a.config, a.seconds, a.records[:k], a.live_zones, True)
+    b = Summary(b.config, b.seconds, b.records[:k], b.live_zones, True)
+    return dict(compare_summaries(a, b), interrupted=True, games_requested=base.games)
 
 
 def format_text(c: dict, limit: int = 25) -> str:
-    head = (f"{c['games']} paired games, {c['players']} players ({c['bots']} bots), seed {c['seed']}: "
+    head = (f"interrupted: {c['games']} of {c['games_requested']} pairs of games finished (partial figures)\n"
+            if c.get("interrupted") else "")
+    head += (f"{c['games']} paired games, {c['players']} players ({c['bots']} bots), seed {c['seed']}: "
             f"{c['base']['pack']}{' ' + ' '.join('--set ' + s for s in c['base']['sets']) if c['base']['sets'] else ''} -> "
             f"{c['variant']['pack']}{' ' + ' '.join('--set ' + s for s in c['variant']['sets']) if c['variant']['sets'] else ''}; "
             f"{c['significant']} significant difference(s) (* : 95% interval without 0, false discovery rate 5%)")

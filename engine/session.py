@@ -1,8 +1,11 @@
 """Playing, logging and replaying whole games.
 
-A log records the pack, its version, the player count, the seed and every
-choice (deciding player, option index, option key): enough to replay the
-game exactly, and to notice when a pack change makes it diverge.
+A log records the pack, its version, the player count, the seed, the options
+and every choice (deciding player, option index, option key): enough to
+replay the game exactly, and to notice when a pack change makes it diverge.
+It ends with the game's end (rounds, scores, ranking and a sha256 of the
+final state), which a replay must reach. Its shape is checked before it is
+used (``engine.logs``, ``schemas/log.schema.json``).
 """
 from __future__ import annotations
 
@@ -10,11 +13,10 @@ import json
 from pathlib import Path
 from typing import Callable, Optional
 
-from .errors import MeepleError, Refusal
+from .errors import ContentError, IllegalChoice, MeepleError, Refusal, Span
 from .game import Game
+from .logs import LOG_FORMAT, LogInvalid, check_log, state_sha256
 from .state import State
-
-LOG_FORMAT = 1
 
 
 class ReplayDiverged(MeepleError):
@@ -70,6 +72,7 @@ def make_log(game: Game, st: State, seed: int, pack_ref: str, options: Optional[
         "rounds": st.round,
         "scores": st.scores,
         "ranking": [r + 1 for r in st.ranking],
+        **({"state_sha256": state_sha256(st)} if st.over else {}),
     }
 
 
@@ -77,22 +80,53 @@ def write_log(path: str | Path, log: dict) -> None:
     Path(path).write_text(json.dumps(log, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-def replay(game: Game, log: dict, on_step: Optional[Callable[[State, list], None]] = None) -> State:
-    """Re-run a log; raise ReplayDiverged at the first difference."""
-    st = game.new_state(log["players"], log["seed"], options=log.get("options") or {})
+def replay(game: Game, log: dict, on_step: Optional[Callable[[State, list], None]] = None,
+           checked: bool = False, same_pack: bool = False) -> State:
+    """Re-run a log; raise ReplayDiverged at the first difference.
+
+    The log's shape is checked first (LogInvalid), unless ``checked`` says the
+    caller did (``engine.logs.read_log``). ``same_pack``: the log must also
+    name this pack's id and version (a replay without ``--pack``).
+    """
+    if not checked:
+        check_log(log)
+    if same_pack:
+        for field, have in (("pack_id", game.id), ("pack_version", game.pack.info.version)):
+            if field in log and log[field] != have:
+                raise ReplayDiverged(f"the log was made with {log.get('pack_id', '?')} {log.get('pack_version', '?')}, "
+                                     f"this is {game.id} {game.pack.info.version}",
+                                     hint="replay against another pack with --pack PACK")
+    players = log["players"]
+    if not game.min_players <= players <= game.max_players:
+        raise _invalid(f"/players: {game.id} is for {game.min_players}-{game.max_players} players, not {players}")
+    try:
+        game.resolve_options(log.get("options") or {})
+    except IllegalChoice as err:
+        raise _invalid(f"/options: {err.message}", err.hint) from None
+    st = game.new_state(players, log["seed"], options=log.get("options") or {})
     for n, (player, index, key) in enumerate(log["choices"], 1):
         dec = st.pending
         if dec is None:
             raise ReplayDiverged(f"choice {n}: the game ended before this choice ({key!r} by P{player + 1})")
         if dec.player != player:
             raise ReplayDiverged(f"choice {n}: the log has P{player + 1} choosing {key!r}, but P{dec.player + 1} is to choose ({dec.prompt})")
-        if index >= len(dec.options) or dec.options[index][0] != key:
+        if index >= dec.count() or dec.key(index) != key:
             raise ReplayDiverged(f"choice {n}: option {index} is not {key!r} any more; legal: {', '.join(dec.keys())}")
         if on_step is not None:
             on_step(st, dec.options[index])
         game.apply(st, index)
     if not st.over:
         raise ReplayDiverged(f"the log ends after {len(log['choices'])} choices but the game goes on ({st.pending.prompt} by P{st.pending.player + 1})")
-    if "scores" in log and log["scores"] != st.scores:
-        raise ReplayDiverged(f"final scores differ: log {log['scores']}, replay {st.scores}")
+    ends = (("scores", "final scores", st.scores), ("rounds", "rounds played", st.round),
+            ("ranking", "ranking", [r + 1 for r in st.ranking]))
+    for field, what, got in ends:
+        if field in log and log[field] != got:
+            raise ReplayDiverged(f"{what} differ: log {log[field]}, replay {got}")
+    if "state_sha256" in log and log["state_sha256"] != state_sha256(st):
+        raise ReplayDiverged("the final state differs from the logged one (same choices, rounds, scores and ranking): "
+                             f"log {log['state_sha256'][:16]}..., replay {state_sha256(st)[:16]}...")
     return st
+
+
+def _invalid(message: str, hint: Optional[str] = None) -> LogInvalid:
+    return LogInvalid([ContentError(f"invalid log: {message}", Span("<log>", 0, 0), hint)])

@@ -4,11 +4,18 @@ Game ``i`` of a run with seed ``s`` always uses the same game seed and bot
 seeds, and results are gathered in game order, so the figures are identical
 whatever the number of worker processes. Each worker loads and compiles the
 pack once.
+
+Ctrl-C stops a run cleanly: workers ignore SIGINT (the parent alone stops
+them), and ``simulate`` returns the games finished so far, in order (the first
+k games of the run, as a shorter run would have played them), marked
+``interrupted``.
 """
 from __future__ import annotations
 
 import math
 import multiprocessing as mp
+import signal
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Optional
@@ -83,6 +90,10 @@ _WORKER: dict = {}
 
 
 def _init_worker(pack: str, sets: tuple = ()) -> None:
+    # Ctrl-C is the parent's to handle: a worker stops when the parent terminates it
+    # (forked workers inherit this already; spawned ones get it here)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     # a forked worker already holds the parent's compiled game (copy-on-write)
     if _WORKER.get("key") != (pack, sets):
         _WORKER["game"] = load_game(pack, sets)
@@ -114,7 +125,16 @@ def run(cfg: SimConfig, progress: Optional[Callable[[int], None]] = None, game: 
     ctx = mp.get_context("fork") if forking else mp.get_context()
     if forking and game is not None:
         _WORKER["game"], _WORKER["key"] = game, (cfg.pack, cfg.sets)
-    with ctx.Pool(cfg.workers, initializer=_init_worker, initargs=(cfg.pack, cfg.sets)) as pool:
+    # forked workers inherit the ignored SIGINT from the moment they exist (only the main
+    # thread may set a handler; from another one, the initializer does it)
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        pool = ctx.Pool(min(cfg.workers, len(batches)), initializer=_init_worker, initargs=(cfg.pack, cfg.sets))
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)
+    with pool:
         for records in pool.imap(_work, batches):
             for r in records:
                 yield r
@@ -187,6 +207,7 @@ class Summary:
     seconds: float
     records: list[GameRecord] = field(default_factory=list)
     live_zones: tuple = ()
+    interrupted: bool = False        # Ctrl-C: the records are the first games of the run only
 
     def to_dict(self) -> dict:
         cfg = self.config
@@ -238,21 +259,33 @@ class Summary:
             "seats": seats, "cards": cards,
             # the text report shows cards that reached a live zone (played, built)
             "shown": sorted(k for k in cards if k.split(" in ", 1)[1] in self.live_zones),
+            **({"interrupted": True, "games_requested": cfg.games} if self.interrupted else {}),
         }
 
 
 def simulate(cfg: SimConfig, progress: Optional[Callable[[int], None]] = None) -> Summary:
+    """Run the games; on Ctrl-C, the summary of those finished (``interrupted``)."""
     game = load_game(cfg.pack, cfg.sets)
     start = time.perf_counter()
-    records = list(run(cfg, progress, game))
+    records: list[GameRecord] = []
+    interrupted = False
+    games = run(cfg, progress, game)
+    try:
+        for r in games:
+            records.append(r)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        games.close()            # stops the workers now, not when the generator is collected
     live = tuple(z.name for z in game.zone_defs if z.in_play)
-    return Summary(cfg, time.perf_counter() - start, records, live)
+    return Summary(cfg, time.perf_counter() - start, records, live, interrupted)
 
 
 def format_text(d: dict) -> str:
     def pct(x: float) -> str:
         return f"{100 * x:5.1f}%"
-    lines = [f"{d['games']} games of {d['pack']} with {d['players']} players ({d['bots']} bots), seed {d['seed']}, "
+    lines = [f"interrupted: {d['games']} of {d['games_requested']} games finished (partial figures)"] if d.get("interrupted") else []
+    lines += [f"{d['games']} games of {d['pack']} with {d['players']} players ({d['bots']} bots), seed {d['seed']}, "
              f"{d['workers']} worker(s): {d['seconds']:.2f} s, {d['games_per_second']} games/s",
              f"mean rounds {d['mean_rounds']:.2f} [{d['rounds_ci'][0]:.2f}, {d['rounds_ci'][1]:.2f}], "
              f"mean decisions {d['mean_decisions']:.1f}, score spread (best - worst) {d['score_spread']:.1f} "
