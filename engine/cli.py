@@ -203,7 +203,10 @@ def _seed(seed: Optional[int]) -> int:
 @click.option("--quiet", is_flag=True, help="only the final scores")
 def play(game_name: str, players: int, seed: Optional[int], bots: str, evaluation: str, log_path: Optional[str],
          option_pairs: tuple[str, ...], quiet: bool) -> None:
-    """Play a game in the terminal with humans and bots."""
+    """Play a game in the terminal with humans and bots.
+
+    A human reads another player's choice only when their own view shows what
+    it was (else '(hidden)')."""
     from .agents import make_agents
     from .session import make_log, observation, write_log
     game = _load(game_name)
@@ -245,7 +248,8 @@ def play(game_name: str, players: int, seed: Optional[int], bots: str, evaluatio
             index = agent.choose(observation(game, st, agent, dec.player), dec.options)
             if not quiet:
                 who = "you" if agent.name == "human" else agent.name
-                click.echo(f"  P{dec.player + 1} ({who}) {dec.prompt}: {dec.options[index][1]}")
+                watching = [h for h in humans if h != dec.player]     # the humans who see this line
+                click.echo(f"  P{dec.player + 1} ({who}) {dec.prompt}: {game.told(st, index, watching)}")
             try:
                 game.apply(st, index)
             except Refusal as err:          # a rule said no: the state is as it was, choose again

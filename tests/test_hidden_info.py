@@ -1,0 +1,124 @@
+"""Hidden information in play: another player's choice is told to a human only
+as far as their view lets them tell it (Game.told).
+
+tests/packs/secrets asks one decision of each kind; its prompts name them."""
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from engine.cli import main
+from engine.game import load_game
+from engine.session import replay
+from engine.views import HIDDEN_CHOICE
+
+SECRETS = str(Path(__file__).parent / "packs" / "secrets")
+GAME = load_game(SECRETS)
+CITADELS = load_game("citadels")
+
+# prompt of tests/packs/secrets -> what the player after the chooser reads, and the one after that
+# (3 players; 'give away' hands the card to the next player, who sees it arrive)
+TOLD = {
+    "take from the pile": ("hidden", "hidden"),       # a face-down card into a hand
+    "play openly": ("label", "label"),                # from a hand onto the table: seen after
+    "take from the table": ("label", "label"),        # seen before
+    "mark secretly": ("hidden", "hidden"),            # a card everyone sees, but only a hidden variable changes
+    "mark openly": ("label", "label"),
+    "name openly": ("label", "label"),                # a face-down card that an open variable then names
+    "stash": ("hidden", "hidden"),                    # from one's hand to one's stash: never seen
+    "give away": ("label", "hidden"),                 # the next player sees it arrive, the other does not
+    "bid": ("hidden", "hidden"),                      # 'choose one' whose only effect is a hidden variable
+    "announce": ("label", "label"),                   # 'choose one' whose effect everyone sees
+    "pay a coin to": ("label", "label"),
+}
+
+
+def _walk(game, players, seed, pick=lambda st, rng: 0):
+    """Every (state, chosen index) of a game whose choices ``pick`` makes."""
+    st = game.new_state(players, seed)
+    rng = random.Random(seed)
+    while not st.over:
+        i = pick(st, rng)
+        yield st, i
+        game.apply(st, i)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_each_viewer_is_told_a_choice_only_as_far_as_their_view_allows(seed):
+    seen = set()
+    for st, i in _walk(GAME, 3, seed, lambda st, rng: rng.randrange(st.pending.count())):
+        dec = st.pending
+        label = dec.options[i][1]
+        before = st.to_json()
+        for n, viewer in enumerate(((dec.player + 1) % 3, (dec.player + 2) % 3)):
+            want = TOLD[dec.prompt][n]
+            got = GAME.told(st, i, [viewer])
+            assert got == (label if want == "label" else HIDDEN_CHOICE), (dec.prompt, label, viewer)
+            seen.add(dec.prompt)
+        assert GAME.told(st, i, []) == label                      # nobody watching: the label
+        assert GAME.told(st, i, [(dec.player + 1) % 3, (dec.player + 2) % 3]) == (
+            label if TOLD[dec.prompt] == ("label", "label") else HIDDEN_CHOICE)
+        assert st.to_json() == before                              # told() tries choices on copies
+    assert seen == set(TOLD)
+
+
+def test_in_citadels_picks_and_kept_cards_are_hidden_builds_and_murders_are_not():
+    told: dict[str, set] = {}
+    for seed in range(3):
+        for st, i in _walk(CITADELS, 4, seed, lambda st, rng: rng.randrange(st.pending.count())):
+            dec = st.pending
+            text = CITADELS.told(st, i, [(dec.player + 1) % 4])
+            kind = dec.options[i][0].split(":")[0] if dec.kind == "action" else dec.prompt
+            told.setdefault(kind, set()).add("hidden" if text == HIDDEN_CHOICE else "label")
+    assert told["keep a district"] == {"hidden"}
+    assert told["build"] == told["murder"] == told["take_gold"] == told["destroy"] == {"label"}
+    # a pick is hidden, unless the card is in play at once (the first to act shows it)
+    assert "hidden" in told["choose a character"]
+
+
+def _human_game(*args, answers="1\n" * 3000):
+    return CliRunner().invoke(main, ["play", "citadels", *map(str, args)], input=answers, catch_exceptions=False)
+
+
+def test_a_human_never_reads_what_a_bot_picked_face_down(tmp_path):
+    log = tmp_path / "game.json"
+    r = _human_game("-p", 4, "--seed", 7, "--bots", "human,random,greedy,mcts:10", "--log", log)
+    assert r.exit_code == 0, r.output[-2000:]
+    # what the bots really picked and kept, from the log
+    picks = []
+    game_log = json.loads(log.read_text())
+    replay(CITADELS, game_log, lambda st, option: picks.append((st.pending.player, st.pending.prompt, option, st.round)))
+    first_round = [(p, option) for p, prompt, option, rnd in picks if rnd == 1 and p != 0 and prompt == "choose a character"]
+    assert len(first_round) == 3
+    lines = r.output.splitlines()
+    pick_lines = [line for line in lines if re.match(r"  P[234] \(\w+\) choose a character: ", line)]
+    kept = [line for line in lines if re.match(r"  P[234] \(\w+\) keep a district: ", line)]
+    assert pick_lines[:3] == [f"  P{p + 1} ({b}) choose a character: (hidden)" for (p, _), b in zip(first_round, ("random", "greedy", "mcts"))]
+    assert kept and all(line.endswith(": (hidden)") for line in kept)
+    # nothing on the human's screen names a bot's first pick until the first turn begins
+    start = next(i for i, line in enumerate(lines) if line.startswith("  P1 (you) choose a character: "))
+    end = next(i for i, line in enumerate(lines) if "choose an action" in line)
+    between = "\n".join(lines[start + 1:end])
+    for _, (key, name, _) in first_round:
+        assert key not in between and name not in between
+    # what everyone sees is still told
+    assert re.search(r"  P[234] \(\w+\) choose an action: Build: \w+", r.output)
+    assert re.search(r"  P[234] \(\w+\) choose an action: (Take 2 gold|Draw districts)", r.output)
+
+
+def test_at_a_hot_seat_game_one_human_does_not_read_the_others_picks():
+    r = _human_game("-p", 3, "--seed", 5, "--bots", "human,human,random")
+    assert r.exit_code == 0, r.output[-2000:]
+    assert re.search(r"  P[12] \(you\) choose a character: \(hidden\)", r.output)
+    assert re.search(r"  P3 \(random\) choose a character: \(hidden\)", r.output)
+    assert re.search(r"  P[123] \(\w+\) choose an action: Build: \w+", r.output)
+
+
+def test_a_human_board_shows_only_their_view():
+    r = _human_game("-p", 3, "--seed", 3, "--bots", "human,random,random")
+    board = r.output.split("── round 1 ")[1].split("\n\n")[0]
+    assert "P1  gold" in board and re.search(r"P2  gold.*\n\s+hand: 4 hidden", board)
+    assert not re.search(r"P1  gold.*\n\s+hand: \d+ hidden", board)     # P1's own hand, by name
