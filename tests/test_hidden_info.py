@@ -1,5 +1,6 @@
 """Hidden information in play: another player's choice is told to a human only
-as far as their view lets them tell it (Game.told).
+as far as their view lets them tell it (Game.told), and the seed of a game
+with a human is printed at its end.
 
 tests/packs/secrets asks one decision of each kind; its prompts name them."""
 import json
@@ -122,3 +123,29 @@ def test_a_human_board_shows_only_their_view():
     board = r.output.split("── round 1 ")[1].split("\n\n")[0]
     assert "P1  gold" in board and re.search(r"P2  gold.*\n\s+hand: 4 hidden", board)
     assert not re.search(r"P1  gold.*\n\s+hand: \d+ hidden", board)     # P1's own hand, by name
+
+
+def test_bots_only_games_print_every_label_and_the_seed_first():
+    r = CliRunner().invoke(main, ["play", "citadels", "-p", "4", "--seed", "7", "--bots", "random"])
+    assert r.exit_code == 0
+    assert r.output.startswith("Citadels with 4 players, seed 7\n")
+    assert "(hidden)" not in r.output
+    assert re.search(r"  P\d \(random\) choose a character: [A-Z]\w+", r.output)
+    assert not r.output.rstrip().endswith("seed 7")
+
+
+@pytest.mark.parametrize("show_seed", [False, True])
+def test_with_a_human_the_seed_is_printed_at_the_end_or_with_show_seed(show_seed):
+    r = _human_game("-p", 2, "--seed", 12345, "--bots", "human,random", *(["--show-seed"] if show_seed else []))
+    assert r.exit_code == 0, r.output[-2000:]
+    first = r.output.splitlines()[0]
+    assert first == ("Citadels with 2 players, seed 12345" if show_seed else "Citadels with 2 players")
+    assert ("12345" in r.output[:-20]) == show_seed            # nowhere before the end, unless asked
+    assert r.output.rstrip().endswith("seed 12345") != show_seed
+
+
+def test_an_abandoned_game_with_a_human_names_its_seed():
+    r = _human_game("-p", 2, "--seed", 4242, "--bots", "human,random", answers="1\n1\n")
+    assert r.exit_code == 2
+    assert r.output.splitlines()[0] == "Citadels with 2 players"
+    assert "game abandoned (seed 4242)" in r.output
