@@ -1,6 +1,7 @@
-"""Hidden information in play: another player's choice is told to a human only
-as far as their view lets them tell it (Game.told), and the seed of a game
-with a human is printed at its end.
+"""Hidden information in play and in the planning bots: another player's choice
+is told to a human only as far as their view lets them tell it (Game.told),
+the seed of a game with a human is printed at its end, and the samples a
+planning bot plans on never hold the true value of a hidden variable.
 
 tests/packs/secrets asks one decision of each kind; its prompts name them."""
 import json
@@ -11,6 +12,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from engine.agents import make_agents
+from engine.bots import GreedyAgent, MctsAgent, Perspective, determinize, evaluator, hidden_variables
 from engine.cli import main
 from engine.game import load_game
 from engine.session import replay
@@ -149,3 +152,69 @@ def test_an_abandoned_game_with_a_human_names_its_seed():
     assert r.exit_code == 2
     assert r.output.splitlines()[0] == "Citadels with 2 players"
     assert "game abandoned (seed 4242)" in r.output
+
+
+# ---------------------------------------------------------------- planning bots and hidden variables
+def _differing_only_in_hidden_variables(game, st):
+    """A copy of ``st`` whose hidden variables hold other values."""
+    other = st.clone()
+    gvars, pvars = hidden_variables(game, st.players)
+    for i, values in gvars:
+        other.gvars[i] = next(v for v in values if v != st.gvars[i])
+    for p in range(st.players):
+        for i, values in pvars:
+            other.pvars[p * game.npvars + i] = next(v for v in values if v != st.pvars[p * game.npvars + i])
+    return other
+
+
+def test_hidden_variables_may_take_every_value_of_their_type():
+    gvars, pvars = hidden_variables(GAME, 3)
+    names = {GAME.defn.variables[i].name: values for i, values in gvars}
+    assert names["bid"] == (False, True)
+    assert len(names["secret"]) == 24 + 1 and names["secret"][-1] is None        # every token, or none
+    assert [(GAME.defn.player_variables[i].name, len(v)) for i, v in pvars] == [("hunch", 25)]
+    assert hidden_variables(CITADELS, 4) == ([], [])
+
+
+@pytest.mark.parametrize("pack, players, prompt", [(SECRETS, 2, "mark openly"), ("citadels-2016", 4, "choose an action")])
+def test_a_sample_never_depends_on_a_hidden_variable(pack, players, prompt):
+    game = GAME if pack == SECRETS else load_game(pack)
+    st = next(st for st, _ in _walk(game, players, 3) if st.pending.prompt == prompt and st.round >= 1)
+    me = st.pending.player
+    other = _differing_only_in_hidden_variables(game, st)
+    assert game.hidden_values(other) != game.hidden_values(st)
+    values = set()
+    for seed in range(12):
+        a = determinize(game, st, me, random.Random(seed))
+        b = determinize(game, other, me, random.Random(seed))
+        assert a.to_json() == b.to_json()                     # the same sample from either
+        values.add(game.hidden_values(a))
+    assert len(values) > 1                                     # drawn again each time
+
+
+def test_a_planning_bot_decides_the_same_whatever_a_hidden_variable_holds():
+    """The pack's evaluation counts a player's hidden 'hunch' 20 in their hand: a
+    bot that read it would never stash that token (the old samples kept it, and
+    these picks differed)."""
+    hunch = GAME.pvar_index["hunch"]
+    hand = GAME.zone_base[GAME.zone_index["hand"]]
+    value = evaluator(GAME)
+    for seed in range(3):
+        st = next(st for st, _ in _walk(GAME, 2, seed) if st.pending.prompt == "stash")
+        me, options = st.pending.player, st.pending.options
+        states = []
+        for c in st.zones[hand + me][:3]:
+            s = st.clone()
+            s.pvars[me * GAME.npvars + hunch] = c
+            states.append(s)
+        for make in (lambda: GreedyAgent(seed, value), lambda: MctsAgent(seed, value, iterations=30)):
+            picks = {make().choose(Perspective(GAME, s, me), options) for s in states}
+            assert len(picks) == 1, (seed, [options[i][1] for i in picks])
+
+
+def test_a_whole_game_of_the_2016_pack_with_planning_bots_still_plays():
+    game = load_game("citadels-2016")
+    from engine.session import play
+    st = play(game, 4, 1, make_agents("greedy,mcts:10,random,greedy", 4, 1, game, evaluator(game)),
+              options={"rank1": 2, "rank2": 2})
+    assert st.over and len(st.scores) == 4
