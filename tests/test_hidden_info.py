@@ -128,6 +128,19 @@ def test_a_human_board_shows_only_their_view():
     assert not re.search(r"P1  gold.*\n\s+hand: \d+ hidden", board)     # P1's own hand, by name
 
 
+def test_the_readme_example_of_a_game_with_a_human():
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```\n\$ meeple play citadels -p 4 --seed 7 --bots human,random\n(.*?)```", readme, re.S)
+    assert block, "the README's example of a game with a human is missing"
+    r = _human_game("-p", 4, "--seed", 7, "--bots", "human,random")
+    assert r.exit_code == 0
+    at = 0
+    for line in block.group(1).splitlines():
+        if line.strip() != "...":
+            at = r.output.index(line + "\n", at) + len(line)       # each line, in order
+    assert r.output.startswith("Citadels with 4 players\n") and r.output.endswith("seed 7\n")
+
+
 def test_bots_only_games_print_every_label_and_the_seed_first():
     r = CliRunner().invoke(main, ["play", "citadels", "-p", "4", "--seed", "7", "--bots", "random"])
     assert r.exit_code == 0
