@@ -2,8 +2,9 @@
 
 A planning bot never reads the true state. It gets a ``Perspective``: the
 game, and samples of states consistent with what its player knows (the
-hidden cards dealt again at random among the places they could be, and a
-fresh random generator for what is still to come). It judges positions with
+hidden cards dealt again at random among the places they could be, every
+hidden variable drawn again from the values it may take, and a fresh random
+generator for what is still to come). It judges positions with
 an evaluation written in the effect language: the pack's ``score:
 evaluation`` unless a simulation gives another (``--eval``), so designers
 say what "good" means without Python.
@@ -16,7 +17,7 @@ import time
 from typing import Callable, Optional
 
 from dsl.runtime import Frame
-from dsl.typesys import INT
+from dsl.typesys import BOOL, INT, PLAYER, Card, Enum
 
 from .errors import IllegalChoice, MeepleError
 from .state import State
@@ -40,11 +41,57 @@ def hidden_slots(game, player: int) -> list[int]:
     return out
 
 
+def hidden_variables(game, players: int) -> tuple[list[tuple[int, tuple]], list[tuple[int, tuple]]]:
+    """The hidden variables (``visibility: nobody``) of a game of ``players``, each as
+    (column, the values a player may believe it holds): game variables, then player
+    variables (the same values for every seat).
+
+    A hidden variable is out of every player's view, so what a player knows of
+    it is its declared type, not its value: the values are the type's own (true
+    and false; the seats of the game; an enum's values; the cards of the kind,
+    pieces of absent seats left out), with none when the type allows it. A
+    number or a text has no such list: it is believed to hold its declared
+    default. Drawn uniformly, a sample never depends on the true value (sound,
+    if uninformed: a player who set a face-down marker plans as if they had
+    forgotten it)."""
+    cache = game.__dict__.setdefault("_hidden_variables", {})
+    if players not in cache:
+        defn = game.defn
+        out: tuple[list, list] = ([], [])
+        for decls, index, types, defaults, dest in ((defn.variables, game.gvar_index, game.gvar_types, game.gvar_defaults, out[0]),
+                                                    (defn.player_variables, game.pvar_index, game.pvar_types, game.pvar_defaults, out[1])):
+            for d in decls:
+                if d.visibility != "nobody":
+                    continue
+                i = index[d.name]
+                values = _values_of(game, types[i], players) or [defaults[i]]
+                if d.type.nullable and None not in values:
+                    values.append(None)
+                dest.append((i, tuple(values)))
+        cache[players] = out
+    return cache[players]
+
+
+def _values_of(game, t, players: int) -> Optional[list]:
+    """Every value of a declared type in a game of ``players`` (None for a number or a text)."""
+    if t == BOOL:
+        return [False, True]
+    if t == PLAYER:
+        return list(range(players))
+    if isinstance(t, Enum):
+        return list(game.enums.get(t.name, ()))
+    if isinstance(t, Card):
+        cards = game.kind_cards.get(t.kind, ()) if t.kind is not None else range(game.ncards)
+        return [c for c in cards if game.card_seat[c] < players]
+    return None
+
+
 def determinize(game, st: State, player: int, rng: _random.Random) -> State:
     """A copy of ``st`` as ``player`` might believe it: the cards of every zone
     hidden from them dealt again at random (each card kind among the hidden
-    zones that hold it, every zone keeping its size) and a new random
-    generator; the pending decision is asked again from the copy."""
+    zones that hold it, every zone keeping its size), every hidden variable
+    drawn again from the values it may take (``hidden_variables``) and a new
+    random generator; the pending decision is asked again from the copy."""
     s = st.clone()
     slots = [slot for slot in game.hidden_slots_of(player) if slot < len(s.zones) and s.zones[slot]]
     # cards the running rules hold in their locals (a loop's list, a chosen card)
@@ -68,6 +115,13 @@ def determinize(game, st: State, player: int, rng: _random.Random) -> State:
         for (slot, i), c in zip(free, cards):
             s.zones[slot][i] = c
             s.loc[c] = slot
+    gvars, pvars = hidden_variables(game, s.players)
+    for i, values in gvars:
+        s.gvars[i] = values[rng.randrange(len(values))]
+    n = game.npvars
+    for p in range(s.players):
+        for i, values in pvars:
+            s.pvars[p * n + i] = values[rng.randrange(len(values))]
     s.rng = rng.getrandbits(64) or 1
     if s.pending is not None:
         try:

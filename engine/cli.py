@@ -307,7 +307,9 @@ def _seed(seed: Optional[int]) -> int:
 @main.command()
 @click.argument("game_name", metavar="GAME")
 @click.option("--players", "-p", type=int, required=True, help="number of players")
-@click.option("--seed", type=SEEDS, default=None, help="random seed (default: a fresh one, printed)")
+@click.option("--seed", type=SEEDS, default=None,
+              help="random seed (default: a fresh one; printed at the end of a game with a human, at the start of a bots-only one)")
+@click.option("--show-seed", is_flag=True, help="print the seed at the start even with a human playing (it predicts every hidden card)")
 @click.option("--bots", default="human,random", show_default=True,
               help="agents per seat, comma-separated (random, human, greedy, mcts, mcts:200, mcts:50ms); "
                    "one name applies to all seats; missing seats are random")
@@ -315,9 +317,13 @@ def _seed(seed: Optional[int]) -> int:
 @click.option("--log", "log_path", type=OutputFile(), default=None, help="write the game log here (checked before the game starts)")
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE", help="a rules option of the pack (repeatable)")
 @click.option("--quiet", is_flag=True, help="only the final scores")
-def play(game_name: str, players: int, seed: Optional[int], bots: str, evaluation: str, log_path: Optional[str],
-         option_pairs: tuple[str, ...], quiet: bool) -> None:
-    """Play a game in the terminal with humans and bots."""
+def play(game_name: str, players: int, seed: Optional[int], show_seed: bool, bots: str, evaluation: str,
+         log_path: Optional[str], option_pairs: tuple[str, ...], quiet: bool) -> None:
+    """Play a game in the terminal with humans and bots.
+
+    A human reads another player's choice only when their own view shows what
+    it was (else '(hidden)'); with a human playing, the seed, from which every
+    hidden card follows, is printed at the end (--show-seed: at the start)."""
     from .agents import make_agents
     from .session import make_log, observation, write_log
     game = _load(game_name)
@@ -339,7 +345,8 @@ def play(game_name: str, players: int, seed: Optional[int], bots: str, evaluatio
         _fail(err, ExitCode.USAGE)
     humans = [i for i, a in enumerate(agents) if a.name == "human"]
     options = _options(game, option_pairs)
-    click.echo(f"{game.pack.info.name.get()} with {players} players, seed {seed}"
+    seed_first = show_seed or not humans        # the seed predicts every hidden card: a human sees it at the end
+    click.echo(f"{game.pack.info.name.get()} with {players} players" + (f", seed {seed}" if seed_first else "")
                + "".join(f", {k}={v}" for k, v in options.items()))
     st = game.new_state(players, seed, options=options)
     last_round, last_turn = -1, -1
@@ -359,7 +366,8 @@ def play(game_name: str, players: int, seed: Optional[int], bots: str, evaluatio
             index = agent.choose(observation(game, st, agent, dec.player), dec.options)
             if not quiet:
                 who = "you" if agent.name == "human" else agent.name
-                click.echo(f"  P{dec.player + 1} ({who}) {dec.prompt}: {dec.options[index][1]}")
+                watching = [h for h in humans if h != dec.player]     # the humans who see this line
+                click.echo(f"  P{dec.player + 1} ({who}) {dec.prompt}: {game.told(st, index, watching)}")
             try:
                 game.apply(st, index)
             except Refusal as err:          # a rule said no: the state is as it was, choose again
@@ -373,11 +381,13 @@ def play(game_name: str, players: int, seed: Optional[int], bots: str, evaluatio
     except MeepleError as err:
         _fail(err, ExitCode.CONTENT_INVALID)
     except (EOFError, click.Abort):
-        click.echo("\ngame abandoned", err=True)
+        click.echo("\ngame abandoned" + ("" if seed_first else f" (seed {seed})"), err=True)
         sys.exit(ExitCode.USAGE)
     if not quiet:
         click.echo(_board(game, st, None))
     _print_scores(game, st)
+    if not seed_first:
+        click.echo(f"seed {seed}")
     if log_path:
         _write(log_path, lambda: write_log(log_path, make_log(game, st, seed, game_name, options)))
         click.echo(f"log written to {log_path}")
