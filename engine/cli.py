@@ -9,6 +9,7 @@ run or a human's game never ends in an unwritable path.
 """
 from __future__ import annotations
 
+import io
 import json
 import os
 import stat
@@ -32,6 +33,7 @@ class ExitCode(IntEnum):
     USAGE = 2
     INTERNAL = 3
     INTERRUPTED = 130        # Ctrl-C (128 + SIGINT), as shells report it
+    BROKEN_PIPE = 141        # the output's reader closed it (128 + SIGPIPE), e.g. piped into head
 
 
 SEEDS = click.IntRange(-2 ** 63, 2 ** 64 - 1)      # a seed is taken modulo 2**64; logs keep it in this range
@@ -84,6 +86,13 @@ class Main(click.Group):
         except KeyboardInterrupt:
             click.echo("\ninterrupted", err=True)
             sys.exit(ExitCode.INTERRUPTED)
+        except BrokenPipeError:
+            # the reader went away (``meeple cards x | head``): not a defect; stop quietly, as Unix tools do
+            try:
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            except (OSError, ValueError, io.UnsupportedOperation):
+                pass
+            sys.exit(ExitCode.BROKEN_PIPE)
         except PackInvalid as err:
             _pack_invalid(err)
         except UsageError as err:

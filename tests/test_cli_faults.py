@@ -465,6 +465,20 @@ def test_ctrl_c_elsewhere_exits_130(monkeypatch):
     assert r.exit_code == 130 and "interrupted" in r.output
 
 
+def test_a_reader_that_closes_the_pipe_is_no_internal_error():
+    """``meeple cards citadels | head -1``: the rest of the output has nowhere to go; stop quietly, exit 141.
+    The reading end is closed before meeple starts, so its first write meets the closed pipe."""
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        proc = subprocess.run([sys.executable, "-m", "engine.cli", "cards", "citadels"], cwd=REPO,
+                              stdout=w, stderr=subprocess.PIPE, text=True, timeout=60)
+    finally:
+        os.close(w)
+    assert proc.returncode == 141, proc.stderr
+    assert "internal error" not in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+
+
 def _children(pid: int) -> list[int]:
     try:
         return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
