@@ -17,7 +17,7 @@ import yaml
 
 from dsl.source import TextOrigin  # noqa: F401  (re-export: the language maps DSL positions with it)
 
-from .errors import ContentError, Span
+from .errors import ContentError, Span, remember_source
 
 Path_ = tuple
 
@@ -178,6 +178,7 @@ def load_yaml(path: Path | str, display: str | None = None) -> Document:
         col = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
         raise ContentError(f"file is not UTF-8 text (byte 0x{data[exc.start]:02X} here)", Span(file, line, col),
                            "save the file as UTF-8") from None
+    remember_source(file, text)       # its lines are what an error's excerpt shows
     return load_yaml_text(text, file)
 
 
