@@ -15,7 +15,7 @@ from typing import Any, Optional
 from dsl.source import TextOrigin
 
 from . import model as M
-from .errors import ContentError, Problems, Span, UsageError, suggest
+from .errors import ContentError, Problems, Span, UsageError, printable, suggest
 from .limits import MAX_FILE_BYTES, MAX_PACK_BYTES, MAX_PACK_FILES
 from .schemas import validate
 from .yamlsrc import Document, load_yaml
@@ -648,10 +648,11 @@ def resolve_all(spec: str) -> list[Path]:
 
 
 def provisional_warnings(pack: M.Pack) -> list[tuple[str, str, str, Span]]:
-    """(card id or 'game', field, reason, where) for every value marked provisional."""
-    out = [("game", what, reason, span) for what, reason, span in pack.game.provisional]
+    """(card id or 'game', field, reason, where) for every value marked provisional; the
+    field and the reason (content text, printed as is) with control codes escaped."""
+    out = [("game", printable(str(what)), printable(str(reason)), span) for what, reason, span in pack.game.provisional]
     for card in pack.cards:
         spans = dict(card.field_spans)
         for fld, reason in card.provisional:
-            out.append((card.id, fld, reason, spans.get(fld, card.span)))
+            out.append((card.id, printable(str(fld)), printable(str(reason)), spans.get(fld, card.span)))
     return out

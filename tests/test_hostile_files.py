@@ -424,3 +424,26 @@ def test_a_set_value_the_loader_refuses_is_an_error(value, message):
         os.chdir(old)
     assert result.exit_code == ExitCode.CONTENT_INVALID, result.output
     assert result.output.splitlines()[0] == f"<--set>:1:1: error: {message}"
+
+
+@needs_links
+def test_meeple_test_reads_only_the_head_of_the_files_of_a_folder(tmp_path):
+    """Scenario files are found by their first 2,000 bytes; a device or a pipe named *.yaml
+    is no file to read (reading /dev/zero, or a pipe, would never end)."""
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    H.link(folder / "zero.yaml", Path("/dev/zero"))
+    os.mkfifo(folder / "pipe.yaml")
+    (folder / "big.yaml").write_text("# not a scenario\n" + "x" * 3_000_000 + "\n", encoding="utf-8")
+    start = time.perf_counter()
+    result = CliRunner().invoke(main, ["test", str(folder)])
+    assert time.perf_counter() - start < 1.0
+    assert result.exit_code == ExitCode.CONTENT_INVALID and "0 passed, 0 failed" in result.output
+
+
+def test_a_provisional_note_is_printed_escaped(tmp_path):
+    changes = H.with_value("cards.yaml", "cost", '1\n    provisional: {cost: "a guess\\x1b[2J\\u202e"}')
+    root = H.write_pack(tmp_path / "p", changes)
+    result, _ = validate("p", cwd=tmp_path)
+    assert result.exit_code == ExitCode.OK, result.output
+    assert "p/cards.yaml:6:11: warning: provisional value copper.cost: a guess\\x1b[2J\\u202e" in result.output.splitlines()
