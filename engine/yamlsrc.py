@@ -14,6 +14,7 @@ within +-MAX_INT and are finite.
 """
 from __future__ import annotations
 
+import datetime
 import math
 import re
 from dataclasses import dataclass, field
@@ -72,6 +73,8 @@ _TAG_WORDS = {_INT_TAG: "a whole number", "tag:yaml.org,2002:float": "a number",
 # An integer written with more chars than this is out of range whatever it says
 # (MAX_INT has 16 digits, 50 in binary); its text is refused before int() reads it.
 _MAX_NUMBER_TEXT = 100
+# What a plain value (not a list or a mapping) may build to.
+_PLAIN = (str, int, float, bool, type(None), bytes, datetime.date)
 
 
 def _children(node: yaml.Node) -> list:
@@ -217,6 +220,10 @@ class _Builder:
             raise ContentError(f"YAML: {problem}", span, hint) from None
         except Exception as exc:        # noqa: BLE001 - whatever a constructor raises (ValueError, KeyError, ...)
             raise self._unreadable(node, exc) from None
+        if not isinstance(value, _PLAIN):     # a collection's tag on a plain value: '!!set x' builds an empty set
+            short = node.tag.replace("tag:yaml.org,2002:", "!!")
+            raise ContentError(f"YAML: the tag {short} does not go with a plain value such as {_shown(text)}",
+                               self._span(node), "remove the tag: pack files hold plain values only")
         if type(value) is int:
             if not -MAX_INT <= value <= MAX_INT:
                 raise _out_of_range(text, self._span(node))
