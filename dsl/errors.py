@@ -9,8 +9,9 @@ Location is data: a ``Span``.
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Optional
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +31,30 @@ UNKNOWN = Span("<unknown>", 0, 0, 0)
 
 
 def location(span: Span) -> str:
-    return f"{span.file}:{span.line}:{span.col}" if span.line else span.file
+    file = printable(span.file)
+    return f"{file}:{span.line}:{span.col}" if span.line else file
+
+
+# Code points that print as nothing, move the cursor or turn the text around (controls,
+# format code points such as the bidirectional overrides U+202A-U+202E and U+2066-U+2069,
+# line and paragraph separators, surrogates, private use): messages show them escaped.
+_HIDDEN = frozenset(("Cc", "Cf", "Cs", "Co", "Zl", "Zp"))
+
+
+def printable(text: Optional[str]) -> Optional[str]:
+    """``text`` with every code point that does not print as itself written as Python
+    writes it in a string (``\\n``, ``\\x1b``, ``\\u202e``): content text echoed in a
+    message cannot move the terminal's cursor or reorder what a person reads."""
+    if not isinstance(text, str) or text.isprintable():
+        return text
+    return "".join(_escaped(ch) for ch in text)
+
+
+def _escaped(ch: str) -> str:
+    if unicodedata.category(ch) not in _HIDDEN:
+        return ch
+    shown = repr(ch)[1:-1]
+    return shown if shown != ch else f"\\u{ord(ch):04x}"
 
 
 class MeepleError(Exception):
@@ -40,6 +64,8 @@ class MeepleError(Exception):
     named = False      # a rule error already says which rules it happened in
 
     def __init__(self, message: str, span: Span | None = None, hint: str | None = None):
+        # Messages echo content text (names, ids, values): never a raw control code.
+        message, hint = printable(message), printable(hint)
         super().__init__(message)
         self.message = message
         self.span = span or UNKNOWN

@@ -209,7 +209,8 @@ def validate(packs: tuple[str, ...], fmt: str) -> None:
             out.append({
                 "pack": name, "valid": not problems.errors, "seconds": round(seconds, 4),
                 "errors": [as_json(e) for e in problems.errors],
-                "warnings": [{"severity": "warning", "file": s.file, "line": s.line, "col": s.col,
+                "warnings": [as_json(w) for w in problems.warnings] +
+                            [{"severity": "warning", "file": s.file, "line": s.line, "col": s.col,
                               "message": f"provisional value {cid}.{fld}: {reason}"} for cid, fld, reason, s in warnings],
                 "cards": len(pack.cards) if pack else 0,
                 "load_order": [{"pack": i, "version": v} for i, v, _ in pack.load_order] if pack else [],
@@ -219,6 +220,8 @@ def validate(packs: tuple[str, ...], fmt: str) -> None:
         for name, pack, game, problems, warnings, seconds in report:
             for e in problems.errors:
                 click.echo(render(e))
+            for w in problems.warnings:
+                click.echo(render(w))
             for cid, fld, reason, span in warnings:
                 click.echo(f"{location(span)}: warning: provisional value {cid}.{fld}: {reason}")
             if pack is not None and len(pack.load_order) > 1:

@@ -7,7 +7,6 @@ emitted as JSON for CI.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Iterable
 
 # The error base and the language's errors live in the language (the dsl never
@@ -23,6 +22,7 @@ from dsl.errors import (  # noqa: F401  (re-exports)
     RuleError,
     Span,
     location,
+    printable,
     suggest,
 )
 
@@ -65,37 +65,66 @@ class PackInvalid(MeepleError):
         self.problems = problems
 
 
-_source_cache: dict[str, list[str]] = {}
+# The text of every file the loader read, by the name its spans carry: excerpts come
+# from here only, so an error never prints a line of a file that is not part of a pack
+# (a span naming any other path gets no excerpt).
+_sources: dict[str, str] = {}
+_source_lines: dict[str, list[str]] = {}
+
+# An excerpt shows at most this many chars of its line, around the caret.
+EXCERPT_WIDTH = 160
+
+
+def remember_source(file: str, text: str) -> None:
+    """Keep a pack file's text (as read) for the excerpts of errors located in it."""
+    _sources[file] = text
+    _source_lines.pop(file, None)
 
 
 def _source_line(file: str, line: int) -> str | None:
-    lines = _source_cache.get(file)
+    lines = _source_lines.get(file)
     if lines is None:
-        try:
-            lines = Path(file).read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError):
-            lines = []
-        _source_cache[file] = lines
+        text = _sources.get(file)
+        if text is None:
+            return None
+        lines = _source_lines[file] = text.splitlines()
     if 1 <= line <= len(lines):
         return lines[line - 1]
     return None
 
 
+def _excerpt(src: str, col: int, length: int) -> tuple[str, str]:
+    """The source line and its caret line, with non-printing code points escaped (the caret
+    moves with them) and a long line cut to EXCERPT_WIDTH chars around the caret."""
+    length = max(1, min(length, max(1, len(src) - col + 1)))
+    past = max(0, col - 1 - len(src))           # a place just after the line's end
+    before = printable(src[:col - 1])
+    marked = printable(src[col - 1:col - 1 + length])
+    after = printable(src[col - 1 + length:])
+    if len(before) + len(marked) + len(after) > EXCERPT_WIDTH:
+        marked = marked[:EXCERPT_WIDTH // 2]
+        keep = (EXCERPT_WIDTH - len(marked)) // 2
+        if len(before) > keep:
+            before = "..." + before[len(before) - keep + 3:]
+        after = after[:max(0, EXCERPT_WIDTH - len(before) - len(marked) - 3)] + "..."
+    return before + marked + after, " " * (len(before) + past) + "^" * max(1, len(marked) if src else length)
+
+
 def render(err: MeepleError | Problem, with_excerpt: bool = True) -> str:
     """``file:line:col: message; hint`` then the source line and a caret."""
     span = err.span
-    message = err.message
+    message = printable(err.message)
     hint = getattr(err, "hint", None)
     head = f"{location(span)}: {getattr(err, 'kind', 'error') if isinstance(err, Problem) else 'error'}: {message}"
     if hint:
-        head += f"; {hint}"
+        head += f"; {printable(hint)}"
     if not with_excerpt or not span.line:
         return head
     src = _source_line(span.file, span.line)
     if src is None:
         return head
-    caret = " " * (span.col - 1) + "^" * max(1, min(span.length, max(1, len(src) - span.col + 1)))
-    return f"{head}\n    {src}\n    {caret}"
+    line, caret = _excerpt(src, span.col, span.length)
+    return f"{head}\n    {line}\n    {caret}"
 
 
 def as_json(err: MeepleError | Problem) -> dict:
@@ -103,9 +132,9 @@ def as_json(err: MeepleError | Problem) -> dict:
     return {
         "severity": "warning" if isinstance(err, Problem) else "error",
         "type": type(err).__name__,
-        "file": span.file,
+        "file": printable(span.file),
         "line": span.line,
         "col": span.col,
-        "message": err.message,
-        "hint": getattr(err, "hint", None),
+        "message": printable(err.message),
+        "hint": printable(getattr(err, "hint", None)),
     }

@@ -25,10 +25,11 @@ from pathlib import Path
 from typing import Any, Optional
 
 from . import model as M
-from .errors import ContentError, Problems, Span, UsageError, suggest
-from .pack import Layer, _Reader, read_layer, resolve, shipped_packs
+from .errors import ContentError, Problem, Problems, Span, suggest
+from .limits import MAX_PACK_NAME, MAX_PACKS
+from .pack import Budget, Layer, _Reader, is_pack, read_layer, shipped_pack, shipped_packs
 from .versions import satisfies
-from .yamlsrc import Document
+from .yamlsrc import Document, load_value
 
 WHAT = {"constants": "constant", "resources": "resource", "variables": "variable", "player_variables": "player variable",
         "zones": "zone", "events": "event", "procedures": "procedure", "functions": "function", "options": "option",
@@ -39,31 +40,56 @@ MERGED_CARD_KEYS = ("hooks", "triggers")       # a patch changes these one name 
 
 def _find(name: str, near: Path) -> Optional[Path]:
     """An extended pack: a path from this pack's folder ('../base'), or an id: a
-    folder inside this one or beside it, or a shipped pack."""
+    folder inside this one or beside it, or a shipped pack (never a folder of the
+    current directory)."""
     candidates = [near / name] if "/" in name else [near / name, near.parent / name]
     for candidate in candidates:
-        if (candidate / "pack.yaml").is_file():
+        if is_pack(candidate):
             return candidate
     if "/" in name:
         return None
-    try:
-        return resolve(name)
-    except UsageError:
-        return None
+    return shipped_pack(name)
+
+
+def _name_problem(name: str) -> Optional[str]:
+    """Why a name in extends: cannot name a pack, or None."""
+    if not name.strip():
+        return "an empty name is not a pack name"
+    if len(name) > MAX_PACK_NAME:
+        return f"a name of {len(name)} chars is not a pack name (at most {MAX_PACK_NAME})"
+    if any(not ch.isprintable() for ch in name):
+        bad = next(ch for ch in name if not ch.isprintable())
+        return f"{name!r} is not a pack name: it holds {bad!r}"
+    return None
+
+
+def _chain(ids: tuple[str, ...]) -> str:
+    shown = ids if len(ids) <= 7 else ids[:3] + ("...",) + ids[-3:]
+    return " -> ".join(shown)
 
 
 def load_order(roots: list[Path], problems: Problems) -> list[Layer]:
-    """Every pack to load, each after the packs it extends; [] when that fails."""
+    """Every pack to load, each after the packs it extends; [] when that fails.
+
+    At most MAX_PACKS packs are read, so a chain of packs each extending the
+    next stops with an error at the extends: entry past the limit."""
     out: list[Layer] = []
     by_id: dict[str, Layer] = {}
     cache: dict[Path, Optional[Layer]] = {}
+    budget = Budget()
     broken = False
 
     def visit(root: Path, chain: tuple[str, ...], want: Optional[str], at: Optional[Span]) -> None:
         nonlocal broken
         key = root.resolve()
         if key not in cache:
-            cache[key] = read_layer(root, problems)
+            if len(cache) >= MAX_PACKS:
+                problems.add(ContentError(f"more than {MAX_PACKS} packs to load: {_chain(chain)} -> ...",
+                                          at or Span(str(root), 0, 0),
+                                          f"a pack and the packs it extends (and those extend) are at most {MAX_PACKS} together"))
+                broken = True
+                return
+            cache[key] = read_layer(root, problems, budget)
         layer = cache[key]
         if layer is None:
             broken = True
@@ -77,19 +103,34 @@ def load_order(roots: list[Path], problems: Problems) -> list[Layer]:
             except ValueError as err:
                 problems.add(ContentError(f"extends: {err}", where))
         if lid in chain:
-            problems.add(ContentError(f"packs extend each other in a circle: {' -> '.join(chain + (lid,))}", where))
+            if chain[-1] == lid and at is not None:
+                problems.add(ContentError(f"this pack has the id '{lid}' of the pack it extends; a pack needs its own id",
+                                          where, f"change the id in pack.yaml (say '{lid}-mine')"))
+            else:
+                problems.add(ContentError(f"packs extend each other in a circle: {_chain(chain + (lid,))}", where))
             broken = True
             return
         if lid in by_id:
             if Path(by_id[lid].root).resolve() != key:
                 problems.add(ContentError(f"two different packs have the id '{lid}' ({by_id[lid].root} and {root})", where))
             return
+        _shipped_id(layer, key, problems)
         for j, (name, rng) in enumerate(layer.info.extends):
             span = layer.manifest.span(("extends", j))
+            why = _name_problem(name)
+            if why:
+                problems.add(ContentError(f"extends: {why}", span,
+                                          "a shipped pack id, a pack folder beside this one, or a path from this folder"))
+                broken = True
+                continue
             found = _find(name, root)
             if found is None:
                 problems.add(ContentError(f"extends unknown pack '{name}'", span,
                                           suggest(name, shipped_packs()) or "a shipped pack id, or a pack folder beside this one"))
+                broken = True
+                continue
+            if found.resolve() == key:
+                problems.add(ContentError(f"extends: '{name}' is this pack's own folder; a pack cannot extend itself", span))
                 broken = True
                 continue
             visit(found, chain + (lid,), rng, span)
@@ -107,6 +148,18 @@ def load_order(roots: list[Path], problems: Problems) -> list[Layer]:
                                   "load one game with packs that extend it", bases[1].info.span))
         return []
     return [] if broken else out
+
+
+def _shipped_id(layer: Layer, real_root: Path, problems: Problems) -> None:
+    """A warning when a pack that is not shipped takes a shipped pack's id (a copy of
+    a shipped pack, say): load orders, logs and diffs name packs by id, so they could
+    not tell the two apart. (Extending that pack as well is an error, above.)"""
+    shipped = shipped_pack(layer.info.id)
+    if shipped is None or shipped.resolve() == real_root or any(name == layer.info.id for name, _ in layer.info.extends):
+        return
+    problems.warnings.append(Problem(
+        f"this pack has the id '{layer.info.id}' of a shipped pack: load orders, logs and diffs will not tell them apart; "
+        f"give it its own id (say '{layer.info.id}-mine')", layer.info.span))
 
 
 def _copy(doc: Document) -> Document:
@@ -424,7 +477,6 @@ def set_layer(pack: M.Pack, layers: list[Layer], sets: tuple, problems: Problems
     loaded: 'CARD.FIELD=VALUE' patches a card ('PACK/FILE/' before it is
     allowed, as in GAME/FILE/keep.cost=4), 'NAME=VALUE' overrides a
     constant. Values are read as YAML (4, true, red)."""
-    import yaml
     from .pack import Layer as _Layer
     here = Span("<--set>", 1, 1)
     by_kind: dict[str, list[dict]] = {}
@@ -444,9 +496,11 @@ def set_layer(pack: M.Pack, layers: list[Layer], sets: tuple, problems: Problems
             problems.add(ContentError(f"--set {text!r}: write CARD.FIELD=VALUE or CONSTANT=VALUE", here))
             continue
         try:
-            value = yaml.safe_load(raw)
-        except yaml.YAMLError:
-            value = raw
+            value = load_value(raw, "<--set>")
+        except ContentError as err:
+            shown = text if len(text) <= 60 else text[:57] + "..."
+            problems.add(ContentError(f"--set {shown!r}: {err.message}", here, err.hint))
+            continue
         if "." in target:
             cid, _, fld = target.partition(".")
             if cid not in cards:

@@ -15,7 +15,8 @@ from typing import Any, Optional
 from dsl.source import TextOrigin
 
 from . import model as M
-from .errors import ContentError, Problems, Span, UsageError, suggest
+from .errors import ContentError, Problems, Span, UsageError, printable, suggest
+from .limits import MAX_FILE_BYTES, MAX_PACK_BYTES, MAX_PACK_FILES
 from .schemas import validate
 from .yamlsrc import Document, load_yaml
 
@@ -33,13 +34,29 @@ def shipped_packs() -> list[str]:
     return sorted(p.name for p in root.iterdir() if (p / "pack.yaml").is_file()) if root.is_dir() else []
 
 
+def is_pack(folder: Path) -> bool:
+    """Whether ``folder`` holds a pack.yaml; never raises (a name too long for the
+    system, a NUL byte, a folder that cannot be read: not a pack)."""
+    try:
+        return (folder / "pack.yaml").is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def shipped_pack(pack_id: str) -> Optional[Path]:
+    """The folder of the shipped pack with this id, if there is one."""
+    if pack_id not in shipped_packs():
+        return None
+    return content_root() / pack_id
+
+
 def resolve(game: str) -> Path:
     """A shipped pack's id or a path to a pack folder."""
     path = Path(game)
-    if (path / "pack.yaml").is_file():
+    if is_pack(path):
         return path
-    shipped = content_root() / game
-    if (shipped / "pack.yaml").is_file():
+    shipped = shipped_pack(game)
+    if shipped is not None:
         return shipped
     hint = suggest(game, shipped_packs())
     raise UsageError(f"no pack '{game}' (not a folder with pack.yaml, nor a shipped pack: {', '.join(shipped_packs())})", hint=hint)
@@ -419,13 +436,79 @@ class _Reader:
         return out
 
 
-def load_documents(root: Path, problems: Problems) -> dict[str, list[Document]]:
+@dataclass
+class Budget:
+    """What one load (a pack and the packs it extends) may still read: MAX_PACK_FILES
+    YAML files of MAX_PACK_BYTES together."""
+
+    files: int = MAX_PACK_FILES
+    bytes: int = MAX_PACK_BYTES
+
+
+def pack_files(root: Path, problems: Problems, budget: Optional[Budget] = None) -> list[Path]:
+    """The YAML files of a pack folder, in order, within the budget.
+
+    Folders inside with their own pack.yaml are other packs, not part of this
+    one. Links to folders are not followed; a link to a file is read only if
+    the file lies inside the pack folder, so no file outside it is ever read
+    or shown (a link out, or to nothing, is an error naming the link). Past
+    the budget, the files left are not read: an error says which limit."""
+    budget = budget if budget is not None else Budget()
+    try:
+        inside = root.resolve()
+    except (OSError, RuntimeError):
+        inside = Path(os.path.abspath(root))
+    found: list[Path] = []
+    for folder, subfolders, names in os.walk(root):
+        here = Path(folder)
+        if here != root and "pack.yaml" in names:
+            subfolders[:] = []
+            continue
+        for name in names:
+            if not name.endswith(".yaml"):
+                continue
+            path = here / name
+            if os.path.islink(path):
+                try:
+                    target = path.resolve(strict=True)
+                except (OSError, RuntimeError):
+                    problems.add(ContentError("this file is a link to nothing; it is not read", Span(_display(path), 0, 0)))
+                    continue
+                if not target.is_relative_to(inside):
+                    problems.add(ContentError("this file is a link to a file outside the pack folder; it is not read",
+                                              Span(_display(path), 0, 0), "copy the file into the pack"))
+                    continue
+            if not path.is_file():
+                continue
+            found.append(path)
+            if len(found) > budget.files:
+                problems.add(ContentError(f"more than {MAX_PACK_FILES} YAML files to load; the rest are not read",
+                                          Span(_display(root), 0, 0), "a pack and the packs it extends hold at most "
+                                          f"{MAX_PACK_FILES} files together"))
+                return []
+    files = sorted(found)
+    budget.files -= len(files)
+    sizes = []
+    for path in files:
+        try:
+            sizes.append(min(path.stat().st_size, MAX_FILE_BYTES))   # a bigger file is refused when read
+        except OSError:
+            sizes.append(0)                                          # reading it reports the problem
+    if sum(sizes) > budget.bytes:
+        at = next(i for i in range(len(files)) if sum(sizes[:i + 1]) > budget.bytes)
+        problems.add(ContentError(f"the YAML files to load total more than {MAX_PACK_BYTES // 1024} KB, past the limit "
+                                  "at this file; no file of this pack is read", Span(_display(files[at]), 0, 0),
+                                  f"a pack and the packs it extends hold at most {MAX_PACK_BYTES // 1024} KB of YAML together"))
+        budget.bytes = 0
+        return []
+    budget.bytes -= sum(sizes)
+    return files
+
+
+def load_documents(root: Path, problems: Problems, budget: Optional[Budget] = None) -> dict[str, list[Document]]:
     """Every YAML file of a pack, by kind, schema-checked. Problems collected."""
     by_kind: dict[str, list[Document]] = {"pack": [], "game": [], "rules": [], "cards": [], "scenario": []}
-    # a folder inside with its own pack.yaml is another pack, not part of this one
-    nested = [d for d in root.rglob("pack.yaml") if d.parent != root]
-    files = sorted(p for p in root.rglob("*.yaml")
-                   if p.is_file() and not any(n.parent in p.parents for n in nested))
+    files = pack_files(root, problems, budget)
     for path in files:
         try:
             doc = load_yaml(path, _display(path))
@@ -473,12 +556,12 @@ class Layer:
         return tuple(d.file for d in [self.manifest, *([self.game] if self.game else []), *self.rules, *self.cards])
 
 
-def read_layer(root: Path, problems: Problems) -> Optional[Layer]:
+def read_layer(root: Path, problems: Problems, budget: Optional[Budget] = None) -> Optional[Layer]:
     """Read one pack folder's files; problems are collected, never raised."""
-    if not (root / "pack.yaml").is_file():
+    if not is_pack(root):
         problems.add(ContentError("not a pack: no pack.yaml here", Span(_display(root), 0, 0)))
         return None
-    docs = load_documents(root, problems)
+    docs = load_documents(root, problems, budget)
     pdoc = next(iter(docs["pack"]), None)
     if pdoc is None:
         return None     # pack.yaml had errors, reported already
@@ -565,10 +648,11 @@ def resolve_all(spec: str) -> list[Path]:
 
 
 def provisional_warnings(pack: M.Pack) -> list[tuple[str, str, str, Span]]:
-    """(card id or 'game', field, reason, where) for every value marked provisional."""
-    out = [("game", what, reason, span) for what, reason, span in pack.game.provisional]
+    """(card id or 'game', field, reason, where) for every value marked provisional; the
+    field and the reason (content text, printed as is) with control codes escaped."""
+    out = [("game", printable(str(what)), printable(str(reason)), span) for what, reason, span in pack.game.provisional]
     for card in pack.cards:
         spans = dict(card.field_spans)
         for fld, reason in card.provisional:
-            out.append((card.id, fld, reason, spans.get(fld, card.span)))
+            out.append((card.id, printable(str(fld)), printable(str(reason)), spans.get(fld, card.span)))
     return out

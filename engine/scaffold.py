@@ -18,7 +18,7 @@ import yaml
 from .errors import UsageError
 from .game import Game
 
-PACK_ID = re.compile(r"^[a-z][a-z0-9-]*$")
+PACK_ID = re.compile(r"[a-z][a-z0-9-]*")
 
 
 def _yaml_value(value: Any) -> str:
@@ -38,8 +38,11 @@ def new_pack(name: str, base: str, where: Path) -> list[Path]:
     """Write the folder ``where/name``; returns the files written."""
     from .game import load_game
     from .pack import resolve_all
-    if not PACK_ID.match(name):
+    from .pack import shipped_packs
+    if not PACK_ID.fullmatch(name):
         raise UsageError(f"'{name}' is not a pack id: use lower-case letters, digits and '-', starting with a letter")
+    if name in shipped_packs():
+        raise UsageError(f"'{name}' is the id of a shipped pack; give the new pack its own id (say '{name}-mine')")
     target = where / name
     if target.exists():
         raise UsageError(f"{target} already exists; choose another name or folder")

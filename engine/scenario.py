@@ -353,8 +353,11 @@ def collect(paths: list[str]) -> list[Path]:
         path = Path(p)
         if path.is_dir():
             for f in sorted(path.rglob("*.yaml")):
+                if not f.is_file():
+                    continue            # a folder, a device, a pipe: nothing to read (a pipe would never end)
                 try:
-                    head = f.read_text(encoding="utf-8")[:2000]
+                    with open(f, "rb") as stream:     # the head only, however big the file
+                        head = stream.read(2000).decode("utf-8", "ignore")
                 except OSError:
                     continue
                 if "kind: scenario" in head:

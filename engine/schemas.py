@@ -25,13 +25,61 @@ def schema_dir() -> Path:
 
 @lru_cache(maxsize=None)
 def schema(kind: str) -> dict:
+    """The schema file as written (what ``meeple schema`` prints): its patterns are
+    JSON Schema's, the ECMA-262 dialect."""
     return json.loads((schema_dir() / f"{kind}.schema.json").read_text(encoding="utf-8"))
+
+
+def python_pattern(pattern: str) -> str:
+    """An ECMA-262 pattern as Python's ``re`` must read it to mean the same: JSON
+    Schema's ``$`` is the end of the text, where Python's also matches before a
+    final newline (so ``"keep\\n"`` would pass ``^[a-z_]+$``). ``$`` outside a
+    [...] class becomes ``\\Z``."""
+    out = []
+    i, in_class = 0, False
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        if in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+        elif ch == "$":
+            ch = "\\Z"
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def _translated(node: Any) -> Any:
+    if isinstance(node, list):
+        return [_translated(x) for x in node]
+    if not isinstance(node, dict):
+        return node
+    out = {}
+    for key, value in node.items():
+        if key == "pattern" and isinstance(value, str):
+            out[key] = python_pattern(value)
+        elif key == "patternProperties" and isinstance(value, dict):
+            out[key] = {python_pattern(p): _translated(v) for p, v in value.items()}
+        else:
+            out[key] = _translated(value)
+    return out
+
+
+@lru_cache(maxsize=None)
+def _checked(kind: str) -> dict:
+    """The schema that validation uses: the file's, with every pattern in Python's words."""
+    return _translated(schema(kind))
 
 
 @lru_cache(maxsize=None)
 def _validator(kind: str) -> Draft202012Validator:
     from jsonschema import Draft202012Validator
-    return Draft202012Validator(schema(kind))
+    return Draft202012Validator(_checked(kind))
 
 
 def validate(doc: Document, kind: str) -> Iterator[ContentError]:
@@ -68,7 +116,7 @@ _JSON_SCALARS = (str, int, float, bool, type(None))
 
 
 def _surely_valid(data: Any, kind: str) -> bool:
-    root = schema(kind)
+    root = _checked(kind)
     try:
         return _ok(data, root, root)
     except (_Unsure, RecursionError, re.error, TypeError):
@@ -199,13 +247,13 @@ _TYPES = {"integer": "a whole number", "number": "a number", "string": "a text",
           "object": "a mapping (key: value)", "array": "a list", "null": "nothing"}
 _NAME = "^[a-z_][a-z0-9_]*$"
 _TYPE_NAME = "^[a-z_][a-z0-9_]*\\??$"
-_PATTERNS = {
+_PATTERNS = {python_pattern(pattern): words for pattern, words in {
     _NAME: "is not a valid name: use lower-case letters, digits and '_', starting with a letter or '_'",
     _TYPE_NAME: "is not a type: write int, bool, player, text, card, an enum or a card kind, with '?' to allow none",
     "^[a-z][a-z0-9-]*$": "is not a valid pack id: use lower-case letters, digits and '-', starting with a letter",
     "^[0-9]+\\.[0-9]+(\\.[0-9]+)?$": "is not a version: write it like \"1.0\" or \"1.0.2\" (quoted)",
     "^[0-9]+$": "is not a player count",
-}
+}.items()}
 
 
 def _describe(value: Any) -> str:
@@ -228,6 +276,11 @@ def _describe(value: Any) -> str:
 
 def _short(text: str) -> str:
     text = text.strip().splitlines()[0] if text.strip() else text
+    return repr(text if len(text) <= 40 else text[:37] + "...")
+
+
+def _exact(text: str) -> str:
+    """A name as written, every code point shown (a trailing newline too), cut short when long."""
     return repr(text if len(text) <= 40 else text[:37] + "...")
 
 
@@ -314,7 +367,7 @@ def _explain(doc: Document, err: ValidationError) -> list[ContentError]:
         # The instance is a key of the mapping at ``path``: point at that key.
         span = doc.key_span(path + (inst,))
         if v == "pattern":
-            return [ContentError(f"{where}: {_short(str(inst))} {_PATTERNS.get(value, f'does not match {value}')}", span)]
+            return [ContentError(f"{where}: {_exact(str(inst))} {_PATTERNS.get(value, f'does not match {value}')}", span)]
         return [ContentError(f"{where}: keys must be names (text), found {_describe(inst)}", span)]
     if v == "additionalProperties" and isinstance(inst, dict):
         allowed = set(err.schema.get("properties", {}))
@@ -345,7 +398,7 @@ def _explain(doc: Document, err: ValidationError) -> list[ContentError]:
     if v == "const":
         return [ContentError(f"{where}: must be {value!r}, found {_describe(inst)}", span)]
     if v == "pattern":
-        return [ContentError(f"{where}: {_short(str(inst))} {_PATTERNS.get(value, f'does not match {value}')}", span)]
+        return [ContentError(f"{where}: {_exact(str(inst))} {_PATTERNS.get(value, f'does not match {value}')}", span)]
     if v in ("minimum", "exclusiveMinimum"):
         return [ContentError(f"{where}: must be at least {value + (v == 'exclusiveMinimum')}, found {inst}", span)]
     if v in ("maximum", "exclusiveMaximum"):

@@ -5,19 +5,28 @@ from them and keep, beside them, a map from each value's path (a tuple of keys
 and indices, like a JSON pointer) to its span. Duplicate keys are errors
 (PyYAML would silently keep the last). For block scalars (``|``) we also keep
 the indentation so DSL positions inside the text map back to the file.
+
+Whatever the text, loading ends in a document or a located ContentError:
+files over the size limit are refused before they are read, nesting and
+aliases are bounded before values are built (engine.limits), a scalar PyYAML
+cannot build (``2024-02-30``, ``!!float x``) names its text, and numbers lie
+within +-MAX_INT and are finite.
 """
 from __future__ import annotations
 
+import datetime
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 import yaml
 
 from dsl.source import TextOrigin  # noqa: F401  (re-export: the language maps DSL positions with it)
 
-from .errors import ContentError, Span
+from .errors import ContentError, Span, remember_source
+from .limits import MAX_ALIAS_COPIES, MAX_FILE_BYTES, MAX_INT, MAX_YAML_DEPTH
 
 Path_ = tuple
 
@@ -57,6 +66,36 @@ def _first_line(node: yaml.Node) -> str:
 
 
 _STR_TAG = "tag:yaml.org,2002:str"
+_INT_TAG = "tag:yaml.org,2002:int"
+_TAG_WORDS = {_INT_TAG: "a whole number", "tag:yaml.org,2002:float": "a number", "tag:yaml.org,2002:bool": "true or false",
+              "tag:yaml.org,2002:timestamp": "a date", "tag:yaml.org,2002:binary": "base64 data",
+              "tag:yaml.org,2002:null": "nothing"}
+# An integer written with more chars than this is out of range whatever it says
+# (MAX_INT has 16 digits, 50 in binary); its text is refused before int() reads it.
+_MAX_NUMBER_TEXT = 100
+# What a plain value (not a list or a mapping) may build to.
+_PLAIN = (str, int, float, bool, type(None), bytes, datetime.date)
+
+
+def _children(node: yaml.Node) -> list:
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    return []
+
+
+def _shown(text: str) -> str:
+    """A scalar's text for a message: quoted, and cut short when long."""
+    return repr(text) if len(text) <= 40 else repr(text[:20]) + f"... ({len(text)} chars)"
+
+
+def _out_of_range(text: str, span: Span) -> ContentError:
+    return ContentError(f"the number {_shown(text)} is out of range: pack files hold numbers from -{MAX_INT} to {MAX_INT}", span)
+
+
+def _too_deep(span: Span) -> ContentError:
+    return ContentError(f"YAML nesting is deeper than {MAX_YAML_DEPTH} levels", span, "flatten the data")
 
 
 class _GiveWay(Exception):
@@ -70,9 +109,7 @@ class _Builder:
         self.lines = text.splitlines()
         self.doc = Document(file, None)
         self.constructor = yaml.SafeLoader("")
-        self.built: set[int] = set()      # nodes already built once (a second time is an alias)
         self.active: set[int] = set()     # collections being built (an alias to one is a cycle)
-        self.copies = 0                   # values built again through aliases
         # libyaml's marks carry no buffer: spans are computed from line and column instead
         # (the same numbers: the fast path only takes text whose only line break is '\n'
         # and that holds no BOM, where PyYAML's index and column move together).
@@ -96,20 +133,65 @@ class _Builder:
             length = max(1, end - start)    # a node spanning lines has a '\n' after its start
         return Span(self.file, sm.line + 1, sm.column + 1, max(1, length))
 
+    def document(self, node: Optional[yaml.Node]) -> Document:
+        """The document of a composed file (``None``: an empty file)."""
+        if node is not None:
+            if "&" in self.text:          # no anchor, no alias: nothing to count
+                self._count_copies(node)
+            self.doc.data = self.build(node, ())
+        return self.doc
+
+    def _count_copies(self, root: yaml.Node) -> None:
+        """Refuse aliases that repeat more than MAX_ALIAS_COPIES values, before any is built.
+
+        One pass over the distinct nodes gives each the number of values it
+        stands for; a second, in document order, adds that number at every
+        repeat (an alias) and stops at the first repeat past the limit."""
+        size: dict[int, int] = {}
+        stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+        open_: set[int] = set()
+        while stack:
+            node, done = stack.pop()
+            ident = id(node)
+            if done:
+                size[ident] = 1 + sum(size.get(id(k), 1) for k in _children(node))
+                open_.discard(ident)
+                continue
+            if ident in size or ident in open_:
+                continue                  # counted, or an alias to a value that contains it (reported when built)
+            if isinstance(node, yaml.ScalarNode):
+                size[ident] = 1
+                continue
+            open_.add(ident)
+            stack.append((node, True))
+            stack.extend((k, False) for k in _children(node))
+        seen: set[int] = {id(root)}
+        copies = 0
+        walk = [root]
+        while walk:
+            node = walk.pop()
+            for kid in reversed(_children(node)):
+                if id(kid) in seen:
+                    copies += size.get(id(kid), 1)
+                    if copies > MAX_ALIAS_COPIES:
+                        raise ContentError(f"aliases (*name) repeat more than {MAX_ALIAS_COPIES} values in this file",
+                                           self._span(kid), "write the values out, or share less")
+                    continue
+                seen.add(id(kid))
+                walk.append(kid)
+
     def build(self, node: yaml.Node, path: Path_) -> Any:
         self.doc.spans[path] = self._span(node)
+        if len(path) >= MAX_YAML_DEPTH:
+            if self.fast:
+                raise _GiveWay()
+            raise _too_deep(self._span(node))
         ident = id(node)
-        if ident in self.built:
-            self.copies += 1
-            if self.copies > ALIAS_BUDGET:
-                raise ContentError(f"aliases (*name) expand to more than {ALIAS_BUDGET} values", self._span(node),
-                                   "write the values out, or share less")
-        self.built.add(ident)
         if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
             if ident in self.active:
                 raise ContentError("an alias (*name) refers to a value that contains it; YAML values cannot be recursive",
                                    self._span(node))
-            if self.fast and (len(path) >= FAST_MAX_DEPTH or node.flow_style and _flow_differs(node)):
+            if self.fast and node.flow_style and _flow_differs(node):
                 raise _GiveWay()
             self.active.add(ident)
             try:
@@ -117,10 +199,52 @@ class _Builder:
             finally:
                 self.active.discard(ident)
         # a text is its node's value (what SafeConstructor.construct_yaml_str gives, without the bookkeeping)
-        value = node.value if node.tag == _STR_TAG else self.constructor.construct_object(node)
+        value = node.value if node.tag == _STR_TAG else self._scalar(node)
         if isinstance(value, str):
             self.doc.origins[path] = self._origin(node)
         return value
+
+    def _scalar(self, node: yaml.ScalarNode) -> Any:
+        """A value other than a text, refused (located, naming the text) if PyYAML cannot build it
+        or if it is a number out of range."""
+        tag, text = node.tag, node.value
+        if tag == _INT_TAG and len(text) > _MAX_NUMBER_TEXT:
+            raise _out_of_range(text, self._span(node))    # int() would refuse 4,301 digits, or take long
+        try:
+            value = self.constructor.construct_object(node)
+        except yaml.constructor.ConstructorError as exc:
+            mark = exc.problem_mark
+            span = Span(self.file, mark.line + 1, mark.column + 1) if mark else self._span(node)
+            problem = exc.problem or "invalid value"
+            hint = "remove the tag: pack files hold plain values only" if "constructor for the tag" in problem else None
+            raise ContentError(f"YAML: {problem}", span, hint) from None
+        except Exception as exc:        # noqa: BLE001 - whatever a constructor raises (ValueError, KeyError, ...)
+            raise self._unreadable(node, exc) from None
+        if not isinstance(value, _PLAIN):     # a collection's tag on a plain value: '!!set x' builds an empty set
+            short = node.tag.replace("tag:yaml.org,2002:", "!!")
+            raise ContentError(f"YAML: the tag {short} does not go with a plain value such as {_shown(text)}",
+                               self._span(node), "remove the tag: pack files hold plain values only")
+        if type(value) is int:
+            if not -MAX_INT <= value <= MAX_INT:
+                raise _out_of_range(text, self._span(node))
+        elif type(value) is float:
+            if not math.isfinite(value):
+                raise ContentError(f"YAML reads {_shown(text)} as a number that is not finite; pack files hold numbers "
+                                   f"from -{MAX_INT} to {MAX_INT}", self._span(node), "put it in quotes to keep it as text")
+            if not -MAX_INT <= value <= MAX_INT:
+                raise _out_of_range(text, self._span(node))
+        return value
+
+    def _unreadable(self, node: yaml.ScalarNode, exc: Exception) -> ContentError:
+        what = _TAG_WORDS.get(node.tag, f"a value of the tag '{node.tag}'")
+        why = str(exc) if isinstance(exc, (ValueError, OverflowError)) and 0 < len(str(exc)) <= 80 else ""
+        implicit = not node.style and self.constructor.resolve(yaml.ScalarNode, node.value, (True, False)) == node.tag
+        if implicit:
+            return ContentError(f"YAML reads {_shown(node.value)} as {what}, but it is not one" + (f" ({why})" if why else ""),
+                                self._span(node), "put it in quotes to keep it as text")
+        short = node.tag.replace("tag:yaml.org,2002:", "!!")
+        return ContentError(f"YAML: {_shown(node.value)} is not {what}, as its tag {short} says",
+                            self._span(node), "remove the tag: pack files hold plain values only")
 
     def _collection(self, node: yaml.Node, path: Path_) -> Any:
         if isinstance(node, yaml.MappingNode):
@@ -131,7 +255,7 @@ class _Builder:
                 if knode.tag == "tag:yaml.org,2002:merge":
                     raise ContentError("YAML merge keys ('<<') are not supported", self._span(knode),
                                        "write the keys out")
-                key = knode.value if knode.tag == _STR_TAG else self.constructor.construct_object(knode)
+                key = knode.value if knode.tag == _STR_TAG else self._scalar(knode)
                 if key in out:
                     first = self.doc.key_spans.get(path + (key,))
                     where = f" (first at line {first.line})" if first else ""
@@ -164,12 +288,19 @@ class _Builder:
 
 
 def load_yaml(path: Path | str, display: str | None = None) -> Document:
-    """Load one YAML file safely, keeping positions. Raises ContentError."""
+    """Load one YAML file safely, keeping positions. Raises ContentError.
+
+    A file over MAX_FILE_BYTES is refused before it is read (at most one byte
+    more is read); the text of a file read is kept for error excerpts."""
     file = display or str(path)
     try:
-        data = Path(path).read_bytes()
+        with open(path, "rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise ContentError(f"cannot read the file ({exc.strerror or exc})", Span(file, 0, 0)) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise ContentError(f"the file is larger than {MAX_FILE_BYTES // 1024} KB, the limit for one pack file; it is not read",
+                           Span(file, 0, 0), "split it into several files")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -178,7 +309,21 @@ def load_yaml(path: Path | str, display: str | None = None) -> Document:
         col = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
         raise ContentError(f"file is not UTF-8 text (byte 0x{data[exc.start]:02X} here)", Span(file, line, col),
                            "save the file as UTF-8") from None
+    remember_source(file, text)
     return load_yaml_text(text, file)
+
+
+def load_value(text: str, file: str) -> Any:
+    """One value written as YAML in a short text (a command line's ``VALUE``), with the
+    checks of a pack file: the text itself when it is not YAML at all; a ContentError
+    when it is YAML the loader refuses (a date that is no date, a number out of range)."""
+    try:
+        node = yaml.compose(text, Loader=_BoundedLoader)
+    except _DeepNode as exc:
+        raise _too_deep(Span(file, exc.mark.line + 1, exc.mark.column + 1)) from None
+    except (yaml.YAMLError, RecursionError):
+        return text
+    return _Builder(file, text).document(node).data
 
 
 def load_yaml_text(text: str, file: str) -> Document:
@@ -208,11 +353,9 @@ _TAG = re.compile(r"(?:^|[\s\[\]{},])!(?!= )")
 # than the C stack takes would crash the process. Every level of nesting needs one of
 # '[' or '{' (a single-pair mapping inside '[...]' adds one more per '['), '- ', ': ' or
 # '? ' (or the same before a line break or at the end): text where these are few cannot
-# nest deep.
+# nest deep. Text with more (any big file) is first read by libyaml's parser, which keeps
+# its own stack: the composer gets it only if it nests no deeper than MAX_YAML_DEPTH.
 _FAST_MAX_INDICATORS = 5000
-# Deeper than this, the pure path decides (it reports "YAML nesting is too deep" where
-# Python's recursion limit is reached; the fast path must not decide otherwise).
-FAST_MAX_DEPTH = 64
 
 
 def _flow_differs(node: yaml.Node) -> bool:
@@ -239,23 +382,71 @@ def _fast_ok(text: str) -> bool:
     if bound > _FAST_MAX_INDICATORS:
         return False
     bound += count("- ") + count("-\n") + count(": ") + count(":\n") + count("? ") + count("?\n") + 3
-    return bound <= _FAST_MAX_INDICATORS
+    return bound <= _FAST_MAX_INDICATORS or _shallow(text)
+
+
+_OPEN = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
+_CLOSE = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+
+
+def _shallow(text: str) -> bool:
+    """Whether libyaml's parser finds the text well formed and nested no deeper than MAX_YAML_DEPTH."""
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=_CSafeLoader):
+            if isinstance(event, _OPEN):
+                depth += 1
+                if depth >= MAX_YAML_DEPTH:
+                    return False
+            elif isinstance(event, _CLOSE):
+                depth -= 1
+    except Exception:       # noqa: BLE001 - the pure path reports it
+        return False
+    return True
 
 
 def _load_fast(text: str, file: str) -> Document | None:
     """The document through libyaml, or None to take the pure path (for any problem at all)."""
     try:
         node = yaml.compose(text, Loader=_CSafeLoader)
-        builder = _Builder(file, text, fast=True)
-        builder.doc.data = None if node is None else builder.build(node, ())
+        return _Builder(file, text, fast=True).document(node)
     except Exception:       # noqa: BLE001 - the pure path reports it, in its own words
         return None
-    return builder.doc
+
+
+class _DeepNode(Exception):
+    def __init__(self, mark: Any):
+        super().__init__()
+        self.mark = mark
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """PyYAML's safe loader whose composer stops at MAX_YAML_DEPTH (its parser keeps its own
+    stack), and whose scanner stops at a '[' or '{' that many brackets deep: it looks ahead
+    for keys across every open bracket, which takes long where they are many."""
+
+    depth = 0
+
+    def fetch_flow_collection_start(self, token_class: Any) -> None:
+        if self.flow_level >= MAX_YAML_DEPTH:
+            raise _DeepNode(self.get_mark())
+        super().fetch_flow_collection_start(token_class)
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        self.depth += 1
+        try:
+            if self.depth > MAX_YAML_DEPTH:
+                raise _DeepNode(self.peek_event().start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
 
 
 def _load_pure(text: str, file: str) -> Document:
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=_BoundedLoader)
+    except _DeepNode as exc:
+        raise _too_deep(Span(file, exc.mark.line + 1, exc.mark.column + 1)) from None
     except yaml.MarkedYAMLError as exc:
         raise _syntax_error(exc, file) from None
     except yaml.reader.ReaderError as exc:
@@ -265,26 +456,10 @@ def _load_pure(text: str, file: str) -> Document:
                            Span(file, line, col)) from None
     except yaml.YAMLError as exc:
         raise ContentError(f"YAML syntax: {exc}", Span(file, 1, 1)) from None
-    except RecursionError:
-        raise ContentError("YAML nesting is too deep", Span(file, 1, 1)) from None
-    builder = _Builder(file, text)
-    if node is None:
-        builder.doc.data = None
-        return builder.doc
-    try:
-        builder.doc.data = builder.build(node, ())
-    except yaml.constructor.ConstructorError as exc:
-        mark = exc.problem_mark
-        span = Span(file, mark.line + 1, mark.column + 1) if mark else Span(file, 1, 1)
-        problem = exc.problem or "invalid value"
-        hint = "remove the tag: pack files hold plain values only" if "constructor for the tag" in problem else None
-        raise ContentError(f"YAML: {problem}", span, hint) from None
-    except RecursionError:
-        raise ContentError("YAML nesting is too deep", Span(file, 1, 1)) from None
-    return builder.doc
+    except RecursionError:      # not expected with the bound above; never a traceback
+        raise ContentError(f"YAML nesting is deeper than {MAX_YAML_DEPTH} levels", Span(file, 1, 1)) from None
+    return _Builder(file, text).document(node)
 
-
-ALIAS_BUDGET = 100_000
 
 # What PyYAML's contexts ("while parsing a flow mapping") are, for people.
 _CONTEXTS = {
