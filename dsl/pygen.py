@@ -982,7 +982,10 @@ class PyGen:
         setup, _ = self.region(inner, [arg.cond, arg.value], write)
         cond, value = cond_value
         name = self.fresh("a")
-        head = [f"def {name}(st, fr, L{''.join(', ' + p for p in passed)}):"]
+        # the walked sequence is written in the caller's region (it may read the caller's shared
+        # calls and cached parts, which are locals there): evaluated there, passed in
+        items = self.fresh("x")
+        head = [f"def {name}(st, fr, L, {items}{''.join(', ' + p for p in passed)}):"]
         head += [f"    {h} = _U" for h in pyhoist.values()]
         body: list[str] = []
         reset = [f"        {s}" for s in setup]
@@ -1007,7 +1010,7 @@ class PyGen:
             raise _Unsupported(kind)
         if cond is None and kind in ("any", "every", "first"):
             cond = f"bool({var})" if et == BOOL and kind != "first" else "True"
-        body.append(f"    for {var} in {seq}:")
+        body.append(f"    for {var} in {items}:")
         body += reset
         if kind == "every":
             body.append(f"        if not ({cond}):")
@@ -1019,4 +1022,4 @@ class PyGen:
             body += ["        " + a for a in act]
         body.append(f"    return {tail}")
         self.sources.append("\n".join(head + body))
-        return f"{name}(st, fr, L{''.join(', ' + p for p in passed)})"
+        return f"{name}(st, fr, L, {seq}{''.join(', ' + p for p in passed)})"
