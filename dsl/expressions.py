@@ -465,6 +465,8 @@ class ExpressionCompiler:
         args, types = [], []
         if not prim.variadic and len(n.args) != len(prim.params):
             raise self.err(unit, n.pos, f"{n.func}() takes {len(prim.params)} argument(s), given {len(n.args)}")
+        if prim.variadic and len(n.args) < len(prim.params):       # lesser() of nothing has no value
+            raise self.err(unit, n.pos, f"{n.func}() takes at least {len(prim.params)} argument(s), given {len(n.args)}")
         for i, a in enumerate(n.args):
             want = prim.params[min(i, len(prim.params) - 1)]
             fn, t = self.expr(unit, a)

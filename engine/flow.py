@@ -21,6 +21,16 @@ MAX_DEPTH = 1_000         # procedures, hooks and events running inside each oth
 MAIN = -100               # the frame that drives the flow
 
 
+def in_game(err: RuleError, st: State) -> RuleError:
+    """A rule error raised while a game runs, told (once) the game's seed and how many
+    choices were made: what reproduces it (``meeple play --seed``, a replay of the log)."""
+    if err.choice is None:
+        err.seed, err.choice = st.seed, len(st.log)
+        when = "before the first choice" if not st.log else f"after choice {len(st.log)}"
+        err.message = f"{err.message} (game seed {st.seed}, {when})" if st.seed is not None else f"{err.message} ({when})"
+    return err
+
+
 class Flow:
     """Running a compiled game (mixed into ``Game``)."""
 
@@ -75,7 +85,11 @@ class Flow:
                     st.cvars[c * self.ncvars + oi] = seat
         st.frames = [Frame(MAIN, 0, [], -1, -1)]
         st.prepare = prepare        # kept on the state: setup may ask players first
-        self.run(st)
+        st.seed = seed
+        try:
+            self.run(st)
+        except RuleError as err:
+            raise in_game(err, st) from None
         return st
 
     def run(self, st: State) -> None:
@@ -86,7 +100,7 @@ class Flow:
         while frames:
             fr = frames[-1]
             if fr.code == MAIN:
-                if self._main(st, fr):
+                if self._main(st, fr):      # its expressions name their own errors (see ``_value``)
                     continue
                 return
             instrs = codes[fr.code].instrs
@@ -140,7 +154,17 @@ class Flow:
         return True
 
     def _test_end(self, st: State) -> bool:
-        return bool(self.end_when(st, Frame(-1, 0, [None] * max(1, self._end_code.nlocals), -1, -1)))
+        return bool(self._value(self.end_when, self._end_code, self.defn.end_when, st, -1))
+
+    def _value(self, fn: Callable, code, src, st: State, me: int):
+        """An expression of the flow or the score (end_when, a tie-break), evaluated outside any
+        running unit: its errors are rule errors at its text, as a statement's are."""
+        try:
+            return fn(st, Frame(-1, 0, [None] * max(1, code.nlocals), me, -1))
+        except MeepleError as err:
+            raise named_error(self, err, code, src.span) from None
+        except RULE_FAULTS as exc:
+            raise named_error(self, exc, code, src.span) from None
 
     def _finish(self, st: State) -> None:
         st.over = True
@@ -160,8 +184,8 @@ class Flow:
         out = []
         for p in range(st.players):
             k = [st.scores[p]]
-            for fn, code in self.tiebreak:
-                v = fn(st, Frame(-1, 0, [None] * max(1, code.nlocals), p, -1))
+            for (fn, code), src in zip(self.tiebreak, self.defn.tiebreak):
+                v = self._value(fn, code, src, st, p)
                 k.append(v if v is not None else -10**9)
             out.append(tuple(k))
         return out
@@ -172,7 +196,10 @@ class Flow:
         without an answer, so its options are those of the state as it now is."""
         st.pending = None
         st.answer = NO_ANSWER
-        self.run(st)
+        try:
+            self.run(st)
+        except RuleError as err:
+            raise in_game(err, st) from None
 
     def apply(self, st: State, key: str | int) -> None:
         """Apply a choice by option key (or index). Refuses illegal ones, state untouched."""
@@ -209,4 +236,6 @@ class Flow:
             st.restore(cp[0] if inside else before)
             st.checkpoint = None
             raise Refusal(err.message.split(" (in ", 1)[0], err.span) from None
+        except RuleError as err:
+            raise in_game(err, st) from None
 

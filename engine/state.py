@@ -17,7 +17,8 @@ from .rng import next_u64
 
 class State:
     __slots__ = ("game", "players", "res", "pvars", "gvars", "zones", "loc", "cvars", "rng",
-                 "frames", "pending", "answer", "log", "round", "over", "scores", "ranking", "events", "track", "opts", "prepare", "checkpoint")
+                 "frames", "pending", "answer", "log", "round", "over", "scores", "ranking", "events", "track", "opts", "prepare", "checkpoint",
+                 "seed")
 
     def __init__(self, game: Any, players: int):
         self.game = game
@@ -42,6 +43,7 @@ class State:
         self.opts: list = []                # the game's options, in declaration order
         self.prepare = None                 # scenarios: changes applied once setup is done (not saved)
         self.checkpoint = None              # the state at the last action choice, for 'require' (not saved)
+        self.seed: Optional[int] = None     # the game's seed, named by rule errors (not saved: the log has it)
 
     # ---- randomness
     def rand_below(self, n: int) -> int:
@@ -78,6 +80,7 @@ class State:
         new.opts = self.opts
         new.prepare = self.prepare
         new.checkpoint = None
+        new.seed = self.seed
         return new
 
     def restore(self, other: "State") -> None:
