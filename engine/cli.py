@@ -43,6 +43,10 @@ MAX_WORKERS = 256
 def _fail(err: MeepleError, code: ExitCode) -> None:
     for e in (err.problems.errors if isinstance(err, PackInvalid) else [err]):
         click.echo(render(e), err=True)
+    from .simulate import stopped_game
+    note = stopped_game(err)       # simulate, compare: which game stopped the run, and its seed
+    if note:
+        click.echo(note, err=True)
     sys.exit(code)
 
 

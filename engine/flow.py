@@ -15,6 +15,7 @@ from dsl.runtime import NO_ANSWER, Frame
 from dsl.types import RULE_FAULTS, STEP_BUDGET, named_error
 
 from .errors import IllegalChoice, MeepleError, Refusal, RuleError, suggest
+from .model import MAX_DECISIONS  # noqa: F401  (re-export: choices per game unless the pack says otherwise)
 from .state import State
 
 MAX_DEPTH = 1_000         # procedures, hooks and events running inside each other
@@ -201,6 +202,15 @@ class Flow:
         except RuleError as err:
             raise in_game(err, st) from None
 
+    def too_many_choices(self, st: State) -> RuleError:
+        """The error of a game that reached its bound on choices (a loop of choices that
+        never ends), at the statement asking the pending one."""
+        fr = st.frames[-1]
+        code = self.codes[fr.code]
+        err = RuleError(f"the game reached {self.max_decisions} choices{f' ({st.refused} of them undone by refusals)' if st.refused else ''} "
+                        "without ending (a loop of choices that never ends? a longer game sets flow: max_decisions)")
+        return in_game(named_error(self, err, code, code.spans[fr.pc] if fr.pc < len(code.spans) else None), st)
+
     def apply(self, st: State, key: str | int) -> None:
         """Apply a choice by option key (or index). Refuses illegal ones, state untouched."""
         dec = st.pending
@@ -216,6 +226,8 @@ class Flow:
                 index = keys.index(key)
             else:
                 raise IllegalChoice(self.refusal_reason(st, str(key)))
+        if len(st.log) + st.refused >= self.max_decisions:
+            raise self.too_many_choices(st)
         value = dec.values[index]
         before = None
         if self.uses_require:        # only packs that can refuse mid-effect pay for these copies
@@ -233,8 +245,10 @@ class Flow:
                 raise
             cp = st.checkpoint
             inside = cp is not None and len(st.frames) >= cp[1] and st.frames[cp[1] - 1] is cp[2]
+            made = len(st.log)
             st.restore(cp[0] if inside else before)
             st.checkpoint = None
+            st.refused += made - len(st.log)     # the choices undone count on (a loop of refusals is bounded too)
             raise Refusal(err.message.split(" (in ", 1)[0], err.span) from None
         except RuleError as err:
             raise in_game(err, st) from None

@@ -18,11 +18,11 @@ from dsl.vocabulary import Vocabulary
 from . import model as M
 from .actions import Actions
 from .errors import ContentError, MeepleError, PackInvalid, Problems, Span, suggest
-from .flow import MAIN, MAX_DEPTH, STEP_BUDGET, Flow
+from .flow import MAIN, MAX_DECISIONS, MAX_DEPTH, STEP_BUDGET, Flow
 from .state import State
 from .views import Views
 
-__all__ = ["Game", "load_game", "MAIN", "MAX_DEPTH", "STEP_BUDGET"]
+__all__ = ["Game", "load_game", "MAIN", "MAX_DECISIONS", "MAX_DEPTH", "STEP_BUDGET"]
 
 
 @dataclass
@@ -57,6 +57,7 @@ class Game(Flow, Actions, Views):
         self.defn = g
         self.id = pack.info.id
         self.min_players, self.max_players = g.min_players, g.max_players
+        self.max_decisions = g.max_decisions       # choices per game before it is stopped (a loop that never ends)
         self.vocab = Vocabulary(min_players=g.min_players, max_players=g.max_players)
         self._resources()
         self._options_constants_enums()
