@@ -16,6 +16,8 @@ from .errors import Span
 # choices in one game (made or refused) before it is stopped as a loop that never ends;
 # a pack whose games are longer sets ``flow: max_decisions`` (README, "Limits")
 MAX_DECISIONS = 10_000
+# faces of a die a rule rolls: 1 to this many
+MAX_FACES = 1_000_000
 
 
 @dataclass(frozen=True, slots=True)
