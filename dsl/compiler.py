@@ -30,7 +30,8 @@ from .expressions import ExpressionCompiler
 from .interaction import InteractionCompiler
 from .parser import parse
 from .pygen import fusable
-from .types import CALL, SKIP, STOP, SUSPEND, Code, Fn, Scope, Unit, _Scope, _branch, _jump, _me, _move
+from .types import (CALL, MAX_NUMBER, SKIP, STOP, SUSPEND, Code, Fn, Scope, Unit, _Scope, _branch, _jump, _me, _move,
+                    bounded, too_big)
 from .typesys import ANY, INT, AnyT, Card, List, Type, Zone, card_kind, compatible
 from .vocabulary import CompileResult, Vocabulary
 
@@ -210,6 +211,8 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
                 v = lo
             if hi is not None and v > hi:
                 v = hi
+            if not -MAX_NUMBER <= v <= MAX_NUMBER:
+                raise too_big(v)
             return v
 
         if verb in ("gain", "lose", "give"):
@@ -238,6 +241,8 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
                     n = min(n, have - (lo or 0)) if lo is not None else n
                 elif lo is not None and have - n < lo:
                     raise RuleError(f"P{src + 1} cannot pay {n} {name} (has {have})")
+                if have - n < -MAX_NUMBER:          # a resource without a minimum: MAX_NUMBER bounds it
+                    raise too_big(have - n)
                 st.res[si] = have - n
                 if dst is not None:
                     di = dst * nr + r
@@ -317,7 +322,10 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         value, vt = self.expr(unit, s.value)
         setter = self.assign_target(unit, s.target, vt)
         if self.gen is not None and self.gen.fusing:
-            self.gen.info[id(s)] = self._target
+            self.gen.info[id(s)] = (self._target, vt)
+        if vt == INT and self._target[0] != "local":     # a number kept in the game is bounded (MAX_NUMBER)
+            self.simple(unit, s.pos, lambda st, fr: setter(st, fr, bounded(value(st, fr))))
+            return
         self.simple(unit, s.pos, lambda st, fr: setter(st, fr, value(st, fr)))
 
     def s_Let(self, unit, s):

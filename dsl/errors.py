@@ -90,7 +90,13 @@ class DslCheckError(ContentError):
 
 
 class RuleError(MeepleError):
-    """A rule could not be carried out at run time (step budget, bad value)."""
+    """A rule could not be carried out at run time (step budget, bad value).
+
+    Raised while a game runs, it is told the game's seed and the number of choices
+    made before it (the engine adds both to the message), which reproduce it."""
+
+    seed = None       # the game's seed
+    choice = None     # choices made before the error (0: before the first)
 
 
 class IllegalChoice(MeepleError):

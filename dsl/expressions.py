@@ -14,7 +14,8 @@ from . import ast as A
 from .parser import parse, to_span
 from .primitives import PRIMITIVES
 from .hoist import has_call, invariant_parts
-from .types import UNSET, Fn, Unit, _Scope, _bound_me, _me, card_zone_of, divide, number_range, remainder
+from .types import (UNSET, Fn, Unit, _Scope, _bound_me, _me, card_zone_of, divide, join, number_range,
+                    product, remainder)
 from .typesys import (ANY, BOOL, CARD, ELEM, INT, NONE, PLAYER, TEXT, AnyT, Card, Enum, EnumSet, List, Type, Zone,
                       card_kind, compatible)
 
@@ -465,6 +466,8 @@ class ExpressionCompiler:
         args, types = [], []
         if not prim.variadic and len(n.args) != len(prim.params):
             raise self.err(unit, n.pos, f"{n.func}() takes {len(prim.params)} argument(s), given {len(n.args)}")
+        if prim.variadic and len(n.args) < len(prim.params):       # lesser() of nothing has no value
+            raise self.err(unit, n.pos, f"{n.func}() takes at least {len(prim.params)} argument(s), given {len(n.args)}")
         for i, a in enumerate(n.args):
             want = prim.params[min(i, len(prim.params) - 1)]
             fn, t = self.expr(unit, a)
@@ -711,7 +714,7 @@ class ExpressionCompiler:
             if isinstance(ta, List) and isinstance(tb, List):
                 if not (compatible(ta, tb) or compatible(tb, ta)):
                     raise self.err(unit, n.pos, f"cannot join {ta.describe()} and {tb.describe()}")
-                return (lambda st, fr: a(st, fr) + b(st, fr)), (ta if ta != List(ANY) else tb)
+                return (lambda st, fr: join(a(st, fr), b(st, fr))), (ta if ta != List(ANY) else tb)
             # numbers: each side is checked, never compiled again (compiling stays linear in the text)
             self.numeric(unit, n.left, ta)
             self.numeric(unit, n.right, tb)
@@ -721,7 +724,7 @@ class ExpressionCompiler:
         if op in ("+", "-", "*", "<", "<=", ">", ">=") and isinstance(n.right, A.Int):
             k = n.right.value
             fast = {"+": lambda st, fr: a(st, fr) + k, "-": lambda st, fr: a(st, fr) - k,
-                    "*": lambda st, fr: a(st, fr) * k, "<": lambda st, fr: a(st, fr) < k,
+                    "*": lambda st, fr: product(a(st, fr), k), "<": lambda st, fr: a(st, fr) < k,
                     "<=": lambda st, fr: a(st, fr) <= k, ">": lambda st, fr: a(st, fr) > k,
                     ">=": lambda st, fr: a(st, fr) >= k}
             return fast[op], (INT if op in "+-*" else BOOL)
@@ -730,8 +733,8 @@ class ExpressionCompiler:
                 return (lambda st, fr: a(st, fr) + b(st, fr)), INT
             if op == "-":
                 return (lambda st, fr: a(st, fr) - b(st, fr)), INT
-            if op == "*":
-                return (lambda st, fr: a(st, fr) * b(st, fr)), INT
+            if op == "*":         # the one operation that can square a number: bounded (MAX_NUMBER)
+                return (lambda st, fr: product(a(st, fr), b(st, fr))), INT
             if op == "/":         # both back ends evaluate the left side first, then the right
                 return (lambda st, fr: divide(a(st, fr), b(st, fr))), INT
             if op == "%":

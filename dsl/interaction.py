@@ -141,6 +141,7 @@ class InteractionCompiler:
             raise self.err(unit, s.dice.pos, f"only dice roll: {kind or 'these'} cards need an int field 'faces' "
                                              "and an int variable 'value'")
         fi, vi, ncv, table = g.field_index["faces"], g.cvar_index["value"], g.ncvars, g.card_fields
+        self.result.rolled.add(kind or "")      # their faces are checked once all is compiled (1 or more)
 
         def act(st, fr):
             for c in dice(st, fr):

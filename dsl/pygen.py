@@ -35,9 +35,9 @@ from . import ast as A
 from .hoist import free_names, invariant_parts
 from .primitives import PRIMITIVES
 from .errors import Refusal, RuleError
-from .types import (STEP_BUDGET, STOP, UNSET, Fn, Unit, _me, _move, card_zone_of, divide, number_range, remainder,
-                    uses)
-from .typesys import BOOL, AnyT, Card, List, Type, Zone, card_kind
+from .types import (MAX_NUMBER, STEP_BUDGET, STOP, UNSET, Fn, Unit, _me, _move, card_zone_of, divide, join, number_range,
+                    overflow, remainder, uses)
+from .typesys import BOOL, INT, AnyT, Card, List, Type, Zone, card_kind
 
 __all__ = ["PyGen", "GENERATED_FILE", "fusable"]
 
@@ -98,7 +98,8 @@ _BUILTINS = {"len": len, "list": list, "str": str, "abs": abs, "range": range, "
              "True": True, "False": False, "None": None}
 
 _RUNTIME = {"_U": UNSET, "_me": _me, "_cache": _cache, "_div": divide, "_mod": remainder, "_range": number_range,
-            "_move": _move, "_over": _over, "_negative": _negative, "_Refusal": Refusal, "_uses": uses}
+            "_move": _move, "_over": _over, "_negative": _negative, "_Refusal": Refusal, "_uses": uses,
+            "_join": join, "_big": overflow}
 
 
 class _Unsupported(Exception):
@@ -435,8 +436,11 @@ class PyGen:
         g = self.g
         x = self.fresh("x")
         w.line(depth, f"{x} = {self.expr_src(w, s.value, depth, span)}", span)
-        target = self.info[id(s)]
+        target, vt = self.info[id(s)]
         kind = target[0]
+        if vt == INT and kind != "local":      # a number kept in the game is bounded (MAX_NUMBER)
+            w.line(depth, f"if {x} is not None and not {-MAX_NUMBER} <= {x} <= {MAX_NUMBER}:", span)
+            w.line(depth + 1, f"_big({x})", span)
         if kind == "local":
             w.line(depth, f"L[{target[1]}] = {x}", span)
         elif kind == "gvar":
@@ -478,6 +482,12 @@ class PyGen:
         w.line(depth + 1, f"raise _negative({self.const(s.verb)}, {x}, {self.const(s.resource)})", span)
         w.line(depth, f"{x} = st.res[{i}] {'-' if s.verb == 'lose' else '+'} {x}", span)
         self.clamp(w, x, r, depth, span)
+        if s.verb == "lose" and g.res_min[r] is None:       # unbounded that way: MAX_NUMBER bounds it
+            w.line(depth, f"if {x} < {-MAX_NUMBER}:", span)
+            w.line(depth + 1, f"_big({x})", span)
+        elif s.verb != "lose" and g.res_max[r] is None:
+            w.line(depth, f"if {x} > {MAX_NUMBER}:", span)
+            w.line(depth + 1, f"_big({x})", span)
         w.line(depth, f"st.res[{i}] = {x}", span)
         return True
 
@@ -820,6 +830,11 @@ class PyGen:
             return f"_div({a}, {b})"
         if op == "%":
             return f"_mod({a}, {b})"
+        if op == "+" and isinstance(self.type_of(n.left), List) and isinstance(self.type_of(n.right), List):
+            return f"_join({a}, {b})"         # the one way a list grows: bounded (MAX_ITEMS)
+        if op == "*":                          # the one way a number squares: bounded inline (MAX_NUMBER)
+            t = self.fresh("t")
+            return f"({t} if {-MAX_NUMBER} <= ({t} := {a} * {b}) <= {MAX_NUMBER} else _big({t}))"
         return f"({a} {op} {b})"
 
     @staticmethod
@@ -982,7 +997,10 @@ class PyGen:
         setup, _ = self.region(inner, [arg.cond, arg.value], write)
         cond, value = cond_value
         name = self.fresh("a")
-        head = [f"def {name}(st, fr, L{''.join(', ' + p for p in passed)}):"]
+        # the walked sequence is written in the caller's region (it may read the caller's shared
+        # calls and cached parts, which are locals there): evaluated there, passed in
+        items = self.fresh("x")
+        head = [f"def {name}(st, fr, L, {items}{''.join(', ' + p for p in passed)}):"]
         head += [f"    {h} = _U" for h in pyhoist.values()]
         body: list[str] = []
         reset = [f"        {s}" for s in setup]
@@ -1007,7 +1025,7 @@ class PyGen:
             raise _Unsupported(kind)
         if cond is None and kind in ("any", "every", "first"):
             cond = f"bool({var})" if et == BOOL and kind != "first" else "True"
-        body.append(f"    for {var} in {seq}:")
+        body.append(f"    for {var} in {items}:")
         body += reset
         if kind == "every":
             body.append(f"        if not ({cond}):")
@@ -1019,4 +1037,4 @@ class PyGen:
             body += ["        " + a for a in act]
         body.append(f"    return {tail}")
         self.sources.append("\n".join(head + body))
-        return f"{name}(st, fr, L{''.join(', ' + p for p in passed)})"
+        return f"{name}(st, fr, L, {seq}{''.join(', ' + p for p in passed)})"

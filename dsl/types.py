@@ -12,6 +12,10 @@ from .runtime import Frame
 from .typesys import Type
 
 STEP_BUDGET = 200_000     # instructions between two decisions (and loop rounds in one generated run)
+# Bounds on what running rules may build (README, "Limits"): checked only where a list or
+# a number can grow (a join, a range, a product, a value stored in the game), never on reads.
+MAX_ITEMS = 10_000        # items in a list a rule builds (a join 'a + b', a range 'a..b')
+MAX_NUMBER = 10**18       # size of a product, a range's ends and any number stored in the game
 SUSPEND = -1
 CALL = -2
 STOP = -3
@@ -146,9 +150,49 @@ def remainder(a: int, b: int) -> int:
 
 def number_range(lo: int, hi: int) -> list:
     """lo..hi, both ends included; bounded so a rule cannot build a huge list."""
-    if hi - lo > 10000:
-        raise RuleError(f"range {lo}..{hi} is too long (at most 10000 numbers)")
+    if hi - lo >= MAX_ITEMS:
+        raise RuleError(f"range {lo}..{hi} is too long (at most {MAX_ITEMS} numbers)")
+    if not -MAX_NUMBER <= lo <= MAX_NUMBER or not -MAX_NUMBER <= hi <= MAX_NUMBER:
+        raise too_big(lo if not -MAX_NUMBER <= lo <= MAX_NUMBER else hi)
     return list(range(lo, hi + 1))
+
+
+def join(a: list, b: list) -> list:
+    """``a + b`` of two lists; a rule error past MAX_ITEMS items (a list doubled in a loop
+    would otherwise fill the memory long before the step budget stops the loop)."""
+    n = len(a) + len(b)
+    if n > MAX_ITEMS:
+        raise RuleError(f"a list of {n} items is too long (a rule builds lists of at most {MAX_ITEMS} items)")
+    return a + b
+
+
+def too_big(n: int) -> RuleError:
+    """The error for a number beyond MAX_NUMBER (said by its size: a huge number cannot
+    always be written out)."""
+    size = f"{len(str(abs(n)))} digits" if n.bit_length() < 10_000 else f"about {int(n.bit_length() * 0.30103) + 1} digits"
+    return RuleError(f"a number of {size} is too large (a product, or a number kept in the game, "
+                     f"is at most 10^{len(str(MAX_NUMBER)) - 1} in size)")
+
+
+def overflow(n: int):
+    """Raise ``too_big(n)``: generated code tests a product inline and calls this past the bound."""
+    raise too_big(n)
+
+
+def product(a: int, b: int) -> int:
+    """``a * b``, bounded: a product squared in a loop grows without limit within the step budget."""
+    n = a * b
+    if -MAX_NUMBER <= n <= MAX_NUMBER:
+        return n
+    raise too_big(n)
+
+
+def bounded(n):
+    """A value about to be stored in the game (a variable, a resource): a number beyond
+    MAX_NUMBER is a rule error; anything else passes as it is."""
+    if n.__class__ is int and not -MAX_NUMBER <= n <= MAX_NUMBER:
+        raise too_big(n)
+    return n
 
 
 def card_zone_of(vocab, zi: int, name: str) -> Callable[[int], int]:

@@ -117,6 +117,9 @@ class CompileResult:
     broken_functions: set[str] = field(default_factory=set)
     """Pack functions whose body did not compile (reported once, at the
     definition); their uses compile to nothing instead of repeating the error."""
+    rolled: set[str] = field(default_factory=set)
+    """Card kinds some ``roll`` rolls ('' when a roll's kind is not known): the
+    engine checks their ``faces`` once all rules are compiled."""
 
 
 # ---------------------------------------------------------------- the vocabulary

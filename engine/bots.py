@@ -17,6 +17,7 @@ import time
 from typing import Callable, Optional
 
 from dsl.runtime import Frame
+from dsl.types import RULE_FAULTS
 from dsl.typesys import BOOL, INT, PLAYER, Card, Enum
 
 from .errors import IllegalChoice, MeepleError
@@ -159,7 +160,7 @@ def evaluator(game, text: Optional[str] = None) -> Evaluate:
             return st.res[p * game.nres + game.score_res]
         try:
             v = fn(st, Frame(-1, 0, [None] * nlocals, p, -1))
-        except MeepleError:
+        except (MeepleError, *RULE_FAULTS):      # a position the evaluation cannot judge counts as 0
             return 0.0
         return float(v or 0)
     return value

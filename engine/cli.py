@@ -43,6 +43,10 @@ MAX_WORKERS = 256
 def _fail(err: MeepleError, code: ExitCode) -> None:
     for e in (err.problems.errors if isinstance(err, PackInvalid) else [err]):
         click.echo(render(e), err=True)
+    from .simulate import stopped_game
+    note = stopped_game(err)       # simulate, compare: which game stopped the run, and its seed
+    if note:
+        click.echo(note, err=True)
     sys.exit(code)
 
 
@@ -360,9 +364,9 @@ def play(game_name: str, players: int, seed: Optional[int], show_seed: bool, bot
     seed_first = show_seed or not humans        # the seed predicts every hidden card: a human sees it at the end
     click.echo(f"{game.pack.info.name.get()} with {players} players" + (f", seed {seed}" if seed_first else "")
                + "".join(f", {k}={v}" for k, v in options.items()))
-    st = game.new_state(players, seed, options=options)
     last_round, last_turn = -1, -1
     try:
+        st = game.new_state(players, seed, options=options)     # setup may already break a rule
         while not st.over:
             dec = st.pending
             if not quiet and st.round != last_round:
@@ -424,8 +428,9 @@ def replay(log_file: str, pack_ref: Optional[str], steps: bool) -> None:
     The log's shape is checked first (see 'meeple schema log'): a broken log
     exits 1 naming each bad field.
     """
+    from .errors import IllegalChoice
     from .logs import LogInvalid, read_log
-    from .session import replay as do_replay
+    from .session import ReplayDiverged, replay as do_replay
 
     def show(st, option):
         if steps:
@@ -451,9 +456,11 @@ def replay(log_file: str, pack_ref: Optional[str], steps: bool) -> None:
             where = f"{log_file}:{e.span.line}:{e.span.col}" if e.span.line else log_file
             click.echo(f"{where}: error: {e.message}" + (f"; {e.hint}" if e.hint else ""), err=True)
         sys.exit(ExitCode.CONTENT_INVALID)
-    except MeepleError as err:
+    except (ReplayDiverged, IllegalChoice) as err:      # the log no longer fits the game
         click.echo(f"replay diverged: {err.message}" + (f"; {err.hint}" if err.hint else ""), err=True)
         sys.exit(ExitCode.CONTENT_INVALID)
+    except MeepleError as err:          # a rule error on the way: located, with the seed and choice
+        _fail(err, ExitCode.CONTENT_INVALID)
     click.echo(f"replayed {len(log['choices'])} choices of {game.id} ({log['players']} players, seed {log['seed']}): identical")
     _print_scores(game, st)
 

@@ -59,6 +59,7 @@ def _rules_view(g: M.GameDef) -> dict[str, Any]:
     for step in ("setup", "round", "end_when", "scoring"):
         view[f"flow {step}"] = getattr(g, step).text.strip()
     view["flow max_rounds"] = g.max_rounds
+    view["flow max_decisions"] = g.max_decisions
     view["score"] = (g.score, [t.text for t in g.tiebreak], g.evaluation.text if g.evaluation else None)
     return view
 

@@ -15,10 +15,21 @@ from dsl.runtime import NO_ANSWER, Frame
 from dsl.types import RULE_FAULTS, STEP_BUDGET, named_error
 
 from .errors import IllegalChoice, MeepleError, Refusal, RuleError, suggest
+from .model import MAX_DECISIONS  # noqa: F401  (re-export: choices per game unless the pack says otherwise)
 from .state import State
 
 MAX_DEPTH = 1_000         # procedures, hooks and events running inside each other
 MAIN = -100               # the frame that drives the flow
+
+
+def in_game(err: RuleError, st: State) -> RuleError:
+    """A rule error raised while a game runs, told (once) the game's seed and how many
+    choices were made: what reproduces it (``meeple play --seed``, a replay of the log)."""
+    if err.choice is None:
+        err.seed, err.choice = st.seed, len(st.log)
+        when = "before the first choice" if not st.log else f"after choice {len(st.log)}"
+        err.message = f"{err.message} (game seed {st.seed}, {when})" if st.seed is not None else f"{err.message} ({when})"
+    return err
 
 
 class Flow:
@@ -75,7 +86,11 @@ class Flow:
                     st.cvars[c * self.ncvars + oi] = seat
         st.frames = [Frame(MAIN, 0, [], -1, -1)]
         st.prepare = prepare        # kept on the state: setup may ask players first
-        self.run(st)
+        st.seed = seed
+        try:
+            self.run(st)
+        except RuleError as err:
+            raise in_game(err, st) from None
         return st
 
     def run(self, st: State) -> None:
@@ -86,7 +101,7 @@ class Flow:
         while frames:
             fr = frames[-1]
             if fr.code == MAIN:
-                if self._main(st, fr):
+                if self._main(st, fr):      # its expressions name their own errors (see ``_value``)
                     continue
                 return
             instrs = codes[fr.code].instrs
@@ -140,7 +155,17 @@ class Flow:
         return True
 
     def _test_end(self, st: State) -> bool:
-        return bool(self.end_when(st, Frame(-1, 0, [None] * max(1, self._end_code.nlocals), -1, -1)))
+        return bool(self._value(self.end_when, self._end_code, self.defn.end_when, st, -1))
+
+    def _value(self, fn: Callable, code, src, st: State, me: int):
+        """An expression of the flow or the score (end_when, a tie-break), evaluated outside any
+        running unit: its errors are rule errors at its text, as a statement's are."""
+        try:
+            return fn(st, Frame(-1, 0, [None] * max(1, code.nlocals), me, -1))
+        except MeepleError as err:
+            raise named_error(self, err, code, src.span) from None
+        except RULE_FAULTS as exc:
+            raise named_error(self, exc, code, src.span) from None
 
     def _finish(self, st: State) -> None:
         st.over = True
@@ -160,8 +185,8 @@ class Flow:
         out = []
         for p in range(st.players):
             k = [st.scores[p]]
-            for fn, code in self.tiebreak:
-                v = fn(st, Frame(-1, 0, [None] * max(1, code.nlocals), p, -1))
+            for (fn, code), src in zip(self.tiebreak, self.defn.tiebreak):
+                v = self._value(fn, code, src, st, p)
                 k.append(v if v is not None else -10**9)
             out.append(tuple(k))
         return out
@@ -172,7 +197,19 @@ class Flow:
         without an answer, so its options are those of the state as it now is."""
         st.pending = None
         st.answer = NO_ANSWER
-        self.run(st)
+        try:
+            self.run(st)
+        except RuleError as err:
+            raise in_game(err, st) from None
+
+    def too_many_choices(self, st: State) -> RuleError:
+        """The error of a game that reached its bound on choices (a loop of choices that
+        never ends), at the statement asking the pending one."""
+        fr = st.frames[-1]
+        code = self.codes[fr.code]
+        err = RuleError(f"the game reached {self.max_decisions} choices{f' ({st.refused} of them undone by refusals)' if st.refused else ''} "
+                        "without ending (a loop of choices that never ends? a longer game sets flow: max_decisions)")
+        return in_game(named_error(self, err, code, code.spans[fr.pc] if fr.pc < len(code.spans) else None), st)
 
     def apply(self, st: State, key: str | int) -> None:
         """Apply a choice by option key (or index). Refuses illegal ones, state untouched."""
@@ -189,6 +226,8 @@ class Flow:
                 index = keys.index(key)
             else:
                 raise IllegalChoice(self.refusal_reason(st, str(key)))
+        if len(st.log) + st.refused >= self.max_decisions:
+            raise self.too_many_choices(st)
         value = dec.values[index]
         before = None
         if self.uses_require:        # only packs that can refuse mid-effect pay for these copies
@@ -206,7 +245,11 @@ class Flow:
                 raise
             cp = st.checkpoint
             inside = cp is not None and len(st.frames) >= cp[1] and st.frames[cp[1] - 1] is cp[2]
+            made = len(st.log)
             st.restore(cp[0] if inside else before)
             st.checkpoint = None
+            st.refused += made - len(st.log)     # the choices undone count on (a loop of refusals is bounded too)
             raise Refusal(err.message.split(" (in ", 1)[0], err.span) from None
+        except RuleError as err:
+            raise in_game(err, st) from None
 

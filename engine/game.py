@@ -18,11 +18,11 @@ from dsl.vocabulary import Vocabulary
 from . import model as M
 from .actions import Actions
 from .errors import ContentError, MeepleError, PackInvalid, Problems, Span, suggest
-from .flow import MAIN, MAX_DEPTH, STEP_BUDGET, Flow
+from .flow import MAIN, MAX_DECISIONS, MAX_DEPTH, STEP_BUDGET, Flow
 from .state import State
 from .views import Views
 
-__all__ = ["Game", "load_game", "MAIN", "MAX_DEPTH", "STEP_BUDGET"]
+__all__ = ["Game", "load_game", "MAIN", "MAX_DECISIONS", "MAX_DEPTH", "STEP_BUDGET"]
 
 
 @dataclass
@@ -57,6 +57,7 @@ class Game(Flow, Actions, Views):
         self.defn = g
         self.id = pack.info.id
         self.min_players, self.max_players = g.min_players, g.max_players
+        self.max_decisions = g.max_decisions       # choices per game before it is stopped (a loop that never ends)
         self.vocab = Vocabulary(min_players=g.min_players, max_players=g.max_players)
         self._resources()
         self._options_constants_enums()
@@ -345,6 +346,7 @@ class Game(Flow, Actions, Views):
         self.evaluation = comp.expression("evaluation", g.evaluation, want=INT) if g.evaluation else None
         self.score_res = self.res_index[g.score]     # the loader has checked it is a resource
         problems.extend(errors)
+        self._check_dice(problems)
         described = []
         for a in self.actions:
             if a.binder is None:
@@ -386,6 +388,26 @@ class Game(Flow, Actions, Views):
                 problems.add(ContentError(f"'{k.name}' cards start in '{k.starts_in}', a zone each player has: only per_player pieces can", k.span))
             if home is not None and home.of_card is not None:
                 problems.add(ContentError(f"'{k.name}' cards cannot start in '{k.starts_in}', a zone of each {home.of_card} card", k.span))
+
+    def _check_dice(self, problems: Problems) -> None:
+        """Every card a ``roll`` may roll has 1 to MAX_FACES faces: a die of 0 faces (or
+        none, or a negative number) cannot be rolled, and a roll happens at play time."""
+        rolled = self.vocab.result.rolled
+        if not rolled:
+            return
+        dice = {k for k in self.kinds if self.kind_fields[k].get("faces") == INT and self.kind_cvars[k].get("value") == INT}
+        kinds = dice if "" in rolled else rolled & dice
+        for c in self.card_defs:
+            if c.kind not in kinds:
+                continue
+            faces = dict(c.fields).get("faces")
+            if faces is not None and (not isinstance(faces, int) or isinstance(faces, bool) or 1 <= faces <= M.MAX_FACES):
+                continue           # in range, or not a number at all (which the card checks report)
+            where = dict(c.field_spans).get("faces")
+            if where is None:         # the kind's default
+                where = next((f.span for f in self.kinds[c.kind].fields if f.name == "faces"), c.span)
+            problems.add(ContentError(f"card '{c.id}': a die has 1 to {M.MAX_FACES} faces, not {'none' if faces is None else faces} "
+                                      f"(a roll gives it a value from 1 to its faces)", where))
 
     def _check_cards(self, problems: Problems) -> None:
         """Every card field value has its declared type (enum values spelled right)."""

@@ -13,6 +13,12 @@ from dsl.source import Source, TextOrigin  # noqa: F401  (re-exports: the langua
 
 from .errors import Span
 
+# choices in one game (those a refusal undid included) before it is stopped as a loop that
+# never ends; a pack whose games are longer sets ``flow: max_decisions`` (README, "Limits")
+MAX_DECISIONS = 10_000
+# faces of a die a rule rolls: 1 to this many
+MAX_FACES = 1_000_000
+
 
 @dataclass(frozen=True, slots=True)
 class Names:
@@ -202,6 +208,7 @@ class GameDef:
     options: tuple[OptionDef, ...] = ()
     provisional: tuple[tuple[str, str, Span], ...] = ()   # (what, reason, where) for rules-level guesses
     functions: tuple[FunctionDef, ...] = ()
+    max_decisions: int = MAX_DECISIONS
 
 
 @dataclass(frozen=True, slots=True)

@@ -214,6 +214,7 @@ class _Reader:
             round=self.source(doc, ("flow", "round"), flow["round"]),
             end_when=self.source(doc, ("flow", "end_when"), flow["end_when"]),
             max_rounds=flow.get("max_rounds", 100),
+            max_decisions=flow.get("max_decisions", M.MAX_DECISIONS),
             scoring=self.source(doc, ("flow", "scoring"), flow["scoring"]),
             score=score["resource"],
             tiebreak=tuple(self.source(doc, ("score", "tiebreak", i), t) for i, t in enumerate(score.get("tiebreak") or ())),

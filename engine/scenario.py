@@ -16,9 +16,10 @@ from dsl.compiler import Code, Compiler, Unit, _Scope
 from dsl.parser import parse
 from dsl.runtime import Frame
 from dsl.source import Source, TextOrigin
+from dsl.types import RULE_FAULTS
 from dsl.typesys import BOOL, INT, PLAYER, Card, Enum, List, Type, Zone
 
-from .errors import ContentError, IllegalChoice, MeepleError, PackInvalid, Span, location, suggest
+from .errors import ContentError, IllegalChoice, MeepleError, PackInvalid, RuleError, Span, location, suggest
 from .game import Game, load_game
 from .schemas import validate
 from .state import State
@@ -324,11 +325,16 @@ def _run_scenario(game: Game, doc: Document, path: tuple, sc: dict, top: dict) -
                 fn, code, sides = _expectation(game, doc, epath, text)
                 me = st.pending.player if st.pending else -1
                 fr = Frame(-1, 0, [None] * max(1, code.nlocals + 4), me, -1)
-                if not fn(st, fr):
+                try:
+                    holds = fn(st, fr)
                     detail = ""
-                    if sides:
+                    if not holds and sides:
                         (left, lt), (right, rt) = sides
                         detail = f" (left side is {_show(game, st, left(st, fr), lt)}, right side is {_show(game, st, right(st, fr), rt)})"
+                except (RuleError, *RULE_FAULTS) as exc:     # the expectation itself breaks a rule: its own failure
+                    why = exc.message if isinstance(exc, RuleError) else f"{type(exc).__name__}: {exc}"
+                    raise ScenarioFailure(f"expectation cannot be evaluated: {text.strip()}: {why}", doc.span(epath)) from None
+                if not holds:
                     raise ScenarioFailure(f"expectation failed: {text.strip()}{detail}", doc.span(epath))
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator, Optional
 
 from .agents import make_agents
+from .errors import MeepleError
 from .game import Game, load_game
 from .session import play
 
@@ -74,7 +75,12 @@ def _evaluator(game: Game, text: str):
 def run_one(game: Game, cfg: SimConfig, index: int) -> GameRecord:
     gs = game_seed(cfg.seed, index)
     agents = make_agents(cfg.bots, cfg.players, gs, game, _evaluator(game, cfg.evaluation))   # compiled once per process
-    st = play(game, cfg.players, gs, agents, track=True, options=dict(cfg.options))
+    try:
+        st = play(game, cfg.players, gs, agents, track=True, options=dict(cfg.options))
+    except MeepleError as err:
+        # which game of the run stopped (the run stops there): see ``stopped_game``
+        err.game, err.config = index, cfg
+        raise
     chosen: list[dict[str, set]] = [dict() for _ in range(cfg.players)]
     for slot, card in st.track:
         owner = game.slot_owner[slot]
@@ -84,6 +90,21 @@ def run_one(game: Game, cfg: SimConfig, index: int) -> GameRecord:
         chosen[owner].setdefault(f"{zone.holds} in {zone.name}", set()).add(game.card_def_ids[card])
     return GameRecord(index, st.scores, game.winners(st), st.round, len(st.log),
                       [{k: sorted(v) for k, v in c.items()} for c in chosen], st.log[0][0] if st.log else 0)
+
+
+def stopped_game(err: MeepleError) -> Optional[str]:
+    """For an error that stopped a run: which game, its seed, and the command that
+    plays that very game again (the same seed gives the same bots and choices)."""
+    index, cfg = getattr(err, "game", None), getattr(err, "config", None)
+    if index is None or cfg is None:
+        return None
+    gs = game_seed(cfg.seed, index)
+    again = f"meeple play {cfg.pack} -p {cfg.players} --seed {gs} --bots {cfg.bots}"
+    again += "".join(f" --option {k}={v}" for k, v in cfg.options)
+    if cfg.evaluation:
+        again += f" --eval '{cfg.evaluation}'"
+    changed = f" with --set {' '.join(cfg.sets)}" if cfg.sets else ""
+    return f"game {index} of {cfg.pack}{changed} (game seed {gs}) stopped the run; to play it again: {again}"
 
 
 _WORKER: dict = {}

@@ -17,7 +17,8 @@ from .rng import next_u64
 
 class State:
     __slots__ = ("game", "players", "res", "pvars", "gvars", "zones", "loc", "cvars", "rng",
-                 "frames", "pending", "answer", "log", "round", "over", "scores", "ranking", "events", "track", "opts", "prepare", "checkpoint")
+                 "frames", "pending", "answer", "log", "round", "over", "scores", "ranking", "events", "track", "opts", "prepare", "checkpoint",
+                 "seed", "refused")
 
     def __init__(self, game: Any, players: int):
         self.game = game
@@ -42,6 +43,8 @@ class State:
         self.opts: list = []                # the game's options, in declaration order
         self.prepare = None                 # scenarios: changes applied once setup is done (not saved)
         self.checkpoint = None              # the state at the last action choice, for 'require' (not saved)
+        self.seed: Optional[int] = None     # the game's seed, named by rule errors (not saved: the log has it)
+        self.refused = 0                    # choices undone by refusals (not rolled back, not saved): bounds refusal loops
 
     # ---- randomness
     def rand_below(self, n: int) -> int:
@@ -78,12 +81,14 @@ class State:
         new.opts = self.opts
         new.prepare = self.prepare
         new.checkpoint = None
+        new.seed = self.seed
+        new.refused = self.refused
         return new
 
     def restore(self, other: "State") -> None:
         """Become ``other`` again (a copy taken by ``clone``)."""
         for name in State.__slots__:
-            if name not in ("track", "events", "checkpoint"):     # statistics and notes are not rolled back
+            if name not in ("track", "events", "checkpoint", "refused"):     # statistics and notes are not rolled back
                 setattr(self, name, getattr(other, name))
 
     def to_json(self) -> dict:
