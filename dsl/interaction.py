@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .errors import suggest
+from .errors import RuleError, suggest
 from .runtime import NO_ANSWER, ChoiceDescriber, Decision, Frame, OneOfDescriber
 
 from . import ast as A
@@ -32,6 +32,10 @@ def pausing(resume, offer) -> Fn:
         asked = offer(st, fr)
         if asked.__class__ is int:
             return asked
+        who = asked.player
+        if who.__class__ is not int or not 0 <= who < st.players:
+            raise RuleError(f"a choice for {'none' if who is None else repr(who)}: the one who chooses must be "
+                            f"one of the {st.players} players")
         st.pending = asked
         return SUSPEND
     return op

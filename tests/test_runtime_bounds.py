@@ -450,3 +450,14 @@ def test_seeded_snippets_raise_only_located_rule_errors():
             finally:
                 del game.codes[unit:]
     assert ran >= count        # most snippets compile, and run with both back ends
+
+
+def test_a_choice_for_no_player_is_a_located_rule_error(tmp_path):
+    """``choose ... by X`` where X is none (a crown never set): the rules cannot ask anyone; the error points at the statement that asks, with the seed
+    and the choice (found by tools/fuzz.py: a deleted ``set crown`` gave a TypeError)."""
+    root = _minimal_with(tmp_path, "    shuffle deck\n", "    shuffle deck\n    choose c from deck by first(q in players where false)\n")
+    result = _cli("play", root, "-p", "2", "--seed", "1", "--bots", "random", "--quiet")
+    assert result.exit_code == ExitCode.CONTENT_INVALID, result.output
+    first = result.stderr.splitlines()[0]
+    assert "a choice for none: the one who chooses must be one of the 2 players" in first and "(game seed 1, before the first choice)" in first
+    assert _same_file(first.split(":", 1)[0], root / "game.yaml")
