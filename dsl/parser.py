@@ -20,6 +20,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.indenter import DedentError, Indenter
 
 from .errors import DslSyntaxError, Span
+from .limits import MAX_DEPTH, MAX_INT, MAX_TEXT
 from .source import TextOrigin
 
 from . import ast as A
@@ -368,7 +369,13 @@ class _Builder(Transformer):
     def of_others(self, meta, items):
         return ("others",)
 
-    def int_(self, meta, items): return A.Int(int(items[0]), _pos(meta))
+    def int_(self, meta, items):
+        digits = items[0]
+        # checked by length first: Python refuses to read a number of 4,301 digits or more
+        if len(digits) > _INT_DIGITS or int(digits) > MAX_INT:
+            raise _TooLarge(digits)
+        return A.Int(int(digits), _pos(meta))
+
     def str_(self, meta, items): return A.Str(str(items[0])[1:-1], _pos(meta))
     def true_(self, meta, items): return A.Bool(True, _pos(meta))
     def false_(self, meta, items): return A.Bool(False, _pos(meta))
@@ -401,13 +408,66 @@ def _callbacks() -> dict[str, Any]:
 _CALLBACKS = _callbacks()
 
 
-def _build(tree: Tree) -> Any:
+class _TooDeep(Exception):
+    """A part of the text nested deeper than MAX_DEPTH (its Lark node's position)."""
+
+    def __init__(self, meta: Any):
+        super().__init__()
+        self.meta = meta
+
+
+class _TooLarge(Exception):
+    """A number beyond MAX_INT (its token)."""
+
+    def __init__(self, token: Token):
+        super().__init__()
+        self.token = token
+
+
+_INT_DIGITS = len(str(MAX_INT))
+
+# Rules that only group the parts of a construct (a call's arguments, a statement's block, a
+# 'where'): they add no level of nesting of their own. Every other node is one level deeper
+# than the one it is in, but for the left operand of a chain of one operator (below).
+_GROUPING = frozenset({"start", "expr_start", "binder_start", "block", "args", "arg", "amount", "all_amount", "where",
+                       "order", "chooser", "prompt", "place_top", "place_bottom", "elif_clause", "else_clause",
+                       "must_choose", "may_choose", "of_all", "of_others", "option"})
+# 'a + b - c' is arith(arith(a, +, b), -, c): one chain, one level, however long.
+_CHAINS = frozenset({"arith", "and_", "or_"})
+
+
+def _build(tree: Tree, depth: int = 0) -> Any:
     """What ``_BUILDER.transform(tree)`` gives (the same nodes), without Lark's Transformer
-    machinery around every call (which costs more than building the nodes)."""
-    children = [_build(c) if isinstance(c, Tree) else c for c in tree.children]
-    f = _CALLBACKS.get(tree.data)
+    machinery around every call (which costs more than building the nodes).
+
+    ``depth`` counts levels of nesting (see ``_GROUPING``); past MAX_DEPTH the text is
+    refused (``_TooDeep``), so this and every later pass over the tree recurses a bounded
+    number of times. The left side of a chain of one operator is walked in a loop."""
+    data = tree.data
+    if data not in _GROUPING:
+        depth += 1
+        if depth > MAX_DEPTH:
+            raise _TooDeep(tree.meta)
+    f = _CALLBACKS.get(data)
+    if data in _CHAINS:
+        first = tree.children[0]
+        if isinstance(first, Tree) and first.data == data:
+            spine = [tree]
+            while isinstance(first, Tree) and first.data == data:
+                spine.append(first)
+                first = first.children[0]
+            built = _build(first, depth) if isinstance(first, Tree) else first
+            for node in reversed(spine):
+                children = [built]
+                for c in node.children[1:]:
+                    children.append(_build(c, depth) if isinstance(c, Tree) else c)
+                built = f(node.meta, children)
+            return built
+    children = []
+    for c in tree.children:
+        children.append(_build(c, depth) if isinstance(c, Tree) else c)
     if f is None:
-        return Tree(tree.data, children, tree.meta)
+        return Tree(data, children, tree.meta)
     return f(tree.meta, children)
 
 _EXPECTED_NAMES = {
@@ -490,7 +550,11 @@ _TREES_MAX = 20_000
 
 
 def parse(text: str, origin: TextOrigin, start: str = "start") -> Any:
-    """Parse statements (``start``), one expression or a binder; raise DslSyntaxError."""
+    """Parse statements (``start``), one expression or a binder; raise DslSyntaxError.
+    A text longer than MAX_TEXT is refused before it is read."""
+    if len(text) > MAX_TEXT:
+        raise DslSyntaxError(f"this text is {len(text):,} characters long; a text of the effect language has at most {MAX_TEXT:,}",
+                             to_span(origin, 1, 1), "split it into procedures or functions")
     key = (text, start)
     tree = _TREES.get(key)
     if tree is None:
@@ -511,7 +575,17 @@ def _parse(text: str, origin: TextOrigin, start: str) -> Any:
         outer = " or ".join(str(n) for n in exc.levels)
         raise DslSyntaxError(f"this line is indented by {exc.indent}, which matches no enclosing block (indented by {outer})",
                              to_span(origin, exc.line, exc.indent + 1)) from None
-    return _build(tree)
+    try:
+        return _build(tree)
+    except _TooDeep as exc:
+        meta = exc.meta
+        raise DslSyntaxError(f"nested too deeply: more than {MAX_DEPTH} levels (brackets, operators, 'not', 'if', blocks, ...)",
+                             to_span(origin, meta.line, meta.column), "name an inner part with 'let', or move it into a procedure") from None
+    except _TooLarge as exc:
+        tok = exc.token
+        shown = str(tok) if len(tok) <= 24 else f"{tok[:12]}... ({len(tok):,} digits)"
+        raise DslSyntaxError(f"number {shown} is too large: numbers are at most {MAX_INT:,}",
+                             to_span(origin, tok.line, tok.column, len(tok))) from None
 
 
 def _syntax_error(exc: UnexpectedInput, src: str, origin: TextOrigin) -> DslSyntaxError:

@@ -1,0 +1,260 @@
+"""The documented limits of the effect language (dsl/limits.py, README "Limits"):
+texts too long, nested too deep, numbers too large and functions expanded too far
+are refused with a located message, in well under a second; everything within
+the limits compiles in linear time and runs the same with both back ends, from
+a deep stack too.
+"""
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from dsl.errors import DslCheckError, DslSyntaxError
+from dsl.limits import MAX_DEPTH, MAX_INT, MAX_TEXT
+from dsl.parser import parse
+from dsl.source import TextOrigin
+from engine.errors import Problems
+from engine.game import Game
+from engine.pack import read_pack
+
+MINIMAL = Path(__file__).parent / "content" / "valid" / "minimal"
+SECOND = 1.0          # every refusal and every compile here stays under this
+
+
+def make_pack(root: Path, setup: str, functions: str = "") -> Path:
+    """The minimal pack with game variables ``out`` (a number) and ``flag`` (true/false),
+    ``setup`` appended to its setup (each line indented as written) and ``functions``."""
+    if root.exists():
+        shutil.rmtree(root)
+    shutil.copytree(MINIMAL, root)
+    game = (MINIMAL / "game.yaml").read_text(encoding="utf-8")
+    game = game.replace("player_variables:\n", "variables:\n  out: int\n  flag: bool\n\nplayer_variables:\n", 1)
+    if functions:
+        game = game.replace("procedures:\n", "functions:\n" + functions + "\nprocedures:\n", 1)
+    game = game.replace("  setup: |\n    shuffle deck\n",
+                        "  setup: |\n    shuffle deck\n" + "".join(f"    {line}\n" for line in setup.splitlines()), 1)
+    (root / "game.yaml").write_text(game, encoding="utf-8")
+    return root
+
+
+def setup_line(root: Path) -> int:
+    """The line of game.yaml where make_pack's ``setup`` text starts (column 5)."""
+    lines = (root / "game.yaml").read_text(encoding="utf-8").splitlines()
+    return lines.index("    shuffle deck") + 2
+
+
+def compile_pack(root: Path, generate: bool):
+    """(game, errors): the pack read and compiled with one back end."""
+    problems = Problems()
+    pack = read_pack(root, problems)
+    assert pack is not None and not problems.errors, [str(e) for e in problems.errors]
+    game = Game(pack)
+    game.compile(problems, generate=generate)
+    return game, problems.errors
+
+
+def at_stack_depth(frames: int, fn):
+    """``fn()`` called with ``frames`` more frames on the stack (as from deep inside a caller)."""
+    if frames > 0:
+        return at_stack_depth(frames - 1, fn)
+    return fn()
+
+
+def run_both(root: Path, frames: int = 0):
+    """Compile and set up a game with each back end (from ``frames`` deeper); both must
+    agree. Returns the game variables and the generated back end's fallbacks."""
+    results = []
+    for generate in (False, True):
+        def go():
+            game, errors = compile_pack(root, generate)
+            assert errors == [], [str(e) for e in errors]
+            st = game.new_state(2, 1)
+            return list(st.gvars), (game.pygen.fallbacks if generate else 0)
+        start = time.perf_counter()
+        results.append(at_stack_depth(frames, go))
+        assert time.perf_counter() - start < SECOND
+    assert results[0][0] == results[1][0]
+    return results[1]
+
+
+def first_error(root: Path):
+    start = time.perf_counter()
+    game, errors = compile_pack(root, generate=False)
+    assert time.perf_counter() - start < SECOND
+    assert errors, "expected an error"
+    return errors[0]
+
+
+# ---------------------------------------------------------------- nesting
+# (id, start of the line, one level (repeated), the innermost value, what closes a level,
+#  (the repetition where the first part too deep with MAX_DEPTH = 64 is, its column in it))
+NESTING = [
+    ("not", "set flag = ", "not ", "true", "", (64, 0)),
+    ("unary-minus", "set out = ", "-", "1", "", (64, 0)),
+    ("unary-minus-spaced", "set out = ", "- ", "1", "", (64, 0)),
+    ("list", "set out = size(", "[", "1", "]", (63, 0)),
+    ("if-then-else", "set out = ", "if true then ", "1", " else 2", (63, 3)),     # the condition of the 63rd
+    ("count", "set out = ", "count(y in [", "1", "])", (22, 0)),
+    ("call", "set out = ", "abs(", "1", ")", (64, 0)),
+    ("bracketed-sum", "set out = ", "1 + (", "1", ")", (63, 0)),                  # the left side of the 63rd '+'
+    ("bracketed-and", "set flag = ", "true and (", "true", ")", (63, 0)),
+    ("comparison", "set flag = ", "true == (", "true", ")", (63, 0)),
+]
+
+
+def nested(head: str, level: str, inner: str, close: str, n: int) -> str:
+    return head + level * n + inner + close * n + (")" if head.endswith("(") else "")
+
+
+def deepest(head: str, level: str, inner: str, close: str) -> int:
+    """The most repetitions the parser takes."""
+    n = 1
+    origin = TextOrigin("f.yaml", 1, 1, False)
+    while True:
+        try:
+            parse(nested(head, level, inner, close, n + 1), origin)
+        except DslSyntaxError:
+            return n
+        n += 1
+
+
+@pytest.mark.parametrize("head, level, inner, close, where", [c[1:] for c in NESTING], ids=[c[0] for c in NESTING])
+def test_nesting_beyond_the_limit_is_refused_where_it_starts(tmp_path, head, level, inner, close, where):
+    """One repetition more than the parser takes, and a thousand (or as many as a text may
+    hold): the same located error, at the start of the first part too deep."""
+    n = deepest(head, level, inner, close)
+    for reps in (n + 1, min(1000, (MAX_TEXT - 40) // (len(level) + len(close)))):
+        root = make_pack(tmp_path / "p", nested(head, level, inner, close, reps))
+        err = first_error(root)
+        assert isinstance(err, DslSyntaxError)
+        assert err.message == f"nested too deeply: more than {MAX_DEPTH} levels (brackets, operators, 'not', 'if', blocks, ...)"
+        assert err.hint == "name an inner part with 'let', or move it into a procedure"
+        assert err.span.file.endswith("game.yaml")
+        assert err.span.line == setup_line(root)
+        assert err.span.col == 5 + len(head) + (where[0] - 1) * len(level) + where[1]
+
+
+@pytest.mark.parametrize("head, level, inner, close", [c[1:5] for c in NESTING], ids=[c[0] for c in NESTING])
+def test_nesting_up_to_the_limit_runs_with_both_back_ends_from_a_deep_stack(tmp_path, head, level, inner, close):
+    """The deepest text the parser takes: every pass (checks, closures, generated Python,
+    the caches of loops, running it) stays within Python's recursion limit with 500
+    frames already in use, and the two back ends agree."""
+    n = deepest(head, level, inner, close)
+    assert n >= MAX_DEPTH // 4
+    gvars, fallbacks = run_both(make_pack(tmp_path / "p", nested(head, level, inner, close, n)), frames=500)
+    assert fallbacks == 0
+
+
+# (id, a block's first line (its level's indentation comes before it),
+#  (the block line where the first part too deep is, its column after the indentation)
+#  in 100 blocks inside each other)
+BLOCKS = [
+    ("if", "if true:", (64, 3)),                    # the condition of the 64th 'if'
+    ("for-each", "for each v in [1]:", (63, 15)),   # the item of the list of the 63rd
+    ("repeat", "repeat 1 times:", (64, 7)),
+    ("while", "while out < 7:", (63, 6)),           # 'out' in the condition of the 63rd
+    ("as", "as me:", (64, 3)),
+]
+RUNNABLE = ["if true:", "for each v in [1]:", "repeat 1 times:", "while out < 7:"]     # 'as me' needs a player
+
+
+def blocks(head: str, n: int, indent: str = " ") -> str:
+    return "".join(indent * i + head + "\n" for i in range(n)) + indent * n + "set out = 7"
+
+
+def deepest_blocks(head: str) -> int:
+    n = 1
+    origin = TextOrigin("f.yaml", 1, 1, True)
+    while True:
+        try:
+            parse(blocks(head, n + 1), origin)
+        except DslSyntaxError:
+            return n
+        n += 1
+
+
+@pytest.mark.parametrize("head, where", [c[1:] for c in BLOCKS], ids=[c[0] for c in BLOCKS])
+def test_blocks_nested_beyond_the_limit_are_refused_at_the_first_too_deep(tmp_path, head, where):
+    root = make_pack(tmp_path / "p", blocks(head, 100))
+    err = first_error(root)
+    assert err.message.startswith("nested too deeply")
+    line, col = where
+    assert (err.span.line, err.span.col) == (setup_line(root) + line - 1, 5 + (line - 1) + col)
+
+
+@pytest.mark.parametrize("head", RUNNABLE)
+def test_blocks_nested_up_to_the_limit_run_with_both_back_ends(tmp_path, head):
+    """Python allows 20 nested loops and about 100 levels of indentation: the generated
+    back end leaves what it cannot write to the closures; both give the same."""
+    n = deepest_blocks(head)
+    assert n >= MAX_DEPTH - 4
+    gvars, _ = run_both(make_pack(tmp_path / "p", blocks(head, n)), frames=500)
+    assert gvars[0] == 7
+
+
+def test_nested_blocks_too_many_for_a_text_are_refused_by_its_length(tmp_path):
+    """300 blocks inside each other take more than MAX_TEXT characters."""
+    root = make_pack(tmp_path / "p", blocks("if true:", 300))
+    err = first_error(root)
+    assert "characters long; a text of the effect language has at most" in err.message
+    assert (err.span.line, err.span.col) == (setup_line(root) - 1, 5)
+
+
+def test_a_long_elif_chain_is_not_nesting(tmp_path):
+    """300 'elif's are one statement, not 300 levels (the generated back end writes them
+    one inside the other and leaves them to the closures past Python's indentation limit)."""
+    text = "if out == 1:\n    set out = 0\n" + "elif out == 1:\n    set out = 0\n" * 300 + "else:\n    set out = 7"
+    gvars, _ = run_both(make_pack(tmp_path / "p", text))
+    assert gvars[0] == 7
+
+
+# ---------------------------------------------------------------- numbers and lengths
+NUMBERS = [
+    # (id, text, message or None when it is taken, (line, column) in the text)
+    ("largest", f"set out = {MAX_INT}", None, None),
+    ("largest-negative", f"set out = -{MAX_INT}", None, None),
+    ("one-more", f"set out = {MAX_INT + 1}", f"number {MAX_INT + 1} is too large: numbers are at most {MAX_INT:,}", (1, 11)),
+    ("in-a-sum", f"set out = 1 + {10 ** 18}", f"number {10 ** 18} is too large: numbers are at most {MAX_INT:,}", (1, 15)),
+    ("beyond-python-s-reading-limit", "set out = " + "9" * 4301,
+     f"number 999999999999... (4,301 digits) is too large: numbers are at most {MAX_INT:,}", (1, 11)),
+    ("second-line", "set out = 1\nset out = " + "1" * 5000,
+     f"number 111111111111... (5,000 digits) is too large: numbers are at most {MAX_INT:,}", (2, 11)),
+]
+
+
+@pytest.mark.parametrize("text, message, where", [c[1:] for c in NUMBERS], ids=[c[0] for c in NUMBERS])
+def test_numbers_beyond_the_limit_are_refused_where_they_are_written(tmp_path, text, message, where):
+    root = make_pack(tmp_path / "p", text)
+    if message is None:
+        gvars, _ = run_both(root)
+        assert gvars[0] == int(text.rsplit("= ", 1)[1])
+        return
+    err = first_error(root)
+    assert isinstance(err, DslSyntaxError) and err.message == message
+    assert (err.span.line, err.span.col) == (setup_line(root) + where[0] - 1, 5 + where[1] - 1)
+
+
+@pytest.mark.parametrize("start", ["start", "expr_start", "binder_start"])
+def test_a_text_over_the_length_limit_is_refused_before_it_is_read(start):
+    origin = TextOrigin("f.yaml", 7, 3, True)
+    taken = "1" + " " * (MAX_TEXT - 1) if start == "expr_start" else ("x in hand" if start == "binder_start" else "stop")
+    parse(taken.ljust(MAX_TEXT), origin, start)
+    for size in (MAX_TEXT + 1, 1_000_000):
+        text = ("1 + " * size)[:size]
+        begin = time.perf_counter()
+        with pytest.raises(DslSyntaxError) as info:
+            parse(text, origin, start)
+        assert time.perf_counter() - begin < 0.1
+        err = info.value
+        assert err.message == f"this text is {size:,} characters long; a text of the effect language has at most {MAX_TEXT:,}"
+        assert err.hint == "split it into procedures or functions"
+        assert (err.span.file, err.span.line, err.span.col) == ("f.yaml", 7, 3)
+
+
+def test_a_megabyte_on_one_line_is_refused_within_a_second(tmp_path):
+    root = make_pack(tmp_path / "p", "set out = " + " + ".join(["1"] * 250_000))
+    err = first_error(root)
+    assert err.message.startswith("this text is 1,000,0")
+    assert (err.span.line, err.span.col) == (setup_line(root) - 1, 5)       # where the setup text starts
