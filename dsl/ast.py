@@ -327,6 +327,23 @@ Stmt = Union[Counter, Set, Let, Move, Draw, Shuffle, Swap, Roll, Choose, ChooseO
              PlayActions, Log, Require, Stop, If, ForEach, Repeat, While, As]
 
 
+# Operators of arithmetic: 'a + b * c - d' parses as a chain of these down its left side.
+ARITH = frozenset({"+", "-", "*", "/", "%"})
+
+
+def spine(n: Binary) -> list:
+    """The nodes of a chain of arithmetic down its left side, ``n`` first: for
+    ``a + b - c`` the '-' node, then the '+' node (whose left is ``a``, the first operand).
+    Passes over the tree walk it in a loop, so a chain of any length never recurses deep
+    (the parser counts it as one level of nesting)."""
+    out = [n]
+    node = n.left
+    while isinstance(node, Binary) and node.op in ARITH:
+        out.append(node)
+        node = node.left
+    return out
+
+
 def operands(n: Binary) -> list:
     """The operands of a chain of one operator, left to right: ``a and b and c``
     parses as ``(a and b) and c``; checking and compiling it as one list of three

@@ -6,6 +6,7 @@ pack's vocabulary and returns ``(closure, type)``; closures take
 """
 from __future__ import annotations
 
+import operator
 from typing import Any, Optional
 
 from .errors import DslCheckError, MeepleError, Span, suggest
@@ -17,6 +18,11 @@ from .hoist import has_call, invariant_parts
 from .types import UNSET, Fn, Unit, _Scope, _bound_me, _me, card_zone_of, divide, number_range, remainder
 from .typesys import (ANY, BOOL, CARD, ELEM, INT, NONE, PLAYER, TEXT, AnyT, Card, Enum, EnumSet, List, Type, Zone,
                       card_kind, compatible)
+
+
+# A chain of arithmetic longer than this runs as a loop over its operands (see ``arith``).
+_NESTED_CHAIN = 16
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": divide, "%": remainder}
 
 
 class _SelfUse(DslCheckError):
@@ -705,37 +711,16 @@ class ExpressionCompiler:
             a, b = self.number(unit, n.left), self.number(unit, n.right)
 
             return (lambda st, fr: number_range(a(st, fr), b(st, fr))), List(INT)
-        if op == "+":
-            a, ta = self.expr(unit, n.left)
-            b, tb = self.expr(unit, n.right)
-            if isinstance(ta, List) and isinstance(tb, List):
-                if not (compatible(ta, tb) or compatible(tb, ta)):
-                    raise self.err(unit, n.pos, f"cannot join {ta.describe()} and {tb.describe()}")
-                return (lambda st, fr: a(st, fr) + b(st, fr)), (ta if ta != List(ANY) else tb)
-            # numbers: each side is checked, never compiled again (compiling stays linear in the text)
-            self.numeric(unit, n.left, ta)
-            self.numeric(unit, n.right, tb)
-        elif op in ("-", "*", "/", "%", "<", "<=", ">", ">="):
+        if op in A.ARITH:
+            return self.arith(unit, n)
+        if op in ("<", "<=", ">", ">="):
             a = self.number(unit, n.left)
             b = self.number(unit, n.right)
-        if op in ("+", "-", "*", "<", "<=", ">", ">=") and isinstance(n.right, A.Int):
-            k = n.right.value
-            fast = {"+": lambda st, fr: a(st, fr) + k, "-": lambda st, fr: a(st, fr) - k,
-                    "*": lambda st, fr: a(st, fr) * k, "<": lambda st, fr: a(st, fr) < k,
-                    "<=": lambda st, fr: a(st, fr) <= k, ">": lambda st, fr: a(st, fr) > k,
-                    ">=": lambda st, fr: a(st, fr) >= k}
-            return fast[op], (INT if op in "+-*" else BOOL)
-        if op in ("+", "-", "*", "/", "%", "<", "<=", ">", ">="):
-            if op == "+":
-                return (lambda st, fr: a(st, fr) + b(st, fr)), INT
-            if op == "-":
-                return (lambda st, fr: a(st, fr) - b(st, fr)), INT
-            if op == "*":
-                return (lambda st, fr: a(st, fr) * b(st, fr)), INT
-            if op == "/":         # both back ends evaluate the left side first, then the right
-                return (lambda st, fr: divide(a(st, fr), b(st, fr))), INT
-            if op == "%":
-                return (lambda st, fr: remainder(a(st, fr), b(st, fr))), INT
+            if isinstance(n.right, A.Int):
+                k = n.right.value
+                fast = {"<": lambda st, fr: a(st, fr) < k, "<=": lambda st, fr: a(st, fr) <= k,
+                        ">": lambda st, fr: a(st, fr) > k, ">=": lambda st, fr: a(st, fr) >= k}
+                return fast[op], BOOL
             if op == "<":
                 return (lambda st, fr: a(st, fr) < b(st, fr)), BOOL
             if op == "<=":
@@ -753,6 +738,76 @@ class ExpressionCompiler:
         if op == "==":
             return (lambda st, fr: a(st, fr) == b(st, fr)), BOOL
         return (lambda st, fr: a(st, fr) != b(st, fr)), BOOL
+
+    def arith(self, unit: Unit, n: A.Binary):
+        """A chain of arithmetic, ``a + b - c * d``: walked down its left side in a loop, each
+        node checked and compiled once (so compiling is linear, and never deep, however long
+        the chain). A chain longer than ``_NESTED_CHAIN`` runs as one loop over its operands
+        rather than as closures inside closures (which would recurse as deep as it is long)."""
+        nodes = A.spine(n)
+        a, ta = self.expr(unit, nodes[-1].left)
+        flat = len(nodes) > _NESTED_CHAIN
+        steps = []
+        gen = self.gen
+        for node in reversed(nodes):
+            op = node.op
+            if op == "+":
+                b, tb = self.expr(unit, node.right)
+                if isinstance(ta, List) and isinstance(tb, List):
+                    if not (compatible(ta, tb) or compatible(tb, ta)):
+                        raise self.err(unit, node.pos, f"cannot join {ta.describe()} and {tb.describe()}")
+                    t = ta if ta != List(ANY) else tb
+                else:
+                    # numbers: each side is checked, never compiled again (compiling stays linear in the text)
+                    self.numeric(unit, node.left, ta)
+                    self.numeric(unit, node.right, tb)
+                    t = INT
+            else:
+                self.numeric(unit, node.left, ta)
+                b = self.number(unit, node.right)
+                t = INT
+            if flat:
+                steps.append((_ARITH[op], b))
+            else:
+                a = self.arith_step(op, a, b, node.right, t)
+                if node is not n:            # what ``expr`` does for a node it is given
+                    if unit.hoist is not None and id(node) in unit.hoist:
+                        a, t = self.cached(unit.hoist[id(node)], a, t)
+            if gen is not None and node is not n:
+                gen.types[id(node)] = t
+            ta = t
+        if not flat:
+            return a, ta
+        first, every = a, tuple(steps)
+
+        def chain(st, fr):
+            v = first(st, fr)
+            for f, b in every:
+                v = f(v, b(st, fr))
+            return v
+        return chain, ta
+
+    @staticmethod
+    def arith_step(op: str, a: Fn, b: Fn, right: A.Node, t: Type) -> Fn:
+        """One operator of a chain as a closure (both sides are checked)."""
+        if op == "+" and isinstance(t, List):
+            return lambda st, fr: a(st, fr) + b(st, fr)
+        if op in ("+", "-", "*") and isinstance(right, A.Int):
+            k = right.value
+            if op == "+":
+                return lambda st, fr: a(st, fr) + k
+            if op == "-":
+                return lambda st, fr: a(st, fr) - k
+            return lambda st, fr: a(st, fr) * k
+        if op == "+":
+            return lambda st, fr: a(st, fr) + b(st, fr)
+        if op == "-":
+            return lambda st, fr: a(st, fr) - b(st, fr)
+        if op == "*":
+            return lambda st, fr: a(st, fr) * b(st, fr)
+        if op == "/":         # both back ends evaluate the left side first, then the right
+            return lambda st, fr: divide(a(st, fr), b(st, fr))
+        return lambda st, fr: remainder(a(st, fr), b(st, fr))
 
     def membership(self, unit: Unit, n: A.Binary):
         a, ta = self.expr(unit, n.left)

@@ -101,6 +101,10 @@ _RUNTIME = {"_U": UNSET, "_me": _me, "_cache": _cache, "_div": divide, "_mod": r
             "_move": _move, "_over": _over, "_negative": _negative, "_Refusal": Refusal, "_uses": uses}
 
 
+# A chain of arithmetic longer than this is written without a bracket per operator.
+_NESTED_CHAIN = 16
+
+
 class _Unsupported(Exception):
     """A node this back end does not write; its closure is used instead."""
 
@@ -622,6 +626,25 @@ class PyGen:
             return f"({c} if ({c} := L[{slot}]) is not _U else _cache(L, {slot}, {self._gen(ctx, n)}))"
         return self._gen(ctx, n)
 
+    def cached(self, ctx: _Ctx, n: A.Node) -> bool:
+        """Whether ``gen`` writes ``n`` through a cache."""
+        key = id(n)
+        return bool(((ctx.pyhoist and key in ctx.pyhoist) or (ctx.hoist and key in ctx.hoist))
+                    and not self.type_of(n).is_collection)
+
+    def wrap(self, ctx: _Ctx, n: A.Node, src: str) -> str:
+        """What ``gen`` adds around the source of ``n`` (its cache), for a node written by
+        its parent in a loop (a chain's left side)."""
+        key = id(n)
+        if ctx.pyhoist and key in ctx.pyhoist and not self.type_of(n).is_collection:
+            v = ctx.pyhoist[key]
+            return f"({v} if {v} is not _U else ({v} := {src}))"
+        if ctx.hoist and key in ctx.hoist and not self.type_of(n).is_collection:
+            slot = ctx.hoist[key]
+            c = self.fresh("c")
+            return f"({c} if ({c} := L[{slot}]) is not _U else _cache(L, {slot}, {src}))"
+        return src
+
     def _gen(self, ctx: _Ctx, n: A.Node) -> str:
         method = getattr(self, "g_" + type(n).__name__, None)
         if method is None:
@@ -815,12 +838,39 @@ class PyGen:
             return self.membership(ctx, n)
         if op == "..":
             return f"_range({self.gen(ctx, n.left)}, {self.gen(ctx, n.right)})"
+        if op in A.ARITH:
+            return self.arith(ctx, n)
         a, b = self.gen(ctx, n.left), self.gen(ctx, n.right)
-        if op == "/":
-            return f"_div({a}, {b})"
-        if op == "%":
-            return f"_mod({a}, {b})"
         return f"({a} {op} {b})"
+
+    def arith(self, ctx: _Ctx, n: A.Binary) -> str:
+        """A chain of arithmetic, walked down its left side in a loop (never deep, however
+        long). A long chain of + - * is written without a bracket per operator: Python's
+        parser takes 200 nested brackets at most."""
+        nodes = A.spine(n)
+        flat = len(nodes) > _NESTED_CHAIN
+        src = self.gen(ctx, nodes[-1].left)
+        level = 0                       # of the operators in ``src`` written without brackets: 1 + -, 2 * (0: none)
+        for node in reversed(nodes):
+            op = node.op
+            b = self.gen(ctx, node.right)
+            if op == "/":
+                src, level = f"_div({src}, {b})", 0
+            elif op == "%":
+                src, level = f"_mod({src}, {b})", 0
+            elif not flat:
+                src = f"({src} {op} {b})"
+            else:
+                prec = 2 if op == "*" else 1
+                if level and level < prec:
+                    src = f"({src})"
+                src = f"{src} {op} {b}"
+                level = prec
+            if node is not n and self.cached(ctx, node):
+                if level:
+                    src, level = f"({src})", 0
+                src = self.wrap(ctx, node, src)
+        return f"({src})" if level else src
 
     @staticmethod
     def plain(src: str) -> bool:
