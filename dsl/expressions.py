@@ -10,6 +10,7 @@ import operator
 from typing import Any, Optional
 
 from .errors import DslCheckError, MeepleError, Span, suggest
+from .limits import MAX_DEPTH, MAX_EXPANSION
 
 from . import ast as A
 from .parser import parse, to_span
@@ -27,6 +28,10 @@ _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": divide, 
 
 class _SelfUse(DslCheckError):
     """A function that uses itself: reported wherever it shows."""
+
+
+class _TooMuch(DslCheckError):
+    """Functions expanded beyond MAX_DEPTH levels or MAX_EXPANSION parts: reported wherever it shows."""
 
 
 class ExpressionCompiler:
@@ -126,17 +131,71 @@ class ExpressionCompiler:
         prim = PRIMITIVES.get(func)
         if prim is not None:
             return not prim.pure
-        fdef = self.g.function_defs.get(func)
-        if fdef is None:
+        if func not in self.g.function_defs:
             return True
-        memo = self.__dict__.setdefault("_impure_functions", {})
-        if func not in memo:
-            memo[func] = True               # a function using itself is an error anyway
-            try:
-                memo[func] = has_call(parse(fdef.body.text, fdef.body.origin, "expr_start"), self.impure)[1]
-            except MeepleError:
-                pass
-        return memo[func]
+        # a function using itself is an error anyway (and counts as impure)
+        return self.over_functions(func, "_impure_functions", lambda f, inner: self.function_facts(f)[3] or any(inner), True)
+
+    def function_facts(self, name: str) -> tuple[int, int, tuple, bool]:
+        """Of a pack function's body, once: (levels of nesting, nodes, the pack functions it
+        calls (once per call), whether it calls anything impure but those)."""
+        facts = self.__dict__.setdefault("_function_facts", {})
+        if name not in facts:
+            fdef = self.g.function_defs.get(name)
+            tree = self.function_tree(fdef) if fdef is not None else None
+            if tree is None:
+                facts[name] = (0, 0, (), True)
+                return facts[name]
+            size, calls, own = 0, [], False
+            stack = [tree]
+            while stack:
+                node = stack.pop()
+                size += 1
+                if isinstance(node, A.Call):
+                    if node.func in self.g.function_defs:
+                        calls.append(node.func)
+                    else:
+                        prim = PRIMITIVES.get(node.func)
+                        own = own or prim is None or not prim.pure
+                stack.extend(A.child_nodes(node))
+            facts[name] = (A.depth(tree), size, tuple(calls), own)
+        return facts[name]
+
+    def over_functions(self, name: str, key: str, combine: Any, in_cycle: Any) -> Any:
+        """A fact of a function made from its own and those of the functions it calls
+        (``combine(name, [their facts])``), found once each, with a stack: a chain of
+        functions calling each other may be as long as the pack. A function met again
+        while it is being worked out (it uses itself) gives ``in_cycle``."""
+        memo = self.__dict__.setdefault(key, {})
+        if name in memo:
+            return memo[name]
+        active: set[str] = set()
+        stack = [name]
+        while stack:
+            f = stack[-1]
+            if f in memo:
+                stack.pop()
+                continue
+            calls = self.function_facts(f)[2]
+            if f not in active:
+                active.add(f)
+                stack.extend(g for g in calls if g not in memo and g not in active)
+                continue
+            memo[f] = combine(f, [memo.get(g, in_cycle) for g in calls])
+            active.discard(f)
+            stack.pop()
+        return memo[name]
+
+    def expanded_size(self, name: str) -> int:
+        """Nodes of a function's body with the bodies of the functions it uses copied in at
+        every call (up to just over MAX_EXPANSION: it is only compared with that)."""
+        return self.over_functions(name, "_expanded_sizes",
+                                   lambda f, inner: min(MAX_EXPANSION + 1, self.function_facts(f)[1] + sum(inner)), 0)
+
+    def expanded_levels(self, name: str) -> int:
+        """Levels of nesting of a function's body with the bodies of the functions it uses
+        (counted whole, one inside the other)."""
+        return self.over_functions(name, "_expanded_levels", lambda f, inner: self.function_facts(f)[0] + max(inner, default=0), 0)
 
     def hoist_invariants(self, unit: Unit, var: str, roots: list, source: Fn) -> Fn:
         """Mark the parts of ``roots`` that do not read ``var`` for caching in ``unit``
@@ -510,6 +569,19 @@ class ExpressionCompiler:
         if fdef.name in inlining:
             err = self.err(unit, n.pos, f"function '{fdef.name}' uses itself (functions are expanded where used)")
             raise _SelfUse(err.message, err.span)
+        levels = self.expanded_levels(fdef.name)
+        if levels > MAX_DEPTH:
+            err = self.err(unit, n.pos, f"function '{fdef.name}' nests too deeply: with the functions it uses, expanded "
+                           f"where used, it has {levels} levels of nesting, more than {MAX_DEPTH}",
+                           "use fewer functions inside one another")
+            raise _TooMuch(err.message, err.span, err.hint)
+        if not inlining:        # the outermost use: its whole expansion counts, known before expanding anything
+            self._expanded = getattr(self, "_expanded", 0) + self.expanded_size(fdef.name)
+        if not inlining and self._expanded > MAX_EXPANSION:
+            err = self.err(unit, n.pos, f"functions expand to more than {MAX_EXPANSION:,} parts in this text "
+                           f"(a function's body is copied wherever it is used, and '{fdef.name}' is used too often)",
+                           "use fewer functions inside one another, or a 'let' for a value used many times")
+            raise _TooMuch(err.message, err.span, err.hint)
         args = self.call_args(unit, n.pos, f"function '{fdef.name}'", fdef.params, n.args)
         inner = Unit(unit.code, fdef.body.origin, _Scope(), unit.me_bound)
         pairs_list = []
@@ -529,7 +601,7 @@ class ExpressionCompiler:
             if tree is None:
                 return (lambda st, fr: None), ANY
             body, t = self.expr(inner, tree)
-        except _SelfUse:
+        except (_SelfUse, _TooMuch):
             raise
         except MeepleError:
             # the function's own text is checked, and its errors reported, once where it is defined

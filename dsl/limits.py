@@ -18,7 +18,13 @@ MAX_TEXT = 10_000
 # Levels of nesting in one text of the effect language: brackets of calls and
 # lists, 'not', '-', 'if ... then ... else', '.field' and 'of', each operand of
 # an operator, each indented block. A chain of one kind of operator
-# ('a + b - c', 'x and y and z') is one level however long it is; a pack's
-# function counts with the levels of its body where it is used. Well below
-# what Python's own parser takes of the rules generated from it.
+# ('a + b - c', 'x and y and z') is one level however long it is. A pack's
+# function with the functions it uses (their bodies counted one inside the
+# other) nests at most as deep. Well below what Python's own parser takes of
+# the rules generated from it, and what the compiler's passes recurse.
 MAX_DEPTH = 64
+
+# Parts (nodes of the syntax tree) that functions expand to in one text: a
+# function's body is copied wherever it is used, so functions using functions
+# several times each would otherwise grow without bound.
+MAX_EXPANSION = 10_000

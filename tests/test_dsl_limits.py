@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from dsl.errors import DslCheckError, DslSyntaxError
-from dsl.limits import MAX_DEPTH, MAX_INT, MAX_TEXT
+from dsl.limits import MAX_DEPTH, MAX_EXPANSION, MAX_INT, MAX_TEXT
 from dsl.parser import parse
 from dsl.source import TextOrigin
 from engine.errors import Problems
@@ -310,3 +310,50 @@ def test_a_megabyte_on_one_line_is_refused_within_a_second(tmp_path):
     err = first_error(root)
     assert err.message.startswith("this text is 1,000,0")
     assert (err.span.line, err.span.col) == (setup_line(root) - 1, 5)       # where the setup text starts
+
+
+# ---------------------------------------------------------------- functions, expanded where used
+def functions(bodies: list) -> str:
+    """Functions f0, f1, ... of one number x, with these bodies."""
+    return "".join(f"  f{i}:\n    params: {{x: int}}\n    value: {body}\n" for i, body in enumerate(bodies))
+
+
+def test_functions_using_each_other_too_deep_are_refused_without_recursing(tmp_path):
+    """A chain of 300 functions, each using the next: its expansion would be 600 levels
+    deep. Refused at the first use whose expansion is too deep, in well under a second."""
+    bodies = [f"f{i + 1}(x) + 1" for i in range(299)] + ["x"]
+    root = make_pack(tmp_path / "p", "set out = f0(1)", functions(bodies))
+    begin = time.perf_counter()
+    game, errors = compile_pack(root, generate=False)
+    assert time.perf_counter() - begin < SECOND
+    err = errors[0]
+    assert isinstance(err, DslCheckError)
+    assert err.message.startswith("function 'f1' nests too deeply: with the functions it uses, expanded where used, it has ")
+    assert err.message.endswith(f" levels of nesting, more than {MAX_DEPTH}")
+    assert err.hint == "use fewer functions inside one another"
+    lines = (root / "game.yaml").read_text(encoding="utf-8").splitlines()
+    assert (err.span.line, err.span.col) == (lines.index("  f0:") + 3, len("    value: ") + 1)   # in f0's body
+
+
+def test_functions_that_double_at_every_level_are_refused_at_the_budget(tmp_path):
+    """Each function uses the next twice: 2^20 copies (and 58 levels). Refused, before
+    copying anything, where the copies would pass MAX_EXPANSION parts."""
+    bodies = [f"f{i + 1}(x) + f{i + 1}(x)" for i in range(19)] + ["x"]
+    root = make_pack(tmp_path / "p", "set out = f0(1)", functions(bodies))
+    err = first_error(root)
+    assert err.message == (f"functions expand to more than {MAX_EXPANSION:,} parts in this text (a function's body is "
+                           "copied wherever it is used, and 'f1' is used too often)")
+    lines = (root / "game.yaml").read_text(encoding="utf-8").splitlines()
+    assert (err.span.line, err.span.col) == (lines.index("  f0:") + 3, len("    value: ") + 1)   # in f0's body
+
+
+def test_functions_up_to_the_limit_run_from_a_deep_stack_with_both_back_ends(tmp_path):
+    """Eight functions of eight levels each, one inside the other (64 levels), used at the
+    deepest place a rule allows: every pass stays within Python's recursion limit."""
+    wrap = "abs(" * 6
+    bodies = [f"{wrap}f{i + 1}(x){')' * 6}" for i in range(7)] + ["abs(" * 7 + "x" + ")" * 7]
+    head, level, inner, close = "set out = ", "abs(", "f0(2)", ")"
+    n = deepest(head, level, inner, close)
+    root = make_pack(tmp_path / "p", nested(head, level, inner, close, n), functions(bodies))
+    gvars, _ = run_both(root, frames=500)
+    assert gvars[0] == 2
