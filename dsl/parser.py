@@ -21,7 +21,7 @@ from lark.indenter import DedentError, Indenter
 
 from .errors import DslSyntaxError, Span
 from .limits import MAX_DEPTH, MAX_INT, MAX_TEXT
-from .source import TextOrigin
+from .source import TextOrigin, position
 
 from . import ast as A
 
@@ -493,7 +493,16 @@ def _literal_names() -> dict[str, str]:
 
 
 def to_span(origin: TextOrigin, line: int, col: int, length: int = 1) -> Span:
-    """Map a (line, col) inside DSL text to the YAML file."""
+    """Map a (line, col) inside DSL text to the YAML file. In a quoted or plain scalar whose
+    text is not its source (escapes, folded lines) the place is found by reading the source
+    again; where that cannot be told, the start of the scalar (never a wrong line)."""
+    if origin.raw:
+        found = position(origin, line, col)
+        if found is None:
+            return Span(origin.file, origin.line, origin.col - (1 if origin.style in ('"', "'") else 0), 1)
+        last = position(origin, line, col + max(length, 1) - 1)
+        width = last[1] - found[1] + 1 if last is not None and last[0] == found[0] and last[1] >= found[1] else 1
+        return Span(origin.file, found[0], found[1], width)
     if origin.folded and line == 1:
         # '>' joined the source lines with spaces: find the source line of this column
         rest = col - 1

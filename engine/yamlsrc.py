@@ -160,7 +160,17 @@ class _Builder:
                 folded = tuple(lengths)
             return TextOrigin(self.file, line + 1, indent + 1, True, folded)
         quote = 1 if node.style in ("'", '"') else 0
-        return TextOrigin(self.file, sm.line + 1, sm.column + 1 + quote, False)
+        em = node.end_mark
+        if em.line == sm.line and em.column - sm.column - 2 * quote == len(node.value):
+            return TextOrigin(self.file, sm.line + 1, sm.column + 1 + quote, False)
+        # escapes or folded lines: the text is not the source as written; keep the source
+        # (dsl.source reads it again, only when an error needs a place in it)
+        if self.fast:
+            raw = self.text[self.offsets[sm.line] + sm.column:self.offsets[em.line] + em.column]
+        else:
+            raw = self.text[sm.index:em.index]
+        return TextOrigin(self.file, sm.line + 1, sm.column + 1 + quote, False, raw=raw, style=node.style or "",
+                          text=node.value)
 
 
 def load_yaml(path: Path | str, display: str | None = None) -> Document:
