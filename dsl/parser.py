@@ -493,9 +493,9 @@ def _literal_names() -> dict[str, str]:
 
 
 def to_span(origin: TextOrigin, line: int, col: int, length: int = 1) -> Span:
-    """Map a (line, col) inside DSL text to the YAML file. In a quoted or plain scalar whose
-    text is not its source (escapes, folded lines) the place is found by reading the source
-    again; where that cannot be told, the start of the scalar (never a wrong line)."""
+    """Map a (line, col) inside DSL text to the YAML file. In a quoted, plain or '>' scalar
+    whose text is not its source (escapes, folded lines) the place is found by reading the
+    source again; where that cannot be told, the start of the scalar (never a wrong line)."""
     if origin.raw:
         found = position(origin, line, col)
         if found is None:
@@ -503,13 +503,6 @@ def to_span(origin: TextOrigin, line: int, col: int, length: int = 1) -> Span:
         last = position(origin, line, col + max(length, 1) - 1)
         width = last[1] - found[1] + 1 if last is not None and last[0] == found[0] and last[1] >= found[1] else 1
         return Span(origin.file, found[0], found[1], width)
-    if origin.folded and line == 1:
-        # '>' joined the source lines with spaces: find the source line of this column
-        rest = col - 1
-        for i, width in enumerate(origin.folded):
-            if rest <= width:
-                return Span(origin.file, origin.line + i, origin.col + rest, length)
-            rest -= width + 1
     if origin.block:
         return Span(origin.file, origin.line + line - 1, origin.col + col - 1, length)
     if line == 1:

@@ -5,12 +5,12 @@ The engine's YAML loader (``engine.yamlsrc``) records a ``TextOrigin`` for every
 scalar and the pack model keeps each DSL snippet as a ``Source``; both are
 re-exported there.
 
-A block scalar (``|``) holds its text line for line, each line at the same
-column. A quoted or plain scalar is another matter: escapes (``\\n``, ``\\"``,
-``''``) and folded lines put the text's characters elsewhere than where a
-count of lines and columns would. For those the origin keeps the scalar as
-written (``raw``), and ``position`` reads it again as YAML does, character by
-character, when an error needs a place.
+A literal block scalar (``|``) holds its text line for line, each line at the
+same column. A quoted, plain or folded (``>``) scalar is another matter:
+escapes (``\\n``, ``\\"``, ``''``) and folded lines put the text's characters
+elsewhere than where a count of lines and columns would. For those the origin
+keeps the scalar as written (``raw``), and ``position`` reads it again as YAML
+does, character by character, when an error needs a place.
 """
 from __future__ import annotations
 
@@ -29,13 +29,12 @@ class TextOrigin:
     file: str
     line: int      # 1-based line where the text starts
     col: int       # 1-based column where the text starts
-    block: bool    # literal/folded block: every line shares ``col``
-    folded: tuple[int, ...] = ()   # '>' blocks: the length of each source line folded into one
-    # a quoted or plain scalar whose text is not its source as written (escapes, folded
-    # lines): the source from its first character (a quote, if any) to its last, its
-    # style ('"', "'" or '' for plain) and the text YAML made of it (the same string object)
+    block: bool    # a block scalar ('|' or '>'): every line of its source starts at ``col``
+    # a scalar whose text is not its source as written (escapes, folded lines): the source
+    # from its first character (a quote, if any; for '>', the start of the line after it)
+    # to its last, its style and the text YAML made of it (the same string object)
     raw: str = field(default="", compare=False, repr=False)
-    style: str = field(default="", compare=False, repr=False)
+    style: str = field(default="", compare=False, repr=False)      # '"', "'", '>' or '' (plain)
     text: str = field(default="", compare=False, repr=False)
 
 
@@ -170,6 +169,44 @@ class _Reader:
             else:
                 return
 
+    def folded_block(self, indent: int) -> None:
+        """A '>' block scalar's lines (the source starts on the line after the '>'), folded
+        as PyYAML's ``scan_block_scalar`` folds them; ``indent``: the spaces before its text."""
+        breaks = []
+        while self.peek() in " " + _BREAKS:          # blank lines before the text are line breaks
+            if self.peek() == " ":
+                self.forward()
+            else:
+                at = self.here()
+                breaks.append((self.line_break(), at))
+        while self.col - 1 == indent and self.peek() != "\0":
+            for ch, where in breaks:
+                self.emit(ch, where)
+            leading_non_space = self.peek() not in " \t"
+            while self.peek() not in "\0" + _BREAKS:
+                self.emit(self.peek(), self.here())
+                self.forward()
+            at = self.here()
+            line_break = self.line_break() if self.peek() != "\0" else ""
+            breaks = []
+            while True:
+                while self.col - 1 < indent and self.peek() == " ":
+                    self.forward()
+                if self.peek() not in _BREAKS or self.peek() == "\0":
+                    break
+                where = self.here()
+                breaks.append((self.line_break(), where))
+            if self.col - 1 == indent and self.peek() != "\0":
+                if line_break == "\n" and leading_non_space and self.peek() not in " \t":
+                    if not breaks:
+                        self.emit(" ", at)
+                else:
+                    self.emit(line_break, at)
+            else:
+                if line_break:
+                    self.emit(line_break, at)
+                break
+
     def plain(self) -> None:
         pending: list[tuple[str, tuple[int, int]]] = []
         while self.peek() != "\0":
@@ -195,15 +232,18 @@ class _Reader:
 
 @lru_cache(maxsize=64)
 def _read(raw: str, style: str, text: str, line: int, col: int) -> Optional[tuple[list[str], list[tuple[int, int]]]]:
-    reader = _Reader(raw, line, col)
+    reader = _Reader(raw, line, 1 if style == ">" else col)
     try:
         if style in ('"', "'"):
             reader.quoted(style == '"')
+        elif style == ">":
+            reader.folded_block(col - 1)
         else:
             reader.plain()
     except (ValueError, IndexError):
         return None
-    if "".join(reader.chars) != text:
+    made = "".join(reader.chars)
+    if made != text and not (style == ">" and made.rstrip("\n") == text.rstrip("\n")):      # '>-', '>+' keep other ends
         return None         # read otherwise than YAML did: no place is better than a wrong one
     return reader.chars, reader.where + [reader.here()]
 
@@ -213,7 +253,7 @@ def position(origin: TextOrigin, line: int, col: int) -> Optional[tuple[int, int
     text (just after its end for a place past it), or None when it cannot be told."""
     if len(origin.raw) > _MAX_RAW:
         return None             # a text this long is refused for its length: its start will do
-    quote = 1 if origin.style in ('"', "'") else 0
+    quote = 1 if origin.style in ('"', "'") else 0      # for '>', col is where its lines' text starts
     found = _read(origin.raw, origin.style, origin.text, origin.line, origin.col - quote)
     if found is None:
         return None

@@ -239,6 +239,12 @@ QUOTED = [
     ("plain-one-line", "gain 1 glod", "unknown resource 'glod'; did you mean 'gold'?", (1, 20)),
     ("double-quoted-one-line", '"gain 1 glod"', "unknown resource 'glod'; did you mean 'gold'?", (1, 21)),
     ("double-quoted-text-ends-early", r'"gain 1 gold\nmove c"', "line ends too early; expected 'to'", (1, 33)),
+    ("folded-first-paragraph", ">\n      gain 1 gold\n      gain 1 glod", "unexpected 'gain'; expected end of line", (3, 7)),
+    ("folded-second-paragraph", ">\n      gain 1 gold\n\n      gain 1 glod", "unknown resource 'glod'; did you mean 'gold'?", (4, 14)),
+    ("folded-more-indented-line", ">\n      gain 1 gold\n\n      if true:\n          gain 1 glod",
+     "unknown resource 'glod'; did you mean 'gold'?", (5, 18)),
+    ("folded-after-blank-lines", ">-\n\n\n      gain 1 glod", "unknown resource 'glod'; did you mean 'gold'?", (4, 14)),
+    ("literal-after-blank-lines", "|\n\n      gain 1 gold\n\n      gain 1 glod", "unknown resource 'glod'; did you mean 'gold'?", (5, 14)),
 ]
 
 
@@ -276,7 +282,7 @@ def test_a_scalar_read_otherwise_than_yaml_did_points_at_its_start():
 
 
 def test_every_character_of_a_dumped_scalar_maps_to_where_yaml_wrote_it():
-    """Random texts written by PyYAML in every style (escapes, folding at a narrow width):
+    """Random texts written by PyYAML in every style but '|' (escapes, folding at a narrow width):
     each character maps to its own character in the file, to the backslash of its escape,
     or (a space or newline made by folding) to the end of a line."""
     import random
@@ -284,12 +290,12 @@ def test_every_character_of_a_dumped_scalar_maps_to_where_yaml_wrote_it():
     from engine.yamlsrc import load_yaml_text
     from dsl.source import position
     rng = random.Random(7)
-    styled = {'"': 0, "'": 0, "": 0}
+    styled = {'"': 0, "'": 0, "": 0, ">": 0}
     for k in range(300):
         # every other text is words only: PyYAML writes those plain, folded at the width
         alphabet = "ab c\"'\\\n\t#:é→" if k % 2 else "ab cd é"
         value = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 60))).strip() or "x"
-        for style in ('"', "'", None):
+        for style in ('"', "'", None, ">"):
             written = yaml.dump({"k": value}, default_style=style, width=rng.choice([10, 20, 80]), allow_unicode=True)
             doc = load_yaml_text(written, "f.yaml")
             assert doc.data["k"] == value
