@@ -366,9 +366,10 @@ def child_nodes(n: Node) -> list:
 
 
 def depth(tree) -> int:
-    """Levels of nesting of a parsed text (a node or a tuple of statements), counted as the
-    parser counts them: each node one level below the one it is in, but the left side of a
-    chain of one operator. Walked with a stack, however deep."""
+    """Levels of nesting of a parsed text (a node or a tuple of statements): each node one
+    level below the one it is in, but the left side of a chain of one operator. Never fewer
+    than the parser counts (a comprehension or an amount is a node here, not a level there).
+    Walked with a stack, however deep."""
     best = 0
     stack = [(x, 1) for x in (tree if isinstance(tree, tuple) else (tree,)) if isinstance(x, Node)]
     while stack:

@@ -12,7 +12,7 @@ from __future__ import annotations
 MAX_INT = 10**15
 
 # One text of the effect language (an effect, a condition, a card's hook) is
-# at most this many characters long; a longer one is refused before parsing.
+# at most this many chars long; a longer one is refused before parsing.
 MAX_TEXT = 10_000
 
 # Levels of nesting in one text of the effect language: brackets of calls and

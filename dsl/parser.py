@@ -555,7 +555,7 @@ def parse(text: str, origin: TextOrigin, start: str = "start") -> Any:
     """Parse statements (``start``), one expression or a binder; raise DslSyntaxError.
     A text longer than MAX_TEXT is refused before it is read."""
     if len(text) > MAX_TEXT:
-        raise DslSyntaxError(f"this text is {len(text):,} characters long; a text of the effect language has at most {MAX_TEXT:,}",
+        raise DslSyntaxError(f"this text is {len(text):,} chars long; a text of the effect language has at most {MAX_TEXT:,}",
                              to_span(origin, 1, 1), "split it into procedures or functions")
     key = (text, start)
     tree = _TREES.get(key)

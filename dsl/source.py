@@ -7,10 +7,10 @@ re-exported there.
 
 A literal block scalar (``|``) holds its text line for line, each line at the
 same column. A quoted, plain or folded (``>``) scalar is another matter:
-escapes (``\\n``, ``\\"``, ``''``) and folded lines put the text's characters
+escapes (``\\n``, ``\\"``, ``''``) and folded lines put the text's letters
 elsewhere than where a count of lines and columns would. For those the origin
 keeps the scalar as written (``raw``), and ``position`` reads it again as YAML
-does, character by character, when an error needs a place.
+does, one letter at a time, when an error needs a place.
 """
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ class TextOrigin:
     col: int       # 1-based column where the text starts
     block: bool    # a block scalar ('|' or '>'): every line of its source starts at ``col``
     # a scalar whose text is not its source as written (escapes, folded lines): the source
-    # from its first character (a quote, if any; for '>', the start of the line after it)
+    # from its first char (a quote, if any; for '>', the start of the line after it)
     # to its last, its style and the text YAML made of it (the same string object)
     raw: str = field(default="", compare=False, repr=False)
     style: str = field(default="", compare=False, repr=False)      # '"', "'", '>' or '' (plain)
@@ -47,8 +47,8 @@ class Source:
     span: Span
 
 
-# The longest source read again: a text of MAX_TEXT characters written with the longest
-# escapes ('\U0001F600' for one character).
+# The longest source read again: a text of MAX_TEXT chars written with the longest
+# escapes ('\U0001F600' for one char).
 _MAX_RAW = 10 * MAX_TEXT + 2
 
 _BREAKS = "\r\n\x85\u2028\u2029"
@@ -60,7 +60,7 @@ _CODES = {"x": 2, "u": 4, "U": 8}
 
 class _Reader:
     """The scalar as written, read as PyYAML's scanner reads it (``scan_flow_scalar``,
-    ``scan_plain``), keeping for every character it makes the file position it came from."""
+    ``scan_plain``), keeping for every char it makes the file position it came from."""
 
     def __init__(self, raw: str, line: int, col: int):
         self.raw, self.i, self.line, self.col = raw + "\0", 0, line, col
@@ -249,7 +249,7 @@ def _read(raw: str, style: str, text: str, line: int, col: int) -> Optional[tupl
 
 
 def position(origin: TextOrigin, line: int, col: int) -> Optional[tuple[int, int]]:
-    """The file (line, column) of the character at (line, col) of a quoted or plain scalar's
+    """The file (line, column) of the char at (line, col) of a quoted or plain scalar's
     text (just after its end for a place past it), or None when it cannot be told."""
     if len(origin.raw) > _MAX_RAW:
         return None             # a text this long is refused for its length: its start will do

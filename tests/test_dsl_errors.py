@@ -321,5 +321,5 @@ def test_a_megabyte_quoted_text_is_refused_at_its_start_within_a_second(tmp_path
     begin = time.perf_counter()
     errors, effect_line = _probe_effect(tmp_path / "p", '"' + "gain 1 gold\\n" * 80_000 + '"')
     assert time.perf_counter() - begin < 1.0
-    assert [e.message for e in errors] == ["this text is 960,000 characters long; a text of the effect language has at most 10,000"]
+    assert [e.message for e in errors] == ["this text is 960,000 chars long; a text of the effect language has at most 10,000"]
     assert (errors[0].span.line, errors[0].span.col) == (effect_line, len("    effect: ") + 1)

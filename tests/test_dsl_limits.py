@@ -250,7 +250,7 @@ def test_nested_blocks_too_many_for_a_text_are_refused_by_its_length(tmp_path):
     """300 blocks inside each other take more than MAX_TEXT characters."""
     root = make_pack(tmp_path / "p", blocks("if true:", 300))
     err = first_error(root)
-    assert "characters long; a text of the effect language has at most" in err.message
+    assert "chars long; a text of the effect language has at most" in err.message
     assert (err.span.line, err.span.col) == (setup_line(root) - 1, 5)
 
 
@@ -300,7 +300,7 @@ def test_a_text_over_the_length_limit_is_refused_before_it_is_read(start):
             parse(text, origin, start)
         assert time.perf_counter() - begin < 0.1
         err = info.value
-        assert err.message == f"this text is {size:,} characters long; a text of the effect language has at most {MAX_TEXT:,}"
+        assert err.message == f"this text is {size:,} chars long; a text of the effect language has at most {MAX_TEXT:,}"
         assert err.hint == "split it into procedures or functions"
         assert (err.span.file, err.span.line, err.span.col) == ("f.yaml", 7, 3)
 
