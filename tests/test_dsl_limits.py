@@ -357,3 +357,31 @@ def test_functions_up_to_the_limit_run_from_a_deep_stack_with_both_back_ends(tmp
     root = make_pack(tmp_path / "p", nested(head, level, inner, close, n), functions(bodies))
     gvars, _ = run_both(root, frames=500)
     assert gvars[0] == 2
+
+
+# ---------------------------------------------------------------- through the command line
+CLI = [
+    # (id, the setup text, where the error is (line, column) counted from the setup text's
+    #  first line ('shuffle deck' is line 0), the start of the message)
+    ("1000-nots", "set flag = " + "not " * 1000 + "true", (1, 5 + 11 + 63 * 4), "nested too deeply: more than 64 levels"),
+    ("200-counts", "set out = " + "count(y in [" * 200 + "1" + "])" * 200, (1, 5 + 10 + 21 * 12),
+     "nested too deeply: more than 64 levels"),
+    ("300-if-blocks", blocks("if true:", 300), (0, 5), "this text is "),
+    ("huge-number", "set out = " + "7" * 5000, (1, 15), "number 777777777777... (5,000 digits) is too large"),
+    ("megabyte-line", "set out = " + " + ".join(["1"] * 250_000), (0, 5), "this text is 1,000,0"),
+]
+
+
+@pytest.mark.parametrize("setup, where, message", [c[1:] for c in CLI], ids=[c[0] for c in CLI])
+@pytest.mark.parametrize("command", [["validate"], ["play", "--players", "2", "--seed", "1", "--bots", "random"]])
+def test_the_command_line_reports_the_limit_located_and_exits_1(tmp_path, setup, where, message, command):
+    from click.testing import CliRunner
+    from engine.cli import main
+    root = make_pack(tmp_path / "p", setup)
+    begin = time.perf_counter()
+    result = CliRunner().invoke(main, command[:1] + [str(root)] + command[1:])
+    assert time.perf_counter() - begin < 2 * SECOND
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output and isinstance(result.exception, SystemExit)
+    line, col = setup_line(root) - 1 + where[0], where[1]
+    assert f"game.yaml:{line}:{col}: error: {message}" in result.output
