@@ -5,8 +5,8 @@ the limits compiles in linear time and runs the same with both back ends, from
 a deep stack too.
 """
 import random
+import re
 import shutil
-import sys
 import time
 from pathlib import Path
 
@@ -385,3 +385,71 @@ def test_the_command_line_reports_the_limit_located_and_exits_1(tmp_path, setup,
     assert "Traceback" not in result.output and isinstance(result.exception, SystemExit)
     line, col = setup_line(root) - 1 + where[0], where[1]
     assert f"game.yaml:{line}:{col}: error: {message}" in result.output
+
+
+# ---------------------------------------------------------------- mutated texts
+def _mutations(rng: random.Random, text: str) -> str:
+    """A shipped text with a number replaced by something deep, long or huge, or with a few
+    tokens put in, taken out, copied or repeated."""
+    numbers = [m for m in re.finditer(r"(?<![a-z_0-9])[0-9]+(?![a-z_0-9])", text)]
+    if numbers and rng.random() < 0.5:
+        k = rng.choice([3, 70, 400])
+        m = rng.choice(numbers)
+        part = rng.choice(["-" * k + "1", "abs(" * k + "2" + ")" * k, " + ".join(["1"] * k * 5), "(" * k + "3" + " * 2)" * k,
+                           "count(y in [" * k + "1" + "])" * k, "if true then " * k + "4" + " else 5" * k,
+                           "not " * k + "1", "9" * rng.randint(15, 6000)])
+        return text[:m.start()] + "(" + part + ")" + text[m.end():]
+    tokens = ["(", ")", "[", "]", ",", ".", "not ", "-", "+", "*", "/", " and ", " or ", "if ", " then ", " else ", "\n",
+              "\n    ", ":", "==", "<", "..", "count(", "abs(", " in ", " where ", "me", "none", "true", "0", "x", '"t"',
+              " of ", "all", "for each x in [1]:\n    ", "let x = "]
+    chars = list(text)
+    for _ in range(rng.randint(1, 4)):
+        i = rng.randrange(len(chars) + 1)
+        kind = rng.random()
+        if kind < 0.4:
+            chars[i:i] = rng.choice(tokens)
+        elif kind < 0.7:
+            del chars[i:i + rng.randint(1, 5)]
+        elif kind < 0.85 and chars:
+            j = rng.randrange(len(chars))
+            chars[i:i] = chars[j:j + rng.randint(1, 30)]
+        else:
+            chars[i:i] = rng.choice(tokens) * rng.randint(20, 300)
+    return "".join(chars)
+
+
+def test_mutated_texts_of_shipped_packs_compile_or_are_refused_never_crash():
+    """Texts of the shipped packs, mutated (seeded; MEEPLE_FUZZ_DSL=N for a longer run), are
+    compiled with both back ends: only the language's own errors, each within a second."""
+    import os
+    from dsl.compiler import Compiler
+    from dsl.errors import MeepleError, Span
+    from dsl.pygen import PyGen
+    from dsl.source import Source
+    from engine.game import load_game
+    runs = int(os.environ.get("MEEPLE_FUZZ_DSL", "150"))
+    games = {name: load_game(name, generate=False) for name in ("citadels", "troyes")}
+    texts = []
+    for name, g in games.items():
+        texts += [(name, "unit", p.body.text, tuple((x.name, g.type_of(x.type)) for x in p.params)) for p in g.defn.procedures]
+        texts += [(name, "unit", a.effect.text, ()) for a in g.defn.actions]
+        texts += [(name, "expression", f.body.text, tuple((x.name, g.type_of(x.type)) for x in f.params))
+                  for f in g.defn.functions]
+    rng = random.Random(11)
+    origin = TextOrigin("<mutated>", 1, 1, True)
+    for _ in range(runs):
+        name, kind, text, params = rng.choice(texts)
+        mutated = _mutations(rng, text)
+        for generate in (False, True):
+            comp = Compiler(games[name].vocab, [])
+            if generate:
+                comp.gen = PyGen(games[name].vocab)
+            begin = time.perf_counter()
+            try:
+                getattr(comp, kind)("mutated", Source(mutated, origin, Span("<mutated>", 1, 1)), params)
+                if generate and not comp.errors:
+                    comp.gen.finish()
+            except MeepleError:
+                pass
+            assert time.perf_counter() - begin < SECOND, mutated[:200]
+            assert all(isinstance(e, MeepleError) and e.span.line > 0 for e in comp.errors), mutated[:200]
