@@ -15,7 +15,7 @@ from .limits import MAX_DEPTH, MAX_EXPANSION
 from . import ast as A
 from .parser import parse, to_span
 from .primitives import PRIMITIVES
-from .hoist import has_call, invariant_parts
+from .hoist import invariant_parts
 from .types import UNSET, Fn, Unit, _Scope, _bound_me, _me, card_zone_of, divide, number_range, remainder
 from .typesys import (ANY, BOOL, CARD, ELEM, INT, NONE, PLAYER, TEXT, AnyT, Card, Enum, EnumSet, List, Type, Zone,
                       card_kind, compatible)
