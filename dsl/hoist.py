@@ -62,20 +62,6 @@ def free_names(n: A.Node, bound: frozenset = frozenset()) -> set[str]:
     return out
 
 
-def has_call(n: A.Node, impure: Callable[[str], bool]) -> tuple[bool, bool]:
-    """(holds a call, holds a call with side effects)."""
-    found = bad = False
-    stack = [n]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, A.Call):
-            found = True
-            if impure(node.func):
-                return True, True
-        stack.extend(child for child, _ in children(node))
-    return found, bad
-
-
 def invariant_parts(roots: list, var: str, impure: Callable[[str], bool]) -> list[A.Node]:
     """The largest sub-expressions of ``roots`` that do not read ``var`` and hold a
     call without side effects. Parts of nested comprehensions' conditions are
