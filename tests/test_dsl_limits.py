@@ -24,6 +24,17 @@ MINIMAL = Path(__file__).parent / "content" / "valid" / "minimal"
 SECOND = 1.0          # every refusal and every compile here stays under this
 
 
+@pytest.fixture(autouse=True)
+def _forget_the_trees_of_these_texts():
+    """The parser keeps the trees of texts it has read (dsl.parser._TREES); the very deep and
+    very long ones made here are not left for other tests, which walk them recursively."""
+    import dsl.parser as P
+    before = set(P._TREES)
+    yield
+    for key in set(P._TREES) - before:
+        del P._TREES[key]
+
+
 def make_pack(root: Path, setup: str, functions: str = "") -> Path:
     """The minimal pack with game variables ``out`` (a number) and ``flag`` (true/false),
     ``setup`` appended to its setup (each line indented as written) and ``functions``."""
