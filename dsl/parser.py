@@ -3,7 +3,9 @@
 The Lark parser is built once per process (LALR, with an indenter so blocks
 read like Python). The transformer only builds nodes; it never raises domain
 errors (Lark would wrap them in VisitError). Syntax errors become
-``DslSyntaxError`` at the YAML file's line and column.
+``DslSyntaxError`` at the YAML file's line and column, and so do texts past the
+limits of ``dsl.limits`` (too long, nested too deep, a number too large), found
+before any pass over the tree could recurse too deep.
 """
 from __future__ import annotations
 
@@ -372,9 +374,10 @@ class _Builder(Transformer):
     def int_(self, meta, items):
         digits = items[0]
         # checked by length first: Python refuses to read a number of 4,301 digits or more
-        if len(digits) > _INT_DIGITS or int(digits) > MAX_INT:
+        significant = digits.lstrip("0") or "0"
+        if len(significant) > _INT_DIGITS or int(significant) > MAX_INT:
             raise _TooLarge(digits)
-        return A.Int(int(digits), _pos(meta))
+        return A.Int(int(significant), _pos(meta))
 
     def str_(self, meta, items): return A.Str(str(items[0])[1:-1], _pos(meta))
     def true_(self, meta, items): return A.Bool(True, _pos(meta))

@@ -278,6 +278,7 @@ NUMBERS = [
     # (id, text, message or None when it is taken, (line, column) in the text)
     ("largest", f"set out = {MAX_INT}", None, None),
     ("largest-negative", f"set out = -{MAX_INT}", None, None),
+    ("leading-zeros", "set out = " + "0" * 5000 + "7", None, None),
     ("one-more", f"set out = {MAX_INT + 1}", f"number {MAX_INT + 1} is too large: numbers are at most {MAX_INT:,}", (1, 11)),
     ("in-a-sum", f"set out = 1 + {10 ** 18}", f"number {10 ** 18} is too large: numbers are at most {MAX_INT:,}", (1, 15)),
     ("beyond-python-s-reading-limit", "set out = " + "9" * 4301,
@@ -292,7 +293,8 @@ def test_numbers_beyond_the_limit_are_refused_where_they_are_written(tmp_path, t
     root = make_pack(tmp_path / "p", text)
     if message is None:
         gvars, _ = run_both(root)
-        assert gvars[0] == int(text.rsplit("= ", 1)[1])
+        written = text.rsplit("= ", 1)[1]
+        assert gvars[0] == (-1 if written.startswith("-") else 1) * int(written.lstrip("-").lstrip("0") or "0")
         return
     err = first_error(root)
     assert isinstance(err, DslSyntaxError) and err.message == message
