@@ -765,8 +765,9 @@ class PyGen:
             if n.scope == "all":
                 return f"[c for p in range(st.players) for c in st.zones[{base} + p]]"
             me = self.fresh("m")
-            return (f"[c for p in range(st.players) if p != {me} for c in st.zones[{base} + p]] "
-                    f"if ({me} := _me(st, fr)) is not None else []")
+            # bracketed: it may be an operand ('hand of others + ...')
+            return (f"([c for p in range(st.players) if p != {me} for c in st.zones[{base} + p]] "
+                    f"if ({me} := _me(st, fr)) is not None else [])")
         zi = g.zone_index.get(name)
         if zi is not None and g.zone_defs[zi].of_card is not None:
             if self.type_of(n.target) == Card(g.zone_defs[zi].of_card):
@@ -998,7 +999,7 @@ class PyGen:
                 return f"all({src})" if truthy else "True"
             if kind == "first":
                 s = self.fresh("t")
-                return f"(({s} := {src})[0] if len({s}) else None)"
+                return f"({s}[0] if len({s} := {src}) else None)"      # the test runs first: it binds the list
             raise _Unsupported(kind)
         # a helper function with a loop: the condition and value are written inline
         st_ = self.type_of(arg.source)
