@@ -327,6 +327,62 @@ Stmt = Union[Counter, Set, Let, Move, Draw, Shuffle, Swap, Roll, Choose, ChooseO
              PlayActions, Log, Require, Stop, If, ForEach, Repeat, While, As]
 
 
+# Operators of arithmetic: 'a + b * c - d' parses as a chain of these down its left side.
+ARITH = frozenset({"+", "-", "*", "/", "%"})
+
+
+def spine(n: Binary) -> list:
+    """The nodes of a chain of arithmetic down its left side, ``n`` first: for
+    ``a + b - c`` the '-' node, then the '+' node (whose left is ``a``, the first operand).
+    Passes over the tree walk it in a loop, so a chain of any length never recurses deep
+    (the parser counts it as one level of nesting)."""
+    out = [n]
+    node = n.left
+    while isinstance(node, Binary) and node.op in ARITH:
+        out.append(node)
+        node = node.left
+    return out
+
+
+def child_nodes(n: Node) -> list:
+    """The nodes directly inside ``n``: expressions, statements, blocks' statements,
+    a chain's left side first."""
+    out: list = []
+    for name in n.__slots__:
+        v = getattr(n, name)
+        if isinstance(v, Node):
+            out.append(v)
+        elif isinstance(v, tuple):
+            for item in v:
+                if isinstance(item, tuple):          # an If's (condition, body) pairs
+                    for x in item:
+                        if isinstance(x, Node):
+                            out.append(x)
+                        elif isinstance(x, tuple):
+                            out.extend(y for y in x if isinstance(y, Node))
+                elif isinstance(item, Node):
+                    out.append(item)
+    return out
+
+
+def depth(tree) -> int:
+    """Levels of nesting of a parsed text (a node or a tuple of statements): each node one
+    level below the one it is in, but the left side of a chain of one operator. Never fewer
+    than the parser counts (a comprehension or an amount is a node here, not a level there).
+    Walked with a stack, however deep."""
+    best = 0
+    stack = [(x, 1) for x in (tree if isinstance(tree, tuple) else (tree,)) if isinstance(x, Node)]
+    while stack:
+        n, d = stack.pop()
+        if d > best:
+            best = d
+        for child in child_nodes(n):
+            same = isinstance(n, Binary) and isinstance(child, Binary) and child is n.left and (
+                child.op == n.op or (child.op in ARITH and n.op in ARITH))
+            stack.append((child, d if same else d + 1))
+    return best
+
+
 def operands(n: Binary) -> list:
     """The operands of a chain of one operator, left to right: ``a and b and c``
     parses as ``(a and b) and c``; checking and compiling it as one list of three

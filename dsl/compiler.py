@@ -64,7 +64,9 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         return index
 
     def _new_unit(self, name: str, src: Source, params: tuple, me_bound: bool) -> Unit:
-        """A fresh code unit whose first locals are the parameters."""
+        """A fresh code unit whose first locals are the parameters (and a new text: the
+        budget of parts its functions expand to starts again)."""
+        self._expanded = 0
         unit = Unit(Code(name), src.origin, _Scope(), me_bound)
         for pname, ptype in params:
             unit.scope.names[pname] = (unit.new_slot(), ptype)

@@ -6,22 +6,33 @@ pack's vocabulary and returns ``(closure, type)``; closures take
 """
 from __future__ import annotations
 
+import operator
 from typing import Any, Optional
 
 from .errors import DslCheckError, MeepleError, Span, suggest
+from .limits import MAX_DEPTH, MAX_EXPANSION
 
 from . import ast as A
 from .parser import parse, to_span
 from .primitives import PRIMITIVES
-from .hoist import has_call, invariant_parts
-from .types import (UNSET, Fn, Unit, _Scope, _bound_me, _me, card_zone_of, divide, join, number_range,
-                    product, remainder)
+from .hoist import invariant_parts
+from .types import (UNSET, Fn, Unit, _Scope, _bound_me, _me, card_zone_of, divide, join, number_range, product,
+                    remainder)
 from .typesys import (ANY, BOOL, CARD, ELEM, INT, NONE, PLAYER, TEXT, AnyT, Card, Enum, EnumSet, List, Type, Zone,
                       card_kind, compatible)
 
 
+# A chain of arithmetic longer than this runs as a loop over its operands (see ``arith``).
+_NESTED_CHAIN = 16
+_ARITH = {"+": operator.add, "-": operator.sub, "*": product, "/": divide, "%": remainder}   # * bounded (MAX_NUMBER)
+
+
 class _SelfUse(DslCheckError):
     """A function that uses itself: reported wherever it shows."""
+
+
+class _TooMuch(DslCheckError):
+    """Functions expanded beyond MAX_DEPTH levels or MAX_EXPANSION parts: reported wherever it shows."""
 
 
 class ExpressionCompiler:
@@ -121,17 +132,71 @@ class ExpressionCompiler:
         prim = PRIMITIVES.get(func)
         if prim is not None:
             return not prim.pure
-        fdef = self.g.function_defs.get(func)
-        if fdef is None:
+        if func not in self.g.function_defs:
             return True
-        memo = self.__dict__.setdefault("_impure_functions", {})
-        if func not in memo:
-            memo[func] = True               # a function using itself is an error anyway
-            try:
-                memo[func] = has_call(parse(fdef.body.text, fdef.body.origin, "expr_start"), self.impure)[1]
-            except MeepleError:
-                pass
-        return memo[func]
+        # a function using itself is an error anyway (and counts as impure)
+        return self.over_functions(func, "_impure_functions", lambda f, inner: self.function_facts(f)[3] or any(inner), True)
+
+    def function_facts(self, name: str) -> tuple[int, int, tuple, bool]:
+        """Of a pack function's body, once: (levels of nesting, nodes, the pack functions it
+        calls (once per call), whether it calls anything impure but those)."""
+        facts = self.__dict__.setdefault("_function_facts", {})
+        if name not in facts:
+            fdef = self.g.function_defs.get(name)
+            tree = self.function_tree(fdef) if fdef is not None else None
+            if tree is None:
+                facts[name] = (0, 0, (), True)
+                return facts[name]
+            size, calls, own = 0, [], False
+            stack = [tree]
+            while stack:
+                node = stack.pop()
+                size += 1
+                if isinstance(node, A.Call):
+                    if node.func in self.g.function_defs:
+                        calls.append(node.func)
+                    else:
+                        prim = PRIMITIVES.get(node.func)
+                        own = own or prim is None or not prim.pure
+                stack.extend(A.child_nodes(node))
+            facts[name] = (A.depth(tree), size, tuple(calls), own)
+        return facts[name]
+
+    def over_functions(self, name: str, key: str, combine: Any, in_cycle: Any) -> Any:
+        """A fact of a function made from its own and those of the functions it calls
+        (``combine(name, [their facts])``), found once each, with a stack: a chain of
+        functions calling each other may be as long as the pack. A function met again
+        while it is being worked out (it uses itself) gives ``in_cycle``."""
+        memo = self.__dict__.setdefault(key, {})
+        if name in memo:
+            return memo[name]
+        active: set[str] = set()
+        stack = [name]
+        while stack:
+            f = stack[-1]
+            if f in memo:
+                stack.pop()
+                continue
+            calls = self.function_facts(f)[2]
+            if f not in active:
+                active.add(f)
+                stack.extend(g for g in calls if g not in memo and g not in active)
+                continue
+            memo[f] = combine(f, [memo.get(g, in_cycle) for g in calls])
+            active.discard(f)
+            stack.pop()
+        return memo[name]
+
+    def expanded_size(self, name: str) -> int:
+        """Nodes of a function's body with the bodies of the functions it uses copied in at
+        every call (up to just over MAX_EXPANSION: it is only compared with that)."""
+        return self.over_functions(name, "_expanded_sizes",
+                                   lambda f, inner: min(MAX_EXPANSION + 1, self.function_facts(f)[1] + sum(inner)), 0)
+
+    def expanded_levels(self, name: str) -> int:
+        """Levels of nesting of a function's body with the bodies of the functions it uses
+        (counted whole, one inside the other)."""
+        return self.over_functions(name, "_expanded_levels", lambda f, inner: self.function_facts(f)[0] + max(inner, default=0), 0)
 
     def hoist_invariants(self, unit: Unit, var: str, roots: list, source: Fn) -> Fn:
         """Mark the parts of ``roots`` that do not read ``var`` for caching in ``unit``
@@ -507,6 +572,19 @@ class ExpressionCompiler:
         if fdef.name in inlining:
             err = self.err(unit, n.pos, f"function '{fdef.name}' uses itself (functions are expanded where used)")
             raise _SelfUse(err.message, err.span)
+        levels = self.expanded_levels(fdef.name)
+        if levels > MAX_DEPTH:
+            err = self.err(unit, n.pos, f"function '{fdef.name}' nests too deeply: with the functions it uses, expanded "
+                           f"where used, it has {levels} levels of nesting, more than {MAX_DEPTH}",
+                           "use fewer functions inside one another")
+            raise _TooMuch(err.message, err.span, err.hint)
+        if not inlining:        # the outermost use: its whole expansion counts, known before expanding anything
+            self._expanded = getattr(self, "_expanded", 0) + self.expanded_size(fdef.name)
+        if not inlining and self._expanded > MAX_EXPANSION:
+            err = self.err(unit, n.pos, f"functions expand to more than {MAX_EXPANSION:,} parts in this text "
+                           f"(a function's body is copied wherever it is used, and '{fdef.name}' is used too often)",
+                           "use fewer functions inside one another, or a 'let' for a value used many times")
+            raise _TooMuch(err.message, err.span, err.hint)
         args = self.call_args(unit, n.pos, f"function '{fdef.name}'", fdef.params, n.args)
         inner = Unit(unit.code, fdef.body.origin, _Scope(), unit.me_bound)
         pairs_list = []
@@ -526,7 +604,7 @@ class ExpressionCompiler:
             if tree is None:
                 return (lambda st, fr: None), ANY
             body, t = self.expr(inner, tree)
-        except _SelfUse:
+        except (_SelfUse, _TooMuch):
             raise
         except MeepleError:
             # the function's own text is checked, and its errors reported, once where it is defined
@@ -708,37 +786,16 @@ class ExpressionCompiler:
             a, b = self.number(unit, n.left), self.number(unit, n.right)
 
             return (lambda st, fr: number_range(a(st, fr), b(st, fr))), List(INT)
-        if op == "+":
-            a, ta = self.expr(unit, n.left)
-            b, tb = self.expr(unit, n.right)
-            if isinstance(ta, List) and isinstance(tb, List):
-                if not (compatible(ta, tb) or compatible(tb, ta)):
-                    raise self.err(unit, n.pos, f"cannot join {ta.describe()} and {tb.describe()}")
-                return (lambda st, fr: join(a(st, fr), b(st, fr))), (ta if ta != List(ANY) else tb)
-            # numbers: each side is checked, never compiled again (compiling stays linear in the text)
-            self.numeric(unit, n.left, ta)
-            self.numeric(unit, n.right, tb)
-        elif op in ("-", "*", "/", "%", "<", "<=", ">", ">="):
+        if op in A.ARITH:
+            return self.arith(unit, n)
+        if op in ("<", "<=", ">", ">="):
             a = self.number(unit, n.left)
             b = self.number(unit, n.right)
-        if op in ("+", "-", "*", "<", "<=", ">", ">=") and isinstance(n.right, A.Int):
-            k = n.right.value
-            fast = {"+": lambda st, fr: a(st, fr) + k, "-": lambda st, fr: a(st, fr) - k,
-                    "*": lambda st, fr: product(a(st, fr), k), "<": lambda st, fr: a(st, fr) < k,
-                    "<=": lambda st, fr: a(st, fr) <= k, ">": lambda st, fr: a(st, fr) > k,
-                    ">=": lambda st, fr: a(st, fr) >= k}
-            return fast[op], (INT if op in "+-*" else BOOL)
-        if op in ("+", "-", "*", "/", "%", "<", "<=", ">", ">="):
-            if op == "+":
-                return (lambda st, fr: a(st, fr) + b(st, fr)), INT
-            if op == "-":
-                return (lambda st, fr: a(st, fr) - b(st, fr)), INT
-            if op == "*":         # the one operation that can square a number: bounded (MAX_NUMBER)
-                return (lambda st, fr: product(a(st, fr), b(st, fr))), INT
-            if op == "/":         # both back ends evaluate the left side first, then the right
-                return (lambda st, fr: divide(a(st, fr), b(st, fr))), INT
-            if op == "%":
-                return (lambda st, fr: remainder(a(st, fr), b(st, fr))), INT
+            if isinstance(n.right, A.Int):
+                k = n.right.value
+                fast = {"<": lambda st, fr: a(st, fr) < k, "<=": lambda st, fr: a(st, fr) <= k,
+                        ">": lambda st, fr: a(st, fr) > k, ">=": lambda st, fr: a(st, fr) >= k}
+                return fast[op], BOOL
             if op == "<":
                 return (lambda st, fr: a(st, fr) < b(st, fr)), BOOL
             if op == "<=":
@@ -756,6 +813,76 @@ class ExpressionCompiler:
         if op == "==":
             return (lambda st, fr: a(st, fr) == b(st, fr)), BOOL
         return (lambda st, fr: a(st, fr) != b(st, fr)), BOOL
+
+    def arith(self, unit: Unit, n: A.Binary):
+        """A chain of arithmetic, ``a + b - c * d``: walked down its left side in a loop, each
+        node checked and compiled once (so compiling is linear, and never deep, however long
+        the chain). A chain longer than ``_NESTED_CHAIN`` runs as one loop over its operands
+        rather than as closures inside closures (which would recurse as deep as it is long)."""
+        nodes = A.spine(n)
+        a, ta = self.expr(unit, nodes[-1].left)
+        flat = len(nodes) > _NESTED_CHAIN
+        steps = []
+        gen = self.gen
+        for node in reversed(nodes):
+            op = node.op
+            if op == "+":
+                b, tb = self.expr(unit, node.right)
+                if isinstance(ta, List) and isinstance(tb, List):
+                    if not (compatible(ta, tb) or compatible(tb, ta)):
+                        raise self.err(unit, node.pos, f"cannot join {ta.describe()} and {tb.describe()}")
+                    t = ta if ta != List(ANY) else tb
+                else:
+                    # numbers: each side is checked, never compiled again (compiling stays linear in the text)
+                    self.numeric(unit, node.left, ta)
+                    self.numeric(unit, node.right, tb)
+                    t = INT
+            else:
+                self.numeric(unit, node.left, ta)
+                b = self.number(unit, node.right)
+                t = INT
+            if flat:          # a join of lists is bounded (MAX_ITEMS), as a product is (MAX_NUMBER)
+                steps.append((join if isinstance(t, List) else _ARITH[op], b))
+            else:
+                a = self.arith_step(op, a, b, node.right, t)
+                if node is not n:            # what ``expr`` does for a node it is given
+                    if unit.hoist is not None and id(node) in unit.hoist:
+                        a, t = self.cached(unit.hoist[id(node)], a, t)
+            if gen is not None and node is not n:
+                gen.types[id(node)] = t
+            ta = t
+        if not flat:
+            return a, ta
+        first, every = a, tuple(steps)
+
+        def chain(st, fr):
+            v = first(st, fr)
+            for f, b in every:
+                v = f(v, b(st, fr))
+            return v
+        return chain, ta
+
+    @staticmethod
+    def arith_step(op: str, a: Fn, b: Fn, right: A.Node, t: Type) -> Fn:
+        """One operator of a chain as a closure (both sides are checked)."""
+        if op == "+" and isinstance(t, List):     # the one way a list grows: bounded (MAX_ITEMS)
+            return lambda st, fr: join(a(st, fr), b(st, fr))
+        if op in ("+", "-", "*") and isinstance(right, A.Int):
+            k = right.value
+            if op == "+":
+                return lambda st, fr: a(st, fr) + k
+            if op == "-":
+                return lambda st, fr: a(st, fr) - k
+            return lambda st, fr: product(a(st, fr), k)
+        if op == "+":
+            return lambda st, fr: a(st, fr) + b(st, fr)
+        if op == "-":
+            return lambda st, fr: a(st, fr) - b(st, fr)
+        if op == "*":         # the one operation that can square a number: bounded (MAX_NUMBER)
+            return lambda st, fr: product(a(st, fr), b(st, fr))
+        if op == "/":         # both back ends evaluate the left side first, then the right
+            return lambda st, fr: divide(a(st, fr), b(st, fr))
+        return lambda st, fr: remainder(a(st, fr), b(st, fr))
 
     def membership(self, unit: Unit, n: A.Binary):
         a, ta = self.expr(unit, n.left)

@@ -47,44 +47,64 @@ def children(n: A.Node) -> Iterator[tuple[A.Node, frozenset]]:
 
 
 def free_names(n: A.Node, bound: frozenset = frozenset()) -> set[str]:
-    """Names the expression reads that it does not bind itself."""
-    if isinstance(n, A.Name):
-        return set() if n.name in bound else {n.name}
+    """Names the expression reads that it does not bind itself (walked with a stack:
+    a chain of operators is as long as its text)."""
     out: set[str] = set()
-    for child, binds in children(n):
-        out |= free_names(child, bound | binds)
+    stack = [(n, bound)]
+    while stack:
+        node, names = stack.pop()
+        if isinstance(node, A.Name):
+            if node.name not in names:
+                out.add(node.name)
+            continue
+        for child, binds in children(node):
+            stack.append((child, names | binds if binds else names))
     return out
-
-
-def has_call(n: A.Node, impure: Callable[[str], bool]) -> tuple[bool, bool]:
-    """(holds a call, holds a call with side effects)."""
-    found = isinstance(n, A.Call)
-    bad = found and impure(n.func)
-    for child, _ in children(n):
-        f, b = has_call(child, impure)
-        found, bad = found or f, bad or b
-    return found, bad
 
 
 def invariant_parts(roots: list, var: str, impure: Callable[[str], bool]) -> list[A.Node]:
     """The largest sub-expressions of ``roots`` that do not read ``var`` and hold a
     call without side effects. Parts of nested comprehensions' conditions are
-    left to those comprehensions (they compile in their own scope)."""
+    left to those comprehensions (they compile in their own scope).
+
+    Linear in the size of the roots: what each node reads and holds is found once,
+    from the leaves up, then the parts are picked from the top down (in the order of
+    the text: a part's place decides its cache's frame slot)."""
     out: list[A.Node] = []
-
-    def walk(n: A.Node) -> None:
-        if var not in free_names(n):
-            found, bad = has_call(n, impure)
-            if found and not bad:
-                out.append(n)
-                return
-            if not found:
-                return
-        for child, binds in children(n):
-            if not binds:          # a nested comprehension's condition: its own business
-                walk(child)
-
+    info: dict[int, tuple[bool, bool, bool]] = {}    # node id -> (reads var, holds a call, holds an impure call)
     for r in roots:
-        if r is not None:
-            walk(r)
+        if r is None:
+            continue
+        order = []
+        stack = [r]
+        while stack:                     # every node, each before the nodes inside it
+            node = stack.pop()
+            order.append(node)
+            stack.extend(child for child, _ in children(node))
+        for node in reversed(order):     # the nodes inside first
+            if isinstance(node, A.Name):
+                info[id(node)] = (node.name == var, False, False)
+                continue
+            reads = found = bad = False
+            if isinstance(node, A.Call):
+                found = True
+                bad = impure(node.func)
+            for child, binds in children(node):
+                r_, f_, b_ = info[id(child)]
+                reads = reads or (r_ and var not in binds)
+                found = found or f_
+                bad = bad or b_
+            info[id(node)] = (reads, found, bad)
+        stack = [r]
+        while stack:
+            node = stack.pop()
+            reads, found, bad = info[id(node)]
+            if not reads:
+                if found and not bad:
+                    out.append(node)
+                    continue
+                if not found:
+                    continue
+            inner = [child for child, binds in children(node) if not binds]
+            stack.extend(reversed(inner))    # a nested comprehension's condition: its own business
     return out

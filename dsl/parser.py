@@ -3,7 +3,9 @@
 The Lark parser is built once per process (LALR, with an indenter so blocks
 read like Python). The transformer only builds nodes; it never raises domain
 errors (Lark would wrap them in VisitError). Syntax errors become
-``DslSyntaxError`` at the YAML file's line and column.
+``DslSyntaxError`` at the YAML file's line and column, and so do texts past the
+limits of ``dsl.limits`` (too long, nested too deep, a number too large), found
+before any pass over the tree could recurse too deep.
 """
 from __future__ import annotations
 
@@ -20,7 +22,8 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.indenter import DedentError, Indenter
 
 from .errors import DslSyntaxError, Span
-from .source import TextOrigin
+from .limits import MAX_DEPTH, MAX_INT, MAX_TEXT
+from .source import TextOrigin, position
 
 from . import ast as A
 
@@ -368,7 +371,14 @@ class _Builder(Transformer):
     def of_others(self, meta, items):
         return ("others",)
 
-    def int_(self, meta, items): return A.Int(int(items[0]), _pos(meta))
+    def int_(self, meta, items):
+        digits = items[0]
+        # checked by length first: Python refuses to read a number of 4,301 digits or more
+        significant = digits.lstrip("0") or "0"
+        if len(significant) > _INT_DIGITS or int(significant) > MAX_INT:
+            raise _TooLarge(digits)
+        return A.Int(int(significant), _pos(meta))
+
     def str_(self, meta, items): return A.Str(str(items[0])[1:-1], _pos(meta))
     def true_(self, meta, items): return A.Bool(True, _pos(meta))
     def false_(self, meta, items): return A.Bool(False, _pos(meta))
@@ -401,13 +411,66 @@ def _callbacks() -> dict[str, Any]:
 _CALLBACKS = _callbacks()
 
 
-def _build(tree: Tree) -> Any:
+class _TooDeep(Exception):
+    """A part of the text nested deeper than MAX_DEPTH (its Lark node's position)."""
+
+    def __init__(self, meta: Any):
+        super().__init__()
+        self.meta = meta
+
+
+class _TooLarge(Exception):
+    """A number beyond MAX_INT (its token)."""
+
+    def __init__(self, token: Token):
+        super().__init__()
+        self.token = token
+
+
+_INT_DIGITS = len(str(MAX_INT))
+
+# Rules that only group the parts of a construct (a call's arguments, a statement's block, a
+# 'where'): they add no level of nesting of their own. Every other node is one level deeper
+# than the one it is in, but for the left operand of a chain of one operator (below).
+_GROUPING = frozenset({"start", "expr_start", "binder_start", "block", "args", "arg", "amount", "all_amount", "where",
+                       "order", "chooser", "prompt", "place_top", "place_bottom", "elif_clause", "else_clause",
+                       "must_choose", "may_choose", "of_all", "of_others", "option"})
+# 'a + b - c' is arith(arith(a, +, b), -, c): one chain, one level, however long.
+_CHAINS = frozenset({"arith", "and_", "or_"})
+
+
+def _build(tree: Tree, depth: int = 0) -> Any:
     """What ``_BUILDER.transform(tree)`` gives (the same nodes), without Lark's Transformer
-    machinery around every call (which costs more than building the nodes)."""
-    children = [_build(c) if isinstance(c, Tree) else c for c in tree.children]
-    f = _CALLBACKS.get(tree.data)
+    machinery around every call (which costs more than building the nodes).
+
+    ``depth`` counts levels of nesting (see ``_GROUPING``); past MAX_DEPTH the text is
+    refused (``_TooDeep``), so this and every later pass over the tree recurses a bounded
+    number of times. The left side of a chain of one operator is walked in a loop."""
+    data = tree.data
+    if data not in _GROUPING:
+        depth += 1
+        if depth > MAX_DEPTH:
+            raise _TooDeep(tree.meta)
+    f = _CALLBACKS.get(data)
+    if data in _CHAINS:
+        first = tree.children[0]
+        if isinstance(first, Tree) and first.data == data:
+            spine = [tree]
+            while isinstance(first, Tree) and first.data == data:
+                spine.append(first)
+                first = first.children[0]
+            built = _build(first, depth) if isinstance(first, Tree) else first
+            for node in reversed(spine):
+                children = [built]
+                for c in node.children[1:]:
+                    children.append(_build(c, depth) if isinstance(c, Tree) else c)
+                built = f(node.meta, children)
+            return built
+    children = []
+    for c in tree.children:
+        children.append(_build(c, depth) if isinstance(c, Tree) else c)
     if f is None:
-        return Tree(tree.data, children, tree.meta)
+        return Tree(data, children, tree.meta)
     return f(tree.meta, children)
 
 _EXPECTED_NAMES = {
@@ -433,14 +496,16 @@ def _literal_names() -> dict[str, str]:
 
 
 def to_span(origin: TextOrigin, line: int, col: int, length: int = 1) -> Span:
-    """Map a (line, col) inside DSL text to the YAML file."""
-    if origin.folded and line == 1:
-        # '>' joined the source lines with spaces: find the source line of this column
-        rest = col - 1
-        for i, width in enumerate(origin.folded):
-            if rest <= width:
-                return Span(origin.file, origin.line + i, origin.col + rest, length)
-            rest -= width + 1
+    """Map a (line, col) inside DSL text to the YAML file. In a quoted, plain or '>' scalar
+    whose text is not its source (escapes, folded lines) the place is found by reading the
+    source again; where that cannot be told, the start of the scalar (never a wrong line)."""
+    if origin.raw:
+        found = position(origin, line, col)
+        if found is None:
+            return Span(origin.file, origin.line, origin.col - (1 if origin.style in ('"', "'") else 0), 1)
+        last = position(origin, line, col + max(length, 1) - 1)
+        width = last[1] - found[1] + 1 if last is not None and last[0] == found[0] and last[1] >= found[1] else 1
+        return Span(origin.file, found[0], found[1], width)
     if origin.block:
         return Span(origin.file, origin.line + line - 1, origin.col + col - 1, length)
     if line == 1:
@@ -490,7 +555,11 @@ _TREES_MAX = 20_000
 
 
 def parse(text: str, origin: TextOrigin, start: str = "start") -> Any:
-    """Parse statements (``start``), one expression or a binder; raise DslSyntaxError."""
+    """Parse statements (``start``), one expression or a binder; raise DslSyntaxError.
+    A text longer than MAX_TEXT is refused before it is read."""
+    if len(text) > MAX_TEXT:
+        raise DslSyntaxError(f"this text is {len(text):,} chars long; a text of the effect language has at most {MAX_TEXT:,}",
+                             to_span(origin, 1, 1), "split it into procedures or functions")
     key = (text, start)
     tree = _TREES.get(key)
     if tree is None:
@@ -511,7 +580,17 @@ def _parse(text: str, origin: TextOrigin, start: str) -> Any:
         outer = " or ".join(str(n) for n in exc.levels)
         raise DslSyntaxError(f"this line is indented by {exc.indent}, which matches no enclosing block (indented by {outer})",
                              to_span(origin, exc.line, exc.indent + 1)) from None
-    return _build(tree)
+    try:
+        return _build(tree)
+    except _TooDeep as exc:
+        meta = exc.meta
+        raise DslSyntaxError(f"nested too deeply: more than {MAX_DEPTH} levels (brackets, operators, 'not', 'if', blocks, ...)",
+                             to_span(origin, meta.line, meta.column), "name an inner part with 'let', or move it into a procedure") from None
+    except _TooLarge as exc:
+        tok = exc.token
+        shown = str(tok) if len(tok) <= 24 else f"{tok[:12]}... ({len(tok):,} digits)"
+        raise DslSyntaxError(f"number {shown} is too large: numbers are at most {MAX_INT:,}",
+                             to_span(origin, tok.line, tok.column, len(tok))) from None
 
 
 def _syntax_error(exc: UnexpectedInput, src: str, origin: TextOrigin) -> DslSyntaxError:

@@ -102,6 +102,10 @@ _RUNTIME = {"_U": UNSET, "_me": _me, "_cache": _cache, "_div": divide, "_mod": r
             "_join": join, "_big": overflow}
 
 
+# A chain of arithmetic longer than this is written without a bracket per operator.
+_NESTED_CHAIN = 16
+
+
 class _Unsupported(Exception):
     """A node this back end does not write; its closure is used instead."""
 
@@ -632,6 +636,25 @@ class PyGen:
             return f"({c} if ({c} := L[{slot}]) is not _U else _cache(L, {slot}, {self._gen(ctx, n)}))"
         return self._gen(ctx, n)
 
+    def cached(self, ctx: _Ctx, n: A.Node) -> bool:
+        """Whether ``gen`` writes ``n`` through a cache."""
+        key = id(n)
+        return bool(((ctx.pyhoist and key in ctx.pyhoist) or (ctx.hoist and key in ctx.hoist))
+                    and not self.type_of(n).is_collection)
+
+    def wrap(self, ctx: _Ctx, n: A.Node, src: str) -> str:
+        """What ``gen`` adds around the source of ``n`` (its cache), for a node written by
+        its parent in a loop (a chain's left side)."""
+        key = id(n)
+        if ctx.pyhoist and key in ctx.pyhoist and not self.type_of(n).is_collection:
+            v = ctx.pyhoist[key]
+            return f"({v} if {v} is not _U else ({v} := {src}))"
+        if ctx.hoist and key in ctx.hoist and not self.type_of(n).is_collection:
+            slot = ctx.hoist[key]
+            c = self.fresh("c")
+            return f"({c} if ({c} := L[{slot}]) is not _U else _cache(L, {slot}, {src}))"
+        return src
+
     def _gen(self, ctx: _Ctx, n: A.Node) -> str:
         method = getattr(self, "g_" + type(n).__name__, None)
         if method is None:
@@ -752,8 +775,9 @@ class PyGen:
             if n.scope == "all":
                 return f"[c for p in range(st.players) for c in st.zones[{base} + p]]"
             me = self.fresh("m")
-            return (f"[c for p in range(st.players) if p != {me} for c in st.zones[{base} + p]] "
-                    f"if ({me} := _me(st, fr)) is not None else []")
+            # bracketed: it may be an operand ('hand of others + ...')
+            return (f"([c for p in range(st.players) if p != {me} for c in st.zones[{base} + p]] "
+                    f"if ({me} := _me(st, fr)) is not None else [])")
         zi = g.zone_index.get(name)
         if zi is not None and g.zone_defs[zi].of_card is not None:
             if self.type_of(n.target) == Card(g.zone_defs[zi].of_card):
@@ -825,17 +849,46 @@ class PyGen:
             return self.membership(ctx, n)
         if op == "..":
             return f"_range({self.gen(ctx, n.left)}, {self.gen(ctx, n.right)})"
+        if op in A.ARITH:
+            return self.arith(ctx, n)
         a, b = self.gen(ctx, n.left), self.gen(ctx, n.right)
-        if op == "/":
-            return f"_div({a}, {b})"
-        if op == "%":
-            return f"_mod({a}, {b})"
-        if op == "+" and isinstance(self.type_of(n.left), List) and isinstance(self.type_of(n.right), List):
-            return f"_join({a}, {b})"         # the one way a list grows: bounded (MAX_ITEMS)
-        if op == "*":                          # the one way a number squares: bounded inline (MAX_NUMBER)
-            t = self.fresh("t")
-            return f"({t} if {-MAX_NUMBER} <= ({t} := {a} * {b}) <= {MAX_NUMBER} else _big({t}))"
         return f"({a} {op} {b})"
+
+    def arith(self, ctx: _Ctx, n: A.Binary) -> str:
+        """A chain of arithmetic, walked down its left side in a loop (never deep, however
+        long). A long chain of + - * is written without a bracket per operator: Python's
+        parser takes 200 nested brackets at most."""
+        nodes = A.spine(n)
+        flat = len(nodes) > _NESTED_CHAIN
+        src = self.gen(ctx, nodes[-1].left)
+        level = 0                       # of the operators in ``src`` written without brackets: 1 + -, 2 * (0: none)
+        for node in reversed(nodes):
+            op = node.op
+            b = self.gen(ctx, node.right)
+            if op == "/":
+                src, level = f"_div({src}, {b})", 0
+            elif op == "%":
+                src, level = f"_mod({src}, {b})", 0
+            elif op == "+" and isinstance(self.type_of(node.right), List):
+                src, level = f"_join({src}, {b})", 0      # the one way a list grows: bounded (MAX_ITEMS)
+            elif op == "*":                               # the one way a number squares: bounded inline (MAX_NUMBER)
+                t = self.fresh("t")
+                if level:                                 # a flat '+'/'-' written so far binds looser than '*'
+                    src = f"({src})"
+                src, level = f"({t} if {-MAX_NUMBER} <= ({t} := {src} * {b}) <= {MAX_NUMBER} else _big({t}))", 0
+            elif not flat:
+                src = f"({src} {op} {b})"
+            else:
+                prec = 2 if op == "*" else 1
+                if level and level < prec:
+                    src = f"({src})"
+                src = f"{src} {op} {b}"
+                level = prec
+            if node is not n and self.cached(ctx, node):
+                if level:
+                    src, level = f"({src})", 0
+                src = self.wrap(ctx, node, src)
+        return f"({src})" if level else src
 
     @staticmethod
     def plain(src: str) -> bool:
@@ -963,7 +1016,7 @@ class PyGen:
                 return f"all({src})" if truthy else "True"
             if kind == "first":
                 s = self.fresh("t")
-                return f"(({s} := {src})[0] if len({s}) else None)"
+                return f"({s}[0] if len({s} := {src}) else None)"      # the test runs first: it binds the list
             raise _Unsupported(kind)
         # a helper function with a loop: the condition and value are written inline
         st_ = self.type_of(arg.source)

@@ -96,6 +96,7 @@ def _out_of_range(text: str, span: Span) -> ContentError:
 
 def _too_deep(span: Span) -> ContentError:
     return ContentError(f"YAML nesting is deeper than {MAX_YAML_DEPTH} levels", span, "flatten the data")
+_LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 
 
 class _GiveWay(Exception):
@@ -268,23 +269,37 @@ class _Builder:
     def _origin(self, node: yaml.ScalarNode) -> TextOrigin:
         sm = node.start_mark
         if node.style in ("|", ">"):
-            # Text starts on the next non-blank line, at that line's indentation.
-            line = sm.line + 1
+            # The text's first line is the line after the indicator (blank lines before the
+            # text are lines of it); its indentation is that of the first non-blank line.
+            first = sm.line + 1
+            line = first
             while line < len(self.lines) and not self.lines[line].strip():
                 line += 1
             indent = len(self.lines[line]) - len(self.lines[line].lstrip(" ")) if line < len(self.lines) else 0
-            folded: tuple[int, ...] = ()
-            if node.style == ">":
-                end = min(node.end_mark.line, len(self.lines))
-                lengths = []
-                for text in self.lines[line:end]:
-                    if not text.strip():
-                        break                      # a blank line starts a new folded line: not mapped
-                    lengths.append(len(text) - indent)
-                folded = tuple(lengths)
-            return TextOrigin(self.file, line + 1, indent + 1, True, folded)
+            if node.style == "|":
+                return TextOrigin(self.file, first + 1, indent + 1, True)
+            # '>' folds lines: dsl.source reads its source again when an error needs a place
+            em = node.end_mark
+            if self.fast:
+                start = self.offsets[first] if first < len(self.offsets) else len(self.text)
+                raw = self.text[start:self.offsets[em.line] + em.column] if em.line < len(self.offsets) else self.text[start:]
+            else:
+                brk = _LINE_BREAK.search(self.text, sm.index)
+                start = brk.end() if brk else len(self.text)
+                raw = self.text[start:em.index]
+            return TextOrigin(self.file, first + 1, indent + 1, True, raw=raw, style=">", text=node.value)
         quote = 1 if node.style in ("'", '"') else 0
-        return TextOrigin(self.file, sm.line + 1, sm.column + 1 + quote, False)
+        em = node.end_mark
+        if em.line == sm.line and em.column - sm.column - 2 * quote == len(node.value):
+            return TextOrigin(self.file, sm.line + 1, sm.column + 1 + quote, False)
+        # escapes or folded lines: the text is not the source as written; keep the source
+        # (dsl.source reads it again, only when an error needs a place in it)
+        if self.fast:
+            raw = self.text[self.offsets[sm.line] + sm.column:self.offsets[em.line] + em.column]
+        else:
+            raw = self.text[sm.index:em.index]
+        return TextOrigin(self.file, sm.line + 1, sm.column + 1 + quote, False, raw=raw, style=node.style or "",
+                          text=node.value)
 
 
 def load_yaml(path: Path | str, display: str | None = None) -> Document:

@@ -216,3 +216,111 @@ def test_rules_that_call_themselves_stop_with_a_located_error(tmp_path):
         g.new_state(2, 1)
     assert f"more than {MAX_DEPTH} deep" in info.value.message
     assert info.value.span.file.endswith("game.yaml") and info.value.span.line > 0
+
+
+# ---------------------------------------------------------------- texts in quoted and plain YAML scalars
+# (id, the effect as written in the YAML file after 'effect: ' (lines after the first are
+#  written as they stand), message, (line, column) in the file counted from the 'effect:' line)
+QUOTED = [
+    ("double-quoted-newline-escape", r'"gain 1 gold\nbad syntax"',
+     "unexpected 'bad'; expected a statement (gain, set, move, if, for each, ...) or end of line", (1, 27)),
+    ("double-quoted-indented-after-escape", r'"gain 1 gold\n  gain 1 gold"',
+     "unexpected indentation: only the lines after a ':' are indented", (1, 29)),
+    ("double-quoted-escaped-quotes-first", r'"log \"hi\"\ngain 1 glod"', "unknown resource 'glod'; did you mean 'gold'?", (1, 33)),
+    ("double-quoted-tab-escape", r'"gain\t1 glod"', "unknown resource 'glod'; did you mean 'gold'?", (1, 22)),
+    ("double-quoted-unicode-escape", r'"log \u0022x\u0022\ngain 1 glod"', "unknown resource 'glod'; did you mean 'gold'?", (1, 40)),
+    ("double-quoted-folded", '"gain 1 gold\n      gain 1 glod"', "unexpected 'gain'; expected end of line", (2, 7)),
+    ("double-quoted-escaped-line-break", '"gain 1 \\\n      glod"', "unknown resource 'glod'; did you mean 'gold'?", (2, 7)),
+    ("double-quoted-blank-line-is-a-newline", '"gain 1 gold\n\n      foo"',
+     "unexpected 'foo'; expected a statement (gain, set, move, if, for each, ...) or end of line", (3, 7)),
+    ("single-quoted-doubled-quote", "'log \"it''s\"\n\n      gain 1 glod'", "unknown resource 'glod'; did you mean 'gold'?", (3, 14)),
+    ("plain-folded", "gain 1 gold\n      gain 1 glod", "unexpected 'gain'; expected end of line", (2, 7)),
+    ("plain-blank-line", "gain 1 gold\n\n      gain 1 glod", "unknown resource 'glod'; did you mean 'gold'?", (3, 14)),
+    ("plain-one-line", "gain 1 glod", "unknown resource 'glod'; did you mean 'gold'?", (1, 20)),
+    ("double-quoted-one-line", '"gain 1 glod"', "unknown resource 'glod'; did you mean 'gold'?", (1, 21)),
+    ("double-quoted-text-ends-early", r'"gain 1 gold\nmove c"', "line ends too early; expected 'to'", (1, 33)),
+    ("folded-first-paragraph", ">\n      gain 1 gold\n      gain 1 glod", "unexpected 'gain'; expected end of line", (3, 7)),
+    ("folded-second-paragraph", ">\n      gain 1 gold\n\n      gain 1 glod", "unknown resource 'glod'; did you mean 'gold'?", (4, 14)),
+    ("folded-more-indented-line", ">\n      gain 1 gold\n\n      if true:\n          gain 1 glod",
+     "unknown resource 'glod'; did you mean 'gold'?", (5, 18)),
+    ("folded-after-blank-lines", ">-\n\n\n      gain 1 glod", "unknown resource 'glod'; did you mean 'gold'?", (4, 14)),
+    ("literal-after-blank-lines", "|\n\n      gain 1 gold\n\n      gain 1 glod", "unknown resource 'glod'; did you mean 'gold'?", (5, 14)),
+]
+
+
+def _probe_effect(root: Path, written: str) -> tuple:
+    shutil.copytree(MINIMAL, root)
+    game = (MINIMAL / "game.yaml").read_text(encoding="utf-8")
+    game = game.replace("procedures:\n", "procedures:\n  probe:\n    params: {c: coin}\n    effect: " + written + "\n", 1)
+    (root / "game.yaml").write_text(game, encoding="utf-8")
+    effect_line = game.splitlines().index("  probe:") + 3
+    problems = Problems()
+    pack = read_pack(root, problems)
+    assert pack is not None and not problems.errors, [str(e) for e in problems.errors]
+    Game(pack).compile(problems, generate=False)
+    return problems.errors, effect_line
+
+
+@pytest.mark.parametrize("written, message, where", [c[1:] for c in QUOTED], ids=[c[0] for c in QUOTED])
+def test_errors_in_quoted_and_plain_scalars_point_at_the_right_place(tmp_path, written, message, where):
+    """The text of a quoted or plain scalar is not its source: escapes ('\\n', '\\"', "''")
+    and folded lines move its characters. The error is where the character is written."""
+    errors, effect_line = _probe_effect(tmp_path / "p", written)
+    assert len(errors) == 1, [str(e) for e in errors]
+    err = errors[0]
+    assert err.message + (f"; {err.hint}" if err.hint else "") == message
+    assert (err.span.line - effect_line + 1, err.span.col) == where
+
+
+def test_a_scalar_read_otherwise_than_yaml_did_points_at_its_start():
+    """Where the text cannot be matched with its source, the start of the scalar, never a wrong line."""
+    from dsl.parser import to_span
+    origin = TextOrigin("f.yaml", 4, 13, False, raw='"gain 1 \\q"', style='"', text="gain 1 ?")
+    assert (to_span(origin, 1, 8).line, to_span(origin, 1, 8).col) == (4, 12)
+    origin = TextOrigin("f.yaml", 4, 13, False, raw='"gain 1 x"', style='"', text="not this text")
+    assert (to_span(origin, 2, 3).line, to_span(origin, 2, 3).col) == (4, 12)
+
+
+def test_every_character_of_a_dumped_scalar_maps_to_where_yaml_wrote_it():
+    """Random texts written by PyYAML in every style but '|' (escapes, folding at a narrow width):
+    each character maps to its own character in the file, to the backslash of its escape,
+    or (a space or newline made by folding) to the end of a line."""
+    import random
+    import yaml
+    from engine.yamlsrc import load_yaml_text
+    from dsl.source import position
+    rng = random.Random(7)
+    styled = {'"': 0, "'": 0, "": 0, ">": 0}
+    for k in range(300):
+        # every other text is words only: PyYAML writes those plain, folded at the width
+        alphabet = "ab c\"'\\\n\t#:é→" if k % 2 else "ab cd é"
+        value = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 60))).strip() or "x"
+        for style in ('"', "'", None, ">"):
+            written = yaml.dump({"k": value}, default_style=style, width=rng.choice([10, 20, 80]), allow_unicode=True)
+            doc = load_yaml_text(written, "f.yaml")
+            assert doc.data["k"] == value
+            origin = doc.origins[("k",)]
+            if not origin.raw:
+                continue
+            styled[origin.style] += 1
+            lines = written.splitlines()
+            text_lines = value.split("\n")
+            for li, text_line in enumerate(text_lines):
+                for ci, ch in enumerate(text_line + "\n" if li < len(text_lines) - 1 else text_line):
+                    at = position(origin, li + 1, ci + 1)
+                    assert at is not None, (written, value)
+                    source_line = lines[at[0] - 1]
+                    source = source_line[at[1] - 1] if at[1] <= len(source_line) else "\n"
+                    assert source == ch or source == "\\" or (ch in " \n" and source == "\n") \
+                        or (ch == "'" and source == "'"), (written, value, li, ci, at)
+    assert min(styled.values()) >= 50, styled
+
+
+def test_a_long_quoted_text_is_refused_at_its_start_within_a_second(tmp_path):
+    """200 KB of escapes on one line (a bigger file is refused before it is read: README, Limits)."""
+    import time
+    begin = time.perf_counter()
+    errors, effect_line = _probe_effect(tmp_path / "p", '"' + "gain 1 gold\\n" * 16_000 + '"')
+    assert time.perf_counter() - begin < 1.0
+    assert [e.message for e in errors] == ["this text is 192,000 chars long; a text of the effect language has at most 10,000"]
+    assert (errors[0].span.line, errors[0].span.col) == (effect_line, len("    effect: ") + 1)

@@ -184,3 +184,40 @@ def test_compiling_is_linear_in_the_text(text, value):
     nodes = text.count("+") + text.count("-") + text.count("*") + text.count("(") + 1
     assert calls["n"] <= 3 * nodes + 10, calls["n"]
     assert g.evaluate(g.new_state(4, 1), text) == value
+
+
+# Expressions whose generated Python once differed from their closure: (id, setup lines
+# run as the first player after each player drew 2 coins, the values of out and flag).
+OPERAND_CASES = [
+    # a zone 'of others' as an operand: its conditional expression was not bracketed, so
+    # 'hand of others + xs' dropped xs, and 'xs + hand of others' read a name not yet bound
+    ("others-left-of-plus", "set out = size(hand of others + those(c in hand))", ("out", 4)),
+    ("others-right-of-plus", "set flag = size(those(c in hand) + hand of others) == 4", ("flag", True)),
+    # first() of a plain list tested the length of a name before binding it
+    ("first-of-a-list", "set out = first([7, 8])", ("out", 7)),
+    ("first-of-a-list-in-a-loop", "for each q in [1, 2, 3]:\n    set out = out + first([q, 9])", ("out", 6)),
+    ("first-of-an-empty-list", "set flag = first(those(c in hand where c.cost > 99)) is none", ("flag", True)),
+]
+
+
+@pytest.mark.parametrize("lines, value", [c[1:] for c in OPERAND_CASES], ids=[c[0] for c in OPERAND_CASES])
+def test_generated_operands_give_what_the_closures_give(tmp_path, lines, value):
+    root = tmp_path / "operands"
+    shutil.copytree(MINIMAL, root)
+    game = (root / "game.yaml").read_text(encoding="utf-8")
+    game = game.replace("player_variables:\n", "variables:\n  out: int\n  flag: bool\n\nplayer_variables:\n", 1)
+    body = "for each p in players:\n    as p:\n        draw 2 from deck to hand\nas first(players):\n" + \
+        "".join(f"    {line}\n" for line in lines.splitlines())
+    game = game.replace("  setup: |\n    shuffle deck\n", "  setup: |\n    shuffle deck\n" + "".join(f"    {x}\n" for x in body.splitlines()), 1)
+    (root / "game.yaml").write_text(game, encoding="utf-8")
+    got = []
+    for generate in (False, True):
+        problems = Problems()
+        pack = read_pack(root, problems)
+        g = Game(pack)
+        g.compile(problems, generate=generate)
+        assert not problems.errors, [str(e) for e in problems.errors]
+        got.append(list(g.new_state(2, 1).gvars))
+    assert got[0] == got[1]
+    name, want = value
+    assert got[0][("out", "flag").index(name)] == want

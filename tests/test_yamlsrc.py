@@ -35,7 +35,7 @@ def test_folded_text_maps_columns_back_to_their_source_line():
     doc = load_yaml_text("w: >-\n  first and\n  second\n", "f.yaml")
     origin = doc.origins[("w",)]
     assert doc.data["w"] == "first and second"
-    assert origin.folded == (9, 6)
+    assert origin.block and origin.style == ">"
     span = to_span(origin, 1, doc.data["w"].index("second") + 1, 6)
     assert (span.line, span.col) == (3, 3)
     span = to_span(origin, 1, 1, 5)
