@@ -40,7 +40,7 @@ VARIANTS: dict[str, list[tuple[int, int, dict[str, Any]]]] = {
                       (4, 104, {"random_characters": True, "random_uniques": True})],
     "citadels-dark-city": [(5, 105, {"rank9": 2}), (4, 104, {"use_witch": False, "use_diplomat": False})],
     "signorie": [(3, 103, {"short_season": True}), (2, 105, {"misfit_tiles_face_down": True})],
-    "troyes": [(3, 103, {"bga_joust_quirk": True})],
+    "troyes": [(3, 103, {"printed_joust": True})],
 }
 
 

@@ -37,8 +37,8 @@ def test_random_games(players):
         assert st.round == ROUNDS[players]
 
 
-def test_bga_quirk_option_plays():
-    st = play_checked(GAME, 3, 5, check, options={"bga_joust_quirk": True}, every=5, limit=20000)
+def test_printed_joust_option_plays():
+    st = play_checked(GAME, 3, 5, check, options={"printed_joust": True}, every=5, limit=20000)
     assert st.opts == [True]
 
 
