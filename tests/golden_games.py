@@ -35,10 +35,15 @@ REGENERATE = ("If this change of behaviour is intended (a rule or content change
 # Games played with options besides the defaults, so that rules only an
 # option reaches are pinned too: (players, seed, options) per pack.
 VARIANTS: dict[str, list[tuple[int, int, dict[str, Any]]]] = {
+    "citadels": [(7, 107, {"warlord_own_city": True, "last_picker_takes_face_down": True,
+                           "haunted_city_not_last_round": True})],
     "citadels-2016": [(5, 105, {**{f"rank{r}": 2 for r in range(1, 9)}, "rank9": 3}),
                       (6, 106, {f"rank{r}": 1 for r in range(1, 10)}),
-                      (4, 104, {"random_characters": True, "random_uniques": True})],
-    "citadels-dark-city": [(5, 105, {"rank9": 2}), (4, 104, {"use_witch": False, "use_diplomat": False})],
+                      (4, 104, {"random_characters": True, "random_uniques": True}),
+                      (8, 108, {"warlord_own_city": True, "last_picker_takes_face_down": True})],
+    "citadels-dark-city": [(5, 105, {"rank9": 2}), (4, 104, {"use_witch": False, "use_diplomat": False}),
+                           (8, 108, {"use_diplomat": False, "warlord_own_city": True,
+                                     "last_picker_takes_face_down": True, "haunted_city_not_last_round": True})],
     "signorie": [(3, 103, {"short_season": True}), (2, 105, {"misfit_tiles_face_down": True})],
     "troyes": [(3, 103, {"printed_joust": True})],
 }
