@@ -6,7 +6,9 @@ disagree about what counts as a failure:
 
 - a *traceback*: any exception that is not a ``MeepleError`` escaped reading,
   compiling or playing the pack;
-- an *unlocated* error: a reported problem that names no file and line;
+- an *unlocated* error: a reported problem that names no file (a problem
+  of a whole file, e.g. one too big, names the file with line 0), or a rule
+  error while playing that names no line;
 - a *slow* case: reading, compiling and one random game took over
   ``SLOW_SECONDS`` (a hard stop at ``HARD_SECONDS`` turns a hang into a
   slow case instead of a stuck run).
@@ -181,8 +183,7 @@ def run_case(case: Case, workdir: Path, play_games: bool = True) -> Outcome:
         except MeepleError as err:
             problems.add(err)
         for err in problems.errors:
-            if not isinstance(err, MeepleError) or not err.message or err.span.file in ("", "<unknown>") \
-                    or not err.span.line:
+            if not isinstance(err, MeepleError) or not err.message or err.span.file in ("", "<unknown>"):
                 return Outcome("unlocated", time.perf_counter() - start, f"{type(err).__name__}: {err.message}")
         if problems.errors:
             kind = "invalid"
@@ -193,7 +194,7 @@ def run_case(case: Case, workdir: Path, play_games: bool = True) -> Outcome:
     except _HardStop:
         return Outcome("slow", time.perf_counter() - start, f"stopped after {HARD_SECONDS:.0f} s")
     except MeepleError as err:
-        if err.span.file in ("", "<unknown>") or not err.span.line:
+        if err.span.file in ("", "<unknown>") or not err.span.line:     # a rule error names its line
             return Outcome("unlocated", time.perf_counter() - start, f"{type(err).__name__}: {err.message}")
         kind = "invalid"          # a located rule error while playing is a reported problem
     except Exception:             # noqa: BLE001 - this is what the fuzzer looks for
