@@ -70,7 +70,8 @@ def test_hostile_pack_is_refused_fast_with_every_error_located(folder):
 def test_the_static_corpus_covers_the_cases():
     assert {p.name for p in CASES} >= {"yaml_alias_bomb", "yaml_deep_nesting", "yaml_unbuildable_scalars",
                                        "yaml_numbers_out_of_range", "extends_empty_name", "extends_long_name",
-                                       "id_trailing_newline", "bidi_and_control_characters"}
+                                       "id_trailing_newline", "bidi_and_control_characters", "dsl_deep_nesting",
+                                       "dsl_huge_number", "dsl_functions_expand"}
 
 
 # ------------------------------------------------------------------ scalars and numbers
