@@ -766,7 +766,7 @@ class Provenance:
     what: str           # field (copies, name.ja, ...) or constant name
     value: Any
     status: str
-    detail: str         # the citation (with what its reference is) or the reason; '' when unmarked
+    detail: str         # the citation ("REF where") or the reason; '' when unmarked
     span: Span
 
 
@@ -786,11 +786,8 @@ def provenance(pack: M.Pack) -> list[Provenance]:
     field a card writes, and each card's count (copies, or per_player) when it is not 1.
     A number is confirmed by a citation naming it (the card's sources:, its file's, or
     the game's) or marked provisional: ``unmarked`` rows are what is neither."""
-    refs = {r: text for r, text, _ in pack.references}
-
     def cited(cite: str) -> str:
-        ref = cited_reference(cite)
-        return f"{printable(cite)} ({printable(refs[ref])})" if ref in refs else printable(cite)
+        return printable(cite)
 
     out: list[Provenance] = []
     g = pack.game
@@ -839,7 +836,7 @@ def provenance(pack: M.Pack) -> list[Provenance]:
         for f, r in notes.items():
             if f not in used:
                 out.append(Provenance(card.id, card.kind, printable(f), None, "provisional", printable(r), spans.get(f, card.span)))
-        for f, c in srcs.items():
-            if f not in used:
+        for f, c in srcs.items():     # a file's citation of a value this card does not write is not shown
+            if f not in used and (f in spans or f.split(".")[0] in ("name", "text")):
                 out.append(Provenance(card.id, card.kind, printable(f), None, "cited", cited(c), spans.get(f, card.span)))
     return out
