@@ -649,12 +649,17 @@ def test_cmd(paths: tuple[str, ...]) -> None:
 @click.argument("card_id", metavar="[ID]", required=False)
 @click.option("--lang", default="en", show_default=True, help="locale of names and texts")
 @click.option("--provisional", is_flag=True, help="list the values marked provisional, with their reasons")
-def cards(game_name: str, card_id: Optional[str], lang: str, provisional: bool) -> None:
+@click.option("--provenance", is_flag=True,
+              help="every number (and every value cited or marked) with where it comes from: cited, provisional or unmarked")
+def cards(game_name: str, card_id: Optional[str], lang: str, provisional: bool, provenance: bool) -> None:
     """List a game's cards, or show one with its data and rules text."""
     from .errors import suggest
     from .pack import provisional_warnings
     game = _load(game_name, generate=False)
     pack = game.pack
+    if provenance:
+        _provenance(pack, card_id)
+        return
     if provisional:
         rows = provisional_warnings(pack)
         for cid, fld, reason, span in rows:
@@ -687,6 +692,8 @@ def cards(game_name: str, card_id: Optional[str], lang: str, provisional: bool) 
             click.echo(_indent(a.effect.text, 6))
         for fld, reason in card.provisional:
             click.echo(f"  provisional {fld}: {reason}")
+        for fld, cite, _ in card.sources:
+            click.echo(f"  source of {fld}: {cite}")
         return
     by_kind: dict[str, list] = {}
     for c in pack.cards:
@@ -699,6 +706,41 @@ def cards(game_name: str, card_id: Optional[str], lang: str, provisional: bool) 
                              if v is not None and (defaults.get(k) is None or (v != defaults[k] and not str(defaults[k]).startswith("="))))
             flag = f"  (provisional: {', '.join(f for f, _ in c.provisional)})" if c.provisional else ""
             click.echo(f"  {c.id:<18} {c.names.get(lang):<16} x{c.copies:<2} {data}{flag}")
+
+
+def _provenance(pack, card_id: Optional[str]) -> None:
+    """``meeple cards GAME [ID] --provenance``: one line a value (card, field, value, status,
+    citation or reason, where), then the count of numbers by status for each card kind."""
+    from .errors import printable, suggest
+    from .pack import cited_reference, provenance
+    rows = provenance(pack)
+    if card_id:
+        rows = [r for r in rows if r.who == card_id]
+        if not rows and not any(c.id == card_id for c in pack.cards):
+            click.echo(f"error: no card '{card_id}' in {pack.info.id}" + (f"; {h}" if (h := suggest(card_id, [c.id for c in pack.cards])) else ""), err=True)
+            sys.exit(ExitCode.USAGE)
+    for r in rows:
+        value = "" if r.value is None else f" = {printable(str(r.value))}"
+        detail = f": {r.detail}" if r.detail else ""
+        click.echo(f"{r.who}.{r.what}{value}  {r.status}{detail}  ({location(r.span)})")
+    counts: dict[str, dict[str, int]] = {}
+    for r in rows:
+        if r.value is not None:
+            tally = counts.setdefault(r.kind, {"cited": 0, "provisional": 0, "unmarked": 0})
+            tally[r.status] += 1
+    click.echo("numbers by kind: cited / provisional / unmarked")
+    total = {"cited": 0, "provisional": 0, "unmarked": 0}
+    for kind, tally in counts.items():
+        click.echo(f"  {kind:<14} {tally['cited']:>4} {tally['provisional']:>4} {tally['unmarked']:>4}")
+        for k in total:
+            total[k] += tally[k]
+    click.echo(f"  {'all':<14} {total['cited']:>4} {total['provisional']:>4} {total['unmarked']:>4}")
+    used = {cited_reference(r.detail) for r in rows if r.status == "cited"}
+    if used:
+        click.echo("references:")
+        for ref, text, _ in pack.references:
+            if ref in used:
+                click.echo(f"  {ref}: {printable(text)}")
 
 
 def _indent(text: str, n: int = 4) -> str:

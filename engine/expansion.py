@@ -27,13 +27,13 @@ from typing import Any, Optional
 from . import model as M
 from .errors import ContentError, Problem, Problems, Span, suggest
 from .limits import MAX_PACK_NAME, MAX_PACKS
-from .pack import Budget, Layer, _Reader, is_pack, read_layer, shipped_pack, shipped_packs
+from .pack import Budget, Layer, _Reader, is_pack, read_layer, references, shipped_pack, shipped_packs
 from .versions import satisfies
 from .yamlsrc import Document, load_value
 
 WHAT = {"constants": "constant", "resources": "resource", "variables": "variable", "player_variables": "player variable",
         "zones": "zone", "events": "event", "procedures": "procedure", "functions": "function", "options": "option",
-        "provisional": "provisional note", "enums": "enum", "card_kinds": "card kind", "actions": "action",
+        "provisional": "provisional note", "sources": "citation", "enums": "enum", "card_kinds": "card kind", "actions": "action",
         "flow": "flow step", "players": "player count", "score": "score setting"}
 MERGED_CARD_KEYS = ("hooks", "triggers")       # a patch changes these one name at a time
 
@@ -187,7 +187,8 @@ class _Assembly:
     def __init__(self, layers: list[Layer], problems: Problems):
         self.layers = layers
         self.problems = problems
-        self.reader = _Reader(problems)
+        self.references = references(layers, problems)
+        self.reader = _Reader(problems, {r: s for r, _, s in self.references})
         self.changes: list[M.Change] = []
         self.by_key: dict[tuple[str, str], list[M.Change]] = {}
         self.ancestors: dict[str, set[str]] = {}
@@ -231,6 +232,9 @@ class _Assembly:
 
     # ------------------------------------------------------------ rules
     def rules(self, g: Document, layer: Layer, r: Document) -> None:
+        # an overridden constant is the rules file's own value: the citation of the value it replaces goes
+        for name in ((r.data.get("override") or {}).get("constants") or {}):
+            (g.data.get("sources") or {}).pop(name, None)
         for section, items in (r.data.get("add") or {}).items():
             if section == "actions":
                 self.add_actions(g, layer, r, items)
@@ -359,8 +363,13 @@ class _Assembly:
         v = Document(bdoc.file, {"kind": "cards", "card_kind": bdoc.data["card_kind"], "cards": [merged]})
         _graft(v, ("cards", 0), bdoc, (key, i), clear=False)
         _graft(v, ("card_kind",), bdoc, ("card_kind",), clear=False)
+        # the citations of the card's file become its own, so that a patch can drop one
+        for f, cite in (bdoc.data.get("sources") or {}).items():
+            if f not in (merged.get("sources") or {}) and f not in (merged.get("provisional") or {}):
+                merged.setdefault("sources", {})[f] = cite
+                _graft(v, ("cards", 0, "sources", f), bdoc, ("sources", f))
         for k, val in entry.items():
-            if k in ("id", "provisional"):
+            if k in ("id", "provisional", "sources"):
                 continue
             if k in MERGED_CARD_KEYS and isinstance(val, dict):
                 merged[k] = {**(merged.get(k) or {}), **val}
@@ -377,6 +386,14 @@ class _Assembly:
             merged["provisional"] = notes
             for f in entry.get("provisional") or {}:
                 _graft(v, ("cards", 0, "provisional", f), pdoc, ("patch", j, "provisional", f))
+        # ... nor confirmed by the source the patched pack cited for it
+        cites = {f: c for f, c in (merged.get("sources") or {}).items() if f.split(".")[0] not in entry}
+        cites.update(entry.get("sources") or {})
+        merged.pop("sources", None)
+        if cites:
+            merged["sources"] = cites
+            for f in entry.get("sources") or {}:
+                _graft(v, ("cards", 0, "sources", f), pdoc, ("patch", j, "sources", f))
         return v
 
     def cards(self, game: M.GameDef) -> list[M.CardDef]:
@@ -418,7 +435,7 @@ class _Assembly:
                         continue
                     cards[cid] = made[0]
                     where[cid] = (vdoc, "cards", 0)
-                    keys = tuple(k for k in entry if k not in ("id", "provisional"))
+                    keys = tuple(k for k in entry if k not in ("id", "provisional", "sources"))
                     self.record(layer, "patch", "card", cid, span, keys, {k: entry[k] for k in keys})
                 for j, cid in enumerate(doc.data.get("remove") or ()):
                     span = doc.span(("remove", j))
@@ -464,7 +481,7 @@ class _Assembly:
                                           for loc, _ in top.name.by_locale)))
         files = tuple(f for x in self.layers for f in x.files)
         order = tuple((x.info.id, x.info.version, os.path.normpath(str(x.root))) for x in self.layers)
-        return M.Pack(info, game, tuple(cards), files, order, tuple(self.changes))
+        return M.Pack(info, game, tuple(cards), files, order, tuple(self.changes), self.references)
 
 
 def assemble(layers: list[Layer], problems: Problems) -> Optional[M.Pack]:

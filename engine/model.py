@@ -122,6 +122,9 @@ class CardDef:
     field_spans: tuple[tuple[str, Span], ...] = ()
     per_player: int = 0     # pieces: this many copies for every seat, each with its 'owner'
     starts_in: Optional[str] = None   # overrides the kind's starting zone
+    # (field, citation, where): the value's source, "REF-ID locator" (a reference the pack declares),
+    # from the card's own sources: or its file's (see engine.pack.provenance)
+    sources: tuple[tuple[str, str, Span], ...] = ()
 
     def field(self, name: str) -> Any:
         for key, value in self.fields:
@@ -207,6 +210,7 @@ class GameDef:
     span: Span
     options: tuple[OptionDef, ...] = ()
     provisional: tuple[tuple[str, str, Span], ...] = ()   # (what, reason, where) for rules-level guesses
+    sources: tuple[tuple[str, str, Span], ...] = ()       # (what, citation, where) for rules-level values confirmed
     functions: tuple[FunctionDef, ...] = ()
     max_decisions: int = MAX_DECISIONS
 
@@ -222,6 +226,7 @@ class PackInfo:
     description: str
     root: str
     span: Span
+    references: tuple[tuple[str, str, Span], ...] = ()   # (id, what the source is, where) from pack.yaml
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,3 +250,4 @@ class Pack:
     files: tuple[str, ...] = field(default=())
     load_order: tuple[tuple[str, str, str], ...] = ()     # (id, version, folder) of every pack loaded, base first
     changes: tuple[Change, ...] = ()
+    references: tuple[tuple[str, str, Span], ...] = ()   # every loaded pack's, base first

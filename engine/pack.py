@@ -114,11 +114,83 @@ def _value_hint(value: Any, type_name: str, enums: dict) -> Optional[str]:
     return None
 
 
+CARD_SOURCE_KEYS = ("name", "text", "copies", "per_player")   # what a citation may name beside a card's fields
+
+
+def cited_reference(citation: str) -> str:
+    """The reference id a citation names: its first word ("seed-002 l.90" -> "seed-002")."""
+    words = str(citation).split()
+    return words[0].rstrip(":,;") if words else ""
+
+
 class _Reader:
     """Turns validated documents into model objects, collecting reference errors."""
 
-    def __init__(self, problems: Problems):
+    def __init__(self, problems: Problems, references: Optional[dict[str, Span]] = None):
         self.problems = problems
+        # the reference ids citations may name (pack.yaml references:, with the extended packs'); None: not checked
+        self.references = references
+
+    def check_citation(self, citation: Any, span: Span, what: str) -> None:
+        """A citation names a declared reference id (did-you-mean on a typo)."""
+        if self.references is None:
+            return
+        ref = cited_reference(citation)
+        if ref not in self.references:
+            known = sorted(self.references)
+            self.problems.add(ContentError(
+                f"{what}: the citation {printable(str(citation))!r} names no reference '{printable(ref)}'", span,
+                suggest(ref, known) or (f"references: {', '.join(known)}" if known else
+                                        "declare the source under references: in pack.yaml (id: what it is)")))
+
+    def game_sources(self, doc: Document) -> tuple:
+        """The game's sources: {constant or resource.bound: citation}, checked."""
+        d = doc.data
+        sources = d.get("sources") or {}
+        if not sources:
+            return ()
+        marked = d.get("provisional") or {}
+        names = {*(d.get("constants") or {}), *(d.get("resources") or {}), "players"}
+        out = []
+        for what, cite in sources.items():
+            span = doc.key_span(("sources", what))
+            head = str(what).split(".")[0]
+            if head not in names:
+                self.error(f"sources: '{printable(str(what))}' is not a constant, a resource nor 'players' of this game", span,
+                           suggest(head, sorted(map(str, names))))
+            elif what in marked:
+                self.error(f"sources: '{what}' is cited and also marked provisional; a value is one or the other", span,
+                           "drop the citation, or the provisional note if the source confirms it")
+            self.check_citation(cite, doc.span(("sources", what)), f"sources: {what}")
+            out.append((str(what), str(cite), span))
+        return tuple(out)
+
+    def card_sources(self, doc: Document, path: tuple, c: dict, kind: Optional[M.CardKindDef], file_sources: dict) -> tuple:
+        """A card's sources: its file's (for every card in it), then its own over them. A file's
+        citation yields to the card's provisional note; the card's own may not sit beside one."""
+        own = c.get("sources") or {}
+        marked = c.get("provisional") or {}
+        out = []
+        for what, cite in file_sources.items():
+            if what not in own and what not in marked:
+                out.append((what, str(cite), doc.key_span(("sources", what))))
+        for what, cite in own.items():
+            span = doc.key_span(path + ("sources", what))
+            self.check_source_key(what, kind, span, f"card '{c['id']}'")
+            if what in marked:
+                self.error(f"card '{c['id']}': '{what}' is cited and also marked provisional; a value is one or the other", span,
+                           "drop the citation, or the provisional note if the source confirms it")
+            self.check_citation(cite, doc.span(path + ("sources", what)), f"card '{c['id']}': sources: {what}")
+            out.append((str(what), str(cite), span))
+        return tuple(out)
+
+    def check_source_key(self, what: Any, kind: Optional[M.CardKindDef], span: Span, who: str) -> None:
+        if kind is None:
+            return
+        names = [*(f.name for f in kind.fields), *CARD_SOURCE_KEYS]
+        head = str(what).split(".")[0]
+        if head not in names:
+            self.error(f"{who}: sources: '{printable(str(what))}' is not a field of {kind.name}", span, suggest(head, names))
 
     def names(self, value: Any) -> M.Names:
         if isinstance(value, str):
@@ -224,6 +296,7 @@ class _Reader:
                           for o, od in (d.get("options") or {}).items()),
             provisional=tuple((what, reason, doc.key_span(("provisional", what)))
                               for what, reason in (d.get("provisional") or {}).items()),
+            sources=self.game_sources(doc),
             functions=tuple(M.FunctionDef(f, self.params(doc, ("functions", f, "params"), fd.get("params")),
                                           self.source(doc, ("functions", f, "value"), fd["value"]), doc.key_span(("functions", f)))
                             for f, fd in (d.get("functions") or {}).items()),
@@ -372,7 +445,8 @@ class _Reader:
                                f"{doc.span(('actions', group, ids[a['id']], 'id')).line})", doc.span(("actions", group, i, "id")))
                 ids.setdefault(a["id"], i)
 
-    RESERVED_CARD_KEYS = {"id", "name", "copies", "per_player", "starts_in", "text", "hooks", "triggers", "actions", "provisional"}
+    RESERVED_CARD_KEYS = {"id", "name", "copies", "per_player", "starts_in", "text", "hooks", "triggers", "actions",
+                          "provisional", "sources"}
 
     def cards(self, doc: Document, game: Optional[M.GameDef], list_key: str = "cards") -> list[M.CardDef]:
         """The cards listed under ``list_key`` ('cards', or 'replace' in a pack that extends another)."""
@@ -385,6 +459,11 @@ class _Reader:
                                                suggest(kind_name, [k.name for k in game.card_kinds])))
             return []
         out = []
+        file_sources = {str(k): v for k, v in (d.get("sources") or {}).items()}
+        if list_key == "cards":      # checked once per file
+            for what, cite in file_sources.items():
+                self.check_source_key(what, kind, doc.key_span(("sources", what)), f"cards of {doc.file}")
+                self.check_citation(cite, doc.span(("sources", what)), f"sources: {what}")
         for i, c in enumerate(d.get(list_key) or ()):
             path = (list_key, i)
             fields: dict[str, Any] = {}
@@ -433,6 +512,7 @@ class _Reader:
                 actions=tuple(self.action(doc, path + ("actions", j), a, "", c["id"]) for j, a in enumerate(c.get("actions") or ())),
                 provisional=tuple((c.get("provisional") or {}).items()),
                 span=doc.span(path + ("id",)), field_spans=tuple(spans),
+                sources=self.card_sources(doc, path, c, kind, file_sources),
             ))
         return out
 
@@ -569,7 +649,8 @@ def read_layer(root: Path, problems: Problems, budget: Optional[Budget] = None) 
     p = pdoc.data
     extends = tuple((e, None) if isinstance(e, str) else (e["pack"], e.get("version")) for e in p.get("extends") or ())
     info = M.PackInfo(p["id"], _Reader(problems).names(p["name"]), p["version"], p.get("engine", ""), extends,
-                      tuple(p.get("locales") or ("en",)), p.get("description", ""), str(root), pdoc.span(("id",)))
+                      tuple(p.get("locales") or ("en",)), p.get("description", ""), str(root), pdoc.span(("id",)),
+                      tuple((str(r), str(text), pdoc.key_span(("references", r))) for r, text in (p.get("references") or {}).items()))
     if info.engine:
         from . import __version__
         from .versions import satisfies
@@ -599,11 +680,26 @@ def read_layer(root: Path, problems: Problems, budget: Optional[Budget] = None) 
     return Layer(root, info, pdoc, games[0] if games and not extends else None, docs["rules"], docs["cards"])
 
 
+def references(layers: list[Layer], problems: Problems) -> tuple[tuple[str, str, Span], ...]:
+    """The references of the packs loaded, base first: a pack inherits those of the packs it
+    extends; an id declared twice with different texts is an error."""
+    out: dict[str, tuple[str, str, Span]] = {}
+    for layer in layers:
+        for ref, text, span in layer.info.references:
+            if ref in out and out[ref][1] != text:
+                problems.add(ContentError(f"reference '{ref}' is already declared ({out[ref][2].file}:{out[ref][2].line}) "
+                                          "with another text", span, "give this source its own id"))
+                continue
+            out.setdefault(ref, (ref, text, span))
+    return tuple(out.values())
+
+
 def build_pack(layer: Layer, problems: Problems) -> Optional[M.Pack]:
     """A base game (no extends) into the model."""
     if layer.game is None:
         return None
-    reader = _Reader(problems)
+    refs = references([layer], problems)
+    reader = _Reader(problems, {r: s for r, _, s in refs})
     game = reader.game(layer.game)
     cards: list[M.CardDef] = []
     seen: dict[str, M.CardDef] = {}
@@ -615,7 +711,8 @@ def build_pack(layer: Layer, problems: Problems) -> Optional[M.Pack]:
                 continue
             seen[card.id] = card
             cards.append(card)
-    return M.Pack(layer.info, game, tuple(cards), layer.files, ((layer.info.id, layer.info.version, os.path.normpath(str(layer.root))),))
+    return M.Pack(layer.info, game, tuple(cards), layer.files, ((layer.info.id, layer.info.version, os.path.normpath(str(layer.root))),),
+                  references=refs)
 
 
 def read_pack(root: Path, problems: Problems) -> Optional[M.Pack]:
@@ -656,4 +753,90 @@ def provisional_warnings(pack: M.Pack) -> list[tuple[str, str, str, Span]]:
         spans = dict(card.field_spans)
         for fld, reason in card.provisional:
             out.append((card.id, printable(str(fld)), printable(str(reason)), spans.get(fld, card.span)))
+    return out
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where one value of a pack comes from: 'cited' (a source confirms it), 'provisional'
+    (marked, with the reason), or 'unmarked' (a number neither cited nor marked)."""
+
+    who: str            # card id, or 'game'
+    kind: str           # card kind, or 'constant' / 'game'
+    what: str           # field (copies, name.ja, ...) or constant name
+    value: Any
+    status: str
+    detail: str         # the citation ("REF where") or the reason; '' when unmarked
+    span: Span
+
+
+def _covered(what: str, keys: dict) -> Optional[str]:
+    """The key of ``keys`` that covers the value ``what``: the same, or its head ('cost' covers 'cost.x')."""
+    if what in keys:
+        return what
+    head = what.split(".")[0]
+    return head if head in keys else None
+
+
+def provenance(pack: M.Pack) -> list[Provenance]:
+    """Every number of the pack with its provenance, then every other value cited or marked
+    provisional (a Japanese name, a text, a rules-level guess).
+
+    The numbers are: each constant (a by_players table is one value), each whole-number
+    field a card writes, and each card's count (copies, or per_player) when it is not 1.
+    A number is confirmed by a citation naming it (the card's sources:, its file's, or
+    the game's) or marked provisional: ``unmarked`` rows are what is neither."""
+    def cited(cite: str) -> str:
+        return printable(cite)
+
+    out: list[Provenance] = []
+    g = pack.game
+    marked = {str(w): (r, s) for w, r, s in g.provisional}
+    cites = {str(w): (c, s) for w, c, s in g.sources}
+    done: set[str] = set()
+    for c in g.constants:
+        value = c.by_players[0][1] if len(c.by_players) == 1 and c.by_players[0][0] == 0 else dict(c.by_players)
+        if c.name in cites:
+            out.append(Provenance("game", "constant", c.name, value, "cited", cited(cites[c.name][0]), c.span))
+        elif c.name in marked:
+            out.append(Provenance("game", "constant", c.name, value, "provisional", printable(str(marked[c.name][0])), c.span))
+        else:
+            out.append(Provenance("game", "constant", c.name, value, "unmarked", "", c.span))
+        done.add(c.name)
+    for w, (r, s) in marked.items():
+        if w not in done:
+            out.append(Provenance("game", "game", printable(w), None, "provisional", printable(str(r)), s))
+    for w, (cite, s) in cites.items():
+        if w not in done:
+            out.append(Provenance("game", "game", printable(w), None, "cited", cited(cite), s))
+    for card in pack.cards:
+        notes = {str(f): str(r) for f, r in card.provisional}
+        srcs = {str(f): str(c) for f, c, _ in card.sources}
+        spans = dict(card.field_spans)
+        numbers: list[tuple[str, Any, Span]] = [
+            (name, value, spans[name]) for name, value in card.fields
+            if name in spans and isinstance(value, int) and not isinstance(value, bool)]
+        if card.per_player:
+            numbers.append(("per_player", card.per_player, card.span))
+        elif card.copies != 1:
+            numbers.append(("copies", card.copies, card.span))
+        used: set[str] = set()
+        for name, value, span in numbers:
+            alias = ("copies", "per_player") if name in ("copies", "per_player") else (name,)
+            key = next((k for a in alias if (k := _covered(a, srcs))), None)
+            note = next((k for a in alias if (k := _covered(a, notes))), None)
+            if key is not None:
+                used.add(key)
+                out.append(Provenance(card.id, card.kind, name, value, "cited", cited(srcs[key]), span))
+            elif note is not None:
+                used.add(note)
+                out.append(Provenance(card.id, card.kind, name, value, "provisional", printable(notes[note]), span))
+            else:
+                out.append(Provenance(card.id, card.kind, name, value, "unmarked", "", span))
+        for f, r in notes.items():
+            if f not in used:
+                out.append(Provenance(card.id, card.kind, printable(f), None, "provisional", printable(r), spans.get(f, card.span)))
+        for f, c in srcs.items():     # a file's citation of a value this card does not write is not shown
+            if f not in used and (f in spans or f.split(".")[0] in ("name", "text")):
+                out.append(Provenance(card.id, card.kind, printable(f), None, "cited", cited(c), spans.get(f, card.span)))
     return out

@@ -7,9 +7,9 @@ P = g["properties"]
 def partial(s):
     s = copy.deepcopy(s); s.pop("required", None); return s
 add_sections = ["constants", "enums", "resources", "variables", "player_variables", "card_kinds", "zones", "events",
-                "procedures", "functions", "options", "actions", "provisional"]
+                "procedures", "functions", "options", "actions", "provisional", "sources"]
 over_sections = ["constants", "resources", "variables", "player_variables", "zones", "procedures", "functions",
-                 "options", "actions", "provisional"]
+                 "options", "actions", "provisional", "sources"]
 add = {k: copy.deepcopy(P[k]) for k in add_sections}
 # an existing card kind may get new fields, variables and hooks: nothing is required then
 add["card_kinds"]["additionalProperties"] = partial(add["card_kinds"]["additionalProperties"])
