@@ -781,6 +781,27 @@ def new_pack_cmd(name: str, base: str, where: str) -> None:
     click.echo(f"next: meeple validate {os.path.relpath(Path(where) / name)}; meeple test {os.path.relpath(Path(where) / name / 'tests')}")
 
 
+@main.command("new-game")
+@click.argument("name")
+@click.option("--dir", "where", type=click.Path(file_okay=False), default=".", show_default=True, help="where to create the folder")
+def new_game_cmd(name: str, where: str) -> None:
+    """Create a base game folder NAME: valid and playable, with resources, a card kind, zones, actions, flow, scoring and a scenario."""
+    from .scaffold import new_game
+    try:
+        files = new_game(name, Path(where))
+    except OSError as err:
+        click.echo(f"error: cannot write {err.filename or where}: {(err.strerror or str(err)).lower()}", err=True)
+        sys.exit(ExitCode.USAGE)
+    except UsageError as err:
+        click.echo(f"error: {err.message}", err=True)
+        sys.exit(ExitCode.USAGE)
+    folder = os.path.relpath(Path(where) / name)
+    for f in files:
+        click.echo(f"wrote {os.path.relpath(f)}")
+    click.echo(f"next: meeple validate {folder}; meeple test {os.path.join(folder, 'scenarios')}; "
+               f"meeple play {folder} --players 2 --bots human,random")
+
+
 # ---------------------------------------------------------------- schema
 @main.command()
 @click.argument("kind", required=False)

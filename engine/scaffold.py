@@ -154,3 +154,207 @@ def _schema_ref(folder: Path, kind: str) -> str:
         return os.path.relpath(path, folder.resolve())
     except ValueError:
         return str(path)
+
+
+# ---------------------------------------------------------------- new-game
+# The files of `meeple new-game NAME`: a small base game (a market of cards
+# bought with coins) that uses each part of the format once. @NAME@ and
+# @SCHEMA_*@ are filled in; the rest is written as it stands.
+_GAME_PACK = """\
+# yaml-language-server: $schema=@SCHEMA_PACK@
+kind: pack
+id: @NAME@
+name: {en: @NAME@}
+version: "0.1.0"
+engine: ">=0.1"
+description: >
+  A new base game made by 'meeple new-game'. Edit game.yaml (the rules) and
+  cards.yaml (the cards), then run 'meeple validate @NAME@' and
+  'meeple test @NAME@/scenarios'.
+"""
+
+_GAME_RULES = """\
+# yaml-language-server: $schema=@SCHEMA_GAME@
+# The rules of @NAME@: players buy cards from a market of 3 with coins, or
+# take 2 coins; the game ends when the market is empty; cards score their
+# points. Every text below is the effect language (see the meeple README).
+kind: game
+players: {min: 2, max: 4}
+
+constants:
+  market_size: 3            # cards face up in the market
+  start_coins: 2
+
+resources:
+  coins: {name: {en: Coins}, min: 0}
+  vp: {name: {en: Victory points}, min: 0}
+
+player_variables:
+  turn_over: bool           # set by an action to end the player's turn
+
+card_kinds:
+  item:                     # cards.yaml holds the cards of this kind
+    starts_in: deck
+    fields:
+      cost: int             # coins to buy it
+      points: int           # victory points at the end
+
+zones:
+  deck: {per: game, visibility: nobody, holds: item}
+  market: {per: game, visibility: public, holds: item}
+  tableau: {per: player, visibility: public, holds: item, in_play: true}   # in_play: its cards' triggers are live
+
+events:
+  bought:                   # heard by the triggers of cards in play
+    params: {card: item, by: player}
+
+procedures:
+  turn:
+    effect: |
+      set turn_over = false
+      play actions turn until turn_over
+
+actions:
+  turn:
+    - id: buy
+      name: {en: Buy}
+      with: c in market where c.cost <= coins
+      effect: |
+        pay c.cost coins
+        move c to tableau
+        draw 1 from deck to market
+        emit bought(c, me)
+        set turn_over = true
+    - id: collect
+      name: {en: Take 2 coins}
+      effect: |
+        gain 2 coins
+        set turn_over = true
+
+flow:
+  setup: |
+    shuffle deck
+    draw market_size from deck to market
+    for each p in players:
+        give start_coins coins to p
+  round: |
+    for each p in players:
+        as p:
+            call turn()
+  end_when: size(market) == 0
+  max_rounds: 50
+  scoring: |
+    for each p in players:
+        give sum(c.points for c in tableau of p) vp to p
+
+score:
+  resource: vp
+  tiebreak:
+    - coins                 # the most coins left wins a tie
+  evaluation: vp + sum(c.points for c in tableau) + coins / 2   # what bots aim for
+"""
+
+_GAME_CARDS = """\
+# yaml-language-server: $schema=@SCHEMA_CARDS@
+# The item cards of @NAME@ (fields: game.yaml, card_kinds: item). A card
+# may add triggers (event handlers, live while it lies in the tableau),
+# actions and hooks.
+kind: cards
+card_kind: item
+cards:
+  - id: well
+    name: {en: Well}
+    cost: 1
+    points: 1
+    copies: 6
+    text: {en: "1 point."}
+  - id: mill
+    name: {en: Mill}
+    cost: 3
+    points: 3
+    copies: 4
+    text: {en: "3 points."}
+  - id: tower
+    name: {en: Tower}
+    cost: 6
+    points: 7
+    copies: 2
+    text: {en: "7 points."}
+  - id: guild
+    name: {en: Guild}
+    cost: 4
+    points: 2
+    copies: 2
+    text: {en: "2 points. Each time you buy another card, take 1 coin."}
+    triggers:
+      bought: |
+        if by == me and card != this:
+            gain 1 coins
+"""
+
+_GAME_SCENARIO = """\
+# yaml-language-server: $schema=@SCHEMA_SCENARIO@
+# Rules scenarios for @NAME@: 'meeple test @NAME@/scenarios'. See the meeple
+# README ("Scenario tests") for every step key.
+kind: scenario
+pack: ..
+players: 2
+seed: 1
+scenarios:
+  - name: buying a card pays its cost and the Guild pays 1 coin back
+    start:
+      zones: {market: [well, mill, tower]}
+      players:
+        1: {coins: 3, tableau: [guild]}
+    steps:
+      - offered: [buy:well, buy:mill, collect]
+      - not_offered: [buy:tower]        # 6 coins; P1 has 3
+      - choose: buy:mill
+        by: 1
+      - expect:
+          - coins of player(1) == 1     # 3 - 3 + 1 from the Guild
+          - size(tableau of player(1)) == 2
+          - size(market) == 3           # refilled from the deck
+"""
+
+_GAME_README = """\
+# @NAME@
+
+A base game for meeple, made by `meeple new-game`: players buy cards from a
+market with coins, or take 2 coins; when the market is empty the cards
+score their points.
+
+- `meeple validate @NAME@` checks it;
+- `meeple cards @NAME@` lists its cards;
+- `meeple test @NAME@/scenarios` runs its scenarios;
+- `meeple play @NAME@ --players 2 --bots human,random` plays it,
+  `meeple simulate @NAME@ -n 1000 -p 3` plays many games with bots.
+
+Files: `pack.yaml` (id, name, version), `game.yaml` (players, resources,
+card kinds, zones, events, procedures, actions, flow, scoring),
+`cards.yaml` (the cards), `scenarios/` (rules scenarios).
+"""
+
+
+def new_game(name: str, where: Path) -> list[Path]:
+    """Write the base game folder ``where/name``; returns the files written."""
+    from .pack import shipped_packs
+    if not PACK_ID.fullmatch(name):
+        raise UsageError(f"'{name}' is not a pack id: use lower-case letters, digits and '-', starting with a letter")
+    if name in shipped_packs():
+        raise UsageError(f"'{name}' is the id of a shipped pack; give the new game its own id (say '{name}-mine')")
+    target = where / name
+    if target.exists():
+        raise UsageError(f"{target} already exists; choose another name or folder")
+    target.mkdir(parents=True)
+    files = [("pack.yaml", _GAME_PACK, target), ("game.yaml", _GAME_RULES, target), ("cards.yaml", _GAME_CARDS, target),
+             (f"scenarios/{name}.yaml", _GAME_SCENARIO, target / "scenarios"), ("README.md", _GAME_README, target)]
+    written: list[Path] = []
+    for rel, text, folder in files:
+        path = target / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        for kind in ("pack", "game", "cards", "scenario"):
+            text = text.replace(f"@SCHEMA_{kind.upper()}@", _schema_ref(folder, kind))
+        path.write_text(text.replace("@NAME@", name), encoding="utf-8")
+        written.append(path)
+    return written
