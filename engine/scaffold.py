@@ -59,7 +59,6 @@ def new_pack(name: str, base: str, where: Path) -> list[Path]:
         path.write_text(text, encoding="utf-8")
         written.append(path)
 
-    _write_schemas(game, target, write)
     info = game.pack.info
     major = info.version.split(".")[0]
     refs = [_extends_ref(game, r, target) for r in roots]
@@ -149,6 +148,7 @@ overridden), one cards file per card kind, `tests/` (scenarios), `schemas/`
 declarations; after adding card fields or kinds, write them again with
 `meeple schema --pack {name} --export {name}/schemas`).
 """)
+    _write_schemas(game, target, write)
     return written
 
 

@@ -185,3 +185,11 @@ def test_new_pack_schema_lines_point_inside_the_pack(tmp_path, base):
         assert list(Draft202012Validator(sch).iter_errors(yaml.safe_load(path.read_text(encoding="utf-8")))) == [], path
     cards = json.loads((pack / "schemas" / "cards.schema.json").read_text(encoding="utf-8"))
     assert cards == json.loads(json.dumps(pack_schema(load_game(base, generate=False).pack, "cards")))
+
+
+def test_readme_new_pack_output_is_true(tmp_path, monkeypatch):
+    import re
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"\$ meeple new-pack mymod --extends citadels\n(.*?)\$ meeple validate mymod", readme, re.S).group(1)
+    monkeypatch.chdir(tmp_path)
+    assert invoke("new-pack", "mymod", "--extends", "citadels").output == block
