@@ -806,15 +806,25 @@ def new_game_cmd(name: str, where: str) -> None:
 @main.command()
 @click.argument("kind", required=False)
 @click.option("--export", "export_dir", type=click.Path(file_okay=False), default=None, help="write the schemas into this folder")
-def schema(kind: Optional[str], export_dir: Optional[str]) -> None:
+@click.option("--pack", "pack_spec", default=None, metavar="GAME",
+              help="the schemas of this pack's files: cards, rules and scenarios narrowed by its declarations")
+def schema(kind: Optional[str], export_dir: Optional[str], pack_spec: Optional[str]) -> None:
     """Print the JSON Schema of a YAML kind (pack, game, rules, cards, scenario) or of
-    game logs (log), or all of them."""
-    from .schemas import KINDS, schema as get
+    game logs (log), or all of them; with --pack GAME, the schemas of that pack's files."""
+    from .schemas import KINDS, pack_schema, schema as get
     every = KINDS + ("log",)
     if kind and kind not in every:
         click.echo(f"error: no kind '{kind}' (kinds: {', '.join(every)})", err=True)
         sys.exit(ExitCode.USAGE)
     kinds = [kind] if kind else list(every)
+    if pack_spec is not None:
+        try:
+            pack = load_game(pack_spec, generate=False).pack
+        except UsageError as err:
+            _fail(err, ExitCode.USAGE)
+        except MeepleError as err:
+            _fail(err, ExitCode.CONTENT_INVALID)
+        get = lambda k: pack_schema(pack, k)      # noqa: E731
     if export_dir:
         def export() -> None:
             Path(export_dir).mkdir(parents=True, exist_ok=True)

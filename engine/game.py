@@ -449,6 +449,10 @@ class Game(Flow, Actions, Views):
                     want = t.name
                 if not ok:
                     problems.add(ContentError(f"card '{c.id}': {name} must be {want}, not {value!r}", spans[name], hint))
+                elif t.name == "int" and f.minimum is not None and value < f.minimum:
+                    problems.add(ContentError(f"card '{c.id}': {name} must be at least {f.minimum}, not {value}", spans[name]))
+                elif t.name == "int" and f.maximum is not None and value > f.maximum:
+                    problems.add(ContentError(f"card '{c.id}': {name} must be at most {f.maximum}, not {value}", spans[name]))
 
     def _action(self, comp: Compiler, a: M.ActionDef, card_def: int) -> CompiledAction:
         params: tuple = ()

@@ -80,6 +80,8 @@ class FieldDef:
     type: TypeRef
     default: Any          # a literal, or ('field', other) to copy another field
     span: Span
+    minimum: Optional[int] = None   # an int field's bounds (``min:``, ``max:``), checked on every card
+    maximum: Optional[int] = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -250,7 +250,8 @@ class _Reader:
                 default = fv.get("default") if isinstance(fv, dict) else None
                 if default is None and not t.nullable and not isinstance(fv, dict):
                     default = None   # required field
-                fields.append(M.FieldDef(fname, t, default, doc.key_span(kp + ("fields", fname))))
+                bounds = (fv.get("min"), fv.get("max")) if isinstance(fv, dict) else (None, None)
+                fields.append(M.FieldDef(fname, t, default, doc.key_span(kp + ("fields", fname)), *bounds))
             variables = tuple(self.var(doc, kp + ("variables", k), k, v) for k, v in (kd.get("variables") or {}).items())
             kinds.append(M.CardKindDef(kname, tuple(fields), variables, tuple(kd.get("hooks") or ()), kd["starts_in"], doc.key_span(kp)))
         for z, zd in d["zones"].items():
@@ -356,6 +357,8 @@ class _Reader:
                     self.error(f"card kind '{kname}': '{fname}' cannot be a field name; cards use it for their {fname}",
                                doc.key_span(("card_kinds", kname, "fields", fname)))
                 typed(("card_kinds", kname, "fields", fname), fv, f"field '{kname}.{fname}'")
+                if isinstance(fv, dict):
+                    self._check_bounds(doc, ("card_kinds", kname, "fields", fname), fv, f"field '{kname}.{fname}'")
             for vname, vv in (kd.get("variables") or {}).items():
                 if vname in (kd.get("fields") or {}):
                     self.error(f"card kind '{kname}': '{vname}' is both a field and a variable",
@@ -444,6 +447,25 @@ class _Reader:
                     self.error(f"action '{a['id']}' appears twice in group '{group}' (first at line "
                                f"{doc.span(('actions', group, ids[a['id']], 'id')).line})", doc.span(("actions", group, i, "id")))
                 ids.setdefault(a["id"], i)
+
+    def _check_bounds(self, doc: Document, path: tuple, fv: dict, what: str) -> None:
+        """A field's ``min:`` and ``max:``: on an int field only, min not above max, the default between them."""
+        lo, hi = fv.get("min"), fv.get("max")
+        if lo is None and hi is None:
+            return
+        if str(fv.get("type", "")).rstrip("?") != "int":
+            key = "min" if lo is not None else "max"
+            self.error(f"{what}: min and max bound int fields only, not {fv.get('type')!r}", doc.key_span(path + (key,)))
+            return
+        if lo is not None and hi is not None and lo > hi:
+            self.error(f"{what}: min ({lo}) is more than max ({hi})", doc.span(path + ("min",)))
+            return
+        default = fv.get("default")
+        if isinstance(default, int) and not isinstance(default, bool):
+            if lo is not None and default < lo:
+                self.error(f"{what}: the default must be at least {lo}, not {default}", doc.span(path + ("default",)))
+            elif hi is not None and default > hi:
+                self.error(f"{what}: the default must be at most {hi}, not {default}", doc.span(path + ("default",)))
 
     RESERVED_CARD_KEYS = {"id", "name", "copies", "per_player", "starts_in", "text", "hooks", "triggers", "actions",
                           "provisional", "sources"}

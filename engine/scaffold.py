@@ -4,7 +4,9 @@ The new pack extends a game: pack.yaml with the version range, a rules file
 showing where additions and overrides go, one example card of each of the
 game's card kinds (with the schema modeline, fields filled from the game's
 own first card of that kind, and ``copies: 0`` so the game plays as before
-until the modder says otherwise), a README and a scenario test.
+until the modder says otherwise), a README and a scenario test. Every file's
+modeline names a schema in the pack's own schemas/ folder, generated from the
+extended pack's declarations (never a path into the installed engine).
 """
 from __future__ import annotations
 
@@ -62,7 +64,7 @@ def new_pack(name: str, base: str, where: Path) -> list[Path]:
     refs = [_extends_ref(game, r, target) for r in roots]
     ext_lines = "\n".join(f"  - {{pack: {r}, version: \">={info.version},<{int(major) + 1}\"}}" if i == len(refs) - 1 else f"  - {r}"
                           for i, r in enumerate(refs))
-    write("pack.yaml", f"""# yaml-language-server: $schema={_schema_ref(target, 'pack')}
+    write("pack.yaml", f"""# yaml-language-server: $schema={_schema_ref('pack')}
 kind: pack
 id: {name}
 name: {{en: {name}}}
@@ -74,7 +76,7 @@ description: >
   A pack that extends {info.id}. Edit its cards and rules, then run
   'meeple validate {name}' and 'meeple test {name}/tests'.
 """)
-    write("rules.yaml", f"""# yaml-language-server: $schema={_schema_ref(target, 'rules')}
+    write("rules.yaml", f"""# yaml-language-server: $schema={_schema_ref('rules')}
 # Rules this pack adds to {info.id} (new names) or overrides (existing ones).
 # For example:
 #
@@ -97,7 +99,7 @@ kind: rules
         kinds_seen.append(card.kind)
         fields = "\n".join(f"    {k}: {_yaml_value(v)}" for k, v in card.fields if v is not None)
         piece = "    # a piece: write per_player: N (N for every player) instead of copies\n" if card.per_player else ""
-        write(f"{card.kind}.yaml", f"""# yaml-language-server: $schema={_schema_ref(target, 'cards')}
+        write(f"{card.kind}.yaml", f"""# yaml-language-server: $schema={_schema_ref('cards')}
 # {card.kind} cards this pack adds to {info.id} (cards:), and changes to the
 # game's own: replace: (whole cards), patch: (single keys, e.g. a cost),
 # remove: (ids). The example below starts from the game's '{card.id}';
@@ -117,7 +119,7 @@ cards:
     first_kind = kinds_seen[0] if kinds_seen else None
     expect = (f"          - not any(c in {first_kind} where c is example_{first_kind})   # copies: 0 keeps it out of play"
               if first_kind else "          - round >= 1")
-    write(f"tests/{name}.yaml", f"""# yaml-language-server: $schema={_schema_ref(target / 'tests', 'scenario')}
+    write(f"tests/{name}.yaml", f"""# yaml-language-server: $schema={_schema_ref('scenario', up=1)}
 # Rules scenarios for {name}: 'meeple test {name}/tests'. See the meeple
 # README ("Scenario tests") for every step key.
 kind: scenario
@@ -141,19 +143,13 @@ A content pack for meeple that extends {info.id} {info.version}.
   `meeple simulate {name} -n 1000 -p {game.min_players}` play it.
 
 Files: `pack.yaml` (what it extends), `rules.yaml` (rules added or
-overridden), one cards file per card kind, `tests/` (scenarios).
+overridden), one cards file per card kind, `tests/` (scenarios), `schemas/`
+(the JSON Schemas an editor checks these files with, from {info.id}'s
+declarations; after adding card fields or kinds, write them again with
+`meeple schema --pack {name} --export {name}/schemas`).
 """)
+    _write_schemas(game, target, write)
     return written
-
-
-def _schema_ref(folder: Path, kind: str) -> str:
-    """The modeline's schema: the engine's schema file, relative when it can be."""
-    from .schemas import schema_dir
-    path = schema_dir() / f"{kind}.schema.json"
-    try:
-        return os.path.relpath(path, folder.resolve())
-    except ValueError:
-        return str(path)
 
 
 # ---------------------------------------------------------------- new-game
@@ -354,7 +350,30 @@ def new_game(name: str, where: Path) -> list[Path]:
         path = target / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         for kind in ("pack", "game", "cards", "scenario"):
-            text = text.replace(f"@SCHEMA_{kind.upper()}@", _schema_ref(folder, kind))
+            text = text.replace(f"@SCHEMA_{kind.upper()}@", _schema_ref(kind, up=len(folder.relative_to(target).parts)))
         path.write_text(text.replace("@NAME@", name), encoding="utf-8")
         written.append(path)
+    # the generic schemas, copied into the game's own schemas/ folder (modelines never lead into the engine)
+    from .schemas import schema_dir
+    for kind in ("pack", "game", "cards", "scenario"):
+        path = target / "schemas" / f"{kind}.schema.json"
+        path.parent.mkdir(exist_ok=True)
+        path.write_text((schema_dir() / f"{kind}.schema.json").read_text(encoding="utf-8"), encoding="utf-8")
+        written.append(path)
     return written
+SCHEMA_KINDS = ("pack", "rules", "cards", "scenario")    # the kinds of the files a new pack holds
+
+
+def _write_schemas(game: Game, target: Path, write) -> None:
+    """schemas/KIND.schema.json inside the pack, generated from the extended pack's
+    declarations (``meeple schema --pack``), so the modelines never lead outside it."""
+    import json
+    from .schemas import pack_schema
+    for kind in SCHEMA_KINDS:
+        write(f"schemas/{kind}.schema.json", json.dumps(pack_schema(game.pack, kind), indent=2, ensure_ascii=False) + "\n")
+
+
+def _schema_ref(kind: str, up: int = 0) -> str:
+    """The modeline's schema: the pack's own copy in its schemas/ folder, relative to a
+    file ``up`` folders below the pack folder."""
+    return "../" * up + f"schemas/{kind}.schema.json"

@@ -412,3 +412,154 @@ def _explain(doc: Document, err: ValidationError) -> list[ContentError]:
     if v == "minLength":
         return [ContentError(f"{where}: must be at least {value} chars long", span)]
     return [ContentError(f"{where}: {err.message}", span)]
+
+
+# ---------------------------------------------------------------- a pack's own schemas
+# ``meeple schema --pack GAME cards``: the generic schema of a kind, narrowed by what one
+# pack declares, for an editor to autocomplete and underline a designer's files. Cards: per
+# card kind (``card_kind:`` picks it with if/then), the kind's fields with their types, enum
+# values, bounds and defaults, its hooks; rules: the names an ``override:`` may replace;
+# scenarios: the player counts and options. Validation never uses these (``meeple validate``
+# checks the same and more, with its own messages); tests/test_pack_schema.py checks that
+# every shipped file fits its pack's schema and that both refuse the same broken cards.
+
+PACK_KINDS = ("cards", "rules", "scenario")      # the kinds a pack's declarations narrow
+
+
+def _field_words(f: Any, enums: dict) -> str:
+    t = f.type.name
+    if t == "int":
+        if f.minimum is not None and f.maximum is not None:
+            words = f"a whole number from {f.minimum} to {f.maximum}"
+        elif f.minimum is not None:
+            words = f"a whole number, at least {f.minimum}"
+        elif f.maximum is not None:
+            words = f"a whole number, at most {f.maximum}"
+        else:
+            words = "a whole number"
+    elif t == "bool":
+        words = "true or false"
+    elif t == "text":
+        words = "a text"
+    elif t in enums:
+        words = f"{t}: one of {', '.join(map(str, enums[t]))}"
+    elif t == "player":
+        words = "none (a game starts without it)"
+    else:
+        words = f"the id of a {t}"
+    if f.type.nullable and t != "player":
+        words += ", or none"
+    if isinstance(f.default, str) and f.default.startswith("="):
+        return f"{words}; optional, as its {f.default[1:]} when left out"
+    if f.default is not None:
+        return f"{words}; optional, {json.dumps(f.default)} when left out"
+    return words + ("; optional, none when left out" if f.type.nullable else "; required")
+
+
+def _field_schema(f: Any, enums: dict) -> dict:
+    """A declared card field as JSON Schema: the values ``meeple validate`` accepts for it."""
+    t, nullable = f.type.name, f.type.nullable
+    if t == "int":
+        out: dict = {"type": ["integer", "null"] if nullable else "integer"}
+        if f.minimum is not None:
+            out["minimum"] = f.minimum
+        if f.maximum is not None:
+            out["maximum"] = f.maximum
+    elif t == "bool":
+        out = {"type": ["boolean", "null"] if nullable else "boolean"}
+    elif t == "text":
+        out = {"type": ["string", "null"] if nullable else "string"}
+    elif t in enums:
+        out = {"enum": list(enums[t]) + ([None] if nullable else [])}
+    elif t == "player":
+        out = {"type": "null"}
+    else:       # a card kind or 'card': any card id (a pack extending this one adds its own)
+        out = {"type": ["string", "null"] if nullable else "string", "pattern": _NAME}
+    out["description"] = _field_words(f, enums)
+    if f.default is not None and not (isinstance(f.default, str) and f.default.startswith("=")):
+        out["default"] = f.default
+    return out
+
+
+def _card_item(generic: dict, kind: Any, enums: dict, patch: bool) -> dict:
+    item = json.loads(json.dumps(generic))
+    props = item["properties"]
+    props["hooks"] = dict(props["hooks"], propertyNames={"enum": list(kind.hooks)},
+                          description=f"effects for the hooks of a {kind.name}: {', '.join(kind.hooks) or 'none'}")
+    for f in kind.fields:
+        props[f.name] = _field_schema(f, enums)
+    item["additionalProperties"] = False
+    if patch:
+        item["required"] = ["id"]
+    else:
+        item["required"] = ["id", "name"] + [f.name for f in kind.fields if f.default is None and not f.type.nullable]
+    item["description"] = (f"a change to a {kind.name}: its id and the keys that change" if patch
+                           else f"a {kind.name} card")
+    return item
+
+
+def _pack_cards(pack: Any) -> dict:
+    enums = dict(pack.game.enums)
+    out = json.loads(json.dumps(schema("cards")))
+    props = out["properties"]
+    card_item, patch_item = props["cards"]["items"], props["patch"]["items"]
+    kinds = pack.game.card_kinds
+    props["card_kind"] = {"enum": [k.name for k in kinds], "description": "the card kind every card of this file is"}
+    for key in ("cards", "replace", "patch"):
+        props[key] = {k: v for k, v in props[key].items() if k != "items"}
+        props[key].setdefault("description", "the cards of this file")
+    out["$defs"] = {}
+    rules = []
+    for k in kinds:
+        out["$defs"][k.name] = _card_item(card_item, k, enums, patch=False)
+        out["$defs"][f"{k.name}.patch"] = _card_item(patch_item, k, enums, patch=True)
+        ref, pref = {"$ref": f"#/$defs/{k.name}"}, {"$ref": f"#/$defs/{k.name}.patch"}
+        rules.append({"if": {"properties": {"card_kind": {"const": k.name}}, "required": ["card_kind"]},
+                      "then": {"properties": {"cards": {"items": ref}, "replace": {"items": ref}, "patch": {"items": pref}}}})
+    out["allOf"] = rules
+    return out
+
+
+def _names_of(pack: Any, section: str) -> list[str]:
+    g = pack.game
+    if section == "constants":
+        return [c.name for c in g.constants]
+    if section == "provisional":
+        return [what for what, _, _ in g.provisional]
+    return [x.name for x in getattr(g, section)]
+
+
+def _pack_rules(pack: Any) -> dict:
+    out = json.loads(json.dumps(schema("rules")))
+    over = out["properties"]["override"]["properties"]
+    for section in ("constants", "resources", "variables", "player_variables", "zones", "procedures", "functions",
+                    "options", "provisional"):
+        if section in over:
+            over[section]["propertyNames"] = {"enum": _names_of(pack, section),
+                                              "description": f"the {section.replace('_', ' ')} of {pack.info.id} this file replaces"}
+    return out
+
+
+def _pack_scenario(pack: Any) -> dict:
+    out = json.loads(json.dumps(schema("scenario")))
+    props = out["properties"]
+    g = pack.game
+    props["players"] = dict(props["players"], minimum=g.min_players, maximum=g.max_players)
+    opts = {}
+    for o in g.options:
+        kind = "boolean" if isinstance(o.default, bool) else "integer"
+        opts[o.name] = {"type": kind, "default": o.default, "description": o.description}
+    props["options"] = dict(props["options"], properties=opts, additionalProperties=False)
+    return out
+
+
+def pack_schema(pack: Any, kind: str) -> dict:
+    """The schema of ``kind`` for files of this pack (a ``model.Pack``, its extended packs
+    included): narrowed by its declarations for PACK_KINDS, else the generic one."""
+    make = {"cards": _pack_cards, "rules": _pack_rules, "scenario": _pack_scenario}.get(kind)
+    if make is None:
+        return schema(kind)
+    out = make(pack)
+    out["$id"] = f"https://meeple.dev/schemas/packs/{pack.info.id}/{kind}.schema.json"
+    out["title"] = f"{schema(kind).get('title', kind)} of {pack.info.id} {pack.info.version} (generated from its declarations)"
+    return out
