@@ -7,9 +7,10 @@ line and column of the step that failed.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from dsl import ast as A
 from dsl.compiler import Code, Compiler, Unit, _Scope
@@ -19,7 +20,7 @@ from dsl.source import Source, TextOrigin
 from dsl.types import RULE_FAULTS
 from dsl.typesys import BOOL, INT, PLAYER, Card, Enum, List, Type, Zone
 
-from .errors import ContentError, IllegalChoice, MeepleError, PackInvalid, RuleError, Span, location, suggest
+from .errors import UNKNOWN, ContentError, IllegalChoice, MeepleError, PackInvalid, RuleError, Span, location, suggest
 from .game import Game, load_game
 from .schemas import validate
 from .state import State
@@ -30,9 +31,11 @@ from .yamlsrc import Document, load_yaml
 class Result:
     file: str
     name: str
-    span: Span
+    span: Span            # where it failed (the failing step), or the scenario's name when it passed
     ok: bool
     message: str = ""
+    scenario: Span = UNKNOWN   # the scenario's name, where it starts
+    seconds: float = 0.0
 
 
 class ScenarioFailure(MeepleError):
@@ -228,7 +231,9 @@ def _expectation(game: Game, doc: Document, path: tuple, text: str):
     return fn, code, sides
 
 
-def run_file(path: Path) -> list[Result]:
+def run_file(path: Path, game: Optional[Game] = None) -> list[Result]:
+    """Run every scenario of a file, against the pack it names or against ``game``
+    (``meeple test --pack``: a modified copy of the pack, an expansion)."""
     display = str(path)
     try:
         doc = load_yaml(path, display)
@@ -239,7 +244,7 @@ def run_file(path: Path) -> list[Result]:
         return [Result(display, "(file)", e.span, False, e.message) for e in errs]
     data = doc.data
     try:
-        game = _game_for(str(data["pack"]), path.parent)
+        game = game or _game_for(str(data["pack"]), path.parent)
     except PackInvalid as err:
         first = err.problems.errors[0]
         return [Result(display, "(file)", doc.span(("pack",)), False, f"pack does not load: {location(first.span)}: {first.message}")]
@@ -248,11 +253,13 @@ def run_file(path: Path) -> list[Result]:
     results = []
     for i, sc in enumerate(data["scenarios"]):
         span = doc.span(("scenarios", i, "name"))
+        began = time.perf_counter()
         try:
             _run_scenario(game, doc, ("scenarios", i), sc, data)
-            results.append(Result(display, sc["name"], span, True))
+            results.append(Result(display, sc["name"], span, True, scenario=span, seconds=time.perf_counter() - began))
         except MeepleError as err:
-            results.append(Result(display, sc["name"], err.span if err.span.line else span, False, err.message))
+            results.append(Result(display, sc["name"], err.span if err.span.line else span, False, err.message,
+                                  scenario=span, seconds=time.perf_counter() - began))
     return results
 
 
@@ -371,3 +378,47 @@ def collect(paths: list[str]) -> list[Path]:
         else:
             out.append(path)
     return out
+
+
+# ---------------------------------------------------------------- reports for CI
+def as_json(results: list[Result], pack: Optional[str] = None) -> dict:
+    """``meeple test --format json``: one entry per scenario (a file that cannot be run is
+    one entry named '(file)'); a failure carries the location of the step that failed."""
+    return {
+        "pack": pack,
+        "passed": sum(r.ok for r in results),
+        "failed": sum(not r.ok for r in results),
+        "scenarios": [{
+            "file": r.file,
+            "name": r.name,
+            "line": (r.scenario if r.scenario.line else r.span).line,
+            "passed": r.ok,
+            "seconds": round(r.seconds, 4),
+            "failure": None if r.ok else {"file": r.span.file, "line": r.span.line, "col": r.span.col,
+                                          "message": f"{location(r.span)}: {r.message}"},
+        } for r in results],
+    }
+
+
+def as_junit(results: list[Result], pack: Optional[str] = None) -> str:
+    """``meeple test --format junit``: JUnit XML as CI systems read it, one test suite
+    per scenario file and one test case per scenario."""
+    import xml.etree.ElementTree as ET
+    root = ET.Element("testsuites", name="meeple test" + (f" --pack {pack}" if pack else ""),
+                      tests=str(len(results)), failures=str(sum(not r.ok for r in results)),
+                      time=f"{sum(r.seconds for r in results):.3f}")
+    suites: dict[str, ET.Element] = {}
+    for r in results:
+        suite = suites.get(r.file)
+        if suite is None:
+            mine = [x for x in results if x.file == r.file]
+            suite = suites[r.file] = ET.SubElement(root, "testsuite", name=r.file, tests=str(len(mine)),
+                                                   failures=str(sum(not x.ok for x in mine)),
+                                                   time=f"{sum(x.seconds for x in mine):.3f}")
+        case = ET.SubElement(suite, "testcase", name=r.name, classname=r.file, file=r.file,
+                             line=str((r.scenario if r.scenario.line else r.span).line), time=f"{r.seconds:.3f}")
+        if not r.ok:
+            failure = ET.SubElement(case, "failure", message=r.message, type="ScenarioFailure")
+            failure.text = f"{location(r.span)}: {r.message}"
+    ET.indent(root)
+    return ET.tostring(root, encoding="unicode", xml_declaration=True)
