@@ -627,9 +627,10 @@ def compare_cmd(base: str, variant: Optional[str], games: int, players: int, see
               help="run the scenarios against this pack (a modified copy, an expansion) instead of the one each file names")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "junit"]), default="text", show_default=True,
               help="json: one entry per scenario; junit: JUnit XML for CI")
-def test_cmd(paths: tuple[str, ...], pack_name: Optional[str], fmt: str) -> None:
+@click.option("--trace", is_flag=True, help="print the pending decision and its options at each step (on stderr with --format json/junit)")
+def test_cmd(paths: tuple[str, ...], pack_name: Optional[str], fmt: str, trace: bool) -> None:
     """Run rules scenario files (or every scenario file under a folder)."""
-    from .scenario import as_json as results_json, as_junit, collect, run_file
+    from .scenario import as_json as results_json, as_junit, collect, iter_file
     files = collect(list(paths))
     if not files:
         click.echo(f"no scenario files found in {', '.join(paths)} (a scenario file is YAML with 'kind: scenario')", err=True)
@@ -637,7 +638,7 @@ def test_cmd(paths: tuple[str, ...], pack_name: Optional[str], fmt: str) -> None
     game = _load(pack_name) if pack_name else None
     results = []
     for f in files:
-        for r in run_file(f, game):
+        for r in iter_file(f, game, (lambda line: click.echo(f"  {line}", err=fmt != "text")) if trace else None):
             results.append(r)
             if fmt == "text":
                 click.echo(f"PASS {location(r.span)}: {r.name}" if r.ok else f"FAIL {location(r.span)}: {r.name}: {r.message}")
