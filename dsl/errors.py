@@ -125,7 +125,7 @@ class Refusal(IllegalChoice):
 
 def require_code(message: str) -> str:
     """The code of a ``require``'s refusal: its message in lower case, every run of other
-    characters than a-z and 0-9 one underscore ("not enough gold!" -> not_enough_gold);
+    symbols than a-z and 0-9 one underscore ("Too late!" -> too_late);
     'require' for a message with none of those."""
     return "_".join("".join(ch if "a" <= ch <= "z" or "0" <= ch <= "9" else " " for ch in message.lower()).split()) or "require"
 

@@ -257,8 +257,8 @@ class _Expr:
 
 
 def _card_ids(game: Game, tree: A.Node, bound: set, span: Span) -> A.Node:
-    """A card id where the language has no such name means the card: ``warlord in hand of
-    player(1)`` is true when a copy of it is there; ``x == warlord`` is ``x is warlord``;
+    """A card id where the language has no such name means the card: ``ID in ZONE`` is
+    true when a copy of it is there; ``x == ID`` is ``x is ID``;
     anywhere else it is the card itself (which needs a card with one copy)."""
     g = game.vocab
     known = set(g.known_names())
