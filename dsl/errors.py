@@ -100,12 +100,34 @@ class RuleError(MeepleError):
 
 
 class IllegalChoice(MeepleError):
-    """A choice that is not among the legal options; the state is untouched."""
+    """A choice that is not among the legal options; the state is untouched.
+
+    ``code`` names the reason in words that do not change with the message's
+    text (scenario files match it with ``refused:``): not_legal, not_a_choice,
+    needs_choice, per_turn, unmet, nothing_to_choose, not_available,
+    out_of_range, no_decision; None for other illegal choices."""
+
+    code: Optional[str] = None
+
+    def __init__(self, message: str, span: Span | None = None, hint: str | None = None, code: Optional[str] = None):
+        super().__init__(message, span, hint)
+        self.code = code
 
 
 class Refusal(IllegalChoice):
     """A ``require`` in an effect failed: the choice that led there is refused
-    and the state is put back as it was before it."""
+    and the state is put back as it was before it. Its code is derived from the
+    message (``require_code``) unless one is given."""
+
+    def __init__(self, message: str, span: Span | None = None, hint: str | None = None, code: Optional[str] = None):
+        super().__init__(message, span, hint, code or require_code(message))
+
+
+def require_code(message: str) -> str:
+    """The code of a ``require``'s refusal: its message in lower case, every run of other
+    symbols than a-z and 0-9 one underscore ("Too late!" -> too_late);
+    'require' for a message with none of those."""
+    return "_".join("".join(ch if "a" <= ch <= "z" or "0" <= ch <= "9" else " " for ch in message.lower()).split()) or "require"
 
 
 def suggest(name: str, candidates: Iterable[str]) -> str | None:

@@ -68,8 +68,9 @@ class Actions:
                 texts.append(tuple(st.cvars[x * ncv + i] for i in shown) if shown else None)
         return opts, (texts if any(t is not None for t in texts) else None)
 
-    def refusal_reason(self, st: State, key: str) -> str:
-        """Why ``key`` is not a legal option now, as specific as we can tell."""
+    def refusal_reason(self, st: State, key: str) -> tuple[str, str]:
+        """Why ``key`` is not a legal option now, as specific as we can tell: (a stable
+        code, the message). The codes are listed on ``IllegalChoice``."""
         dec = st.pending
         keys = dec.keys() if dec else []
         base = key.split(":", 1)[0]
@@ -78,22 +79,21 @@ class Actions:
             acts = [a for a in self.actions if a.id == base]
             if present:
                 if ":" in key:
-                    return f"'{key.split(':', 1)[1]}' is not one of the choices for '{base}' ({acts[0].binder_text}); legal: {', '.join(present)}"
-                return f"'{base}' needs a choice: {', '.join(present)}"
+                    return "not_a_choice", f"'{key.split(':', 1)[1]}' is not one of the choices for '{base}' ({acts[0].binder_text}); legal: {', '.join(present)}"
+                return "needs_choice", f"'{base}' needs a choice: {', '.join(present)}"
             me = st.frames[-1].me
             for a, card in self.group_actions(st, me, self.actions[dec.options[0][2][0]].group):
                 if a.id != base:
                     continue
                 tmp = Frame(-1, 0, [None] * a.nlocals, me, card if card is not None else st.frames[-1].this)
                 if a.per_turn is not None and uses(dec.used or [], self.use_key(a, card)) >= a.per_turn:
-                    return f"'{a.id}' is allowed {a.per_turn} time(s) a turn"
+                    return "per_turn", f"'{a.id}' is allowed {a.per_turn} time(s) a turn"
                 if a.when is not None and not a.when(st, tmp):
-                    return a.refusal or f"'{a.id}' needs: {a.when_text}"
+                    return "unmet", a.refusal or f"'{a.id}' needs: {a.when_text}"
                 if a.binder is not None:
-                    return f"'{a.id}': nothing to choose ({a.binder_text})"
-                return f"'{a.id}' is allowed {a.per_turn} time(s) a turn"
+                    return "nothing_to_choose", f"'{a.id}': nothing to choose ({a.binder_text})"
+                return "per_turn", f"'{a.id}' is allowed {a.per_turn} time(s) a turn"
             if acts:
-                return f"'{base}' is not available to P{me + 1} now"
+                return "not_available", f"'{base}' is not available to P{me + 1} now"
         hint = suggest(key, keys)
-        return f"'{key}' is not a legal option; legal: {', '.join(keys)}" + (f" ({hint})" if hint else "")
-
+        return "not_legal", f"'{key}' is not a legal option; legal: {', '.join(keys)}" + (f" ({hint})" if hint else "")

@@ -623,24 +623,33 @@ def compare_cmd(base: str, variant: Optional[str], games: int, players: int, see
 # ---------------------------------------------------------------- test
 @main.command("test")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
-def test_cmd(paths: tuple[str, ...]) -> None:
+@click.option("--pack", "pack_name", default=None, metavar="PACK",
+              help="run the scenarios against this pack (a modified copy, an expansion) instead of the one each file names")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "junit"]), default="text", show_default=True,
+              help="json: one entry per scenario; junit: JUnit XML for CI")
+@click.option("--trace", is_flag=True, help="print the pending decision and its options at each step (on stderr with --format json/junit)")
+def test_cmd(paths: tuple[str, ...], pack_name: Optional[str], fmt: str, trace: bool) -> None:
     """Run rules scenario files (or every scenario file under a folder)."""
-    from .scenario import collect, run_file
+    from .scenario import as_json as results_json, as_junit, collect, iter_file
     files = collect(list(paths))
     if not files:
         click.echo(f"no scenario files found in {', '.join(paths)} (a scenario file is YAML with 'kind: scenario')", err=True)
         sys.exit(ExitCode.CONTENT_INVALID)
-    passed = failed = 0
+    game = _load(pack_name) if pack_name else None
+    results = []
     for f in files:
-        for r in run_file(f):
-            if r.ok:
-                passed += 1
-                click.echo(f"PASS {location(r.span)}: {r.name}")
-            else:
-                failed += 1
-                click.echo(f"FAIL {location(r.span)}: {r.name}: {r.message}")
-    click.echo(f"{passed} passed, {failed} failed")
-    sys.exit(ExitCode.CONTENT_INVALID if failed or not files else ExitCode.OK)
+        for r in iter_file(f, game, (lambda line: click.echo(f"  {line}", err=fmt != "text")) if trace else None):
+            results.append(r)
+            if fmt == "text":
+                click.echo(f"PASS {location(r.span)}: {r.name}" if r.ok else f"FAIL {location(r.span)}: {r.name}: {r.message}")
+    failed = sum(not r.ok for r in results)
+    if fmt == "json":
+        click.echo(json.dumps(results_json(results, pack_name), indent=2, ensure_ascii=False))
+    elif fmt == "junit":
+        click.echo(as_junit(results, pack_name))
+    else:
+        click.echo(f"{len(results) - failed} passed, {failed} failed" + (f" (against {pack_name})" if pack_name else ""))
+    sys.exit(ExitCode.CONTENT_INVALID if failed else ExitCode.OK)
 
 
 # ---------------------------------------------------------------- cards

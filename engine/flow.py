@@ -215,17 +215,18 @@ class Flow:
         """Apply a choice by option key (or index). Refuses illegal ones, state untouched."""
         dec = st.pending
         if dec is None:
-            raise IllegalChoice("no decision is pending" + (" (the game is over)" if st.over else ""))
+            raise IllegalChoice("no decision is pending" + (" (the game is over)" if st.over else ""), code="no_decision")
         if isinstance(key, int) and not isinstance(key, bool):
             if not 0 <= key < dec.count():
-                raise IllegalChoice(f"option {key} is out of range (0..{dec.count() - 1})")
+                raise IllegalChoice(f"option {key} is out of range (0..{dec.count() - 1})", code="out_of_range")
             index = key
         else:
             keys = dec.keys()
             if key in keys:
                 index = keys.index(key)
             else:
-                raise IllegalChoice(self.refusal_reason(st, str(key)))
+                code, reason = self.refusal_reason(st, str(key))
+                raise IllegalChoice(reason, code=code)
         if len(st.log) + st.refused >= self.max_decisions:
             raise self.too_many_choices(st)
         value = dec.values[index]
@@ -249,7 +250,7 @@ class Flow:
             st.restore(cp[0] if inside else before)
             st.checkpoint = None
             st.refused += made - len(st.log)     # the choices undone count on (a loop of refusals is bounded too)
-            raise Refusal(err.message.split(" (in ", 1)[0], err.span) from None
+            raise Refusal(err.message.split(" (in ", 1)[0], err.span, code=err.code) from None
         except RuleError as err:
             raise in_game(err, st) from None
 

@@ -7,9 +7,11 @@ line and column of the step that failed.
 """
 from __future__ import annotations
 
+import time
+import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Iterator, Optional
 
 from dsl import ast as A
 from dsl.compiler import Code, Compiler, Unit, _Scope
@@ -19,7 +21,7 @@ from dsl.source import Source, TextOrigin
 from dsl.types import RULE_FAULTS
 from dsl.typesys import BOOL, INT, PLAYER, Card, Enum, List, Type, Zone
 
-from .errors import ContentError, IllegalChoice, MeepleError, PackInvalid, RuleError, Span, location, suggest
+from .errors import UNKNOWN, ContentError, IllegalChoice, MeepleError, PackInvalid, RuleError, Span, location, suggest
 from .game import Game, load_game
 from .schemas import validate
 from .state import State
@@ -30,9 +32,11 @@ from .yamlsrc import Document, load_yaml
 class Result:
     file: str
     name: str
-    span: Span
+    span: Span            # where it failed (the failing step), or the scenario's name when it passed
     ok: bool
     message: str = ""
+    scenario: Span = UNKNOWN   # the scenario's name, where it starts
+    seconds: float = 0.0
 
 
 class ScenarioFailure(MeepleError):
@@ -214,128 +218,299 @@ def _match(dec, want: str) -> Optional[int]:
     return None
 
 
-def _expectation(game: Game, doc: Document, path: tuple, text: str):
-    """Compile an expectation; for a comparison also compile both sides, for the message."""
-    comp = Compiler(game.vocab, [])
-    src = _source(doc, path, text)
-    code = Code("expect")
-    unit = Unit(code, src.origin, _Scope())
-    tree = parse(src.text, src.origin, "expr_start")
-    fn = comp.truth(unit, tree)
-    sides = None
-    if isinstance(tree, A.Binary) and tree.op in ("==", "!=", "<", "<=", ">", ">="):
-        sides = (comp.expr(unit, tree.left), comp.expr(unit, tree.right))
-    return fn, code, sides
+class _Expr:
+    """An expression of a scenario (an expectation, a ``remember``), compiled against
+    the pack with the scenario's remembered values as names."""
+
+    def __init__(self, game: Game, doc: Document, path: tuple, text: str, memory: dict, truth: bool):
+        comp = Compiler(game.vocab, [])
+        src = _source(doc, path, text)
+        self.text = text.strip()
+        self.code = Code("expect")
+        unit = Unit(self.code, src.origin, _Scope())
+        self.memory = [(unit.new_slot(), value) for name, (value, t) in memory.items()]
+        for (slot, _), (name, (_, t)) in zip(self.memory, memory.items()):
+            unit.scope.names[name] = (slot, t)
+        tree = _card_ids(game, parse(src.text, src.origin, "expr_start"), set(memory), doc.span(path))
+        if truth:
+            self.fn, self.type = comp.truth(unit, tree), BOOL
+        else:
+            self.fn, self.type = comp.expr(unit, tree)
+        self.sides = None
+        if isinstance(tree, A.Binary) and tree.op in ("==", "!=", "<", "<=", ">", ">="):
+            self.sides = (comp.expr(unit, tree.left), comp.expr(unit, tree.right))
+        # every(x in xs where c) fails for an item; not any(x in xs where c) holds for one: find it
+        self.culprit = None
+        inner, negated = (tree.operand, True) if isinstance(tree, A.Unary) and tree.op == "not" else (tree, False)
+        if isinstance(inner, A.Call) and inner.func == ("any" if negated else "every") and len(inner.args) == 1 \
+                and isinstance(inner.args[0], A.Comprehension) and inner.args[0].cond is not None:
+            comp_ = inner.args[0]
+            cond = comp_.cond if negated else A.Unary("not", comp_.cond, comp_.cond.pos)
+            find = A.Call("first", (A.Comprehension(comp_.var, comp_.source, cond, None, comp_.pos),), inner.pos)
+            self.culprit = (comp_.var, comp.expr(unit, find))
+
+    def frame(self, st: State) -> Frame:
+        fr = Frame(-1, 0, [None] * max(1, self.code.nlocals + 4), st.pending.player if st.pending else -1, -1)
+        for slot, value in self.memory:
+            fr.locals[slot] = value
+        return fr
 
 
-def run_file(path: Path) -> list[Result]:
+def _card_ids(game: Game, tree: A.Node, bound: set, span: Span) -> A.Node:
+    """A card id where the language has no such name means the card: ``ID in ZONE`` is
+    true when a copy of it is there; ``x == ID`` is ``x is ID``;
+    anywhere else it is the card itself (which needs a card with one copy)."""
+    g = game.vocab
+    known = set(g.known_names())
+
+    def is_card(n: A.Node, scope: set) -> bool:
+        return isinstance(n, A.Name) and n.name in game.card_index and n.name not in known and n.name not in scope
+
+    def walk(n: Any, scope: set) -> Any:
+        if isinstance(n, tuple):
+            return tuple(walk(x, scope) for x in n)
+        if not isinstance(n, A.Node):
+            return n
+        if isinstance(n, A.Binary) and n.op in ("in", "notin") and is_card(n.left, scope):
+            var = "_card_"
+            found = A.Call("any", (A.Comprehension(var, walk(n.right, scope), A.Is(A.Name(var, n.left.pos), n.left.name, False,
+                                                                                    n.left.pos, n.left.pos), None, n.pos),), n.pos)
+            return A.Unary("not", found, n.pos) if n.op == "notin" else found
+        if isinstance(n, A.Binary) and n.op in ("==", "!=") and (is_card(n.left, scope) or is_card(n.right, scope)) \
+                and not (is_card(n.left, scope) and is_card(n.right, scope)):
+            card, other = (n.left, n.right) if is_card(n.left, scope) else (n.right, n.left)
+            return A.Is(walk(other, scope), card.name, n.op == "!=", n.pos, card.pos)
+        if is_card(n, scope):
+            copies = [c for c, d in enumerate(game.card_def_index) if d == game.card_index[n.name]]
+            if len(copies) != 1:
+                raise ScenarioFailure(f"'{n.name}' has {len(copies)} copies: write '{n.name} in ZONE', or 'x is {n.name}' for one of them",
+                                      span)
+            kind = game.card_defs[game.card_index[n.name]].kind
+            var = "_card_"
+            return A.Call("first", (A.Comprehension(var, A.Name(kind, n.pos), A.Is(A.Name(var, n.pos), n.name, False, n.pos, n.pos),
+                                                    None, n.pos),), n.pos)
+        if isinstance(n, A.Comprehension):
+            inner = scope | {n.var}
+            return A.Comprehension(n.var, walk(n.source, scope), walk(n.cond, inner), walk(n.value, inner), n.pos)
+        fields = {f: walk(getattr(n, f), scope) for f in n.__dataclass_fields__}
+        return type(n)(**fields)
+    return walk(tree, set(bound))
+
+
+_REMEMBER = re.compile(r"\s*([a-z_][a-z0-9_]*)\s*=(?!=)(.*)", re.S)
+
+
+def run_file(path: Path, game: Optional[Game] = None, trace: Optional[Callable[[str], None]] = None) -> list[Result]:
+    """Run every scenario of a file, against the pack it names or against ``game``
+    (``meeple test --pack``: a modified copy of the pack, an expansion). ``trace`` is
+    told the pending decision at every step (``meeple test --trace``)."""
+    return list(iter_file(path, game, trace))
+
+
+def iter_file(path: Path, game: Optional[Game] = None, trace: Optional[Callable[[str], None]] = None) -> Iterator[Result]:
+    """``run_file``, one result at a time, as each scenario ends."""
     display = str(path)
     try:
         doc = load_yaml(path, display)
     except ContentError as err:
-        return [Result(display, "(file)", err.span, False, err.message)]
+        yield Result(display, "(file)", err.span, False, err.message)
+        return
     errs = list(validate(doc, "scenario"))
     if errs:
-        return [Result(display, "(file)", e.span, False, e.message) for e in errs]
+        yield from (Result(display, "(file)", e.span, False, e.message) for e in errs)
+        return
     data = doc.data
     try:
-        game = _game_for(str(data["pack"]), path.parent)
+        game = game or _game_for(str(data["pack"]), path.parent)
     except PackInvalid as err:
         first = err.problems.errors[0]
-        return [Result(display, "(file)", doc.span(("pack",)), False, f"pack does not load: {location(first.span)}: {first.message}")]
+        yield Result(display, "(file)", doc.span(("pack",)), False, f"pack does not load: {location(first.span)}: {first.message}")
+        return
     except MeepleError as err:
-        return [Result(display, "(file)", doc.span(("pack",)), False, err.message)]
-    results = []
+        yield Result(display, "(file)", doc.span(("pack",)), False, err.message)
+        return
     for i, sc in enumerate(data["scenarios"]):
         span = doc.span(("scenarios", i, "name"))
+        began = time.perf_counter()
+        if trace:
+            trace(f"{location(span)}: {sc['name']}")
         try:
-            _run_scenario(game, doc, ("scenarios", i), sc, data)
-            results.append(Result(display, sc["name"], span, True))
+            _Run(game, doc, ("scenarios", i), sc, data, trace).run()
+            yield Result(display, sc["name"], span, True, scenario=span, seconds=time.perf_counter() - began)
         except MeepleError as err:
-            results.append(Result(display, sc["name"], err.span if err.span.line else span, False, err.message))
-    return results
+            yield Result(display, sc["name"], err.span if err.span.line else span, False, err.message,
+                         scenario=span, seconds=time.perf_counter() - began)
 
 
-def _run_scenario(game: Game, doc: Document, path: tuple, sc: dict, top: dict) -> None:
-    players = sc.get("players", top.get("players", game.min_players))
-    seed = sc.get("seed", top.get("seed", 0))
-    start = _Start(game, doc, path + ("start",), sc["start"]) if sc.get("start") else None
-    options = {**(top.get("options") or {}), **(sc.get("options") or {})}
-    try:
-        st = game.new_state(players, seed, prepare=start, options=options)
-    except IllegalChoice as err:
-        raise ScenarioFailure(err.message, doc.span(path + ("options",)) if "options" in sc else doc.span(("options",))) from None
-    for j, step in enumerate(sc["steps"]):
-        spath = path + ("steps", j)
+def _refusal(err: IllegalChoice) -> str:
+    return f"{err.message} [{err.code}]" if err.code else err.message
+
+
+class _Run:
+    """One scenario, step by step."""
+
+    def __init__(self, game: Game, doc: Document, path: tuple, sc: dict, top: dict, trace):
+        self.game, self.doc, self.path, self.sc, self.top, self.trace = game, doc, path, sc, top, trace
+        self.memory: dict[str, tuple[Any, Type]] = {}       # remember NAME = EXPR: (value, type)
+
+    def fail(self, message: str, path: tuple) -> ScenarioFailure:
+        return ScenarioFailure(message, self.doc.span(path))
+
+    def run(self) -> None:
+        game, doc, path, sc, top = self.game, self.doc, self.path, self.sc, self.top
+        players = sc.get("players", top.get("players", game.min_players))
+        seed = sc.get("seed", top.get("seed", 0))
+        start = _Start(game, doc, path + ("start",), sc["start"]) if sc.get("start") else None
+        options = {**(top.get("options") or {}), **(sc.get("options") or {})}
+        try:
+            st = game.new_state(players, seed, prepare=start, options=options)
+        except IllegalChoice as err:
+            raise ScenarioFailure(err.message, doc.span(path + ("options",)) if "options" in sc else doc.span(("options",))) from None
+        for j, step in enumerate(sc["steps"]):
+            self.step(st, step, path + ("steps", j))
+
+    def pending(self, st: State) -> str:
+        dec = st.pending
+        return f"P{dec.player + 1} is to choose ({dec.prompt})" if dec else "the game is over"
+
+    def step(self, st: State, step: dict, spath: tuple) -> None:
+        game, doc = self.game, self.doc
         if "arrange" in step:
             _Start(game, doc, spath + ("arrange",), step["arrange"] or {})(st)
             if st.pending is not None:
                 game.repose(st)          # the pending choice is offered again, from the arranged state
         if "choose" in step:
-            wants = step["choose"] if isinstance(step["choose"], list) else [step["choose"]]
-            for k, want in enumerate(wants):
-                want = str(want)
-                cpath = spath + ("choose",) + ((k,) if isinstance(step["choose"], list) else ())
-                dec = st.pending
-                if dec is None:
-                    raise ScenarioFailure(f"cannot choose '{want}': the game is over", doc.span(cpath))
-                if k == 0 and "by" in step and dec.player != step["by"] - 1:
-                    raise ScenarioFailure(f"P{dec.player + 1} is to choose ({dec.prompt}), not P{step['by']}", doc.span(spath + ("by",)))
-                if "refused" in step:
-                    before = st.to_json()
-                    try:
-                        game.apply(st, want)
-                    except IllegalChoice as err:
-                        if step["refused"] not in err.message:
-                            raise ScenarioFailure(f"'{want}' was refused, but with: {err.message}", doc.span(spath + ("refused",)))
-                        if st.to_json() != before:
-                            raise ScenarioFailure(f"refusing '{want}' changed the state", doc.span(cpath))
-                        continue
-                    raise ScenarioFailure(f"'{want}' was accepted, expected a refusal ({step['refused']})", doc.span(cpath))
-                try:
-                    game.apply(st, want)
-                except IllegalChoice as err:
-                    raise ScenarioFailure(f"'{want}' refused ({dec.prompt}, P{dec.player + 1}): {err.message}", doc.span(cpath)) from None
+            self.choose(st, step, spath)
+        elif self.trace:
+            self.trace(f"  {location(doc.span(spath))}: {self.pending(st)}" + (f": {', '.join(st.pending.keys())}" if st.pending else ""))
         if "by" in step and "choose" not in step:
+            if isinstance(step["by"], list):
+                raise self.fail("a list of players needs a list of choices", spath + ("by",))
             if st.pending is None or st.pending.player != step["by"] - 1:
-                who = f"P{st.pending.player + 1} is to choose ({st.pending.prompt})" if st.pending else "the game is over"
-                raise ScenarioFailure(f"{who}, not P{step['by']}", doc.span(spath + ("by",)))
+                raise self.fail(f"{self.pending(st)}, not P{step['by']}", spath + ("by",))
         for what in ("offered", "not_offered"):
             if what in step:
                 if st.pending is None:
-                    raise ScenarioFailure(f"'{what}': no decision is pending (the game is over)", doc.span(spath + (what,)))
+                    raise self.fail(f"'{what}': no decision is pending (the game is over)", spath + (what,))
                 keys = st.pending.keys()
                 wrong = [str(k) for k in step[what] if (str(k) in keys) != (what == "offered")]
                 if wrong:
                     verb = "not offered" if what == "offered" else "offered"
-                    raise ScenarioFailure(f"{', '.join(wrong)} {'is' if len(wrong) == 1 else 'are'} {verb}; the options are: {', '.join(keys)}",
-                                          doc.span(spath + (what,)))
+                    raise self.fail(f"{', '.join(wrong)} {'is' if len(wrong) == 1 else 'are'} {verb}; the options are: {', '.join(keys)}",
+                                    spath + (what,))
+        if "game_over" in step:
+            if step["game_over"] and not st.over:
+                raise self.fail(f"expected the game to be over, but {self.pending(st)}", spath + ("game_over",))
+            if not step["game_over"] and st.over:
+                raise self.fail(f"expected the game to go on, but it is over (ranking {[p + 1 for p in st.ranking]}, scores {st.scores})",
+                                spath + ("game_over",))
         for what in ("ranking", "winners"):
             if what in step:
                 if not st.over:
-                    raise ScenarioFailure(f"expected the game to be over for '{what}', but P{st.pending.player + 1} is to choose ({st.pending.prompt})",
-                                          doc.span(spath + (what,)))
+                    raise self.fail(f"expected the game to be over for '{what}', but {self.pending(st)}", spath + (what,))
                 got = [p + 1 for p in (st.ranking if what == "ranking" else game.winners(st))]
                 if got != list(step[what]):
-                    raise ScenarioFailure(f"{what} is {got}, expected {list(step[what])} (scores {st.scores})", doc.span(spath + (what,)))
-        if "expect" in step:
-            texts = step["expect"] if isinstance(step["expect"], list) else [step["expect"]]
-            for k, text in enumerate(texts):
-                epath = spath + ("expect",) + ((k,) if isinstance(step["expect"], list) else ())
-                fn, code, sides = _expectation(game, doc, epath, text)
-                me = st.pending.player if st.pending else -1
-                fr = Frame(-1, 0, [None] * max(1, code.nlocals + 4), me, -1)
+                    raise self.fail(f"{what} is {got}, expected {list(step[what])} (scores {st.scores})", spath + (what,))
+        for k, text, epath in self.texts(step, "expect", spath):
+            self.expect(st, text, epath)
+        for k, text, rpath in self.texts(step, "remember", spath):
+            self.remember(st, text, rpath)
+
+    @staticmethod
+    def texts(step: dict, key: str, spath: tuple):
+        if key not in step:
+            return []
+        one = not isinstance(step[key], list)
+        items = [step[key]] if one else step[key]
+        return [(k, text, spath + (key,) + (() if one else (k,))) for k, text in enumerate(items)]
+
+    def choose(self, st: State, step: dict, spath: tuple) -> None:
+        game, doc = self.game, self.doc
+        one = not isinstance(step["choose"], list)
+        wants = [step["choose"]] if one else step["choose"]
+        by = step.get("by")
+        if isinstance(by, list) and len(by) != len(wants):
+            raise self.fail(f"'by' lists {len(by)} player(s) for {len(wants)} choice(s): give one per choice", spath + ("by",))
+        for k, want in enumerate(wants):
+            want = str(want)
+            cpath = spath + ("choose",) + (() if one else (k,))
+            dec = st.pending
+            if self.trace:
+                self.trace(f"  {location(doc.span(cpath))}: {self.pending(st)}" + (f": {', '.join(dec.keys())} -> {want}" if dec else ""))
+            if dec is None:
+                raise self.fail(f"cannot choose '{want}': the game is over", cpath)
+            seat = by[k] if isinstance(by, list) else (by if k == 0 else None)
+            if seat is not None and dec.player != seat - 1:
+                raise self.fail(f"P{dec.player + 1} is to choose ({dec.prompt}), not P{seat}",
+                                spath + ("by",) + ((k,) if isinstance(by, list) else ()))
+            if "refused" in step:
+                expected = str(step["refused"])
+                before = st.to_json()
                 try:
-                    holds = fn(st, fr)
-                    detail = ""
-                    if not holds and sides:
-                        (left, lt), (right, rt) = sides
-                        detail = f" (left side is {_show(game, st, left(st, fr), lt)}, right side is {_show(game, st, right(st, fr), rt)})"
-                except (RuleError, *RULE_FAULTS) as exc:     # the expectation itself breaks a rule: its own failure
-                    why = exc.message if isinstance(exc, RuleError) else f"{type(exc).__name__}: {exc}"
-                    raise ScenarioFailure(f"expectation cannot be evaluated: {text.strip()}: {why}", doc.span(epath)) from None
-                if not holds:
-                    raise ScenarioFailure(f"expectation failed: {text.strip()}{detail}", doc.span(epath))
+                    game.apply(st, want)
+                except IllegalChoice as err:
+                    if expected != err.code and expected not in err.message:
+                        raise self.fail(f"'{want}' was refused, but with: {_refusal(err)}", spath + ("refused",))
+                    if st.to_json() != before:
+                        raise self.fail(f"refusing '{want}' changed the state", cpath)
+                    continue
+                raise self.fail(f"'{want}' was accepted, expected a refusal ({expected})", cpath)
+            try:
+                game.apply(st, want)
+            except IllegalChoice as err:
+                raise self.fail(f"'{want}' refused ({dec.prompt}, P{dec.player + 1}): {_refusal(err)}", cpath) from None
+
+    def compile(self, text: str, path: tuple, truth: bool) -> _Expr:
+        try:
+            return _Expr(self.game, self.doc, path, text, self.memory, truth)
+        except ScenarioFailure:
+            raise
+        except MeepleError as err:
+            if not err.span.line:
+                err.span = self.doc.span(path)
+            raise
+
+    def evaluate(self, st: State, ex: _Expr, fn, fr: Frame, path: tuple) -> Any:
+        try:
+            return fn(st, fr)
+        except (RuleError, *RULE_FAULTS) as exc:     # the expression itself breaks a rule: its own failure
+            why = exc.message if isinstance(exc, RuleError) else f"{type(exc).__name__}: {exc}"
+            raise self.fail(f"expectation cannot be evaluated: {ex.text}: {why}", path) from None
+
+    def expect(self, st: State, text: str, epath: tuple) -> None:
+        ex = self.compile(text, epath, True)
+        fr = ex.frame(st)
+        if self.evaluate(st, ex, ex.fn, fr, epath):
+            return
+        detail = ""
+        if ex.sides:
+            (left, lt), (right, rt) = ex.sides
+            detail = (f" (left side is {_show(self.game, st, self.evaluate(st, ex, left, fr, epath), lt)}, "
+                      f"right side is {_show(self.game, st, self.evaluate(st, ex, right, fr, epath), rt)})")
+        elif ex.culprit:
+            var, (find, t) = ex.culprit
+            item = self.evaluate(st, ex, find, fr, epath)
+            if item is not None:
+                detail = f" (it fails for {var} = {_show(self.game, st, item, t)})"
+        raise self.fail(f"expectation failed: {ex.text}{detail}", epath)
+
+    def remember(self, st: State, text: str, rpath: tuple) -> None:
+        m = _REMEMBER.fullmatch(str(text))
+        if m is None:
+            raise self.fail(f"write 'remember: NAME = EXPRESSION', not {str(text).strip()!r}", rpath)
+        name = m.group(1)
+        expr = " " * m.start(2) + m.group(2)          # the expression where it stands, for the columns of its errors
+        g = self.game
+        if name in g.known_names() or name in g.card_index:
+            raise self.fail(f"'{name}' is a name of the pack already: remember the value under another name", rpath)
+        ex = self.compile(expr, rpath, False)
+        value = self.evaluate(st, ex, ex.fn, ex.frame(st), rpath)
+        t = ex.type
+        if isinstance(t, Zone):                       # a zone is remembered as the cards in it now
+            value, t = list(st.zones[value]), List(t.elem())
+        elif isinstance(value, list):
+            value = list(value)
+        self.memory[name] = (value, t)
 
 
 def _show(game: Game, st: State, v: Any, t: Type) -> str:
@@ -371,3 +546,47 @@ def collect(paths: list[str]) -> list[Path]:
         else:
             out.append(path)
     return out
+
+
+# ---------------------------------------------------------------- reports for CI
+def as_json(results: list[Result], pack: Optional[str] = None) -> dict:
+    """``meeple test --format json``: one entry per scenario (a file that cannot be run is
+    one entry named '(file)'); a failure carries the location of the step that failed."""
+    return {
+        "pack": pack,
+        "passed": sum(r.ok for r in results),
+        "failed": sum(not r.ok for r in results),
+        "scenarios": [{
+            "file": r.file,
+            "name": r.name,
+            "line": (r.scenario if r.scenario.line else r.span).line,
+            "passed": r.ok,
+            "seconds": round(r.seconds, 4),
+            "failure": None if r.ok else {"file": r.span.file, "line": r.span.line, "col": r.span.col,
+                                          "message": f"{location(r.span)}: {r.message}"},
+        } for r in results],
+    }
+
+
+def as_junit(results: list[Result], pack: Optional[str] = None) -> str:
+    """``meeple test --format junit``: JUnit XML as CI systems read it, one test suite
+    per scenario file and one test case per scenario."""
+    import xml.etree.ElementTree as ET
+    root = ET.Element("testsuites", name="meeple test" + (f" --pack {pack}" if pack else ""),
+                      tests=str(len(results)), failures=str(sum(not r.ok for r in results)),
+                      time=f"{sum(r.seconds for r in results):.3f}")
+    suites: dict[str, ET.Element] = {}
+    for r in results:
+        suite = suites.get(r.file)
+        if suite is None:
+            mine = [x for x in results if x.file == r.file]
+            suite = suites[r.file] = ET.SubElement(root, "testsuite", name=r.file, tests=str(len(mine)),
+                                                   failures=str(sum(not x.ok for x in mine)),
+                                                   time=f"{sum(x.seconds for x in mine):.3f}")
+        case = ET.SubElement(suite, "testcase", name=r.name, classname=r.file, file=r.file,
+                             line=str((r.scenario if r.scenario.line else r.span).line), time=f"{r.seconds:.3f}")
+        if not r.ok:
+            failure = ET.SubElement(case, "failure", message=r.message, type="ScenarioFailure")
+            failure.text = f"{location(r.span)}: {r.message}"
+    ET.indent(root)
+    return ET.tostring(root, encoding="unicode", xml_declaration=True)
