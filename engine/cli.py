@@ -186,7 +186,7 @@ def main(debug: bool) -> None:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def validate(packs: tuple[str, ...], fmt: str) -> None:
     """Check packs: YAML, schemas, references and every DSL text. Exit 1 on any error."""
-    from .game import Game as _Game
+    from .game import check_pack
     from .pack import provisional_warnings, read_packs, resolve_all
     report = []
     any_error = False
@@ -199,10 +199,7 @@ def validate(packs: tuple[str, ...], fmt: str) -> None:
         start = time.perf_counter()
         problems = Problems()
         pack = read_packs(roots, problems)
-        game = None
-        if pack is not None and not problems.errors:
-            game = _Game(pack)
-            game.compile(problems, generate=False)      # checking only: nothing is generated
+        game = check_pack(pack, problems) if pack is not None else None
         seconds = time.perf_counter() - start
         warnings = provisional_warnings(pack) if pack is not None else []
         any_error |= bool(problems.errors)
@@ -216,6 +213,8 @@ def validate(packs: tuple[str, ...], fmt: str) -> None:
                 "warnings": [as_json(w) for w in problems.warnings] +
                             [{"severity": "warning", "file": s.file, "line": s.line, "col": s.col,
                               "message": f"provisional value {cid}.{fld}: {reason}"} for cid, fld, reason, s in warnings],
+                "held_back": [as_json(e) for e in problems.hidden],
+                "compiled": game is not None,
                 "cards": len(pack.cards) if pack else 0,
                 "load_order": [{"pack": i, "version": v} for i, v, _ in pack.load_order] if pack else [],
             })
@@ -230,6 +229,10 @@ def validate(packs: tuple[str, ...], fmt: str) -> None:
                 click.echo(f"{location(span)}: warning: provisional value {cid}.{fld}: {reason}")
             if pack is not None and len(pack.load_order) > 1:
                 click.echo(f"{name}: load order " + " -> ".join(f"{i} {v}" for i, v, _ in pack.load_order))
+            if problems.hidden:
+                click.echo(f"{name}: note: {_held_back(problems)}")
+            if problems.declarations_broken:
+                click.echo(f"{name}: note: the rule texts were not compiled, as the declarations they use have errors (above)")
             if problems.errors:
                 click.echo(f"{name}: {len(problems.errors)} error(s), {len(warnings)} provisional value(s)")
             else:
@@ -243,6 +246,16 @@ def validate(packs: tuple[str, ...], fmt: str) -> None:
                 click.echo(f"{name}: valid ({pack.info.id} {pack.info.version}: {what}; {len(game.codes)} rule texts compiled) "
                            f"in {seconds:.2f} s; {len(warnings)} provisional value(s)")
     sys.exit(ExitCode.CONTENT_INVALID if any_error else ExitCode.OK)
+
+
+def _held_back(problems: Problems) -> str:
+    """The one line saying which errors were not shown: those that only name what a
+    part left out for its own error declared."""
+    from .errors import _MISSING_NAME
+    names = sorted({n for e in problems.hidden for n in _MISSING_NAME.findall(e.message) if n in problems.left_out})
+    shown = ", ".join(f"'{n}'" for n in names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+    return (f"{len(problems.hidden)} more error(s) not shown: they name {shown}, declared in a part left out "
+            "for the errors above; fix those first")
 
 
 # ---------------------------------------------------------------- play
