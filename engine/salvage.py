@@ -72,8 +72,8 @@ def _get(data: Any, path: tuple) -> Any:
 def names_in(kind: str, path: tuple, value: Any) -> set[str]:
     """The names a part (at ``path``, holding ``value``) declares."""
     out: set[str] = set()
-    if len(path) >= 2 and isinstance(path[-1], str):
-        out.add(path[-1])                               # an entry by name: zones.hand
+    if len(path) >= 2 and isinstance(path[-1], str) and not set(path[:-1]) & {"flow", "players", "score"}:
+        out.add(path[-1])                               # an entry by name: zones.hand (not flow.max_rounds)
     if isinstance(value, dict):
         if isinstance(value.get("id"), str):
             out.add(value["id"])                        # a card, an action
