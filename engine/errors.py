@@ -66,7 +66,7 @@ class Problems:
 
     def follows_from_left_out(self, err: MeepleError) -> bool:
         """Whether ``err`` only says that a name declared in a left-out part is unknown
-        ('unknown zone 'hand'', ''bonus' is not a hook of coin', 'no card 'crown'...')."""
+        ('unknown zone 'hand'', ''bonus' is not a hook of coin', 'no card 'gem'...')."""
         return any(name in self.left_out for name in _MISSING_NAME.findall(err.message))
 
     def __bool__(self) -> bool:
@@ -74,7 +74,7 @@ class Problems:
 
 
 # the name an error says is missing: "unknown card kind 'coin'", "'cost' is not a field of
-# coin", "there is no card 'crown' to remove", "cannot set 'passed': not a variable"
+# coin", "there is no card 'gem' to remove", "cannot set 'passed': not a variable"
 _MISSING_NAME = re.compile(r"(?:unknown [\w ]*?'|'(?=[^']+' is not a )|\bno [\w ]*?'|cannot set ')([^']+)'")
 
 
