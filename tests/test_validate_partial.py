@@ -129,13 +129,13 @@ def _troyes_mod(tmp_path: Path) -> Path:
 
 
 def test_only_mine_hides_the_base_packs_warnings(tmp_path, monkeypatch):
-    mod = _troyes_mod(tmp_path)
+    _troyes_mod(tmp_path)
     monkeypatch.chdir(tmp_path)
     full = CliRunner().invoke(main, ["validate", "mymod"])
     mine = CliRunner().invoke(main, ["validate", "mymod", "--only-mine"])
     assert full.exit_code == mine.exit_code == ExitCode.CONTENT_INVALID
     base = [line for line in full.output.splitlines() if ": warning: " in line and not line.startswith("mymod/")]
-    assert len(base) > 200
+    assert base                       # the base game's provisional values, each a line without the flag
     assert mine.output.splitlines() == [
         "mymod/rules.yaml:6:9: error: unexpected 'gian'; expected a statement (gain, set, move, if, for each, ...) or end of line",
         "            gian 1 gold",
@@ -145,7 +145,6 @@ def test_only_mine_hides_the_base_packs_warnings(tmp_path, monkeypatch):
         f"mymod: 1 error(s), 1 provisional value(s); {len(base)} provisional value(s) in base packs hidden",
     ]
     assert full.output.splitlines()[-1] == f"mymod: 1 error(s), {len(base) + 1} provisional value(s)"
-    assert mod.is_dir()
 
 
 def test_only_mine_in_json_and_on_a_base_game(tmp_path, monkeypatch):
@@ -153,7 +152,7 @@ def test_only_mine_in_json_and_on_a_base_game(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     out = json.loads(CliRunner().invoke(main, ["validate", "mymod", "--only-mine", "--format", "json"]).output)
     assert [w["message"] for w in out["warnings"]] == ["provisional value artisan.cost: a guess"]
-    assert out["base_provisional_hidden"] > 200 and out["base_warnings_hidden"] == 0
+    assert out["base_provisional_hidden"] > 0 and out["base_warnings_hidden"] == 0
     r = CliRunner().invoke(main, ["validate", "citadels", "--only-mine"])
     assert r.exit_code == ExitCode.OK
     assert r.output.splitlines()[-1].endswith("; 18 provisional value(s); 0 provisional value(s) in base packs hidden")
