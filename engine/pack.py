@@ -464,17 +464,17 @@ class _Reader:
             return
         if str(fv.get("type", "")).rstrip("?") != "int":
             key = "min" if lo is not None else "max"
-            self.error(f"{what}: min and max bound int fields only, not {fv.get('type')!r}", doc.key_span(path + (key,)))
+            self.error_breaking(f"{what}: min and max bound int fields only, not {fv.get('type')!r}", doc.key_span(path + (key,)))
             return
         if lo is not None and hi is not None and lo > hi:
-            self.error(f"{what}: min ({lo}) is more than max ({hi})", doc.span(path + ("min",)))
+            self.error_breaking(f"{what}: min ({lo}) is more than max ({hi})", doc.span(path + ("min",)))
             return
         default = fv.get("default")
         if isinstance(default, int) and not isinstance(default, bool):
             if lo is not None and default < lo:
-                self.error(f"{what}: the default must be at least {lo}, not {default}", doc.span(path + ("default",)))
+                self.error_breaking(f"{what}: the default must be at least {lo}, not {default}", doc.span(path + ("default",)))
             elif hi is not None and default > hi:
-                self.error(f"{what}: the default must be at most {hi}, not {default}", doc.span(path + ("default",)))
+                self.error_breaking(f"{what}: the default must be at most {hi}, not {default}", doc.span(path + ("default",)))
 
     RESERVED_CARD_KEYS = {"id", "name", "copies", "per_player", "starts_in", "text", "hooks", "triggers", "actions",
                           "provisional", "sources"}
