@@ -184,9 +184,11 @@ def main(debug: bool) -> None:
 @main.command()
 @click.argument("packs", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def validate(packs: tuple[str, ...], fmt: str) -> None:
+@click.option("--only-mine", is_flag=True,
+              help="Hide the warnings (provisional values) located in the packs a pack extends; the summary counts them.")
+def validate(packs: tuple[str, ...], fmt: str, only_mine: bool) -> None:
     """Check packs: YAML, schemas, references and every DSL text. Exit 1 on any error."""
-    from .game import Game as _Game
+    from .game import check_pack
     from .pack import provisional_warnings, read_packs, resolve_all
     report = []
     any_error = False
@@ -199,29 +201,38 @@ def validate(packs: tuple[str, ...], fmt: str) -> None:
         start = time.perf_counter()
         problems = Problems()
         pack = read_packs(roots, problems)
-        game = None
-        if pack is not None and not problems.errors:
-            game = _Game(pack)
-            game.compile(problems, generate=False)      # checking only: nothing is generated
+        game = check_pack(pack, problems) if pack is not None else None
         seconds = time.perf_counter() - start
         warnings = provisional_warnings(pack) if pack is not None else []
+        hidden = (0, 0)      # provisional values, other warnings: hidden as located in base packs
+        if only_mine and pack is not None:
+            in_base = _in_base_pack(pack, roots)
+            kept = [w for w in warnings if not in_base(w[3].file)]
+            others = [w for w in problems.warnings if not in_base(w.span.file)]
+            hidden = (len(warnings) - len(kept), len(problems.warnings) - len(others))
+            warnings, problems.warnings = kept, others
         any_error |= bool(problems.errors)
-        report.append((name, pack, game, problems, warnings, seconds))
+        report.append((name, pack, game, problems, warnings, seconds, hidden))
     if fmt == "json":
         out = []
-        for name, pack, game, problems, warnings, seconds in report:
+        for name, pack, game, problems, warnings, seconds, hidden in report:
             out.append({
                 "pack": name, "valid": not problems.errors, "seconds": round(seconds, 4),
                 "errors": [as_json(e) for e in problems.errors],
                 "warnings": [as_json(w) for w in problems.warnings] +
                             [{"severity": "warning", "file": s.file, "line": s.line, "col": s.col,
                               "message": f"provisional value {cid}.{fld}: {reason}"} for cid, fld, reason, s in warnings],
+                "held_back": [as_json(e) for e in problems.hidden],
+                "base_provisional_hidden": hidden[0], "base_warnings_hidden": hidden[1],
+                "compiled": game is not None,
                 "cards": len(pack.cards) if pack else 0,
                 "load_order": [{"pack": i, "version": v} for i, v, _ in pack.load_order] if pack else [],
             })
         click.echo(json.dumps(out if len(out) > 1 else out[0], indent=2, ensure_ascii=False))
     else:
-        for name, pack, game, problems, warnings, seconds in report:
+        for name, pack, game, problems, warnings, seconds, hidden in report:
+            also = (f"; {hidden[0]} provisional value(s) in base packs hidden" +
+                    (f" (and {hidden[1]} other warning(s))" if hidden[1] else "")) if only_mine else ""
             for e in problems.errors:
                 click.echo(render(e))
             for w in problems.warnings:
@@ -230,8 +241,12 @@ def validate(packs: tuple[str, ...], fmt: str) -> None:
                 click.echo(f"{location(span)}: warning: provisional value {cid}.{fld}: {reason}")
             if pack is not None and len(pack.load_order) > 1:
                 click.echo(f"{name}: load order " + " -> ".join(f"{i} {v}" for i, v, _ in pack.load_order))
+            if problems.hidden:
+                click.echo(f"{name}: note: {_held_back(problems)}")
+            if problems.declarations_broken:
+                click.echo(f"{name}: note: the rule texts were not compiled, as the declarations they use have errors (above)")
             if problems.errors:
-                click.echo(f"{name}: {len(problems.errors)} error(s), {len(warnings)} provisional value(s)")
+                click.echo(f"{name}: {len(problems.errors)} error(s), {len(warnings)} provisional value(s){also}")
             else:
                 kinds: dict[str, list[int]] = {}
                 for c in pack.cards:
@@ -241,8 +256,34 @@ def validate(packs: tuple[str, ...], fmt: str) -> None:
                 what = ", ".join(f"{n} {k}" if not per else (f"{per} {k} per player" if not n else f"{n} {k} + {per} per player")
                                  for k, (n, per) in kinds.items())
                 click.echo(f"{name}: valid ({pack.info.id} {pack.info.version}: {what}; {len(game.codes)} rule texts compiled) "
-                           f"in {seconds:.2f} s; {len(warnings)} provisional value(s)")
+                           f"in {seconds:.2f} s; {len(warnings)} provisional value(s){also}")
     sys.exit(ExitCode.CONTENT_INVALID if any_error else ExitCode.OK)
+
+
+def _in_base_pack(pack, roots: list[Path]):
+    """Whether a file (as a span names it) lies in a pack that the packs named on the
+    command line extend (the innermost pack folder holding it decides)."""
+    mine = {Path(r).resolve() for r in roots}
+    layers = [Path(root).resolve() for _, _, root in pack.load_order if not root.startswith("<")]
+
+    def in_base(file: str) -> bool:
+        try:
+            path = Path(file).resolve()
+        except (OSError, RuntimeError, ValueError):
+            return False
+        owner = max((r for r in layers if path.is_relative_to(r)), key=lambda r: len(r.parts), default=None)
+        return owner is not None and owner not in mine
+    return in_base
+
+
+def _held_back(problems: Problems) -> str:
+    """The one line saying which errors were not shown: those that only name what a
+    part left out for its own error declared."""
+    from .errors import _MISSING_NAME
+    names = sorted({n for e in problems.hidden for n in _MISSING_NAME.findall(e.message) if n in problems.left_out})
+    shown = ", ".join(f"'{n}'" for n in names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+    return (f"{len(problems.hidden)} more error(s) not shown: they name {shown}, declared in a part left out "
+            "for the errors above; fix those first")
 
 
 # ---------------------------------------------------------------- play

@@ -6,6 +6,7 @@ emitted as JSON for CI.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -46,15 +47,35 @@ class Problems:
 
     errors: list[MeepleError] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
+    # names declared by parts of files left out for their own errors (engine/salvage.py),
+    # and the errors held back because they only say one of those names is unknown
+    left_out: set[str] = field(default_factory=set)
+    hidden: list[MeepleError] = field(default_factory=list)
+    # the game's declarations (types, zones, names) have errors: its rules are not compiled
+    declarations_broken: bool = False
 
     def add(self, err: MeepleError) -> None:
-        self.errors.append(err)
+        if self.left_out and self.follows_from_left_out(err):
+            self.hidden.append(err)
+        else:
+            self.errors.append(err)
 
     def extend(self, errs: Iterable[MeepleError]) -> None:
-        self.errors.extend(errs)
+        for err in errs:
+            self.add(err)
+
+    def follows_from_left_out(self, err: MeepleError) -> bool:
+        """Whether ``err`` only says that a name declared in a left-out part is unknown
+        ('unknown zone 'hand'', ''bonus' is not a hook of coin', 'no card 'gem'...')."""
+        return any(name in self.left_out for name in _MISSING_NAME.findall(err.message))
 
     def __bool__(self) -> bool:
         return bool(self.errors)
+
+
+# the name an error says is missing: "unknown card kind 'coin'", "'cost' is not a field of
+# coin", "there is no card 'gem' to remove", "cannot set 'passed': not a variable"
+_MISSING_NAME = re.compile(r"(?:unknown [\w ]*?'|'(?=[^']+' is not a )|\bno [\w ]*?'|cannot set ')([^']+)'")
 
 
 class PackInvalid(MeepleError):

@@ -344,7 +344,7 @@ class Game(Flow, Actions, Views):
         self.end_when, self._end_code = comp.expression("end_when", g.end_when, want=BOOL)
         self.tiebreak = [comp.expression(f"tiebreak {i + 1}", t, want=INT) for i, t in enumerate(g.tiebreak)]
         self.evaluation = comp.expression("evaluation", g.evaluation, want=INT) if g.evaluation else None
-        self.score_res = self.res_index[g.score]     # the loader has checked it is a resource
+        self.score_res = self.res_index.get(g.score, 0)     # the loader has checked it is a resource (or reported it)
         problems.extend(errors)
         self._check_dice(problems)
         described = []
@@ -481,6 +481,28 @@ class Game(Flow, Actions, Views):
         self.max_action_locals = max(self.max_action_locals, ca.nlocals)
         self.actions.append(ca)
         return ca
+
+
+def check_pack(pack: M.Pack, problems: Problems) -> Optional[Game]:
+    """Build and compile ``pack`` for checking only ('meeple validate'), also when loading
+    it reported errors: what loaded is still compiled, so the errors of its rules are
+    reported in the same run. When the game's declarations have errors (an unknown
+    type, a zone holding an unknown card kind: ``Problems.declarations_broken``), or the
+    pack as loaded cannot be built, the rules are not compiled (they would only echo
+    those errors): None, with the errors found before.  A pack without load errors is
+    compiled as always."""
+    if problems.declarations_broken:
+        return None
+    errors, hidden = len(problems.errors), len(problems.hidden)
+    try:
+        game = Game(pack)
+        game.compile(problems, generate=False)      # checking only: nothing is generated
+    except Exception:
+        if not errors:
+            raise
+        del problems.errors[errors:], problems.hidden[hidden:]
+        return None
+    return game
 
 
 def load_game(name: str, sets: tuple = (), generate: bool = True) -> Game:

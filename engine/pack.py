@@ -17,6 +17,7 @@ from dsl.source import TextOrigin
 from . import model as M
 from .errors import ContentError, Problems, Span, UsageError, printable, suggest
 from .limits import MAX_FILE_BYTES, MAX_PACK_BYTES, MAX_PACK_FILES
+from .salvage import file_names, keep_valid_parts, unreadable_names
 from .schemas import validate
 from .yamlsrc import Document, load_yaml
 
@@ -307,6 +308,14 @@ class _Reader:
     def error(self, message: str, span: Span, hint: Optional[str] = None) -> None:
         self.problems.add(ContentError(message, span, hint))
 
+    def error_breaking(self, message: str, span: Span, hint: Optional[str] = None) -> None:
+        """An error in what the rules are compiled against (a type, a name, a zone's kind):
+        compiling them would only echo it, so they are not compiled (if it is shown)."""
+        before = len(self.problems.errors)
+        self.error(message, span, hint)
+        if len(self.problems.errors) > before:
+            self.problems.declarations_broken = True
+
     def check_game(self, doc: Document) -> None:
         """What the schema cannot say about a game file: types exist, defaults
         fit them, names are unique, numbers are consistent. Each error points
@@ -330,7 +339,7 @@ class _Reader:
             text = str(value.get("type") if isinstance(value, dict) else value)
             name, nullable = text.rstrip("?"), text.endswith("?")
             if name not in known_types:
-                self.error(f"{what}: unknown type '{name}'", doc.span(tpath),
+                self.error_breaking(f"{what}: unknown type '{name}'", doc.span(tpath),
                            suggest(name, known_types) or f"types are {', '.join(known_types)}")
                 return
             if not (defaults and isinstance(value, dict) and "default" in value):
@@ -361,7 +370,7 @@ class _Reader:
                     self._check_bounds(doc, ("card_kinds", kname, "fields", fname), fv, f"field '{kname}.{fname}'")
             for vname, vv in (kd.get("variables") or {}).items():
                 if vname in (kd.get("fields") or {}):
-                    self.error(f"card kind '{kname}': '{vname}' is both a field and a variable",
+                    self.error_breaking(f"card kind '{kname}': '{vname}' is both a field and a variable",
                                doc.key_span(("card_kinds", kname, "variables", vname)))
                 typed(("card_kinds", kname, "variables", vname), vv, f"variable '{kname}.{vname}'")
         for section, what in (("events", "event"), ("procedures", "procedure"), ("functions", "function")):
@@ -405,7 +414,7 @@ class _Reader:
         for enum, values in enums.items():
             for i, v in enumerate(values):
                 if v in owner and owner[v] != enum:
-                    self.error(f"'{v}' is a value of both enums '{owner[v]}' and '{enum}'", doc.span(("enums", enum, i)))
+                    self.error_breaking(f"'{v}' is a value of both enums '{owner[v]}' and '{enum}'", doc.span(("enums", enum, i)))
                 owner.setdefault(v, enum)
         groups = [("option", [(k, doc.key_span(("options", k))) for k in d.get("options") or {}]),
                   ("constant", [(k, doc.key_span(("constants", k))) for k in d.get("constants") or {}]),
@@ -421,23 +430,23 @@ class _Reader:
                 if name in seen:
                     first_what, first = seen[name]
                     at = f" (line {first.line})" if first.line and first.file == span.file else ""
-                    self.error(f"'{name}' is both {_a(first_what)}{at} and {_a(what)}; names must be unique", span)
+                    self.error_breaking(f"'{name}' is both {_a(first_what)}{at} and {_a(what)}; names must be unique", span)
                     continue
                 seen[name] = (what, span)
 
         for section, what in (("enums", "an enum"), ("card_kinds", "a card kind")):
             for name in d.get(section) or {}:
                 if name in BUILTIN_TYPES:
-                    self.error(f"'{name}' is a built-in type, so it cannot name {what}", doc.key_span((section, name)))
+                    self.error_breaking(f"'{name}' is a built-in type, so it cannot name {what}", doc.key_span((section, name)))
         zones = d.get("zones") or {}
         for z, zd in zones.items():
             for key, what in (("holds", "holds"), ("of", "belongs to")):
                 if key in zd and zd[key] not in kinds:
-                    self.error(f"zone '{z}' {what} unknown card kind '{zd[key]}'", doc.span(("zones", z, key)),
+                    self.error_breaking(f"zone '{z}' {what} unknown card kind '{zd[key]}'", doc.span(("zones", z, key)),
                                suggest(zd[key], list(kinds)) or f"card kinds: {', '.join(kinds)}")
         for kname, kd in kinds.items():
             if kd["starts_in"] not in zones:
-                self.error(f"card kind '{kname}' starts in unknown zone '{kd['starts_in']}'", doc.span(("card_kinds", kname, "starts_in")),
+                self.error_breaking(f"card kind '{kname}' starts in unknown zone '{kd['starts_in']}'", doc.span(("card_kinds", kname, "starts_in")),
                            suggest(kd["starts_in"], list(zones)) or f"zones: {', '.join(zones)}")
 
         for group, items in (d.get("actions") or {}).items():
@@ -455,17 +464,17 @@ class _Reader:
             return
         if str(fv.get("type", "")).rstrip("?") != "int":
             key = "min" if lo is not None else "max"
-            self.error(f"{what}: min and max bound int fields only, not {fv.get('type')!r}", doc.key_span(path + (key,)))
+            self.error_breaking(f"{what}: min and max bound int fields only, not {fv.get('type')!r}", doc.key_span(path + (key,)))
             return
         if lo is not None and hi is not None and lo > hi:
-            self.error(f"{what}: min ({lo}) is more than max ({hi})", doc.span(path + ("min",)))
+            self.error_breaking(f"{what}: min ({lo}) is more than max ({hi})", doc.span(path + ("min",)))
             return
         default = fv.get("default")
         if isinstance(default, int) and not isinstance(default, bool):
             if lo is not None and default < lo:
-                self.error(f"{what}: the default must be at least {lo}, not {default}", doc.span(path + ("default",)))
+                self.error_breaking(f"{what}: the default must be at least {lo}, not {default}", doc.span(path + ("default",)))
             elif hi is not None and default > hi:
-                self.error(f"{what}: the default must be at most {hi}, not {default}", doc.span(path + ("default",)))
+                self.error_breaking(f"{what}: the default must be at most {hi}, not {default}", doc.span(path + ("default",)))
 
     RESERVED_CARD_KEYS = {"id", "name", "copies", "per_player", "starts_in", "text", "hooks", "triggers", "actions",
                           "provisional", "sources"}
@@ -479,6 +488,7 @@ class _Reader:
             if list_key == "cards":      # reported once per file
                 self.problems.add(ContentError(f"unknown card kind '{kind_name}'", doc.span(("card_kind",)),
                                                suggest(kind_name, [k.name for k in game.card_kinds])))
+                self.problems.left_out |= file_names("cards", d)      # its cards are left out
             return []
         out = []
         file_sources = {str(k): v for k, v in (d.get("sources") or {}).items()}
@@ -609,7 +619,8 @@ def pack_files(root: Path, problems: Problems, budget: Optional[Budget] = None) 
 
 
 def load_documents(root: Path, problems: Problems, budget: Optional[Budget] = None) -> dict[str, list[Document]]:
-    """Every YAML file of a pack, by kind, schema-checked. Problems collected."""
+    """Every YAML file of a pack, by kind, schema-checked. Problems collected; a file
+    with schema errors keeps the parts they do not touch (engine/salvage.py)."""
     by_kind: dict[str, list[Document]] = {"pack": [], "game": [], "rules": [], "cards": [], "scenario": []}
     files = pack_files(root, problems, budget)
     for path in files:
@@ -617,17 +628,20 @@ def load_documents(root: Path, problems: Problems, budget: Optional[Budget] = No
             doc = load_yaml(path, _display(path))
         except ContentError as err:
             problems.add(err)
+            problems.left_out |= unreadable_names(path)
             continue
         data = doc.data
         if not isinstance(data, dict) or "kind" not in data:
             what = "this file is empty; a pack file is" if data is None else "a pack file must be"
             problems.add(ContentError(f"{what} a mapping with a 'kind' (pack, game, rules, cards, scenario)", Span(doc.file, 1, 1)))
+            problems.left_out |= file_names("cards", data) | file_names("rules", data)
             continue
         kind = data["kind"]
         if not isinstance(kind, str) or kind not in by_kind:
             problems.add(ContentError(f"unknown kind {kind!r}" if isinstance(kind, str) else "'kind' must be a name",
                                       doc.span(("kind",)), (suggest(kind, list(by_kind)) if isinstance(kind, str) else None)
                                       or f"kinds: {', '.join(by_kind)}"))
+            problems.left_out |= file_names("cards", data) | file_names("rules", data)
             continue
         is_manifest = path == root / "pack.yaml"
         if is_manifest != (kind == "pack"):
@@ -635,8 +649,11 @@ def load_documents(root: Path, problems: Problems, budget: Optional[Budget] = No
                                       "only the pack's own pack.yaml has kind 'pack'", doc.span(("kind",))))
             continue
         errors = list(validate(doc, kind))
-        problems.extend(errors)
-        if not errors:
+        problems.errors.extend(errors)     # as they are: a schema error is never a consequence of another
+        if errors:
+            doc, names = keep_valid_parts(doc, kind)     # what the errors do not touch is still checked
+            problems.left_out |= names
+        if doc is not None:
             by_kind[kind].append(doc)
     return by_kind
 

@@ -43,6 +43,12 @@ class ScenarioFailure(MeepleError):
     pass
 
 
+def _said(err: MeepleError) -> str:
+    """An error's message with its hint (a did-you-mean), as a scenario result shows it."""
+    hint = getattr(err, "hint", None)
+    return f"{err.message}; {hint}" if hint else err.message
+
+
 _games: dict[str, Game] = {}
 
 
@@ -115,12 +121,18 @@ class _Start:
                 elif name in g.zone_index and g.zone_defs[g.zone_index[name]].per_player:
                     self.fill_zone(st, g.zone_base[g.zone_index[name]] + p, raw, path, placed)
                 else:
+                    shared = name in g.zone_index and not g.zone_defs[g.zone_index[name]].per_player
                     raise self.err(path, f"players have no '{name}'",
-                                   suggest(name, list(g.res_index) + list(g.pvar_index) + list(g.zone_index)))
+                                   f"'{name}' is a shared zone: list it under zones:" if shared else
+                                   suggest(name, list(g.res_index) + list(g.pvar_index) + [z.name for z in g.zone_defs if z.per_player]))
         for name, raw in (self.spec.get("zones") or {}).items():
             zi = g.zone_index.get(name)
             if zi is None or g.zone_defs[zi].per_player or g.zone_defs[zi].of_card is not None:
-                raise self.err(("zones", name), f"no shared zone '{name}'", suggest(name, list(g.zone_index)))
+                shared = [z.name for z in g.zone_defs if not z.per_player and z.of_card is None]
+                hint = (f"'{name}' is a zone each player has: list it under players: N:" if zi is not None and g.zone_defs[zi].per_player
+                        else f"'{name}' is a zone of each {g.zone_defs[zi].of_card} card: list it under cards: CARD:" if zi is not None
+                        else suggest(name, shared))
+                raise self.err(("zones", name), f"no shared zone '{name}'", hint)
             self.fill_zone(st, g.zone_base[zi], raw, ("zones", name), placed)
         self.fill_cards(st, placed)
 
@@ -313,21 +325,21 @@ def iter_file(path: Path, game: Optional[Game] = None, trace: Optional[Callable[
     try:
         doc = load_yaml(path, display)
     except ContentError as err:
-        yield Result(display, "(file)", err.span, False, err.message)
+        yield Result(display, "(file)", err.span, False, _said(err))
         return
     errs = list(validate(doc, "scenario"))
     if errs:
-        yield from (Result(display, "(file)", e.span, False, e.message) for e in errs)
+        yield from (Result(display, "(file)", e.span, False, _said(e)) for e in errs)
         return
     data = doc.data
     try:
         game = game or _game_for(str(data["pack"]), path.parent)
     except PackInvalid as err:
         first = err.problems.errors[0]
-        yield Result(display, "(file)", doc.span(("pack",)), False, f"pack does not load: {location(first.span)}: {first.message}")
+        yield Result(display, "(file)", doc.span(("pack",)), False, f"pack does not load: {location(first.span)}: {_said(first)}")
         return
     except MeepleError as err:
-        yield Result(display, "(file)", doc.span(("pack",)), False, err.message)
+        yield Result(display, "(file)", doc.span(("pack",)), False, _said(err))
         return
     for i, sc in enumerate(data["scenarios"]):
         span = doc.span(("scenarios", i, "name"))
@@ -338,7 +350,7 @@ def iter_file(path: Path, game: Optional[Game] = None, trace: Optional[Callable[
             _Run(game, doc, ("scenarios", i), sc, data, trace).run()
             yield Result(display, sc["name"], span, True, scenario=span, seconds=time.perf_counter() - began)
         except MeepleError as err:
-            yield Result(display, sc["name"], err.span if err.span.line else span, False, err.message,
+            yield Result(display, sc["name"], err.span if err.span.line else span, False, _said(err),
                          scenario=span, seconds=time.perf_counter() - began)
 
 
@@ -353,8 +365,8 @@ class _Run:
         self.game, self.doc, self.path, self.sc, self.top, self.trace = game, doc, path, sc, top, trace
         self.memory: dict[str, tuple[Any, Type]] = {}       # remember NAME = EXPR: (value, type)
 
-    def fail(self, message: str, path: tuple) -> ScenarioFailure:
-        return ScenarioFailure(message, self.doc.span(path))
+    def fail(self, message: str, path: tuple, hint: Optional[str] = None) -> ScenarioFailure:
+        return ScenarioFailure(message, self.doc.span(path), hint)
 
     def run(self) -> None:
         game, doc, path, sc, top = self.game, self.doc, self.path, self.sc, self.top
@@ -365,7 +377,7 @@ class _Run:
         try:
             st = game.new_state(players, seed, prepare=start, options=options)
         except IllegalChoice as err:
-            raise ScenarioFailure(err.message, doc.span(path + ("options",)) if "options" in sc else doc.span(("options",))) from None
+            raise ScenarioFailure(err.message, doc.span(path + ("options",)) if "options" in sc else doc.span(("options",)), err.hint) from None
         for j, step in enumerate(sc["steps"]):
             self.step(st, step, path + ("steps", j))
 
@@ -396,8 +408,9 @@ class _Run:
                 wrong = [str(k) for k in step[what] if (str(k) in keys) != (what == "offered")]
                 if wrong:
                     verb = "not offered" if what == "offered" else "offered"
+                    hint = "; ".join(h for h in (suggest(k, keys) for k in wrong) if h) if what == "offered" else None
                     raise self.fail(f"{', '.join(wrong)} {'is' if len(wrong) == 1 else 'are'} {verb}; the options are: {', '.join(keys)}",
-                                    spath + (what,))
+                                    spath + (what,), hint or None)
         if "game_over" in step:
             if step["game_over"] and not st.over:
                 raise self.fail(f"expected the game to be over, but {self.pending(st)}", spath + ("game_over",))

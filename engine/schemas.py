@@ -97,6 +97,26 @@ def validate(doc: Document, kind: str) -> Iterator[ContentError]:
             yield e
 
 
+def failing_paths(doc: Document, kind: str) -> list[tuple]:
+    """Where in ``doc`` the schema is violated: the path of every value (or unknown key)
+    that ``validate`` reports, so a loader can leave out just those parts."""
+    if _surely_valid(doc.data, kind):
+        return []
+    out: list[tuple] = []
+    for err in _validator(kind).iter_errors(doc.data):
+        for e in _branches(err):
+            path = tuple(e.absolute_path)
+            if "propertyNames" in e.absolute_schema_path:
+                out.append(path + (e.instance,))
+            elif e.validator == "additionalProperties" and isinstance(e.instance, dict):
+                allowed = set(e.schema.get("properties", {}))
+                out.extend(path + (key,) for key in e.instance if key not in allowed and
+                           not any(re.search(p, str(key)) for p in e.schema.get("patternProperties", {})))
+            else:
+                out.append(path)
+    return out
+
+
 # ---------------------------------------------------------------- the quick check
 # Most files are valid, and jsonschema (its import and its walk) costs more than reading
 # them. This check gives jsonschema's own verdict for the keywords our schemas use; on

@@ -165,7 +165,7 @@ STEP_FAILURES = [
     ("- remember: vp == 3", 8, "write 'remember: NAME = EXPRESSION', not 'vp == 3'"),
     ("- remember: vp = 3", 8, "'vp' is a name of the pack already: remember the value under another name"),
     ("- remember: raid = 3", 8, "'raid' is a name of the pack already: remember the value under another name"),
-    ("- expect: later == 3\n- remember: later = 3", 8, "unknown name 'later'"),
+    ("- expect: later == 3\n- remember: later = 3", 8, "unknown name 'later'; did you mean 'players'?"),
     ("- expect: every(e in row where e.first < 5)", 8,
      "expectation failed: every(e in row where e.first < 5) (it fails for e = war)"),
     ("- expect: not any(e in row where e.size > 3)", 8,
@@ -174,7 +174,7 @@ STEP_FAILURES = [
     ("- expect: first(e in row) == war", 8, "expectation failed: first(e in row) == war"),
     ("- expect: neutral_cube.owner == none", 8,
      "'neutral_cube' has 2 copies: write 'neutral_cube in ZONE', or 'x is neutral_cube' for one of them"),
-    ("- expect: raid.frist == 4", 8, "event cards have no field 'frist'"),
+    ("- expect: raid.frist == 4", 8, "event cards have no field 'frist'; did you mean 'first'?"),
 ]
 
 
