@@ -10,6 +10,11 @@ written out, so a reader sees what changed:
 - cards files list new cards under ``cards:``, whole replacements under
   ``replace:``, single keys under ``patch:`` and ids under ``remove:``.
 
+An override may record a fingerprint of the base text it replaced, under the
+rules file's ``base_sha:`` (``procedures.turn: 3f2a9c1e``; actions as
+``actions.GROUP.ID``): a warning at the override says when the base has
+changed since, or how to record a missing one (see ``fingerprint``).
+
 Adding what exists, or changing what does not, is an error at its line. Two
 packs that change the same card or rule differently, neither extending the
 other, are a conflict naming both places: load order never decides in
@@ -19,6 +24,8 @@ came from); the merged game is then built and checked like any other.
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
 import os
 from dataclasses import replace
 from pathlib import Path
@@ -179,6 +186,13 @@ def _graft(dst: Document, dpath: tuple, src: Document, spath: tuple, clear: bool
                 d[dpath + k[n:]] = v
 
 
+def fingerprint(value: Any) -> str:
+    """The first 8 hex digits of the sha256 of a base value (its YAML data as
+    canonical JSON: comments outside an effect text and key order do not count)."""
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
+
+
 def _at(span: Span) -> str:
     return f"{span.file}:{span.line}"
 
@@ -230,8 +244,39 @@ class _Assembly:
             return a.value == b.value
         return False
 
+    # ------------------------------------------------------------ override fingerprints
+    def review(self, r: Document, key: str, thing: str, base: Any, span: Span, seen: set) -> None:
+        """Warns when the base text an override replaced has changed since its
+        base_sha was recorded, or when none is recorded (never an error)."""
+        if r.file == "<--set>":
+            return
+        seen.add(key)
+        now = fingerprint(base)
+        recorded = (r.data.get("base_sha") or {}).get(key)
+        if recorded is None:
+            self.problems.warnings.append(Problem(
+                f"this override of {thing} records no fingerprint of the base it replaces; add '{key}: {now}' under "
+                f"base_sha: and meeple validate will warn when the base changes", span))
+        elif str(recorded).lower() != now:
+            self.problems.warnings.append(Problem(
+                f"the base {thing} changed since this override was written (base_sha {recorded}, now {now}); "
+                f"review it, then update base_sha to '{key}: {now}'", span))
+
+    def unreviewed(self, r: Document, seen: set) -> None:
+        """A base_sha entry that names no override of its file (a typo, or an override since removed)."""
+        for key in (r.data.get("base_sha") or {}):
+            if key not in seen:
+                hint = suggest(key, sorted(seen)) or "remove it, or write the override it records"
+                self.problems.warnings.append(Problem(
+                    f"base_sha: '{key}' names no override of this file ({hint})", r.key_span(("base_sha", key))))
+
     # ------------------------------------------------------------ rules
     def rules(self, g: Document, layer: Layer, r: Document) -> None:
+        seen: set = set()
+        self._rules(g, layer, r, seen)
+        self.unreviewed(r, seen)
+
+    def _rules(self, g: Document, layer: Layer, r: Document, seen: set) -> None:
         # an overridden constant is the rules file's own value: the citation of the value it replaces goes
         for name in ((r.data.get("override") or {}).get("constants") or {}):
             (g.data.get("sources") or {}).pop(name, None)
@@ -256,6 +301,8 @@ class _Assembly:
         for section, items in (r.data.get("override") or {}).items():
             if section in ("players", "flow", "score"):
                 for key, value in items.items():
+                    self.review(r, f"{section}.{key}", f"{WHAT[section]} '{key}'", g.data[section].get(key),
+                                r.key_span(("override", section, key)), seen)
                     g.data[section][key] = value
                     _graft(g, (section, key), r, ("override", section, key))
                     self.record(layer, "override", section, key, r.key_span(("override", section, key)), value=value)
@@ -269,6 +316,8 @@ class _Assembly:
                             self.error(f"no action '{item['id']}' in group '{group}' to override", r.span(path + ("id",)),
                                        suggest(item["id"], [a.get("id") for a in have]) or "to add one, write it under add:")
                             continue
+                        self.review(r, f"actions.{group}.{item['id']}", f"action '{item['id']}' of group '{group}'",
+                                    have[idx], r.span(path + ("id",)), seen)
                         have[idx] = item
                         _graft(g, ("actions", group, idx), r, path)
                         self.record(layer, "override", "actions", f"{group}.{item['id']}", r.span(path + ("id",)), value=item)
@@ -280,6 +329,7 @@ class _Assembly:
                         self.error(f"no {WHAT[section]} '{name}' to override", r.key_span(path),
                                    suggest(name, list(have)) or "to add one, write it under add:")
                         continue
+                    self.review(r, f"{section}.{name}", f"{WHAT[section]} '{name}'", have[name], r.key_span(path), seen)
                     have[name] = value
                     _graft(g, (section, name), r, path)
                     self.record(layer, "override", section, name, r.key_span(path), value=value)

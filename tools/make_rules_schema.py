@@ -28,6 +28,8 @@ d = {
             "properties": add, "additionalProperties": False},
     "override": {"type": "object", "description": "replacements of existing names (an error if there is none): constants, procedures, functions, options, actions by id, flow steps, players, score",
                  "properties": over, "additionalProperties": False},
+    "base_sha": {"type": "object", "description": "a fingerprint of the base text each override replaced (the first 8 hex digits meeple validate shows), by SECTION.NAME (procedures.turn, flow.round, actions.GROUP.ID): meeple validate warns when the base has changed since",
+                 "additionalProperties": {"type": "string", "pattern": "^[0-9a-fA-F]{8}$"}},
   },
   "required": ["kind"],
   "additionalProperties": False,
