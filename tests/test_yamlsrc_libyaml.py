@@ -80,11 +80,14 @@ _PIECES = ["\n", " ", "  ", ":", ": ", "- ", "-", "[", "]", "{", "}", ",", "'", 
 @needs_libyaml
 def test_broken_files_give_the_same_message_and_location():
     """Mutations of shipped files (syntax errors, duplicate keys, odd indentation, aliases,
-    tabs...): load_yaml_text gives exactly what the pure path gives, error or document."""
+    tabs...): load_yaml_text gives exactly what the pure path gives, error or document.
+    500 in the suite (about 8 s); MEEPLE_YAML_FUZZ=N for a longer run."""
+    import os
+    runs = int(os.environ.get("MEEPLE_YAML_FUZZ", "500"))
     rng = random.Random(20240601)
     sources = [t for t in (_text(p) for p in FILES if (ROOT / "content") in p.parents) if t]
     fast_taken = 0
-    for _ in range(1500):
+    for _ in range(runs):
         text = rng.choice(sources)
         for _ in range(rng.randint(1, 3)):
             at = rng.randrange(len(text) + 1)
@@ -101,7 +104,7 @@ def test_broken_files_give_the_same_message_and_location():
         want = _outcome(_load_pure, text)
         assert _outcome(load_yaml_text, text) == want, text
         fast_taken += _fast_ok(text) and _load_fast(text, "f.yaml") is not None
-    assert fast_taken > 100
+    assert fast_taken > runs // 15
 
 
 @pytest.mark.parametrize("text", [
