@@ -60,9 +60,11 @@ class Flow:
         return values
 
     def new_state(self, players: int, seed: int, prepare: Optional[Callable[[State], None]] = None,
-                  track: bool = False, options: Optional[dict] = None) -> State:
+                  track: bool = False, options: Optional[dict] = None, prepare_round: int = 1) -> State:
         """A new game, run to its first decision. ``prepare`` (used by
-        scenarios) may change the state between setup and the first round."""
+        scenarios) may change the state between setup and the first round, or
+        when round ``prepare_round`` is about to begin (before the end test and
+        any rule of that round: the choices before it are the caller's)."""
         if not self.min_players <= players <= self.max_players:
             raise IllegalChoice(f"{self.id} is played by {self.min_players} to {self.max_players} players, not {players}")
         from .rng import seed_state
@@ -85,7 +87,7 @@ class Flow:
                 if seat >= 0:
                     st.cvars[c * self.ncvars + oi] = seat
         st.frames = [Frame(MAIN, 0, [], -1, -1)]
-        st.prepare = prepare        # kept on the state: setup may ask players first
+        st.prepare = (prepare_round, prepare) if prepare is not None else None   # kept on the state: setup may ask players first
         st.seed = seed
         try:
             self.run(st)
@@ -140,8 +142,8 @@ class Flow:
             st.frames.append(Frame(self.setup_code, 0, [None] * self.codes[self.setup_code].nlocals, -1, -1))
             return True
         if stage == 1:
-            if st.round == 0 and st.prepare is not None:
-                prepare, st.prepare = st.prepare, None
+            if st.prepare is not None and st.round + 1 >= st.prepare[0]:
+                prepare, st.prepare = st.prepare[1], None
                 prepare(st)
             if st.round > 0 and (self._test_end(st) or st.round >= self.defn.max_rounds):
                 fr.pc = 2

@@ -179,6 +179,10 @@ class _Start:
             c = free[0]
             _move(st, c, slot)
             placed.add(c)
+            if owner >= 0 and not g.card_defs[di].per_player and "owner" in g.kind_cvars.get(g.card_defs[di].kind, {}) \
+                    and "owner" not in settings:
+                # a card placed in a player's zone is that player's (a die in his section), unless written otherwise
+                st.cvars[c * g.ncvars + g.cvar_index["owner"]] = owner
             self.set_variables(st, c, settings, path + (j,))
 
     def set_variables(self, st: State, c: int, settings: dict, path: tuple) -> None:
@@ -372,17 +376,94 @@ class _Run:
         game, doc, path, sc, top = self.game, self.doc, self.path, self.sc, self.top
         players = sc.get("players", top.get("players", game.min_players))
         seed = sc.get("seed", top.get("seed", 0))
-        start = _Start(game, doc, path + ("start",), sc["start"]) if sc.get("start") else None
+        spec = sc.get("start") or {}
+        start = _Start(game, doc, path + ("start",), spec) if spec else None
         options = {**(top.get("options") or {}), **(sc.get("options") or {})}
+        skip = "round" in spec or "phase" in spec
+        target, phase = spec.get("round", 1), spec.get("phase")
+        if phase is not None:
+            self.check_phase(phase, path + ("start", "phase"))
         try:
-            st = game.new_state(players, seed, prepare=start, options=options)
+            # with a phase the arrangements wait for its first decision; with a round only, they are
+            # applied when the round begins (a no-op marks that moment when there are none)
+            st = game.new_state(players, seed, prepare=None if phase else (start or (lambda st: None)),
+                                options=options, prepare_round=target)
         except IllegalChoice as err:
             raise ScenarioFailure(err.message, doc.span(path + ("options",)) if "options" in sc else doc.span(("options",)), err.hint) from None
+        if skip:
+            self.skip(st, spec, seed, target, phase, start, path + ("start",))
         for j, step in enumerate(sc["steps"]):
             self.step(st, step, path + ("steps", j))
 
+    def check_phase(self, phase: str, ppath: tuple) -> None:
+        known = self.phases()
+        if phase not in known:
+            raise self.fail(f"no procedure or action group '{phase}' to start at", ppath, suggest(phase, sorted(known)))
+
+    def phases(self) -> set:
+        """What ``start: {phase: NAME}`` can name: the pack's procedures and action groups."""
+        g = self.game
+        return {c.name.split(" ", 1)[1] for c in g.codes if c.name.startswith("procedure ")} | set(g.action_groups)
+
+    def in_phase(self, st: State, phase: str) -> bool:
+        """The pending decision is asked while procedure ``phase`` runs, or is a menu of
+        action group ``phase`` (``play actions phase``)."""
+        g, dec = self.game, st.pending
+        if any(f.code >= 0 and g.codes[f.code].name == f"procedure {phase}" for f in st.frames):
+            return True
+        return dec.kind == "action" and bool(dec.values) and g.actions[dec.values[0][0]].group == phase
+
+    def skip(self, st: State, spec: dict, seed: int, target: int, phase: Optional[str], start: Optional[_Start], spath: tuple) -> None:
+        """``start: {round: N, phase: NAME, choices: first|random}``: the choices before that
+        point are made for the players (the first option offered, the next if it is refused; or
+        one drawn with the scenario's seed, apart from the game's own randomness)."""
+        from .rng import next_u64, seed_state
+        game, how = self.game, spec.get("choices", "first")
+        rng = seed_state(seed)
+        where = f"round {target}" + (f", phase {phase}" if phase else "")
+
+        def reached() -> bool:
+            if phase is None:
+                return st.prepare is None          # the round began: the arrangements are in
+            return st.round == target and st.pending is not None and self.in_phase(st, phase)
+
+        made = 0
+        while not reached():
+            if st.over:
+                raise self.fail(f"the game ended in round {st.round} before {where} was reached "
+                                f"({made} choices made by '{how}')", spath + (("phase",) if phase and st.round >= target else ("round",)))
+            if phase is not None and st.round > target:
+                raise self.fail(f"round {target} ended without a decision in phase '{phase}' ({made} choices made by '{how}')",
+                                spath + ("phase",))
+            dec = st.pending
+            order = list(range(dec.count()))
+            if how == "random" and order:
+                rng, draw = next_u64(rng)
+                first = draw % len(order)
+                order = order[first:first + 1] + order[:first] + order[first + 1:]
+            now = st.round
+            for i in order:
+                key = dec.key(i)
+                try:
+                    game.apply(st, i)
+                except IllegalChoice:
+                    continue
+                made += 1
+                if self.trace:
+                    self.trace(f"  {location(self.doc.span(spath))}: {self.pending_of(dec)}: {', '.join(dec.keys())} -> {key} "
+                               f"(start: {how}, round {now})")
+                break
+            else:
+                raise self.fail(f"every option was refused to P{dec.player + 1} ({dec.prompt}) before {where}", spath)
+        if phase is not None and start is not None:
+            start(st)
+            game.repose(st)          # the decision is offered again, from the arranged state
+
     def pending(self, st: State) -> str:
-        dec = st.pending
+        return self.pending_of(st.pending)
+
+    @staticmethod
+    def pending_of(dec) -> str:
         return f"P{dec.player + 1} is to choose ({dec.prompt})" if dec else "the game is over"
 
     def step(self, st: State, step: dict, spath: tuple) -> None:

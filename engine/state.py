@@ -41,7 +41,7 @@ class State:
         self.events: list = []    # notes written by 'log' for the terminal; not part of equality
         self.track: Optional[set] = None   # statistics only: (zone slot, card) pairs cards moved into
         self.opts: list = []                # the game's options, in declaration order
-        self.prepare = None                 # scenarios: changes applied once setup is done (not saved)
+        self.prepare = None                 # scenarios: (round, changes) applied when that round is to begin (not saved)
         self.checkpoint = None              # the state at the last action choice, for 'require' (not saved)
         self.seed: Optional[int] = None     # the game's seed, named by rule errors (not saved: the log has it)
         self.refused = 0                    # choices undone by refusals (not rolled back, not saved): bounds refusal loops

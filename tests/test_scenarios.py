@@ -275,3 +275,70 @@ def test_the_readme_shows_the_steps_example_as_it_runs():
     readme = (root / "README.md").read_text(encoding="utf-8")
     block = readme.split("More step keys", 1)[1].split("```yaml\n", 1)[1].split("```", 1)[0]
     assert block in (root / "tests" / "scenarios" / "engine" / "steps.yaml").read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------- start: {round, phase, choices}: its failures
+# (the start block, what the failure says, the column it points at on line 7)
+START_FAILURES = [
+    ("{round: 9}", "the game ended in round 4 before round 9 was reached (7 choices made by 'first')", 20),
+    ("{phase: resolv}", "no procedure or action group 'resolv' to start at; did you mean 'resolve'?", 20),
+    ("{phase: resolve}", "round 1 ended without a decision in phase 'resolve' (2 choices made by 'first')", 20),
+    ("{phase: resolve, round: 9}",
+     "the game ended in round 4 before round 9, phase resolve was reached (7 choices made by 'first')", 36),
+    ("{round: 2, players: {3: {vp: 1}}}", "there is no player 3 in a 2-player game", 36),
+    ("{choices: last}", "scenario 'broken': start.choices: the text 'last' is not one of: first, random", 22),
+    ("{round: 0}", "scenario 'broken': start.round: must be at least 1, found 0", 20),
+]
+
+
+@pytest.mark.parametrize("start, message, col", START_FAILURES, ids=[s for s, _, _ in START_FAILURES])
+def test_start_failures_are_exact_and_located(tmp_path, start, message, col):
+    f = tmp_path / "s.yaml"
+    f.write_text(f"kind: scenario\npack: {FLAGS}\nplayers: 2\nseed: 1\nscenarios:\n  - name: broken\n    start: {start}\n    steps: []\n")
+    [result] = run_file(f)
+    assert (result.ok, result.message, result.span.line, result.span.col) == (False, message, 7, col)
+
+
+@pytest.mark.parametrize("how", ["first", "random"])
+def test_a_skipped_start_is_the_game_the_default_choices_play(how):
+    """start: {round: 3} reaches the state that choosing the same options by hand reaches."""
+    from engine.game import load_game
+    from engine.rng import next_u64, seed_state
+    from engine.scenario import _Run
+    game = load_game(str(Path(__file__).parent / "packs" / "flags"))
+    by_hand = game.new_state(2, 5)
+    rng = seed_state(5)
+    while by_hand.round < 3:
+        n = by_hand.pending.count()
+        if how == "random":
+            rng, draw = next_u64(rng)
+        game.apply(by_hand, draw % n if how == "random" else 0)
+    sc = {"name": "x", "seed": 5, "start": {"round": 3, "choices": how}, "steps": []}
+    run = _Run(game, None, ("scenarios", 0), sc, {"players": 2}, None)
+    states = []
+    run.step = lambda st, step, path: None
+    original = game.new_state
+
+    def keep(*a, **k):
+        states.append(original(*a, **k))
+        return states[-1]
+    game.new_state = keep
+    try:
+        run.run()
+    finally:
+        del game.new_state
+    assert states[0].to_json() == by_hand.to_json()
+    assert states[0].round == 3 and len(states[0].log) == len(by_hand.log) > 0
+
+
+def test_trace_prints_the_choices_a_start_makes():
+    f = "tests/scenarios/engine/start.yaml"
+    lines = _cli("test", f, "--trace").output.splitlines()
+    assert lines[:6] == [
+        f"  {f}:9:11: round 3 begins after the first option of every choice before it",
+        f"    {f}:10:12: P1 is to choose (place a cube on): raid, war -> raid (start: first, round 1)",
+        f"    {f}:10:12: P2 is to choose (place a cube on): raid, war -> raid (start: first, round 1)",
+        f"    {f}:10:12: P1 is to choose (place a cube on): raid, war -> raid (start: first, round 2)",
+        f"    {f}:10:12: P2 is to choose (place a cube on): war -> war (start: first, round 2)",
+        f"    {f}:12:9: P1 is to choose (place a cube on): war",
+    ]
