@@ -19,6 +19,7 @@ it seems to declare: the ids of a cards file, every word of any other.
 """
 from __future__ import annotations
 
+import bisect
 import copy
 import re
 from pathlib import Path
@@ -27,6 +28,10 @@ from typing import Any, Optional
 from .limits import MAX_FILE_BYTES
 from .schemas import failing_paths, validate
 from .yamlsrc import Document
+
+# A file with more failing parts than this is left out whole: keeping its valid rest would cost
+# time (each part is cut and the rest checked again) for a file that is mostly broken anyway.
+MAX_PARTS_LEFT_OUT = 200
 
 # game sections that map names to declarations
 NAMED = ("constants", "enums", "resources", "variables", "player_variables", "card_kinds", "zones", "events",
@@ -141,14 +146,18 @@ def _without(doc: Document, cut: list[tuple]) -> Document:
         for i in sorted(set(idxs), reverse=True):
             del lst[i]
 
+    # each a set or a sorted list, so that moving a key costs its length, not the number of parts cut
+    cut_set = set(cut)
+    gone = {lpath: sorted(set(idxs)) for lpath, idxs in removed.items()}
+
     def moved(key: tuple) -> Optional[tuple]:
-        if any(key[:len(c)] == c for c in cut):
+        if any(key[:n] in cut_set for n in range(1, len(key) + 1)):
             return None
         out = list(key)
-        for lpath, idxs in removed.items():
-            n = len(lpath)
-            if len(key) > n and key[:n] == lpath and isinstance(key[n], int):
-                out[n] = key[n] - sum(1 for i in set(idxs) if i < key[n])
+        for n in range(len(key) - 1, -1, -1):
+            idxs = gone.get(key[:n])
+            if idxs is not None and isinstance(key[n], int):
+                out[n] = key[n] - bisect.bisect_left(idxs, key[n])
         return tuple(out)
 
     def table(t: dict) -> dict:
@@ -169,8 +178,13 @@ def keep_valid_parts(doc: Document, kind: str) -> tuple[Optional[Document], set[
     units = [unit(kind, p) for p in paths]
     if not paths or any(u is None for u in units):
         return None, file_names(kind, doc.data)
-    cut = sorted(set(units), key=len)
-    cut = [u for u in cut if not any(u[:len(o)] == o and u != o for o in cut)]   # the outermost part only
+    if len(set(units)) > MAX_PARTS_LEFT_OUT:        # past this, the file is left out whole (it would only be noise)
+        return None, file_names(kind, doc.data)
+    outer: set[tuple] = set()
+    for u in sorted(set(units), key=len):              # the outermost part only
+        if not any(u[:n] in outer for n in range(1, len(u))):
+            outer.add(u)
+    cut = sorted(outer, key=len)
     left = set()
     for u in cut:
         left |= names_in(kind, u, _get(doc.data, u))

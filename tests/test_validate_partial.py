@@ -156,3 +156,23 @@ def test_only_mine_in_json_and_on_a_base_game(tmp_path, monkeypatch):
     r = CliRunner().invoke(main, ["validate", "citadels", "--only-mine"])
     assert r.exit_code == ExitCode.OK
     assert r.output.splitlines()[-1].endswith("; 18 provisional value(s); 0 provisional value(s) in base packs hidden")
+
+
+@pytest.mark.parametrize("broken", [150, 1000])
+def test_many_broken_parts_are_left_out_in_linear_time(broken):
+    """Leaving out broken parts costs the file's length, not the square of it (found by
+    tools/fuzz.py: a line repeated 3,000 times took 20 s). Past MAX_PARTS_LEFT_OUT broken
+    parts the file is left out whole."""
+    import time
+    from engine.salvage import MAX_PARTS_LEFT_OUT
+    cards = "".join(f"  - {{id: b{i}, name: B, cost: 1, copies: two}}\n" for i in range(broken))
+    text = "kind: cards\ncard_kind: coin\ncards:\n  - {id: a, name: A, cost: 1}\n" + cards + "  - {id: z, name: Z, cost: 2}\n"
+    start = time.perf_counter()
+    kept, names = keep_valid_parts(_doc(text), "cards")
+    assert time.perf_counter() - start < 1.0
+    if broken <= MAX_PARTS_LEFT_OUT:
+        assert [c["id"] for c in kept.data["cards"]] == ["a", "z"]
+        assert kept.spans[("cards", 1, "cost")].line == broken + 5      # the last card moved up, its place kept
+        assert names == {f"b{i}" for i in range(broken)}
+    else:
+        assert kept is None and "a" in names and "z" in names
