@@ -240,3 +240,45 @@ def test_the_base_hooks_are_small():
     sizes = {section: {name: _lines(base[section][name]["effect" if section == "procedures" else "value"])
                        for name in names} for section, names in BASE_HOOKS.items()}
     assert sizes == BASE_HOOKS
+
+
+# a change to a base turn action reaches the expansions (citadels-2016
+# overrode take_gold whole before it used after_gather)
+GATHER = """\
+kind: scenario
+pack: {pack}
+players: 4
+seed: 25
+scenarios:
+  - name: the King takes gold and builds
+    options: {options}
+    start:
+      variables: {{crown: 1}}
+      players:
+        1: {{gold: 0, hand: [temple]}}
+    steps:
+      - arrange: {{zones: {{offered: [king, bishop, merchant, warlord], face_up_aside: [], face_down_aside: []}}}}
+      - choose: [king, bishop, merchant, warlord]
+      - choose: take_gold
+      - expect: gold of player(1) == {gold}
+      - choose: build:temple
+      - expect:
+          - gold of player(1) == {gold} - 1
+          - any(d in city of player(1) where d is temple)
+"""
+BASE_GOLD = "        gain 2 gold\n        set gathered = true\n        call after_gather(true)\n"
+
+
+@pytest.mark.parametrize("pack", FAMILY)
+@pytest.mark.parametrize("gold_line, gold", [("        gain 2 gold\n", 2), ("        gain 3 gold\n", 3)],
+                         ids=["as shipped", "base take_gold gives 3"])
+def test_a_change_to_the_base_turn_actions_reaches_every_pack(tmp_path, pack, gold_line, gold):
+    root = _family(tmp_path)
+    game = root / "citadels" / "game.yaml"
+    text = game.read_text()
+    assert BASE_GOLD in text
+    game.write_text(text.replace(BASE_GOLD, BASE_GOLD.replace("        gain 2 gold\n", gold_line)))
+    scenario = root / f"gather_{pack}.yaml"
+    scenario.write_text(GATHER.format(pack=pack, options=OPTIONS[pack], gold=gold))
+    results = run_file(scenario)
+    assert [(r.name, r.ok, r.message) for r in results] == [("the King takes gold and builds", True, results[0].message)]
