@@ -161,18 +161,124 @@ def test_a_change_to_an_overridden_base_procedure_is_noticed(tmp_path, pack):
 # ---------------------------------------------------------------- hooks instead of overrides
 import yaml  # noqa: E402
 
-# base procedures no expansion may override whole any more
-NOT_OVERRIDDEN = {"citadels-dark-city": ["turn"], "citadels-2016": ["turn"]}
+# base procedures no expansion may override whole any more: they call small
+# named hooks (procedures and functions of citadels' game.yaml) instead
+NOT_OVERRIDDEN = {
+    "procedures": ["turn", "selection"],
+    "flow": ["setup", "round", "scoring"],
+    "actions.turn": ["take_gold", "draw_cards", "build", "income", "end_turn"],
+}
+HOOKS_USED = {
+    "citadels-dark-city": {"take_crown", "turn_starting", "end_of_turn", "after_setup", "character_called",
+                           "murdered_called", "murdered_crown", "end_of_round", "after_build", "score_extras"},
+    "citadels-2016": {"take_crown", "turn_starting", "end_of_turn", "before_setup", "after_setup", "character_called",
+                      "murdered_called", "murdered_crown", "end_of_round", "before_pick", "after_selection",
+                      "after_gather", "collect_income", "pay_build", "after_build", "score_extras"},
+}
+MAX_LINES = 12          # effect lines of any override of a base procedure, function, action or flow step
+EXCEPTIONS: dict[str, str] = {}     # "pack:section.name": why it may be longer (none today)
+
+
+def _lines(text: str) -> int:
+    return len([x for x in str(text).splitlines() if x.strip() and not x.strip().startswith("#")])
+
+
+def _overrides(pack: str) -> dict[str, int]:
+    """Every override of the pack's rules file: 'section.name' -> its effect lines."""
+    override = yaml.safe_load((CONTENT / pack / "rules.yaml").read_text())["override"]
+    out = {}
+    for name, proc in override.get("procedures", {}).items():
+        out[f"procedures.{name}"] = _lines(proc["effect"])
+    for name, fn in override.get("functions", {}).items():
+        out[f"functions.{name}"] = _lines(fn["value"])
+    for group, actions in override.get("actions", {}).items():
+        for action in actions:
+            out[f"actions.{group}.{action['id']}"] = _lines(action.get("effect", ""))
+    for name, step in override.get("flow", {}).items():
+        out[f"flow.{name}"] = _lines(step)
+    return out
 
 
 @pytest.mark.parametrize("pack", FAMILY[1:])
-def test_the_expansions_use_the_turn_s_extension_points(pack):
-    rules = yaml.safe_load((CONTENT / pack / "rules.yaml").read_text())
-    procs = rules["override"]["procedures"]
-    for name in NOT_OVERRIDDEN[pack]:
-        assert name not in procs, name
-    assert {"take_crown", "turn_starting", "end_of_turn"} <= set(procs)
-    for name, proc in procs.items():
-        if name != "selection":            # not yet split (see the branch's report)
-            lines = [x for x in proc["effect"].splitlines() if x.strip() and not x.strip().startswith("#")]
-            assert len(lines) <= 12, name
+def test_the_expansions_use_the_base_s_extension_points(pack):
+    overrides = _overrides(pack)
+    for section, names in NOT_OVERRIDDEN.items():
+        for name in names:
+            assert f"{section}.{name}" not in overrides, name
+    assert {k.split(".", 1)[1] for k in overrides if k.startswith("procedures.")} >= HOOKS_USED[pack]
+
+
+@pytest.mark.parametrize("pack", FAMILY[1:])
+def test_every_override_of_the_base_is_small(pack):
+    too_long = {k: n for k, n in _overrides(pack).items() if n > MAX_LINES and f"{pack}:{k}" not in EXCEPTIONS}
+    assert too_long == {}
+
+
+@pytest.mark.parametrize("pack", FAMILY[1:])
+def test_every_hook_the_expansions_override_is_in_the_base(pack):
+    """An override names a base procedure or function (else it would be an add:)."""
+    base = yaml.safe_load((CONTENT / "citadels" / "game.yaml").read_text())
+    for key in _overrides(pack):
+        section, name = key.split(".", 1)
+        if section in ("procedures", "functions"):
+            assert name in base[section], key
+
+
+# the base game's extension points: each does nothing, or the base's own rule
+BASE_HOOKS = {
+    "procedures": {"turn_opening": 1, "take_crown": 2, "turn_starting": 1, "end_of_turn": 1, "before_setup": 1,
+                   "after_setup": 1, "character_called": 2, "murdered_called": 1, "murdered_crown": 1,
+                   "end_of_round": 1, "before_pick": 2, "after_selection": 1, "after_gather": 1,
+                   "collect_income": 1, "pay_build": 1, "after_build": 1, "score_extras": 1},
+    "functions": {"face_up_count": 1, "last_face_down": 1, "build_cost": 1, "may_build_twin": 1, "buildable": 1,
+                  "free_build": 1, "build_open": 1, "district_points": 1, "colour_bonus": 1, "completed": 1},
+}
+
+
+def test_the_base_hooks_are_small():
+    base = yaml.safe_load((CONTENT / "citadels" / "game.yaml").read_text())
+    sizes = {section: {name: _lines(base[section][name]["effect" if section == "procedures" else "value"])
+                       for name in names} for section, names in BASE_HOOKS.items()}
+    assert sizes == BASE_HOOKS
+
+
+# a change to a base turn action reaches the expansions (citadels-2016
+# overrode take_gold whole before it used after_gather)
+GATHER = """\
+kind: scenario
+pack: {pack}
+players: 4
+seed: 25
+scenarios:
+  - name: the King takes gold and builds
+    options: {options}
+    start:
+      variables: {{crown: 1}}
+      players:
+        1: {{gold: 0, hand: [temple]}}
+    steps:
+      - arrange: {{zones: {{offered: [king, bishop, merchant, warlord], face_up_aside: [], face_down_aside: []}}}}
+      - choose: [king, bishop, merchant, warlord]
+      - choose: take_gold
+      - expect: gold of player(1) == {gold}
+      - choose: build:temple
+      - expect:
+          - gold of player(1) == {gold} - 1
+          - any(d in city of player(1) where d is temple)
+"""
+BASE_GOLD = "        gain 2 gold\n        set gathered = true\n        call after_gather(true)\n"
+
+
+@pytest.mark.parametrize("pack", FAMILY)
+@pytest.mark.parametrize("gold_line, gold", [("        gain 2 gold\n", 2), ("        gain 3 gold\n", 3)],
+                         ids=["as shipped", "base take_gold gives 3"])
+def test_a_change_to_the_base_turn_actions_reaches_every_pack(tmp_path, pack, gold_line, gold):
+    root = _family(tmp_path)
+    game = root / "citadels" / "game.yaml"
+    text = game.read_text()
+    assert BASE_GOLD in text
+    game.write_text(text.replace(BASE_GOLD, BASE_GOLD.replace("        gain 2 gold\n", gold_line)))
+    scenario = root / f"gather_{pack}.yaml"
+    scenario.write_text(GATHER.format(pack=pack, options=OPTIONS[pack], gold=gold))
+    results = run_file(scenario)
+    assert [(r.name, r.ok, r.message) for r in results] == [("the King takes gold and builds", True, results[0].message)]
