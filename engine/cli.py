@@ -551,7 +551,8 @@ def simulate(game_name: str, games: int, players: int, seed: int, workers: str, 
                     backend=backend, address=address)
     try:
         if sys.stderr.isatty():
-            with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
+            from .progress import Progress
+            with Progress(games, "simulating", sys.stderr) as bar:
                 summary = run_sim(cfg, bar.update)
         else:
             summary = run_sim(cfg)
@@ -640,7 +641,8 @@ def compare_cmd(base: str, variant: Optional[str], games: int, players: int, see
     b = SimConfig(vname, games, players, seed, k, bots, options, evaluation, tuple(sets))
     try:
         if sys.stderr.isatty():
-            with click.progressbar(length=2 * games, label="simulating both", file=sys.stderr) as bar:
+            from .progress import Progress
+            with Progress(2 * games, "simulating both", sys.stderr) as bar:
                 result = compare(a, b, bar.update)
         else:
             result = compare(a, b)
