@@ -606,7 +606,8 @@ def compare_cmd(base: str, variant: Optional[str], games: int, players: int, see
                 evaluation: str, sets: tuple[str, ...], option_pairs: tuple[str, ...], fmt: str, report_path: Optional[str]) -> None:
     """Play the same games (seeds, bots) with BASE and with VARIANT (a pack, an
     expansion, or BASE with --set changes) and report every difference, with
-    its 95% interval and whether it is significant, the largest first."""
+    its 95% interval and whether it is significant: the significant first, then
+    by |difference| / half its interval."""
     from .compare import compare, format_text as compare_text
     from .simulate import SimConfig
     if variant is None and not sets:

@@ -115,7 +115,9 @@ def render_html(summaries: list[dict], comparison: Optional[dict] = None) -> str
              ".cols{display:flex;gap:2em} .col{flex:1;min-width:0} tr.sig td{background:#fff3c4} svg{max-width:100%;height:auto}",
              "</style></head><body>", f"<h1>{title}</h1>"]
     if comparison is not None:
-        parts.append("<h2>Differences, variant minus base (paired games), largest first</h2>")
+        from .compare import ORDER
+        parts.append("<h2>Differences, variant minus base (paired games)</h2>")
+        parts.append(f"<p>Order: {html.escape(ORDER)}.</p>")
         parts.append(_diff_table(comparison))
     cols = []
     for label, d in zip(("base", "variant") if comparison is not None else ("",), summaries):

@@ -99,3 +99,47 @@ def test_the_ray_backend_gives_the_local_results():
     ray = simulate(SimConfig("citadels", 16, 4, seed=2, workers=2, backend="ray")).to_dict()
     for key in ("seats", "cards", "mean_rounds", "mean_decisions", "score_spread", "first_player"):
         assert ray[key] == local[key], key
+
+
+def _known_case():
+    """40 paired games, 2 players: the variant adds 3 +- 1 points to P1 (clear),
+    1 +- 2 to P2 (less clear), half a round to a game, and changes no winner."""
+    from engine.compare import compare_summaries
+    from engine.simulate import GameRecord, SimConfig, Summary
+    base, variant = [], []
+    for i in range(40):
+        base.append(GameRecord(i, [10, 10], [0], 10, 100, [{}, {}]))
+        variant.append(GameRecord(i, [13 + (i % 3 - 1), 11 + (i % 5 - 2)], [0], 10 + i % 2, 100, [{}, {}]))
+    return compare_summaries(Summary(SimConfig("base", 40, 2), 1.0, base), Summary(SimConfig("variant", 40, 2), 1.0, variant))
+
+
+def test_the_compare_table_is_in_the_order_it_states():
+    """Differences in different units cannot be ranked by size: the table is
+    ordered, and says so, by |difference| / half its interval (significant first)."""
+    from engine.compare import ORDER, format_text
+    c = _known_case()
+    assert [(m["metric"], round(m["clarity"], 2), m["significant"]) for m in c["metrics"]] == [
+        ("P1 mean score", 11.54, True),
+        ("score spread (best - worst)", 4.66, True),
+        ("game length (rounds)", 3.19, True),
+        ("P2 mean score", 2.25, True),
+        ("P1 win rate", 0.0, False),
+        ("P2 win rate", 0.0, False),
+        ("first player win rate", 0.0, False)]
+    text = format_text(c).splitlines()
+    assert text[1] == f"order: {ORDER} (the column |d|/half)"
+    assert ORDER == "significant first, then the clearest: |difference| / half its 95% interval, largest first"
+    assert text[3] == "metric                                       base  variant     diff  95% interval         |d|/half sig"
+    assert text[4] == "P1 mean score                              10.000   12.975   +2.975  [+2.717, +3.233]        11.54  *"
+    assert text[7] == "P2 mean score                              10.000   11.000   +1.000  [+0.556, +1.444]         2.25  *"
+    assert text[8] == "P1 win rate                                 1.000    1.000   +0.000  [+0.000, +0.000]         0.00"
+
+
+@pytest.mark.parametrize("diffs, clarity", [([1, 1, 1], None),              # the same in every pair: exact
+                                            ([0, 0, 0], 0.0),
+                                            ([0, 2, 1], 1 / 1.96)])
+def test_clarity_of_a_difference(diffs, clarity):
+    from engine.compare import _paired, order
+    m = [_paired("x", [0] * len(diffs), diffs)]
+    order(m)
+    assert m[0]["clarity"] == (clarity if clarity is None else pytest.approx(clarity * 3 ** 0.5))
