@@ -17,12 +17,12 @@ from typing import Callable, Optional
 from .simulate import GameRecord, SimConfig, Summary, mean_ci, simulate, wilson
 
 
-def _paired(name: str, base: list[float], variant: list[float]) -> dict:
+def _paired(name: str, base: list[float], variant: list[float], unit: str = "win share") -> dict:
     diffs = [v - b for b, v in zip(base, variant)]
     m, lo, hi = mean_ci(diffs)
     n = max(1, len(base))
     return {"metric": name, "base": sum(base) / n, "variant": sum(variant) / n, "difference": m, "ci": [lo, hi],
-            "significant": (lo > 0 or hi < 0) and lo != hi, "paired": True}
+            "significant": (lo > 0 or hi < 0) and lo != hi, "paired": True, "unit": unit}
 
 
 def _newcombe(name: str, wins_a: float, n_a: int, wins_b: float, n_b: int) -> dict:
@@ -33,7 +33,7 @@ def _newcombe(name: str, wins_a: float, n_a: int, wins_b: float, n_b: int) -> di
     lo = d - math.sqrt((pb - lb) ** 2 + (ua - pa) ** 2)
     hi = d + math.sqrt((ub - pb) ** 2 + (pa - la) ** 2)
     return {"metric": name, "base": pa, "variant": pb, "difference": d, "ci": [lo, hi],
-            "significant": lo > 0 or hi < 0, "paired": False}
+            "significant": lo > 0 or hi < 0, "paired": False, "unit": "win share"}
 
 
 def compare_summaries(a: Summary, b: Summary) -> dict:
@@ -43,10 +43,10 @@ def compare_summaries(a: Summary, b: Summary) -> dict:
     metrics = []
     for p in range(players):
         metrics.append(_paired(f"P{p + 1} win rate", [r.share(p) for r in ra], [r.share(p) for r in rb]))
-        metrics.append(_paired(f"P{p + 1} mean score", [r.scores[p] for r in ra], [r.scores[p] for r in rb]))
-    metrics.append(_paired("game length (rounds)", [r.rounds for r in ra], [r.rounds for r in rb]))
+        metrics.append(_paired(f"P{p + 1} mean score", [r.scores[p] for r in ra], [r.scores[p] for r in rb], "points"))
+    metrics.append(_paired("game length (rounds)", [r.rounds for r in ra], [r.rounds for r in rb], "rounds"))
     metrics.append(_paired("score spread (best - worst)", [max(r.scores) - min(r.scores) for r in ra],
-                           [max(r.scores) - min(r.scores) for r in rb]))
+                           [max(r.scores) - min(r.scores) for r in rb], "points"))
     metrics.append(_paired("first player win rate", [r.share(r.first) for r in ra], [r.share(r.first) for r in rb]))
     live = set(a.live_zones) | set(b.live_zones)
     for kind, (ca, cb) in _card_tables(ra, rb, players, live).items():

@@ -86,6 +86,44 @@ def plots(d: dict) -> list[tuple[str, str]]:
     return out
 
 
+UNITS = {"win share": "win rate, variant minus base", "points": "points, variant minus base",
+         "rounds": "rounds, variant minus base"}
+
+
+def forest(c: dict) -> str:
+    """The differences of a comparison as a forest plot: one row per metric, in
+    the table's order (top first), the difference as a dot and its 95%
+    interval as a bar, a zero line; significant rows in colour. Metrics of
+    different units (win share, points, rounds) get a panel each, with its own
+    axis. Labels are SVG text (searchable, selectable)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    groups: dict[str, list[dict]] = {}
+    for m in c["metrics"]:
+        groups.setdefault(m.get("unit", "win share"), []).append(m)
+    units = [u for u in UNITS if u in groups] + [u for u in groups if u not in UNITS]
+    sizes = [len(groups[u]) for u in units]
+    with matplotlib.rc_context({"svg.fonttype": "none"}):
+        fig, axes = plt.subplots(len(units), 1, figsize=(7, 0.24 * sum(sizes) + 0.9 * len(units)), squeeze=False,
+                                 gridspec_kw={"height_ratios": sizes})
+        for ax, unit in zip(axes[:, 0], units):
+            rows = groups[unit]
+            ys = list(range(len(rows)))[::-1]
+            for y, m in zip(ys, rows):
+                colour = "#c0504d" if m["significant"] else "#7f7f7f"
+                ax.errorbar([m["difference"]], [y], xerr=[[m["difference"] - m["ci"][0]], [m["ci"][1] - m["difference"]]],
+                            fmt="o", markersize=3, capsize=2, color=colour, gid=f"forest-row-{m['metric']}")
+            ax.axvline(0, color="black", linewidth=0.8, gid="forest-zero")
+            ax.set_yticks(ys)
+            ax.set_yticklabels([m["metric"] + (" *" if m["significant"] else "") for m in rows], fontsize=7)
+            ax.set_ylim(-0.7, len(rows) - 0.3)
+            ax.set_xlabel(UNITS.get(unit, unit) + " (95% interval)", fontsize=8)
+            ax.tick_params(axis="x", labelsize=7)
+        fig.tight_layout()
+        return _svg(fig)
+
+
 def _summary_tables(d: dict) -> str:
     rows = "".join(f"<tr><td>{s['seat']}</td><td>{_pct(s['win_rate'])}</td><td>[{_pct(s['win_ci'][0])}, {_pct(s['win_ci'][1])}]</td>"
                    f"<td>{s['mean_score']:.2f}</td><td>[{s['score_ci'][0]:.2f}, {s['score_ci'][1]:.2f}]</td></tr>" for s in d["seats"])
@@ -118,6 +156,10 @@ def render_html(summaries: list[dict], comparison: Optional[dict] = None) -> str
         from .compare import ORDER
         parts.append("<h2>Differences, variant minus base (paired games)</h2>")
         parts.append(f"<p>Order: {html.escape(ORDER)}.</p>")
+        parts.append("<h3>Forest plot of the differences</h3>")
+        parts.append("<p>Each row: the variant minus the base, with its 95% interval; the line is no difference; "
+                     "significant rows (*) in red.</p>")
+        parts.append(forest(comparison))
         parts.append(_diff_table(comparison))
     cols = []
     for label, d in zip(("base", "variant") if comparison is not None else ("",), summaries):

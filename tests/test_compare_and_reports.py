@@ -89,6 +89,7 @@ def test_the_comparison_report_shows_both_side_by_side(tmp_path):
     text = out.read_text()
     assert "Differences, variant minus base" in text and text.count("<svg") >= 8
     assert "base: citadels" in text and "variant: citadels" in text
+    assert "Forest plot of the differences" in text and ">palace (district in city) win rate" in text
 
 
 def test_the_ray_backend_gives_the_local_results():
@@ -143,3 +144,22 @@ def test_clarity_of_a_difference(diffs, clarity):
     m = [_paired("x", [0] * len(diffs), diffs)]
     order(m)
     assert m[0]["clarity"] == (clarity if clarity is None else pytest.approx(clarity * 3 ** 0.5))
+
+
+def test_the_comparison_report_has_a_forest_plot_of_the_differences():
+    """One row per metric (its label as SVG text, in the table's order within
+    its unit), its interval, a zero line per unit panel."""
+    from engine.report import render_html
+    c = _known_case()
+    page = render_html(c["summaries"], c)
+    svg = page.split("<h3>Forest plot of the differences</h3>")[1].split("<table")[0]
+    svg = svg[svg.index("<svg"):]
+    assert svg.rstrip().endswith("</svg>")
+    labels = re.findall(r"<text[^>]*>([^<]*)</text>", svg)
+    rows = [t for t in labels if not re.fullmatch(r"[−\-0-9.]+", t)]
+    assert rows == ["win rate, variant minus base (95% interval)", "P1 win rate", "P2 win rate", "first player win rate",
+                    "points, variant minus base (95% interval)", "P1 mean score *", "score spread (best - worst) *", "P2 mean score *",
+                    "rounds, variant minus base (95% interval)", "game length (rounds) *"]
+    for m in c["metrics"]:
+        assert f'id="forest-row-{m["metric"]}' in svg
+    assert svg.count('id="forest-zero') == 3
