@@ -136,6 +136,56 @@ def _summary_tables(d: dict) -> str:
     return head + table
 
 
+def _cell(key: str, value: Any, row: dict) -> str:
+    """A value of a card row, whatever its field: rates and their intervals in
+    %, other numbers to 2 decimals, lists and mappings spelled out."""
+    rate = key.endswith("_rate") or (key.endswith("_ci") and f"{key[:-3]}_rate" in row)
+    if isinstance(value, bool) or value is None:
+        return "" if value is None else ("yes" if value else "")
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return _pct(value) if rate else f"{value:.2f}"
+    if isinstance(value, (list, tuple)) and len(value) == 2 and key.endswith("_ci"):
+        return f"[{_cell(key, float(value[0]), row)}, {_cell(key, float(value[1]), row)}]"
+    if isinstance(value, dict):
+        return ", ".join(f"{html.escape(str(k))}: {_cell(str(k), v, {})}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_cell(key, v, row) for v in value)
+    return html.escape(str(value))
+
+
+def _header(key: str) -> str:
+    return "95% interval" if key.endswith("_ci") else html.escape(key.replace("_", " "))
+
+
+def card_tables(d: dict) -> str:
+    """Every card table of a simulation summary, whatever fields its rows carry:
+    the zones the text output shows (cards played, built) as tables, sorted as
+    there (by win rate, highest first), the other zones folded under
+    <details>."""
+    out = []
+    cards = d.get("cards", {})
+    shown = [k for k in d.get("shown", ()) if k in cards]
+    for kind in shown + [k for k in sorted(cards) if k not in shown]:
+        rows = cards[kind]
+        if not rows:
+            continue
+        keys: list[str] = []
+        for r in rows:
+            keys += [k for k in r if k not in keys]
+        if "win_rate" in keys:
+            rows = sorted(rows, key=lambda r: -r.get("win_rate", 0.0))
+        head = "".join(f"<th>{_header(k) if k != 'card' else html.escape(kind)}</th>" for k in keys)
+        body = "".join("<tr>" + "".join(f"<td>{_cell(k, r[k], r) if k in r else ''}</td>" for k in keys) + "</tr>" for r in rows)
+        table = f"<table class=\"cards\"><tr>{head}</tr>{body}</table>"
+        if kind in shown:
+            out.append(f"<h3>Cards: {html.escape(kind)}</h3>{table}")
+        else:
+            out.append(f"<details><summary>Cards: {html.escape(kind)} ({len(rows)})</summary>{table}</details>")
+    return "".join(out)
+
+
 def _diff_table(c: dict) -> str:
     rows = "".join(
         f"<tr class=\"{'sig' if m['significant'] else ''}\"><td>{html.escape(m['metric'])}</td><td>{m['base']:.4g}</td><td>{m['variant']:.4g}</td>"
@@ -149,7 +199,7 @@ def render_html(summaries: list[dict], comparison: Optional[dict] = None) -> str
     title = "meeple simulation" if comparison is None else "meeple comparison"
     parts = [f"<!doctype html><html><head><meta charset=\"utf-8\"><title>{title}</title><style>",
              "body{font-family:sans-serif;margin:2em;max-width:1400px} table{border-collapse:collapse;margin:1em 0}"
-             "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right} th{background:#eee}"
+             "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right} th{background:#eee} table.cards td:first-child{text-align:left}"
              ".cols{display:flex;gap:2em} .col{flex:1;min-width:0} tr.sig td{background:#fff3c4} svg{max-width:100%;height:auto}",
              "</style></head><body>", f"<h1>{title}</h1>"]
     if comparison is not None:
@@ -166,6 +216,7 @@ def render_html(summaries: list[dict], comparison: Optional[dict] = None) -> str
         col = [f"<div class=\"col\"><h2>{html.escape(label or d['pack'])}: {html.escape(d['pack'])}</h2>", _summary_tables(d)]
         for name, svg in plots(d):
             col.append(f"<h3>{html.escape(name)}</h3>{svg}")
+        col.append(card_tables(d))
         col.append("</div>")
         cols.append("".join(col))
     parts.append("<div class=\"cols\">" + "".join(cols) + "</div>")

@@ -163,3 +163,34 @@ def test_the_comparison_report_has_a_forest_plot_of_the_differences():
     for m in c["metrics"]:
         assert f'id="forest-row-{m["metric"]}' in svg
     assert svg.count('id="forest-zero') == 3
+
+
+def test_the_simulate_report_has_the_card_tables_of_the_text(tmp_path):
+    """Every row of the text output's card tables is a row of the HTML, same
+    figures, same order."""
+    out = tmp_path / "report.html"
+    r = run("simulate", "citadels", "-n", 40, "-p", 4, "--workers", 1, "--report", out)
+    text, page = r.output, out.read_text()
+    for kind in ("character in acting", "district in city"):
+        section = page.split(f"<h3>Cards: {kind}</h3>")[1].split("</table>")[0]
+        rows = [re.findall(r"<td>([^<]*)</td>", row) for row in section.split("<tr>")[2:]]
+        block = text.split("\n" + kind)[1].split("\n\n")[0].splitlines()[1:]
+        assert len(rows) == len(block) > 0
+        for cells, line in zip(rows, block):
+            card, games, rate, lo, hi, score = re.fullmatch(
+                r"(\S+)\s+(\d+)\s+([\d.]+%)\s+\[\s*([\d.]+%),\s*([\d.]+%)\]\s+([\d.]+)", line).groups()
+            assert cells[:5] == [card, games, rate, f"[{lo}, {hi}]", score]
+    assert "<summary>Cards: district in hand (" in page          # the zones the text leaves out, folded
+
+
+@pytest.mark.parametrize("row, cells", [
+    ({"card": "tavern", "games": 12, "win_rate": 0.25, "win_ci": [0.1, 0.5], "mean_score": 14.5, "score_ci": [13.0, 16.0]},
+     ["tavern", "12", "25.0%", "[10.0%, 50.0%]", "14.50", "[13.00, 16.00]"]),
+    ({"card": "canal", "used": 30, "by_seat": {"P1": 20, "P2": 10}, "use_rate": 0.75, "use_ci": [0.6, 0.9], "note": "a<b"},
+     ["canal", "30", "P1: 20, P2: 10", "75.0%", "[60.0%, 90.0%]", "a&lt;b"]),
+])
+def test_card_tables_render_whatever_fields_a_row_has(row, cells):
+    from engine.report import card_tables
+    page = card_tables({"cards": {"activity in row": [row]}, "shown": ["activity in row"]})
+    assert page.startswith("<h3>Cards: activity in row</h3>")
+    assert re.findall(r"<td>([^<]*)</td>", page.replace("&lt;", "\0")) == [c.replace("&lt;", "\0") for c in cells]
