@@ -551,7 +551,8 @@ def simulate(game_name: str, games: int, players: int, seed: int, workers: str, 
                     backend=backend, address=address)
     try:
         if sys.stderr.isatty():
-            with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
+            from .progress import Progress
+            with Progress(games, "simulating", sys.stderr) as bar:
                 summary = run_sim(cfg, bar.update)
         else:
             summary = run_sim(cfg)
@@ -605,7 +606,8 @@ def compare_cmd(base: str, variant: Optional[str], games: int, players: int, see
                 evaluation: str, sets: tuple[str, ...], option_pairs: tuple[str, ...], fmt: str, report_path: Optional[str]) -> None:
     """Play the same games (seeds, bots) with BASE and with VARIANT (a pack, an
     expansion, or BASE with --set changes) and report every difference, with
-    its 95% interval and whether it is significant, the largest first."""
+    its 95% interval and whether it is significant: the significant first, then
+    by |difference| / half its interval."""
     from .compare import compare, format_text as compare_text
     from .simulate import SimConfig
     if variant is None and not sets:
@@ -640,7 +642,8 @@ def compare_cmd(base: str, variant: Optional[str], games: int, players: int, see
     b = SimConfig(vname, games, players, seed, k, bots, options, evaluation, tuple(sets))
     try:
         if sys.stderr.isatty():
-            with click.progressbar(length=2 * games, label="simulating both", file=sys.stderr) as bar:
+            from .progress import Progress
+            with Progress(2 * games, "simulating both", sys.stderr) as bar:
                 result = compare(a, b, bar.update)
         else:
             result = compare(a, b)

@@ -86,6 +86,44 @@ def plots(d: dict) -> list[tuple[str, str]]:
     return out
 
 
+UNITS = {"win share": "win rate, variant minus base", "points": "points, variant minus base",
+         "rounds": "rounds, variant minus base"}
+
+
+def forest(c: dict) -> str:
+    """The differences of a comparison as a forest plot: one row per metric, in
+    the table's order (top first), the difference as a dot and its 95%
+    interval as a bar, a zero line; significant rows in colour. Metrics of
+    different units (win share, points, rounds) get a panel each, with its own
+    axis. Labels are SVG text (searchable, selectable)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    groups: dict[str, list[dict]] = {}
+    for m in c["metrics"]:
+        groups.setdefault(m.get("unit", "win share"), []).append(m)
+    units = [u for u in UNITS if u in groups] + [u for u in groups if u not in UNITS]
+    sizes = [len(groups[u]) for u in units]
+    with matplotlib.rc_context({"svg.fonttype": "none"}):
+        fig, axes = plt.subplots(len(units), 1, figsize=(7, 0.24 * sum(sizes) + 0.9 * len(units)), squeeze=False,
+                                 gridspec_kw={"height_ratios": sizes})
+        for ax, unit in zip(axes[:, 0], units):
+            rows = groups[unit]
+            ys = list(range(len(rows)))[::-1]
+            for y, m in zip(ys, rows):
+                colour = "#c0504d" if m["significant"] else "#7f7f7f"
+                ax.errorbar([m["difference"]], [y], xerr=[[m["difference"] - m["ci"][0]], [m["ci"][1] - m["difference"]]],
+                            fmt="o", markersize=3, capsize=2, color=colour, gid=f"forest-row-{m['metric']}")
+            ax.axvline(0, color="black", linewidth=0.8, gid="forest-zero")
+            ax.set_yticks(ys)
+            ax.set_yticklabels([m["metric"] + (" *" if m["significant"] else "") for m in rows], fontsize=7)
+            ax.set_ylim(-0.7, len(rows) - 0.3)
+            ax.set_xlabel(UNITS.get(unit, unit) + " (95% interval)", fontsize=8)
+            ax.tick_params(axis="x", labelsize=7)
+        fig.tight_layout()
+        return _svg(fig)
+
+
 def _summary_tables(d: dict) -> str:
     rows = "".join(f"<tr><td>{s['seat']}</td><td>{_pct(s['win_rate'])}</td><td>[{_pct(s['win_ci'][0])}, {_pct(s['win_ci'][1])}]</td>"
                    f"<td>{s['mean_score']:.2f}</td><td>[{s['score_ci'][0]:.2f}, {s['score_ci'][1]:.2f}]</td></tr>" for s in d["seats"])
@@ -96,6 +134,56 @@ def _summary_tables(d: dict) -> str:
     table = ("<table><tr><th>seat</th><th>win rate</th><th>95% interval</th><th>mean score</th><th>95% interval</th></tr>"
              + rows + "</table>")
     return head + table
+
+
+def _cell(key: str, value: Any, row: dict) -> str:
+    """A value of a card row, whatever its field: rates and their intervals in
+    %, other numbers to 2 decimals, lists and mappings spelled out."""
+    rate = key.endswith("_rate") or (key.endswith("_ci") and f"{key[:-3]}_rate" in row)
+    if isinstance(value, bool) or value is None:
+        return "" if value is None else ("yes" if value else "")
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return _pct(value) if rate else f"{value:.2f}"
+    if isinstance(value, (list, tuple)) and len(value) == 2 and key.endswith("_ci"):
+        return f"[{_cell(key, float(value[0]), row)}, {_cell(key, float(value[1]), row)}]"
+    if isinstance(value, dict):
+        return ", ".join(f"{html.escape(str(k))}: {_cell(str(k), v, {})}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_cell(key, v, row) for v in value)
+    return html.escape(str(value))
+
+
+def _header(key: str) -> str:
+    return "95% interval" if key.endswith("_ci") else html.escape(key.replace("_", " "))
+
+
+def card_tables(d: dict) -> str:
+    """Every card table of a simulation summary, whatever fields its rows carry:
+    the zones the text output shows (cards played, built) as tables, sorted as
+    there (by win rate, highest first), the other zones folded under
+    <details>."""
+    out = []
+    cards = d.get("cards", {})
+    shown = [k for k in d.get("shown", ()) if k in cards]
+    for kind in shown + [k for k in sorted(cards) if k not in shown]:
+        rows = cards[kind]
+        if not rows:
+            continue
+        keys: list[str] = []
+        for r in rows:
+            keys += [k for k in r if k not in keys]
+        if "win_rate" in keys:
+            rows = sorted(rows, key=lambda r: -r.get("win_rate", 0.0))
+        head = "".join(f"<th>{_header(k) if k != 'card' else html.escape(kind)}</th>" for k in keys)
+        body = "".join("<tr>" + "".join(f"<td>{_cell(k, r[k], r) if k in r else ''}</td>" for k in keys) + "</tr>" for r in rows)
+        table = f"<table class=\"cards\"><tr>{head}</tr>{body}</table>"
+        if kind in shown:
+            out.append(f"<h3>Cards: {html.escape(kind)}</h3>{table}")
+        else:
+            out.append(f"<details><summary>Cards: {html.escape(kind)} ({len(rows)})</summary>{table}</details>")
+    return "".join(out)
 
 
 def _diff_table(c: dict) -> str:
@@ -111,17 +199,24 @@ def render_html(summaries: list[dict], comparison: Optional[dict] = None) -> str
     title = "meeple simulation" if comparison is None else "meeple comparison"
     parts = [f"<!doctype html><html><head><meta charset=\"utf-8\"><title>{title}</title><style>",
              "body{font-family:sans-serif;margin:2em;max-width:1400px} table{border-collapse:collapse;margin:1em 0}"
-             "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right} th{background:#eee}"
+             "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right} th{background:#eee} table.cards td:first-child{text-align:left}"
              ".cols{display:flex;gap:2em} .col{flex:1;min-width:0} tr.sig td{background:#fff3c4} svg{max-width:100%;height:auto}",
              "</style></head><body>", f"<h1>{title}</h1>"]
     if comparison is not None:
-        parts.append("<h2>Differences, variant minus base (paired games), largest first</h2>")
+        from .compare import ORDER
+        parts.append("<h2>Differences, variant minus base (paired games)</h2>")
+        parts.append(f"<p>Order: {html.escape(ORDER)}.</p>")
+        parts.append("<h3>Forest plot of the differences</h3>")
+        parts.append("<p>Each row: the variant minus the base, with its 95% interval; the line is no difference; "
+                     "significant rows (*) in red.</p>")
+        parts.append(forest(comparison))
         parts.append(_diff_table(comparison))
     cols = []
     for label, d in zip(("base", "variant") if comparison is not None else ("",), summaries):
         col = [f"<div class=\"col\"><h2>{html.escape(label or d['pack'])}: {html.escape(d['pack'])}</h2>", _summary_tables(d)]
         for name, svg in plots(d):
             col.append(f"<h3>{html.escape(name)}</h3>{svg}")
+        col.append(card_tables(d))
         col.append("</div>")
         cols.append("".join(col))
     parts.append("<div class=\"cols\">" + "".join(cols) + "</div>")

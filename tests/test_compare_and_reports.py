@@ -89,6 +89,7 @@ def test_the_comparison_report_shows_both_side_by_side(tmp_path):
     text = out.read_text()
     assert "Differences, variant minus base" in text and text.count("<svg") >= 8
     assert "base: citadels" in text and "variant: citadels" in text
+    assert "Forest plot of the differences" in text and ">palace (district in city) win rate" in text
 
 
 def test_the_ray_backend_gives_the_local_results():
@@ -99,3 +100,97 @@ def test_the_ray_backend_gives_the_local_results():
     ray = simulate(SimConfig("citadels", 16, 4, seed=2, workers=2, backend="ray")).to_dict()
     for key in ("seats", "cards", "mean_rounds", "mean_decisions", "score_spread", "first_player"):
         assert ray[key] == local[key], key
+
+
+def _known_case():
+    """40 paired games, 2 players: the variant adds 3 +- 1 points to P1 (clear),
+    1 +- 2 to P2 (less clear), half a round to a game, and changes no winner."""
+    from engine.compare import compare_summaries
+    from engine.simulate import GameRecord, SimConfig, Summary
+    base, variant = [], []
+    for i in range(40):
+        base.append(GameRecord(i, [10, 10], [0], 10, 100, [{}, {}]))
+        variant.append(GameRecord(i, [13 + (i % 3 - 1), 11 + (i % 5 - 2)], [0], 10 + i % 2, 100, [{}, {}]))
+    return compare_summaries(Summary(SimConfig("base", 40, 2), 1.0, base), Summary(SimConfig("variant", 40, 2), 1.0, variant))
+
+
+def test_the_compare_table_is_in_the_order_it_states():
+    """Differences in different units cannot be ranked by size: the table is
+    ordered, and says so, by |difference| / half its interval (significant first)."""
+    from engine.compare import ORDER, format_text
+    c = _known_case()
+    assert [(m["metric"], round(m["clarity"], 2), m["significant"]) for m in c["metrics"]] == [
+        ("P1 mean score", 11.54, True),
+        ("score spread (best - worst)", 4.66, True),
+        ("game length (rounds)", 3.19, True),
+        ("P2 mean score", 2.25, True),
+        ("P1 win rate", 0.0, False),
+        ("P2 win rate", 0.0, False),
+        ("first player win rate", 0.0, False)]
+    text = format_text(c).splitlines()
+    assert text[1] == f"order: {ORDER} (the column |d|/half)"
+    assert ORDER == "significant first, then the clearest: |difference| / half its 95% interval, largest first"
+    assert text[3] == "metric                                       base  variant     diff  95% interval         |d|/half sig"
+    assert text[4] == "P1 mean score                              10.000   12.975   +2.975  [+2.717, +3.233]        11.54  *"
+    assert text[7] == "P2 mean score                              10.000   11.000   +1.000  [+0.556, +1.444]         2.25  *"
+    assert text[8] == "P1 win rate                                 1.000    1.000   +0.000  [+0.000, +0.000]         0.00"
+
+
+@pytest.mark.parametrize("diffs, clarity", [([1, 1, 1], None),              # the same in every pair: exact
+                                            ([0, 0, 0], 0.0),
+                                            ([0, 2, 1], 1 / 1.96)])
+def test_clarity_of_a_difference(diffs, clarity):
+    from engine.compare import _paired, order
+    m = [_paired("x", [0] * len(diffs), diffs)]
+    order(m)
+    assert m[0]["clarity"] == (clarity if clarity is None else pytest.approx(clarity * 3 ** 0.5))
+
+
+def test_the_comparison_report_has_a_forest_plot_of_the_differences():
+    """One row per metric (its label as SVG text, in the table's order within
+    its unit), its interval, a zero line per unit panel."""
+    from engine.report import render_html
+    c = _known_case()
+    page = render_html(c["summaries"], c)
+    svg = page.split("<h3>Forest plot of the differences</h3>")[1].split("<table")[0]
+    svg = svg[svg.index("<svg"):]
+    assert svg.rstrip().endswith("</svg>")
+    labels = re.findall(r"<text[^>]*>([^<]*)</text>", svg)
+    rows = [t for t in labels if not re.fullmatch(r"[−\-0-9.]+", t)]
+    assert rows == ["win rate, variant minus base (95% interval)", "P1 win rate", "P2 win rate", "first player win rate",
+                    "points, variant minus base (95% interval)", "P1 mean score *", "score spread (best - worst) *", "P2 mean score *",
+                    "rounds, variant minus base (95% interval)", "game length (rounds) *"]
+    for m in c["metrics"]:
+        assert f'id="forest-row-{m["metric"]}' in svg
+    assert svg.count('id="forest-zero') == 3
+
+
+def test_the_simulate_report_has_the_card_tables_of_the_text(tmp_path):
+    """Every row of the text output's card tables is a row of the HTML, same
+    figures, same order."""
+    out = tmp_path / "report.html"
+    r = run("simulate", "citadels", "-n", 40, "-p", 4, "--workers", 1, "--report", out)
+    text, page = r.output, out.read_text()
+    for kind in ("character in acting", "district in city"):
+        section = page.split(f"<h3>Cards: {kind}</h3>")[1].split("</table>")[0]
+        rows = [re.findall(r"<td>([^<]*)</td>", row) for row in section.split("<tr>")[2:]]
+        block = text.split("\n" + kind)[1].split("\n\n")[0].splitlines()[1:]
+        assert len(rows) == len(block) > 0
+        for cells, line in zip(rows, block):
+            card, games, rate, lo, hi, score = re.fullmatch(
+                r"(\S+)\s+(\d+)\s+([\d.]+%)\s+\[\s*([\d.]+%),\s*([\d.]+%)\]\s+([\d.]+)", line).groups()
+            assert cells[:5] == [card, games, rate, f"[{lo}, {hi}]", score]
+    assert "<summary>Cards: district in hand (" in page          # the zones the text leaves out, folded
+
+
+@pytest.mark.parametrize("row, cells", [
+    ({"card": "tavern", "games": 12, "win_rate": 0.25, "win_ci": [0.1, 0.5], "mean_score": 14.5, "score_ci": [13.0, 16.0]},
+     ["tavern", "12", "25.0%", "[10.0%, 50.0%]", "14.50", "[13.00, 16.00]"]),
+    ({"card": "canal", "used": 30, "by_seat": {"P1": 20, "P2": 10}, "use_rate": 0.75, "use_ci": [0.6, 0.9], "note": "a<b"},
+     ["canal", "30", "P1: 20, P2: 10", "75.0%", "[60.0%, 90.0%]", "a&lt;b"]),
+])
+def test_card_tables_render_whatever_fields_a_row_has(row, cells):
+    from engine.report import card_tables
+    page = card_tables({"cards": {"activity in row": [row]}, "shown": ["activity in row"]})
+    assert page.startswith("<h3>Cards: activity in row</h3>")
+    assert re.findall(r"<td>([^<]*)</td>", page.replace("&lt;", "\0")) == [c.replace("&lt;", "\0") for c in cells]
