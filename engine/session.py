@@ -33,7 +33,12 @@ def observation(game: Game, st: State, agent, player: int):
 
 
 def play(game: Game, players: int, seed: int, agents: list, on_decision: Optional[Callable[[State], None]] = None,
-         track: bool = False, options: Optional[dict] = None) -> State:
+         track: bool = False, options: Optional[dict] = None,
+         on_choice: Optional[Callable[[State, object, int], None]] = None) -> State:
+    """Play a whole game with ``agents``. ``on_choice(st, decision, index)`` is told of
+    every choice that stood (not refused), just after it was applied: choice number
+    ``len(st.log) - 1``; a later refusal may undo choices already told of, and the
+    choice made anew at that number is told of in turn."""
     st = game.new_state(players, seed, track=track, options=options)
     while not st.over:
         if on_decision is not None:
@@ -48,6 +53,8 @@ def play(game: Game, players: int, seed: int, agents: list, on_decision: Optiona
             pick = agent.choose(view, [dec.options[i] for i in allowed] if labels else allowed)
             try:
                 game.apply(st, allowed[pick])
+                if on_choice is not None:
+                    on_choice(st, dec, allowed[pick])
                 break
             except Refusal:
                 if st.pending is not dec:

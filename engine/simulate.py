@@ -50,6 +50,7 @@ class GameRecord:
     decisions: int
     chosen: list[dict[str, list[str]]]      # per player: "kind in zone" -> card ids that entered that zone
     first: int = 0                          # the player who made the game's first choice (who starts)
+    used: list = field(default_factory=list)  # per player: card kind -> {card id: times used} (see ``UseRecorder``)
 
     def share(self, p: int) -> float:
         """Player p's share of the win (ties split it)."""
@@ -72,11 +73,72 @@ def _evaluator(game: Game, text: str):
     return _EVALUATORS[key]
 
 
+class UseRecorder:
+    """Which cards each player used in a game, seen from the engine alone (no game words).
+
+    A player *uses* card C when a choice of theirs that stood names C:
+    - an action whose parameter is a card (``with: a in activities``): C is the parameter;
+    - an action a card grants (a card's own action): C is that card;
+    - a ``choose`` among cards: C is the card picked.
+    Each such choice counts once per card it names. Cards that only moved into a
+    player's zones are the other tables (``GameRecord.chosen``). A refusal that undoes
+    choices undoes their uses too (a use is kept with its choice's number)."""
+
+    __slots__ = ("ids", "action_keyers", "action_describer", "raw", "hook")
+
+    def __init__(self, game: Game):
+        self.ids = game.card_def_ids
+        self.action_describer = game.action_describer
+        # per action index: whether its parameter is a card (its options are keyed by card id)
+        self.action_keyers = [k is not None and _is_card_keyer(k, self.ids) for _, _, k, _ in game.action_describer.actions]
+        # the hot path only notes (choice number + 1, player, value, describer); ``uses`` reads them after the game
+        raw: list = []
+        add = raw.append
+
+        def hook(st, dec, index: int, add=add, len=len) -> None:
+            add((len(st.log), dec.player, dec.values[index], dec.describer))
+        self.raw, self.hook = raw, hook
+
+    def uses(self) -> list[tuple[int, int]]:
+        """(player, card instance) per use, in the order of the choices that stood."""
+        out: list[tuple[int, int, int]] = []      # (choice number + 1, player, card)
+        keyers, ids = self.action_keyers, self.ids
+        actions = self.action_describer
+        for n, player, v, describer in self.raw:
+            while out and out[-1][0] >= n:      # undone by a refusal, made anew now
+                out.pop()
+            if describer is actions:
+                ai, card, x = v
+                if card is not None:
+                    out.append((n, player, card))
+                if x is not None and keyers[ai] and type(x) is int:
+                    out.append((n, player, x))
+            elif type(v) is int:
+                keyer = getattr(describer, "keyer", None)
+                if keyer is not None and _is_card_keyer(keyer, ids):
+                    out.append((n, player, v))
+        return [(p, c) for _, p, c in out]
+
+    def per_player(self, game: Game, players: int) -> list[dict[str, dict[str, int]]]:
+        out: list[dict[str, dict[str, int]]] = [dict() for _ in range(players)]
+        defs, index, ids = game.card_defs, game.card_def_index, self.ids
+        for p, c in self.uses():
+            by_card = out[p].setdefault(defs[index[c]].kind, {})
+            by_card[ids[c]] = by_card.get(ids[c], 0) + 1
+        return [{k: dict(sorted(v.items())) for k, v in sorted(d.items())} for d in out]
+
+
+def _is_card_keyer(keyer, ids: list) -> bool:
+    """Whether options keyed by ``keyer`` are cards (their key is the card's id)."""
+    return getattr(keyer, "__self__", None) is ids
+
+
 def run_one(game: Game, cfg: SimConfig, index: int) -> GameRecord:
     gs = game_seed(cfg.seed, index)
     agents = make_agents(cfg.bots, cfg.players, gs, game, _evaluator(game, cfg.evaluation))   # compiled once per process
+    recorder = UseRecorder(game)
     try:
-        st = play(game, cfg.players, gs, agents, track=True, options=dict(cfg.options))
+        st = play(game, cfg.players, gs, agents, track=True, options=dict(cfg.options), on_choice=recorder.hook)
     except MeepleError as err:
         # which game of the run stopped (the run stops there): see ``stopped_game``
         err.game, err.config = index, cfg
@@ -89,7 +151,8 @@ def run_one(game: Game, cfg: SimConfig, index: int) -> GameRecord:
         zone = game.zone_defs[game.slot_zone[slot]]
         chosen[owner].setdefault(f"{zone.holds} in {zone.name}", set()).add(game.card_def_ids[card])
     return GameRecord(index, st.scores, game.winners(st), st.round, len(st.log),
-                      [{k: sorted(v) for k, v in c.items()} for c in chosen], st.log[0][0] if st.log else 0)
+                      [{k: sorted(v) for k, v in c.items()} for c in chosen], st.log[0][0] if st.log else 0,
+                      recorder.per_player(game, cfg.players))
 
 
 def stopped_game(err: MeepleError) -> Optional[str]:
@@ -229,6 +292,7 @@ class Summary:
     records: list[GameRecord] = field(default_factory=list)
     live_zones: tuple = ()
     interrupted: bool = False        # Ctrl-C: the records are the first games of the run only
+    kind_cards: dict = field(default_factory=dict)   # card kind -> its card ids (the usage tables list every one)
 
     def to_dict(self) -> dict:
         cfg = self.config
@@ -261,6 +325,7 @@ class Summary:
                 m, mlo, mhi = mean_ci([e[1] for e in entries])
                 rows.append({"card": cid, "games": k, "win_rate": wins / k, "win_ci": [lo, hi], "mean_score": m, "score_ci": [mlo, mhi]})
             cards[kind] = rows
+        used = self._used()
         rounds = mean_ci([r.rounds for r in self.records])
         spread = mean_ci([max(r.scores) - min(r.scores) for r in self.records])
         first_wins = sum(r.share(r.first) for r in self.records)
@@ -278,10 +343,44 @@ class Summary:
             # the win rate of the player who made the first choice, against a fair 1 / players
             "first_player": {"win_rate": first_wins / n if n else 0.0, "win_ci": [flo, fhi], "fair": 1 / cfg.players},
             "seats": seats, "cards": cards,
+            # per card kind, every card: how often players used it (see UseRecorder) and how its users did
+            "used": used,
             # the text report shows cards that reached a live zone (played, built)
             "shown": sorted(k for k in cards if k.split(" in ", 1)[1] in self.live_zones),
             **({"interrupted": True, "games_requested": cfg.games} if self.interrupted else {}),
         }
+
+
+    def _used(self) -> dict[str, list[dict]]:
+        """The usage tables: per kind of card used at all, a row per card of that kind
+        (unused ones too): times used, by seat, and the win rate and mean score of the
+        players who used it (one entry per game and player, however often they used it)."""
+        cfg = self.config
+        seen: dict[str, dict[str, list]] = {}
+        for r in self.records:
+            for p, by_kind in enumerate(r.used):
+                share = r.share(p)
+                for kind, by_card in by_kind.items():
+                    cards = seen.setdefault(kind, {})
+                    for cid, times in by_card.items():
+                        cards.setdefault(cid, []).append((p, times, share, r.scores[p]))
+        out = {}
+        for kind in sorted(seen):
+            rows = []
+            for cid in sorted(set(self.kind_cards.get(kind, ())) | set(seen[kind])):
+                entries = seen[kind].get(cid, [])
+                k = len(entries)
+                wins = sum(e[2] for e in entries)
+                lo, hi = wilson(wins, k)
+                m, mlo, mhi = mean_ci([e[3] for e in entries])
+                by_seat = [0] * cfg.players
+                for e in entries:
+                    by_seat[e[0]] += e[1]
+                rows.append({"card": cid, "times": sum(by_seat), "by_seat": {f"P{p + 1}": n for p, n in enumerate(by_seat)},
+                             "users": k, "win_rate": wins / k if k else 0.0, "win_ci": [lo, hi],
+                             "mean_score": m, "score_ci": [mlo, mhi]})
+            out[kind] = rows
+        return out
 
 
 def simulate(cfg: SimConfig, progress: Optional[Callable[[int], None]] = None) -> Summary:
@@ -299,7 +398,10 @@ def simulate(cfg: SimConfig, progress: Optional[Callable[[int], None]] = None) -
     finally:
         games.close()            # stops the workers now, not when the generator is collected
     live = tuple(z.name for z in game.zone_defs if z.in_play)
-    return Summary(cfg, time.perf_counter() - start, records, live, interrupted)
+    kinds: dict[str, list[str]] = {}
+    for c in game.card_defs:
+        kinds.setdefault(c.kind, []).append(c.id)
+    return Summary(cfg, time.perf_counter() - start, records, live, interrupted, kinds)
 
 
 def format_text(d: dict) -> str:
@@ -322,6 +424,15 @@ def format_text(d: dict) -> str:
         lines += ["", f"{kind:<22}{'games':>6}{'win rate':>10}  {'95% interval':<16}{'mean score':>11}"]
         for r in sorted(rows, key=lambda r: -r["win_rate"]):
             lines.append(f"{r['card']:<22}{r['games']:>6}{pct(r['win_rate']):>10}  [{pct(r['win_ci'][0])}, {pct(r['win_ci'][1])}] {r['mean_score']:>9.2f}")
+    for kind, rows in d.get("used", {}).items():
+        seats = "/".join(f"P{p + 1}" for p in range(d["players"]))
+        lines += ["", f"{kind + ' used':<22}{'times':>6}{'users':>6}{'win rate':>10}  {'95% interval':<16}{'mean score':>11}  "
+                      f"{'95% interval':<16}times by {seats}"]
+        for r in sorted(rows, key=lambda r: (-r["times"], r["card"])):      # most used first
+            interval = f"[{r['score_ci'][0]:.2f}, {r['score_ci'][1]:.2f}]" if r["users"] else "-"
+            lines.append(f"{r['card']:<22}{r['times']:>6}{r['users']:>6}{pct(r['win_rate']):>10}  "
+                         f"[{pct(r['win_ci'][0])}, {pct(r['win_ci'][1])}] {r['mean_score']:>9.2f}  {interval:<16}"
+                         + "/".join(str(n) for n in r["by_seat"].values()))
     return "\n".join(lines)
 
 
