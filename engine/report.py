@@ -163,7 +163,8 @@ def card_tables(d: dict) -> str:
     """Every card table of a simulation summary, whatever fields its rows carry:
     the zones the text output shows (cards played, built) as tables, sorted as
     there (by win rate, highest first), the other zones folded under
-    <details>."""
+    <details>; then the cards players used (an action's or a choice's card),
+    most used first, as the text output shows them."""
     out = []
     cards = d.get("cards", {})
     shown = [k for k in d.get("shown", ()) if k in cards]
@@ -171,19 +172,27 @@ def card_tables(d: dict) -> str:
         rows = cards[kind]
         if not rows:
             continue
-        keys: list[str] = []
-        for r in rows:
-            keys += [k for k in r if k not in keys]
-        if "win_rate" in keys:
+        if any("win_rate" in r for r in rows):
             rows = sorted(rows, key=lambda r: -r.get("win_rate", 0.0))
-        head = "".join(f"<th>{_header(k) if k != 'card' else html.escape(kind)}</th>" for k in keys)
-        body = "".join("<tr>" + "".join(f"<td>{_cell(k, r[k], r) if k in r else ''}</td>" for k in keys) + "</tr>" for r in rows)
-        table = f"<table class=\"cards\"><tr>{head}</tr>{body}</table>"
+        table = _rows_table(kind, rows)
         if kind in shown:
             out.append(f"<h3>Cards: {html.escape(kind)}</h3>{table}")
         else:
             out.append(f"<details><summary>Cards: {html.escape(kind)} ({len(rows)})</summary>{table}</details>")
+    for kind, rows in sorted(d.get("used", {}).items()):
+        if rows:
+            rows = sorted(rows, key=lambda r: -r.get("times", 0))
+            out.append(f"<h3>Cards used: {html.escape(kind)}</h3>{_rows_table(kind, rows)}")
     return "".join(out)
+
+
+def _rows_table(kind: str, rows: list) -> str:
+    keys: list[str] = []
+    for r in rows:
+        keys += [k for k in r if k not in keys]
+    head = "".join(f"<th>{_header(k) if k != 'card' else html.escape(kind)}</th>" for k in keys)
+    body = "".join("<tr>" + "".join(f"<td>{_cell(k, r[k], r) if k in r else ''}</td>" for k in keys) + "</tr>" for r in rows)
+    return f"<table class=\"cards\"><tr>{head}</tr>{body}</table>"
 
 
 def _diff_table(c: dict) -> str:

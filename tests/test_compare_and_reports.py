@@ -194,3 +194,16 @@ def test_card_tables_render_whatever_fields_a_row_has(row, cells):
     page = card_tables({"cards": {"activity in row": [row]}, "shown": ["activity in row"]})
     assert page.startswith("<h3>Cards: activity in row</h3>")
     assert re.findall(r"<td>([^<]*)</td>", page.replace("&lt;", "\0")) == [c.replace("&lt;", "\0") for c in cells]
+
+
+def test_the_simulate_report_has_the_tables_of_the_cards_players_used(tmp_path):
+    """The 'KIND used' tables of the text (every Troyes activity card and event, with how
+    often and by whom) are in the HTML too, the same cards in the same order."""
+    out = tmp_path / "report.html"
+    r = run("simulate", "troyes", "-n", 4, "-p", 2, "--workers", 1, "--report", out)
+    text, page = r.output, out.read_text()
+    for kind in ("activity", "event"):
+        section = page.split(f"<h3>Cards used: {kind}</h3>")[1].split("</table>")[0]
+        html_cards = [re.findall(r"<td>([^<]*)</td>", row)[0] for row in section.split("<tr>")[2:]]
+        block = text.split(f"\n{kind} used")[1].split("\n\n")[0].splitlines()[1:]
+        assert html_cards == [line.split()[0] for line in block] and len(html_cards) == {"activity": 27, "event": 17}[kind]
