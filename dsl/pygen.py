@@ -626,15 +626,7 @@ class PyGen:
 
     def gen(self, ctx: _Ctx, n: A.Node) -> str:
         """Python source of one expression node (already checked)."""
-        key = id(n)
-        if ctx.pyhoist and key in ctx.pyhoist and not self.type_of(n).is_collection:
-            v = ctx.pyhoist[key]
-            return f"({v} if {v} is not _U else ({v} := {self._gen(ctx, n)}))"
-        if ctx.hoist and key in ctx.hoist and not self.type_of(n).is_collection:
-            slot = ctx.hoist[key]
-            c = self.fresh("c")
-            return f"({c} if ({c} := L[{slot}]) is not _U else _cache(L, {slot}, {self._gen(ctx, n)}))"
-        return self._gen(ctx, n)
+        return self.wrap(ctx, n, self._gen(ctx, n))
 
     def cached(self, ctx: _Ctx, n: A.Node) -> bool:
         """Whether ``gen`` writes ``n`` through a cache."""
@@ -643,8 +635,8 @@ class PyGen:
                     and not self.type_of(n).is_collection)
 
     def wrap(self, ctx: _Ctx, n: A.Node, src: str) -> str:
-        """What ``gen`` adds around the source of ``n`` (its cache), for a node written by
-        its parent in a loop (a chain's left side)."""
+        """What ``gen`` adds around the source of ``n`` (its cache); also used for a node
+        written by its parent in a loop (a chain's left side)."""
         key = id(n)
         if ctx.pyhoist and key in ctx.pyhoist and not self.type_of(n).is_collection:
             v = ctx.pyhoist[key]

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from .limits import MAX_FILE_BYTES
-from .schemas import failing_paths, validate
+from .schemas import failing_paths, validate, value_at
 from .yamlsrc import Document
 
 # A file with more failing parts than this is left out whole: keeping its valid rest would cost
@@ -63,15 +63,6 @@ def unit(kind: str, path: tuple) -> Optional[tuple]:
     if kind == "scenario":
         return path[:2] if head == "scenarios" and len(path) >= 2 else None
     return None
-
-
-def _get(data: Any, path: tuple) -> Any:
-    for part in path:
-        try:
-            data = data[part]
-        except (KeyError, IndexError, TypeError):
-            return None
-    return data
 
 
 def names_in(kind: str, path: tuple, value: Any) -> set[str]:
@@ -135,14 +126,14 @@ def _without(doc: Document, cut: list[tuple]) -> Document:
     data = copy.deepcopy(doc.data)
     removed: dict[tuple, list[int]] = {}
     for path in sorted(cut, key=lambda p: [str(x) for x in p], reverse=True):
-        parent = _get(data, path[:-1])
+        parent = value_at(data, path[:-1])
         last = path[-1]
         if isinstance(parent, list) and isinstance(last, int) and 0 <= last < len(parent):
             removed.setdefault(path[:-1], []).append(last)
         elif isinstance(parent, dict) and last in parent:
             del parent[last]
     for lpath, idxs in removed.items():
-        lst = _get(data, lpath)
+        lst = value_at(data, lpath)
         for i in sorted(set(idxs), reverse=True):
             del lst[i]
 
@@ -187,7 +178,7 @@ def keep_valid_parts(doc: Document, kind: str) -> tuple[Optional[Document], set[
     cut = sorted(outer, key=len)
     left = set()
     for u in cut:
-        left |= names_in(kind, u, _get(doc.data, u))
+        left |= names_in(kind, u, value_at(doc.data, u))
     kept = _without(doc, cut)
     if kind == "pack":
         _fill_manifest(kept, doc)

@@ -36,18 +36,25 @@ def _extends_ref(game: Game, base_root: Path, target: Path) -> str:
         return os.path.relpath(base_root.resolve(), target.resolve())
 
 
-def new_pack(name: str, base: str, where: Path) -> list[Path]:
-    """Write the folder ``where/name``; returns the files written."""
-    from .game import load_game
-    from .pack import resolve_all
+def _new_folder(name: str, where: Path, what: str) -> Path:
+    """``where/name`` for a new pack or game, refused (usage error, nothing written) when the
+    name is not a pack id, is a shipped pack's id, or the folder exists."""
     from .pack import shipped_packs
     if not PACK_ID.fullmatch(name):
         raise UsageError(f"'{name}' is not a pack id: use lower-case letters, digits and '-', starting with a letter")
     if name in shipped_packs():
-        raise UsageError(f"'{name}' is the id of a shipped pack; give the new pack its own id (say '{name}-mine')")
+        raise UsageError(f"'{name}' is the id of a shipped pack; give the new {what} its own id (say '{name}-mine')")
     target = where / name
     if target.exists():
         raise UsageError(f"{target} already exists; choose another name or folder")
+    return target
+
+
+def new_pack(name: str, base: str, where: Path) -> list[Path]:
+    """Write the folder ``where/name``; returns the files written."""
+    from .game import load_game
+    from .pack import resolve_all
+    target = _new_folder(name, where, "pack")
     game = load_game(base)
     roots = resolve_all(base)
     target.mkdir(parents=True)
@@ -334,14 +341,7 @@ card kinds, zones, events, procedures, actions, flow, scoring),
 
 def new_game(name: str, where: Path) -> list[Path]:
     """Write the base game folder ``where/name``; returns the files written."""
-    from .pack import shipped_packs
-    if not PACK_ID.fullmatch(name):
-        raise UsageError(f"'{name}' is not a pack id: use lower-case letters, digits and '-', starting with a letter")
-    if name in shipped_packs():
-        raise UsageError(f"'{name}' is the id of a shipped pack; give the new game its own id (say '{name}-mine')")
-    target = where / name
-    if target.exists():
-        raise UsageError(f"{target} already exists; choose another name or folder")
+    target = _new_folder(name, where, "game")
     target.mkdir(parents=True)
     files = [("pack.yaml", _GAME_PACK, target), ("game.yaml", _GAME_RULES, target), ("cards.yaml", _GAME_CARDS, target),
              (f"scenarios/{name}.yaml", _GAME_SCENARIO, target / "scenarios"), ("README.md", _GAME_README, target)]

@@ -316,13 +316,13 @@ def _where(doc: Document, path: tuple) -> str:
     head = ""
     rest = list(path)
     if len(path) >= 2 and path[0] in ("cards", "scenarios") and isinstance(path[1], int):
-        item = _get(data, path[:2])
+        item = value_at(data, path[:2])
         label = item.get("id", item.get("name")) if isinstance(item, dict) else None
         head = f"{'card' if path[0] == 'cards' else 'scenario'} {label!r}" if isinstance(label, str) else ""
         if head:
             rest = rest[2:]
     elif len(path) >= 3 and path[0] == "actions" and isinstance(path[2], int):
-        item = _get(data, path[:3])
+        item = value_at(data, path[:3])
         label = item.get("id") if isinstance(item, dict) else None
         if isinstance(label, str):
             head, rest = f"action {label!r}", rest[3:]
@@ -334,7 +334,8 @@ def _where(doc: Document, path: tuple) -> str:
     return head or text or "top level"
 
 
-def _get(data: Any, path: tuple) -> Any:
+def value_at(data: Any, path: tuple) -> Any:
+    """The value at ``path`` in loaded YAML data, or None where the path leads nowhere."""
     for part in path:
         try:
             data = data[part]

@@ -6,7 +6,6 @@ a rule) and loads the result. Whatever the damage, reading and compiling may
 only report problems (``engine.errors.MeepleError``), and ``meeple validate``
 may only exit 0 (valid) or 1 (invalid), never with a traceback.
 """
-import re
 import shutil
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from engine.cli import main
 from engine.errors import MeepleError, Problems
 from engine.game import Game
 from engine.pack import read_pack
+from fuzzing import apply      # the one mutator of pack texts (tools/fuzz.py shares it)
 
 MINIMAL = Path(__file__).parent / "content" / "valid" / "minimal"
 FILES = {p.name: p.read_text(encoding="utf-8") for p in sorted(MINIMAL.glob("*.yaml"))}
@@ -34,7 +34,6 @@ WORDS = ["gold", "coin", "hand", "deck", "turn", "taken", "bonus", "crown", "c",
          "..", ".", ",", "(", ")", "[", "]", "and", "not", "in", "is", "of", "if", "else", "size", "count", "sum",
          "first", "top", "holder", "move", "draw", "gain", "pay", "choose", "may", "set", "let", "call", "emit", "do",
          "stop", '"x"', "for", "each", "where", "by", "while", "to", "from", ":", "#"]
-TOKEN = re.compile(r"[a-z_]+|[0-9]+|==|<=|>=|[-+*/<>.,()\[\]:]")
 
 
 @st.composite
@@ -47,35 +46,8 @@ def mutations(draw):
         a, b = draw(st.integers(0, 10_000)), draw(st.integers(0, 10_000))
         extra = draw(st.sampled_from(VALUES if op == "value" else WORDS if op == "word"
                                      else list(" :-{}[],'\"#|>&*!%@`\tabz09_.()=<") + ["\x00", "é"]))
-        out.append((name, op, a, b, extra))
+        out.append((name, op, a, b, extra, 1))       # the shape of fuzzing.apply's mutations
     return out
-
-
-def apply(files: dict, mutation: tuple) -> None:
-    name, op, a, b, extra = mutation
-    lines = files[name].split("\n")
-    i, j = a % len(lines), b % len(lines)
-    line = lines[i]
-    if op == "delete":
-        del lines[i]
-    elif op == "duplicate":
-        lines.insert(i, line)
-    elif op == "swap":
-        lines[i], lines[j] = lines[j], lines[i]
-    elif op == "char":
-        k = b % (len(line) + 1)
-        lines[i] = line[:k] + extra + line[k + 1:]
-    elif op == "value":
-        keyed = [n for n, text in enumerate(lines) if re.match(r"\s*[\w-]+: ", text)]
-        if keyed:
-            n = keyed[a % len(keyed)]
-            lines[n] = lines[n].split(": ", 1)[0] + ": " + extra
-    elif op == "word":
-        tokens = list(TOKEN.finditer(line))
-        if tokens:
-            m = tokens[b % len(tokens)]
-            lines[i] = line[:m.start()] + extra + line[m.end():]
-    files[name] = "\n".join(lines)
 
 
 @pytest.fixture(scope="module")
