@@ -10,6 +10,8 @@ from typing import Callable, Protocol
 
 import click
 
+from dsl.runtime import fitting
+
 
 class Agent(Protocol):
     name: str
@@ -55,6 +57,9 @@ class HumanAgent:
                 return int(answer) - 1
             if answer in keys:
                 return keys.index(answer)
+            found = fitting(keys, answer)      # 'white_die@P2' for 'white_die@P2=4'
+            if len(found) == 1:
+                return found[0]
             self.echo(f"'{answer}' is not one of the options: give a number 1-{len(options)} or a key in brackets")
 
 
