@@ -193,11 +193,15 @@ class ChoiceDescriber:
     '' or None for items that are not cards). Keys are stable (see ``_stable``): they
     name what a player sees, not a position among the options."""
 
-    __slots__ = ("keyer", "text", "skip", "skip_key", "detail")
+    __slots__ = ("keyer", "text", "skip", "skip_key", "detail", "ids")
 
     def __init__(self, keyer: Callable, text: Optional[Callable], skip: Any, skip_key: str,
                  detail: Optional[Callable] = None):
         self.keyer, self.text, self.skip, self.skip_key, self.detail = keyer, text, skip, skip_key, detail
+        # cards are keyed by their id (keyer is ids.__getitem__): indexing the list makes no call
+        # per option when one key is made for the log
+        owner = getattr(keyer, "__self__", None)
+        self.ids = owner if detail is not None and isinstance(owner, list) else None
 
     def full(self, values: list, index: int, texts: Optional[list]) -> Optional[str]:
         """A card's key with its details, whether or not another option has its id
@@ -214,18 +218,25 @@ class ChoiceDescriber:
         return [self.skip_key if k is None else k for k in out]
 
     def key(self, values: list, index: int, texts: Optional[list] = None) -> str:
-        v, skip = values[index], self.skip
+        v, skip, ids = values[index], self.skip, self.ids
         if v == skip:
             return self.skip_key
-        keyer = self.keyer
-        base = keyer(v)
-        same = [j for j, w in enumerate(values) if w != skip and keyer(w) == base]
-        if len(same) == 1:
+        if ids is None:
+            return self.positional_key(values, index)
+        base = ids[v]
+        n = 0
+        for w in values:
+            if w != skip and ids[w] == base:
+                n += 1
+        if n == 1:
             return base
-        if self.detail is None:
-            return numbered(base, sum(1 for j in same if j < index))
         mine = self.full(values, index, texts)
-        return numbered(mine, sum(1 for j in same if j < index and self.full(values, j, texts) == mine))
+        k = 0
+        for j in range(index):
+            w = values[j]
+            if w != skip and ids[w] == base and self.full(values, j, texts) == mine:
+                k += 1
+        return numbered(mine, k)
 
     def positional_key(self, values: list, index: int) -> str:
         v, skip = values[index], self.skip
@@ -316,14 +327,28 @@ class ActionDescriber:
         aid, _, keyer, _ = self.actions[ai]
         if keyer is None:
             return aid
-        base = keyer(x)
-        same = [j for j in self._group(values, index) if keyer(values[j][2]) == base]
-        if len(same) == 1:
-            return f"{aid}:{base}"
         if self.details[ai] is None:
-            return numbered(f"{aid}:{base}", sum(1 for j in same if j < index))
+            return self.positional_key(values, index)
+        ids = keyer.__self__          # a card parameter: keyer is ids.__getitem__ (indexing makes no call)
+        base = ids[x]
+        lo, hi, n = index, index + 1, 1
+        while lo > 0 and values[lo - 1][0] == ai and values[lo - 1][1] == card:
+            lo -= 1
+            if ids[values[lo][2]] == base:
+                n += 1
+        end = len(values)
+        while hi < end and values[hi][0] == ai and values[hi][1] == card:
+            if ids[values[hi][2]] == base:
+                n += 1
+            hi += 1
+        if n == 1:
+            return f"{aid}:{base}"
         mine = self.full(values, index, texts)
-        return numbered(mine, sum(1 for j in same if j < index and self.full(values, j, texts) == mine))
+        k = 0
+        for j in range(lo, index):
+            if ids[values[j][2]] == base and self.full(values, j, texts) == mine:
+                k += 1
+        return numbered(mine, k)
 
     def positional_key(self, values: list, index: int) -> str:
         ai, card, x = values[index]
