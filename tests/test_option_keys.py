@@ -231,3 +231,13 @@ def test_trace_shows_stable_keys(tmp_path):
     farm = [ln for ln in lines if ln.endswith("-> yellow_die@P2=4")]
     assert farm and farm[0].split(": ", 2)[2] == ("yellow_die@P1=5, yellow_die@P1=1, yellow_die@P2=2, yellow_die@P2=4, "
                                                    "yellow_die@P3=1, yellow_die=6 -> yellow_die@P2=4")
+
+
+def test_play_shows_the_stable_key_next_to_each_option_and_takes_it():
+    answers = "\n".join(["1"] * 15 + ["intercept", "red_die@P1=6", ""]) + "\n"
+    result = CliRunner().invoke(main, ["play", "troyes", "-p", "2", "--seed", "34", "--bots", "human,random"], input=answers)
+    out = result.output
+    assert "   2. Red die (6, P1)   [red_die@P1=6]\n" in out
+    assert "   5. Red die (3, P1)   [red_die@P1=3#2]\n" in out
+    assert "   6. Yellow die (2, P1)   [yellow_die]\n" in out
+    assert "P1 (you) intercept with: Red die (6, P1)" in out
