@@ -202,6 +202,8 @@ class InteractionCompiler:
         pdef = g.proc_defs[s.name]
         args = self.call_args(unit, s.pos, f"procedure '{s.name}'", pdef.params, s.args)
         name = s.name
+        if self.gen is not None and self.gen.fusing:      # a call run in place: what the writer needs
+            self.gen.info[id(s)] = name
 
         def make(nxt):
             def op(st, fr):

@@ -319,6 +319,7 @@ class Game(Flow, Actions, Views):
             comp.expression(f"function {f.name}", f.body, tuple((x.name, self.type_of(x.type)) for x in f.params))
             if len(errors) > before:
                 out.broken_functions.add(f.name)
+        comp.plan_calls({p.name: p.body for p in g.procedures})
         for p in g.procedures:
             out.proc_code[p.name] = comp.unit(f"procedure {p.name}", p.body, tuple((x.name, self.type_of(x.type)) for x in p.params))
         for di, c in enumerate(self.card_defs):
