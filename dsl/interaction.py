@@ -298,8 +298,11 @@ class InteractionCompiler:
                     fr.pc = nxt - 1
                     st.frames.append(Frame(act.effect, 0, loc, fr.me, card if card is not None else fr.this))
                     return CALL
-                # an effect that never pauses runs here, and the next menu follows at once
-                call_direct(st, code, Frame(act.effect, 0, loc, fr.me, card if card is not None else fr.this))
+                # an effect that never pauses runs here, in its own reused frame, and the
+                # next menu follows at once
+                run = act.scratch
+                run.code, run.locals, run.me, run.this = act.effect, loc, fr.me, card if card is not None else fr.this
+                call_direct(st, code, run)
                 return None
 
             def offer(st, fr):
@@ -314,7 +317,7 @@ class InteractionCompiler:
                 if not opts:
                     return nxt
                 return Decision(_me(st, fr), "choose an action", None, "action", fr.locals[usage],
-                                values=opts, describer=game.action_describer, texts=texts)
+                                opts, game.action_describer, texts)
             return pausing(resume, offer)
         self.emit(unit, s.pos, make)
         del init_pc

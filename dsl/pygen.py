@@ -153,7 +153,7 @@ _BUILTINS = {"len": len, "list": list, "str": str, "abs": abs, "range": range, "
 
 _RUNTIME = {"_U": UNSET, "_me": _me, "_cache": _cache, "_div": divide, "_mod": remainder, "_range": number_range,
             "_move": _move, "_over": _over, "_negative": _negative, "_Refusal": Refusal, "_uses": uses,
-            "_join": join, "_big": overflow, "_Frame": Frame, "_ME": MeepleError, "_RF": RULE_FAULTS,
+            "_join": join, "_big": overflow, "_ME": MeepleError, "_RF": RULE_FAULTS,
             "_named": named_error}
 
 
@@ -336,9 +336,16 @@ class PyGen:
             run = self.const(code.direct if code.direct is not None else _interpret(code.instrs, STOP))
             span = self.const(code.spans[0] if code.spans else None)
             k = self.const(code)
+            # One frame per procedure, reused: a procedure run in place is in no cycle of
+            # calls, so it never runs twice at once, and no state keeps its frame.
+            frame = self.const(Frame(ci, 0, [], -1, -1))
             lines = [f"def {made}(st, fr{''.join(', ' + p for p in params)}):",
+                     f"    F = {frame}",
+                     f"    F.locals = {loc}",
+                     "    F.me = fr.me",
+                     "    F.this = fr.this",
                      "    try:",
-                     f"        {run}(st, _Frame({ci}, 0, {loc}, fr.me, fr.this))",
+                     f"        {run}(st, F)",
                      "    except _ME as _err:",
                      f"        raise _named(st.game, _err, {k}, {span} if {span} is not None else _err.span)",
                      "    except _RF as _exc:",

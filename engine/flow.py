@@ -218,8 +218,8 @@ class Flow:
         dec = st.pending
         if dec is None:
             raise IllegalChoice("no decision is pending" + (" (the game is over)" if st.over else ""), code="no_decision")
-        if isinstance(key, int) and not isinstance(key, bool):
-            if not 0 <= key < dec.count():
+        if key.__class__ is int:      # an option's index (a bool is not one)
+            if not 0 <= key < len(dec.values):
                 raise IllegalChoice(f"option {key} is out of range (0..{dec.count() - 1})", code="out_of_range")
             index = key
         else:
@@ -233,7 +233,7 @@ class Flow:
             raise self.too_many_choices(st)
         value = dec.values[index]
         before = None
-        if self.uses_require:        # only packs that can refuse mid-effect pay for these copies
+        if self.can_refuse:          # only packs that can refuse mid-effect pay for these copies
             before = st.clone()
             if dec.kind == "action":
                 # choosing an action: a 'require' anywhere in it sends the player back here
