@@ -75,6 +75,9 @@ class InteractionCompiler:
 
         def options(st, fr, exclude=()):
             """The values offered (keys and labels are made only if someone reads them)."""
+            if cond is None:
+                items = source(st, fr)
+                return [x for x in items if x not in exclude] if exclude else list(items)
             out = []
             loc = fr.locals
             for x in source(st, fr):
@@ -90,8 +93,13 @@ class InteractionCompiler:
         def decision(st, player, text_, values, kind):
             texts = None
             if shown:      # what the labels read of the state is kept now (a die's value)
-                texts = [None if v == SKIP else tuple(st.cvars[v * ncv + i] for i in shown) for v in values]
-            return Decision(player, text_, None, kind, values=values, describer=described, texts=texts)
+                cv = st.cvars
+                if len(shown) == 2:
+                    i0, i1 = shown
+                    texts = [None if v == SKIP else (cv[v * ncv + i0], cv[v * ncv + i1]) for v in values]
+                else:
+                    texts = [None if v == SKIP else tuple(cv[v * ncv + i] for i in shown) for v in values]
+            return Decision(player, text_, None, kind, None, values, described, texts)
 
         if up_to is None:
             def make(nxt):
@@ -179,7 +187,7 @@ class InteractionCompiler:
                 return end
             if optional:
                 opts.append(SKIP)
-            return Decision(who(st, fr), prompt, None, "choose_one", values=opts, describer=described)
+            return Decision(who(st, fr), prompt, None, "choose_one", None, opts, described)
         self.patch(unit, head, pausing(resume, offer))
 
     def call_args(self, unit: Unit, pos: A.Pos, what: str, params: tuple, args: tuple) -> list[Fn]:
