@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .errors import RuleError, suggest
+from .errors import MeepleError, RuleError, suggest
 from .runtime import NO_ANSWER, ChoiceDescriber, Decision, Frame, OneOfDescriber
 
 from . import ast as A
-from .types import CALL, SKIP, STOP, SUSPEND, Fn, Unit, _Scope, _jump, _me, call_direct, used_once_more
+from .types import (CALL, RULE_FAULTS, SKIP, STOP, SUSPEND, Fn, Unit, _Scope, _jump, _me, call_direct, named_error,
+                    used_once_more)
 from .typesys import INT, List, card_kind, compatible
 
 
@@ -310,7 +311,12 @@ class InteractionCompiler:
                 # next menu follows at once
                 run = act.scratch
                 run.code, run.locals, run.me, run.this = act.effect, loc, fr.me, card if card is not None else fr.this
-                call_direct(st, code, run)
+                try:                        # call_direct, written out: this runs at every action chosen
+                    code.direct(st, run)
+                except MeepleError as err:
+                    raise named_error(game, err, code, code.spans[0] if code.spans else err.span)
+                except RULE_FAULTS as exc:
+                    raise named_error(game, exc, code, code.spans[0] if code.spans else None) from None
                 return None
 
             def offer(st, fr):
