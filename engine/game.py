@@ -7,7 +7,7 @@ every worker process). It owns the decision protocol: ``new_state``,
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, Callable, Optional
 
 from dsl.compiler import Code, Compiler
@@ -43,6 +43,9 @@ class CompiledAction:
     nlocals: int
     menu_meta: Optional[tuple] = None     # generated menus: the parameter's source before copying, its type, caches
     shown: tuple = ()                     # card variables its options' labels read (a die's value): kept with the decision
+    # the frame its effect runs in when the effect never pauses: reused, since such an
+    # effect runs to its end before the next action can be chosen (no state keeps it)
+    scratch: Frame = field(default_factory=lambda: Frame(-1, 0, [], -1, -1))
 
 
 class Game(Flow, Actions, Views):
@@ -319,6 +322,7 @@ class Game(Flow, Actions, Views):
             comp.expression(f"function {f.name}", f.body, tuple((x.name, self.type_of(x.type)) for x in f.params))
             if len(errors) > before:
                 out.broken_functions.add(f.name)
+        comp.plan_calls({p.name: p.body for p in g.procedures})
         for p in g.procedures:
             out.proc_code[p.name] = comp.unit(f"procedure {p.name}", p.body, tuple((x.name, self.type_of(x.type)) for x in p.params))
         for di, c in enumerate(self.card_defs):
@@ -364,6 +368,7 @@ class Game(Flow, Actions, Views):
                                                   self.card_def_index, self.max_action_locals, self.ncards, Frame)
             comp.gen.finish()
         self.pygen = comp.gen
+        self.can_refuse = self.uses_require      # read at every choice: a plain attribute
 
     def _check_vocabulary(self, problems: Problems) -> None:
         """Rules of the vocabulary that need the whole pack; unknown names, kinds and
