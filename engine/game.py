@@ -196,6 +196,8 @@ class Game(Flow, Actions, Views):
         self.has_value = [self.card_defs[d].kind in self.kind_cvars and "value" in self.kind_cvars[self.card_defs[d].kind]
                           for d in self.card_def_index]
         self.actions: list[CompiledAction] = []
+        self.action_prices: dict[int, list] = {}     # action index -> (resource, amount, locals): display only
+        self.price_errors: list = []
         self.max_action_locals = 1
         self.rule_actions: dict[str, list[CompiledAction]] = {}
         self.card_actions: dict[int, list[CompiledAction]] = {}
@@ -349,6 +351,7 @@ class Game(Flow, Actions, Views):
         problems.extend(errors)
         self._check_dice(problems)
         self._check_view(problems)
+        problems.extend(self.price_errors)
         described = []
         for a in self.actions:
             if a.binder is None:
@@ -511,6 +514,14 @@ class Game(Flow, Actions, Views):
             param_slot=0 if binder else -1, effect=effect, per_turn=a.per_turn, refusal=a.refusal,
             nlocals=max(wcode.nlocals, bcode.nlocals if a.with_ is not None else 0, 1) + 1)
         ca.menu_meta = comp.gen.binder_meta if comp.gen is not None and binder else None
+        for res, src, span in a.price:      # display only (meeple play): never run by a game
+            if res not in self.res_index:
+                self.price_errors.append(ContentError(f"action '{a.id}': price: unknown resource '{res}'", span,
+                                                      suggest(res, self.res_names)))
+                continue
+            fn, pcode = comp.expression(f"{a.id} price", src, params, want=INT, me_bound=True)
+            if fn is not None:
+                self.action_prices.setdefault(ca.index, []).append((res, fn, max(pcode.nlocals, ca.nlocals)))
         self.max_action_locals = max(self.max_action_locals, ca.nlocals)
         self.actions.append(ca)
         return ca

@@ -106,6 +106,7 @@ class ActionDef:
     refusal: Optional[str]
     span: Span
     card: Optional[str] = None      # id of the card that grants it
+    price: tuple[tuple[str, Source, Span], ...] = ()   # (resource, amount, where): shown with its options
 
 
 @dataclass(frozen=True, slots=True)

@@ -228,6 +228,8 @@ class _Reader:
             with_=self.source(doc, path + ("with",), data.get("with")),
             effect=self.source(doc, path + ("effect",), data["effect"]),
             per_turn=data.get("per_turn"), refusal=data.get("refusal"), span=doc.span(path + ("id",)), card=card,
+            price=tuple((res, self.source(doc, path + ("price", res), text), doc.key_span(path + ("price", res)))
+                        for res, text in (data.get("price") or {}).items()),
         )
 
     def params(self, doc: Document, path: tuple, data: dict) -> tuple[M.ParamDef, ...]:

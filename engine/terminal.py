@@ -312,24 +312,46 @@ class TerminalView:
             self._places = cached = (dec, len(slots))
         return cached[1]
 
-    def label(self, st, i: int, label: str, viewer: Optional[int]) -> str:
+    def label(self, st, i: int, label: str, viewer: Optional[int], priced: bool = False) -> str:
         """An option's label with its card's place (when the options' cards lie in more
         than one zone) and key facts: 'Destroy a district: Tavern (P3's city; green, cost 1)'.
         A card's facts are its kind's printed ones, public with its name; its place only
         if the viewer sees it there."""
         dec = st.pending
+        if priced:        # the chooser's own menu: a price may read what only they see
+            label += self.price(st, i)
         c = self.subject(dec, i)
         if c is None:
             return label
         place = self.where(st, c, viewer)
-        if place and self.places(st) == 1 and self.game.slot_owner[st.loc[c]] == dec.player:
-            place = None        # the chooser's own cards, all in one place (a hand to build from)
+        if place and self.game.slot_owner[st.loc[c]] == dec.player and (
+                self.places(st) == 1 or self.game.zone_defs[self.game.slot_zone[st.loc[c]]].visibility != "public"):
+            place = None        # the chooser's own hand, or all the options' cards in one place of theirs
         parts = [x for x in (place, ", ".join(self.fact_values(c))) if x]
         return f"{label} ({'; '.join(parts)})" if parts else label
 
+    def price(self, st, i: int) -> str:
+        """', pay 2 gold': what option ``i`` costs, from its action's ``price:`` (display only)."""
+        d, g = st.pending.describer, self.game
+        if not isinstance(d, ActionDescriber) or not g.action_prices:
+            return ""
+        ai, card, param = st.pending.values[i]
+        prices = g.action_prices.get(ai)
+        if not prices:
+            return ""
+        paid = []
+        for res, fn, nlocals in prices:
+            locals_ = [None] * max(1, nlocals)
+            locals_[0] = param
+            try:
+                paid.append(f"{fn(st, Frame(-1, 0, locals_, st.pending.player, -1 if card is None else card))} {res}")
+            except (MeepleError, *RULE_FAULTS):      # a price it cannot work out is not shown
+                continue
+        return ", pay " + ", ".join(paid) if paid else ""
+
     def options(self, st, viewer: int) -> list[list]:
         """The pending decision's options with annotated labels (keys unchanged)."""
-        return [[opt[0], self.label(st, i, opt[1], viewer), *opt[2:]] for i, opt in enumerate(st.pending.options)]
+        return [[opt[0], self.label(st, i, opt[1], viewer, priced=True), *opt[2:]] for i, opt in enumerate(st.pending.options)]
 
     # ------------------------------------------------------------ the ? key
     def help(self, answer: str, options: list[list], st) -> str:
