@@ -264,3 +264,24 @@ def test_validate_locates_a_wrong_view_or_price(tmp_path, old, new, message):
     r = CliRunner().invoke(main, ["validate", str(pack)])
     assert r.exit_code == 1, r.output
     assert message.format(line=line) in r.output, r.output
+
+
+def _readme_block(start: str) -> list[str]:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    at = readme.index(start)
+    return readme[at:readme.index("```", at)].splitlines()
+
+
+def _in_order(lines: list[str], output: str) -> None:
+    at = 0
+    for line in lines:
+        if line.strip() != "...":
+            at = output.index(line + "\n", at) + len(line)
+
+
+def test_the_readme_play_examples_are_what_play_prints():
+    bots = _readme_block("$ meeple play citadels -p 4 --seed 7 --bots random\n")[1:]
+    r = CliRunner().invoke(main, ["play", "citadels", "-p", "4", "--seed", "7", "--bots", "random"])
+    _in_order(bots, r.output)
+    human = _readme_block("P1, choose a character:\n   1. Bishop (rank 5)")
+    _in_order(human, play_in_a_terminal(CITADELS_SEED_3, ["? 2", "9", "1"]))
