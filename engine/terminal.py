@@ -1,7 +1,7 @@
 """The play view: what ``meeple play`` prints for people, from the pack's declarations.
 
 A pack says how it wants to be read (``view:`` in its game file): the key
-facts of each card kind (``facts: {district: [colour, cost]}``), the board's
+facts of each card kind (``facts: {gem: [colour, cost]}``), the board's
 shared lines and each player's lines in order (``board:``, ``player:``), the
 zones shown as a count (``count:``), and under ``score: live`` a running
 score. Without ``view:`` every variable, resource and listed zone is shown,
@@ -9,7 +9,7 @@ as before. Everything here reads the state and never changes it: a game
 plays the same with or without this module (the golden games prove it).
 
 Lines are wrapped at the terminal's width (100 columns unless told), so a
-board of many cards is a few short lines rather than one of 400 characters.
+board of many cards is a few short lines rather than one of 400 columns.
 """
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ class TerminalView:
         return out
 
     def card(self, c: int, st=None, seat: bool = True) -> str:
-        """'Castle (yellow, cost 4)'; a player's piece with its seat, a die with its value."""
+        """'Ruby (red, cost 4)'; a player's piece with its seat, a die with its value."""
         g = self.game
         text = self.name(c)
         if st is not None and g.value_var is not None and g.has_value[c]:
@@ -88,7 +88,7 @@ class TerminalView:
         return text + (f" ({', '.join(facts)})" if facts else "")
 
     def cards(self, cs, st=None, seat: bool = True) -> str:
-        """Cards grouped: 'Citizen x8, Tavern (green, cost 1) x2'."""
+        """Cards grouped: 'Worker x8, Emerald (green, cost 1) x2'."""
         counts = Counter(self.card(c, st, seat) for c in cs)
         return ", ".join(k if n == 1 else f"{k} x{n}" for k, n in counts.items())
 
@@ -135,12 +135,12 @@ class TerminalView:
             and not (z.ordered and z.visibility != "public")
 
     def zone_text(self, st, line: Line, p: Optional[int], viewer: Optional[int]) -> Optional[str]:
-        """'hand: Castle (yellow, cost 4), ...', 'deck: 40', 'hand: 4 hidden'; None when empty."""
+        """'hand: Ruby (red, cost 4), ...', 'deck: 40', 'hand: 4 hidden'; None when empty."""
         g = self.game
         zi = g.zone_index[line.name]
         z = g.zone_defs[zi]
         base = g.zone_base[zi]
-        if z.of_card is not None:        # one zone per card of a kind: 'Palace 1: Citizen P4; ...'
+        if z.of_card is not None:        # one zone per card of a kind: 'Field 1: Worker P4; ...'
             hosts = g.kind_cards.get(z.of_card, ())
             if line.count:
                 n = sum(len(st.zones[base + k]) for k in range(len(hosts)))
@@ -251,7 +251,7 @@ class TerminalView:
         return out
 
     def changes(self, before: dict, after: dict) -> list[str]:
-        """'P3: gold 2 -> 5; city +Tavern (green, cost 1)': what differs, by player."""
+        """'P3: coins 2 -> 5; vault +Emerald (green, cost 1)': what differs, by player."""
         by: dict = {}
         for key, new in after.items():
             old = before.get(key)
@@ -286,7 +286,7 @@ class TerminalView:
         return None
 
     def where(self, st, c: int, viewer: Optional[int]) -> Optional[str]:
-        """'P3's city' / 'your city' for a card in a player's zone the viewer sees
+        """'P3's vault' / 'your vault' for a card in a player's zone the viewer sees
         (None: a public one), else None."""
         g = self.game
         slot = st.loc[c]
@@ -314,7 +314,7 @@ class TerminalView:
 
     def label(self, st, i: int, label: str, viewer: Optional[int], priced: bool = False) -> str:
         """An option's label with its card's place (when the options' cards lie in more
-        than one zone) and key facts: 'Destroy a district: Tavern (P3's city; green, cost 1)'.
+        than one zone) and key facts: 'Steal a gem: Emerald (P3's vault; green, cost 1)'.
         A card's facts are its kind's printed ones, public with its name; its place only
         if the viewer sees it there."""
         dec = st.pending
@@ -331,7 +331,7 @@ class TerminalView:
         return f"{label} ({'; '.join(parts)})" if parts else label
 
     def price(self, st, i: int) -> str:
-        """', pay 2 gold': what option ``i`` costs, from its action's ``price:`` (display only)."""
+        """', pay 2 coins': what option ``i`` costs, from its action's ``price:`` (display only)."""
         d, g = st.pending.describer, self.game
         if not isinstance(d, ActionDescriber) or not g.action_prices:
             return ""
@@ -355,7 +355,7 @@ class TerminalView:
 
     # ------------------------------------------------------------ the ? key
     def help(self, answer: str, options: list[list], st) -> str:
-        """What '?' answers: the commands, or a card's full text ('? 3', '? castle')."""
+        """What '?' answers: the commands, or a card's full text ('? 3', '? ruby')."""
         ref = answer[1:].strip()
         if not ref:
             return ("  a number or a key in brackets: choose that option\n"
