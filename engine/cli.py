@@ -321,8 +321,9 @@ def _seed(seed: Optional[int]) -> int:
 @click.option("--log", "log_path", type=OutputFile(), default=None, help="write the game log here (checked before the game starts)")
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE", help="a rules option of the pack (repeatable)")
 @click.option("--quiet", is_flag=True, help="only the final scores")
+@click.option("--lang", default="en", show_default=True, help="locale of card names and texts on the board and with '?'")
 def play(game_name: str, players: int, seed: Optional[int], show_seed: bool, bots: str, evaluation: str,
-         log_path: Optional[str], option_pairs: tuple[str, ...], quiet: bool) -> None:
+         log_path: Optional[str], option_pairs: tuple[str, ...], quiet: bool, lang: str) -> None:
     """Play a game in the terminal with humans and bots.
 
     A human reads another player's choice only when their own view shows what
@@ -354,7 +355,7 @@ def play(game_name: str, players: int, seed: Optional[int], show_seed: bool, bot
     seed_first = show_seed or not humans        # the seed predicts every hidden card: a human sees it at the end
     click.echo(f"{game.pack.info.name.get()} with {players} players" + (f", seed {seed}" if seed_first else "")
                + "".join(f", {k}={v}" for k, v in options.items()))
-    view = TerminalView(game, width=_width())
+    view = TerminalView(game, width=_width(), lang=lang)
     watcher = humans[0] if len(humans) == 1 else None       # the one whose view the board shows
     for h in humans:
         agents[h].helper = lambda answer, opts: view.help(answer, opts, st)

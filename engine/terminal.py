@@ -239,6 +239,13 @@ class TerminalView:
                 out[(p, r)] = live[p] if live is not None and i == g.score_res else st.res[p * g.nres + i]
         for p, lines in [(None, self.shared)] + [(p, self.own) for p in range(st.players)]:
             for line in lines:
+                if line.what in ("variable", "pvariable") and line.name not in g.hidden_vars:
+                    if p is None:
+                        i = g.gvar_index[line.name]
+                        out[(p, line.name)] = ("=", self.value(st.gvars[i], g.gvar_types[i]))
+                    else:
+                        i = g.pvar_index[line.name]
+                        out[(p, line.name)] = ("=", self.value(st.pvars[p * g.npvars + i], g.pvar_types[i]))
                 if line.what != "zone":
                     continue
                 zi = g.zone_index[line.name]
@@ -262,6 +269,8 @@ class TerminalView:
                 gained, lost = new - old, old - new
                 text = " ".join([f"+{k}" + (f" x{n}" if n > 1 else "") for k, n in gained.items()]
                                 + [f"-{k}" + (f" x{n}" if n > 1 else "") for k, n in lost.items()])
+            elif isinstance(new, tuple) and new[0] == "=":      # a variable: 'murdered none -> Ruby (red, cost 4)'
+                text = f"{(old[1] if old else None) or 'none'} -> {new[1] or 'none'}"
             elif isinstance(new, int) and isinstance(old, int):       # a resource, a counted zone
                 text = f"{old} -> {new}"
             else:       # hidden cards, or a zone that became visible or hidden

@@ -123,10 +123,10 @@ def test_a_person_reads_the_board_asks_for_help_and_a_card_and_is_refused_then_p
         "  P4 (random) keep a district: (hidden)",
     ]
     # before the person's turn: only what changed since they last looked, then the menu with prices and whose
-    turn = screen[screen.index("  since you last looked:\n  board: deck 50 -> 48"):].splitlines()
+    turn = screen[screen.index("  since you last looked:\n  board: robbed none -> Bishop (rank 5); robber none -> P3; deck 50 -> 48"):].splitlines()
     assert turn[:13] == [
         "  since you last looked:",
-        "  board: deck 50 -> 48",
+        "  board: robbed none -> Bishop (rank 5); robber none -> P3; deck 50 -> 48",
         "  P1: gold 2 -> 0; acting +Bishop (rank 5)",
         "  P2: gold 2 -> 1; score 0 -> 1; city +Watchtower (red, cost 1); revealed +Magician (rank 3)",
         "  P3: gold 2 -> 5; score 0 -> 1; hand 4 -> 3 hidden; city +Tavern (green, cost 1); revealed +Thief",
@@ -285,3 +285,17 @@ def test_the_readme_play_examples_are_what_play_prints():
     _in_order(bots, r.output)
     human = _readme_block("P1, choose a character:\n   1. Bishop (rank 5)")
     _in_order(human, play_in_a_terminal(CITADELS_SEED_3, ["? 2", "9", "1"]))
+
+
+def test_lang_ja_shows_japanese_names_and_texts():
+    g = load_game("citadels")
+    view = TerminalView(g, lang="ja")
+    keep = view.find_card("見張り台")
+    assert keep == view.find_card("keep")
+    assert view.card_text(keep).splitlines() == [
+        "見張り台  [keep]  (district)",
+        "  colour purple, cost 3, indestructible True, points 3",
+        "  この建物は、傭兵によって破壊されることはありません。",
+    ]
+    r = CliRunner().invoke(main, ["play", "citadels", "-p", "4", "--seed", "7", "--bots", "random", "--lang", "ja"])
+    assert "  face_up_aside: 魔術師 (rank 3), 建築家 (rank 7)\n" in r.output
