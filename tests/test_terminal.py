@@ -299,3 +299,14 @@ def test_lang_ja_shows_japanese_names_and_texts():
     ]
     r = CliRunner().invoke(main, ["play", "citadels", "-p", "4", "--seed", "7", "--bots", "random", "--lang", "ja"])
     assert "  face_up_aside: 魔術師 (rank 3), 建築家 (rank 7)\n" in r.output
+
+
+@pytest.mark.parametrize("game, seed, card", [("troyes", 4, "  Palace 1  [palace_1]  (space)"),
+                                             ("signorie", 4, "  Yellow die 1  [yellow_1]  (die)")])
+def test_a_person_plays_troyes_and_signorie_to_the_end_in_100_columns(game, seed, card):
+    screen = play_in_a_terminal([game, "-p", "2", "--seed", str(seed), "--bots", "human,random"], ["?", "? 1", "zz"])
+    lines = screen.splitlines()
+    assert card in lines
+    assert any(line.startswith("'zz' is not one of the options: give a number 1-") for line in lines)
+    assert "  since you last looked:" in lines and screen.rstrip().endswith(f"seed {seed}")
+    assert max(len(line) for line in lines) <= 100
