@@ -19,7 +19,6 @@ from engine.terminal import TerminalView
 
 ROOT = Path(__file__).resolve().parent.parent
 
-pty = pytest.importorskip("pty") if os.name != "posix" else __import__("pty")
 
 
 def play_in_a_terminal(args: list[str], answers: list[str], columns: int = 100, timeout: float = 60) -> str:
