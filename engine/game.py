@@ -199,6 +199,8 @@ class Game(Flow, Actions, Views):
         self.has_value = [self.card_defs[d].kind in self.kind_cvars and "value" in self.kind_cvars[self.card_defs[d].kind]
                           for d in self.card_def_index]
         self.actions: list[CompiledAction] = []
+        self.action_prices: dict[int, list] = {}     # action index -> (resource, amount, locals): display only
+        self.price_errors: list = []
         self.max_action_locals = 1
         self.rule_actions: dict[str, list[CompiledAction]] = {}
         self.card_actions: dict[int, list[CompiledAction]] = {}
@@ -348,9 +350,12 @@ class Game(Flow, Actions, Views):
         self.end_when, self._end_code = comp.expression("end_when", g.end_when, want=BOOL)
         self.tiebreak = [comp.expression(f"tiebreak {i + 1}", t, want=INT) for i, t in enumerate(g.tiebreak)]
         self.evaluation = comp.expression("evaluation", g.evaluation, want=INT) if g.evaluation else None
+        self.live_score = comp.expression("live score", g.live, want=INT) if g.live else None
         self.score_res = self.res_index.get(g.score, 0)     # the loader has checked it is a resource (or reported it)
         problems.extend(errors)
         self._check_dice(problems)
+        self._check_view(problems)
+        problems.extend(self.price_errors)
         described = []
         for a in self.actions:
             if a.binder is None:
@@ -393,6 +398,37 @@ class Game(Flow, Actions, Views):
                 problems.add(ContentError(f"'{k.name}' cards start in '{k.starts_in}', a zone each player has: only per_player pieces can", k.span))
             if home is not None and home.of_card is not None:
                 problems.add(ContentError(f"'{k.name}' cards cannot start in '{k.starts_in}', a zone of each {home.of_card} card", k.span))
+
+    def _check_view(self, problems: Problems) -> None:
+        """Every name of ``view:`` is one the pack declares, in the place it may
+        stand: a wrong one is an error at its line, as a wrong rule name is."""
+        v = self.defn.view
+        zones = {z.name: z for z in self.zone_defs}
+        kinds = {k.name: k for k in self.defn.card_kinds}
+
+        def bad(message: str, span: Span, name: str, known) -> None:
+            problems.add(ContentError(message, span, suggest(name, list(known))))
+        for kind, span, fs in v.facts:
+            if kind not in kinds:
+                bad(f"view: facts: unknown card kind '{kind}'", span, kind, kinds)
+                continue
+            have = [f.name for f in kinds[kind].fields]
+            for f, fspan in fs:
+                if f not in have:
+                    bad(f"view: facts: card kind '{kind}' has no field '{f}'", fspan, f, have)
+        shared = [n for n in self.gvar_index] + [z for z, zd in zones.items() if not zd.per_player]
+        for name, span in v.board:
+            if name not in shared:
+                bad(f"view: board: '{name}' is not a game variable or a shared zone", span, name, shared)
+        own = list(self.res_names) + list(self.pvar_index) + [z for z, zd in zones.items() if zd.per_player]
+        for name, span in v.player:
+            if name not in own:
+                bad(f"view: player: '{name}' is not a resource, a player variable or a per-player zone", span, name, own)
+        listed = {n for n, _ in v.board + v.player}
+        for name, span in v.count:
+            if name not in zones or name not in listed:
+                bad(f"view: count: '{name}' is not a zone listed in view: board or view: player", span, name,
+                    [z for z in zones if z in listed])
 
     def _check_dice(self, problems: Problems) -> None:
         """Every card a ``roll`` may roll has 1 to MAX_FACES faces: a die of 0 faces (or
@@ -483,6 +519,14 @@ class Game(Flow, Actions, Views):
             param_slot=0 if binder else -1, effect=effect, per_turn=a.per_turn, refusal=a.refusal,
             nlocals=max(wcode.nlocals, bcode.nlocals if a.with_ is not None else 0, 1) + 1)
         ca.menu_meta = comp.gen.binder_meta if comp.gen is not None and binder else None
+        for res, src, span in a.price:      # display only (meeple play): never run by a game
+            if res not in self.res_index:
+                self.price_errors.append(ContentError(f"action '{a.id}': price: unknown resource '{res}'", span,
+                                                      suggest(res, self.res_names)))
+                continue
+            fn, pcode = comp.expression(f"{a.id} price", src, params, want=INT, me_bound=True)
+            if fn is not None:
+                self.action_prices.setdefault(ca.index, []).append((res, fn, max(pcode.nlocals, ca.nlocals)))
         self.max_action_locals = max(self.max_action_locals, ca.nlocals)
         self.actions.append(ca)
         return ca
