@@ -52,7 +52,7 @@ def timed_playouts(game: Game, players: int, seeds: range) -> tuple[float, int]:
         rng = random.Random(seed)
         while not st.over:
             game.apply(st, rng.randrange(st.pending.count()))
-        decisions += len(st.log)
+        decisions += st.choices()
     return time.perf_counter() - start, decisions
 
 

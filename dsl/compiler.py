@@ -29,7 +29,7 @@ from . import ast as A
 from .expressions import ExpressionCompiler
 from .interaction import InteractionCompiler
 from .parser import parse
-from .pygen import fusable
+from .pygen import fusable, inline_procedures
 from .types import (CALL, MAX_NUMBER, SKIP, STOP, SUSPEND, Code, Fn, Scope, Unit, _Scope, _branch, _jump, _me, _move,
                     bounded, too_big)
 from .typesys import ANY, INT, AnyT, Card, List, Type, Zone, card_kind, compatible
@@ -45,8 +45,25 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         self.errors = errors
         self.result: CompileResult = vocab.result     # what compiling produces goes here
         self.codes: list[Code] = self.result.codes
+        # procedures a generated run calls in place (``dsl.pygen.inline_procedures``);
+        # set before the units are compiled, when generating
+        self.inline: dict[str, bool] = {}
 
     # ------------------------------------------------------------ entry points
+    def plan_calls(self, procedures: dict[str, Source]) -> None:
+        """Before any unit compiles (generating only): find the procedures a call may
+        run in place (see ``dsl.pygen.inline_procedures``). A text that does not
+        parse is left out here; compiling it reports the error."""
+        if self.gen is None:
+            return
+        bodies: dict[str, Optional[tuple]] = {}
+        for name, src in procedures.items():
+            try:
+                bodies[name] = parse(src.text, src.origin, "start")
+            except MeepleError:
+                bodies[name] = None
+        self.inline = self.gen.inline_procs = inline_procedures(bodies)
+
     def unit(self, name: str, src: Source, params: tuple = (), me_bound: bool = False) -> int:
         """Compile statements; params are (name, type) bound to locals 0.."""
         index = len(self.codes)
@@ -59,7 +76,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
             return index
         self.block(unit, body)
         code = unit.code
-        if self.gen is not None and len(code.instrs) == 1 and all(fusable(s) for s in body):
+        if self.gen is not None and len(code.instrs) == 1 and all(fusable(s, self.inline) for s in body):
             code.direct = code.instrs[0]
         return index
 
@@ -125,7 +142,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         i = 0
         while i < len(stmts):
             j = i
-            while j < len(stmts) and fusable(stmts[j]):
+            while j < len(stmts) and fusable(stmts[j], self.inline):
                 j += 1
             if j > i:
                 self.fused(unit, stmts[i:j])

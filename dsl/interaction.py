@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .errors import RuleError, suggest
+from .errors import MeepleError, RuleError, suggest
 from .runtime import NO_ANSWER, ChoiceDescriber, Decision, Frame, OneOfDescriber
 
 from . import ast as A
-from .types import CALL, SKIP, STOP, SUSPEND, Fn, Unit, _Scope, _jump, _me, call_direct, used_once_more
+from .types import (CALL, RULE_FAULTS, SKIP, STOP, SUSPEND, Fn, Unit, _Scope, _jump, _me, call_direct, named_error,
+                    used_once_more)
 from .typesys import INT, List, card_kind, compatible
 
 
@@ -75,6 +76,9 @@ class InteractionCompiler:
 
         def options(st, fr, exclude=()):
             """The values offered (keys and labels are made only if someone reads them)."""
+            if cond is None:
+                items = source(st, fr)
+                return [x for x in items if x not in exclude] if exclude else list(items)
             out = []
             loc = fr.locals
             for x in source(st, fr):
@@ -90,8 +94,13 @@ class InteractionCompiler:
         def decision(st, player, text_, values, kind):
             texts = None
             if shown:      # what the labels read of the state is kept now (a die's value)
-                texts = [None if v == SKIP else tuple(st.cvars[v * ncv + i] for i in shown) for v in values]
-            return Decision(player, text_, None, kind, values=values, describer=described, texts=texts)
+                cv = st.cvars
+                if len(shown) == 2:
+                    i0, i1 = shown
+                    texts = [None if v == SKIP else (cv[v * ncv + i0], cv[v * ncv + i1]) for v in values]
+                else:
+                    texts = [None if v == SKIP else tuple(cv[v * ncv + i] for i in shown) for v in values]
+            return Decision(player, text_, None, kind, None, values, described, texts)
 
         if up_to is None:
             def make(nxt):
@@ -179,7 +188,7 @@ class InteractionCompiler:
                 return end
             if optional:
                 opts.append(SKIP)
-            return Decision(who(st, fr), prompt, None, "choose_one", values=opts, describer=described)
+            return Decision(who(st, fr), prompt, None, "choose_one", None, opts, described)
         self.patch(unit, head, pausing(resume, offer))
 
     def call_args(self, unit: Unit, pos: A.Pos, what: str, params: tuple, args: tuple) -> list[Fn]:
@@ -202,6 +211,8 @@ class InteractionCompiler:
         pdef = g.proc_defs[s.name]
         args = self.call_args(unit, s.pos, f"procedure '{s.name}'", pdef.params, s.args)
         name = s.name
+        if self.gen is not None and self.gen.fusing:      # a call run in place: what the writer needs
+            self.gen.info[id(s)] = name
 
         def make(nxt):
             def op(st, fr):
@@ -296,8 +307,16 @@ class InteractionCompiler:
                     fr.pc = nxt - 1
                     st.frames.append(Frame(act.effect, 0, loc, fr.me, card if card is not None else fr.this))
                     return CALL
-                # an effect that never pauses runs here, and the next menu follows at once
-                call_direct(st, code, Frame(act.effect, 0, loc, fr.me, card if card is not None else fr.this))
+                # an effect that never pauses runs here, in its own reused frame, and the
+                # next menu follows at once
+                run = act.scratch
+                run.code, run.locals, run.me, run.this = act.effect, loc, fr.me, card if card is not None else fr.this
+                try:                        # call_direct, written out: this runs at every action chosen
+                    code.direct(st, run)
+                except MeepleError as err:
+                    raise named_error(game, err, code, code.spans[0] if code.spans else err.span)
+                except RULE_FAULTS as exc:
+                    raise named_error(game, exc, code, code.spans[0] if code.spans else None) from None
                 return None
 
             def offer(st, fr):
@@ -312,7 +331,7 @@ class InteractionCompiler:
                 if not opts:
                     return nxt
                 return Decision(_me(st, fr), "choose an action", None, "action", fr.locals[usage],
-                                values=opts, describer=game.action_describer, texts=texts)
+                                opts, game.action_describer, texts)
             return pausing(resume, offer)
         self.emit(unit, s.pos, make)
         del init_pc

@@ -34,9 +34,10 @@ from typing import Any, Optional
 from . import ast as A
 from .hoist import free_names, invariant_parts
 from .primitives import PRIMITIVES
-from .errors import Refusal, RuleError
-from .types import (MAX_NUMBER, STEP_BUDGET, STOP, UNSET, Fn, Unit, _me, _move, card_zone_of, divide, join, number_range,
-                    overflow, remainder, uses)
+from .errors import MeepleError, Refusal, RuleError
+from .runtime import Frame
+from .types import (MAX_NUMBER, RULE_FAULTS, STEP_BUDGET, STOP, UNSET, Fn, Unit, _me, _move, card_zone_of, divide, join,
+                    named_error, number_range, overflow, remainder, uses)
 from .typesys import BOOL, INT, AnyT, Card, List, Type, Zone, card_kind
 
 __all__ = ["PyGen", "GENERATED_FILE", "fusable"]
@@ -45,16 +46,69 @@ __all__ = ["PyGen", "GENERATED_FILE", "fusable"]
 _PAUSING = (A.Choose, A.ChooseOne, A.CallProc, A.DoHook, A.Emit, A.PlayActions)
 
 
-def fusable(s: A.Node) -> bool:
+def fusable(s: A.Node, inline: Any = ()) -> bool:
     """Whether a statement runs to its end without pausing, so that it can be
-    written as plain Python together with its neighbours."""
+    written as plain Python together with its neighbours. ``inline``: the
+    procedures a call may run in place (``inline_procedures``)."""
     if isinstance(s, _PAUSING):
-        return False
+        return isinstance(s, A.CallProc) and s.name in inline
     if isinstance(s, A.If):
-        return all(fusable(b) for _, body in s.branches for b in body) and all(fusable(b) for b in s.orelse)
+        return all(fusable(b, inline) for _, body in s.branches for b in body) and all(fusable(b, inline) for b in s.orelse)
     if isinstance(s, (A.ForEach, A.Repeat, A.While, A.As)):
-        return all(fusable(b) for b in s.body)
+        return all(fusable(b, inline) for b in s.body)
     return True
+
+
+# A procedure is run in place only when the calls below it are at most this deep:
+# generated calls are Python calls, and a deep chain must not reach Python's own limit.
+INLINE_DEPTH = 16
+
+
+def _walk_statements(stmts: tuple):
+    for s in stmts:
+        yield s
+        if isinstance(s, A.If):
+            for _, body in s.branches:
+                yield from _walk_statements(body)
+            yield from _walk_statements(s.orelse)
+        elif isinstance(s, (A.ForEach, A.Repeat, A.While, A.As)):
+            yield from _walk_statements(s.body)
+        elif isinstance(s, A.ChooseOne):
+            for o in s.options:
+                yield from _walk_statements(o.body)
+
+
+def inline_procedures(bodies: dict) -> dict:
+    """The procedures that never pause, even through the procedures they call, and
+    are in no cycle of calls: a call to one is written as a plain Python call
+    inside its caller's generated run (no instruction of its own, no trip through
+    the run loop). ``bodies``: name -> parsed statements (None if it did not
+    parse). Returns name -> True when its body does nothing at all (a call to it
+    is dropped, its arguments still evaluated), else False."""
+    calls: dict = {}
+    for name, body in bodies.items():
+        if body is None:
+            continue
+        names = set()
+        for s in _walk_statements(body):
+            if isinstance(s, A.CallProc):
+                names.add(s.name)
+            elif isinstance(s, _PAUSING):
+                break
+        else:
+            calls[name] = names
+    height: dict = {}
+    changed = True
+    while changed:                      # from the leaves up: every callee settled first
+        changed = False
+        for name, callees in calls.items():
+            if name in height or not all(c in height for c in callees):
+                continue
+            h = 1 + max((height[c] for c in callees), default=0)
+            if h <= INLINE_DEPTH:
+                height[name] = h
+                changed = True
+    return {name: all(isinstance(s, A.Stop) for s in bodies[name]) for name in height}
 
 
 def _over() -> RuleError:
@@ -99,7 +153,8 @@ _BUILTINS = {"len": len, "list": list, "str": str, "abs": abs, "range": range, "
 
 _RUNTIME = {"_U": UNSET, "_me": _me, "_cache": _cache, "_div": divide, "_mod": remainder, "_range": number_range,
             "_move": _move, "_over": _over, "_negative": _negative, "_Refusal": Refusal, "_uses": uses,
-            "_join": join, "_big": overflow}
+            "_join": join, "_big": overflow, "_ME": MeepleError, "_RF": RULE_FAULTS,
+            "_named": named_error}
 
 
 # A chain of arithmetic longer than this is written without a bracket per operator.
@@ -171,6 +226,8 @@ class PyGen:
         self.late_tables: list = []           # (made name, {card def: [helper names]}) bound after compiling
         self.why: list[str] = []            # why each fallback happened (for tests and tuning)
         self.generated = 0
+        self.callers: dict[str, str] = {}      # procedure run in place -> made name of the function calling it
+        self.inline_procs: dict[str, bool] = {}    # the procedures run in place (``inline_procedures``)
 
     # ------------------------------------------------------------ names
     def fresh(self, prefix: str) -> str:
@@ -229,6 +286,7 @@ class PyGen:
 
     def finish(self) -> None:
         """Compile every generated function at once and put each in its place."""
+        self.write_callers()
         if not self.sources:
             return
         source = "\n\n".join(self.sources) + "\n"
@@ -260,6 +318,41 @@ class PyGen:
         self.sources = []
         self.placeholders = []
         self.group_spans = []
+
+    def write_callers(self) -> None:
+        """One function per procedure that generated runs call in place: it makes the
+        callee's frame (its parameters, then empty locals) and names the callee's
+        errors as the run loop would (``named_error``), so a rule error says
+        '(in procedure NAME)' wherever the procedure runs."""
+        result = self.g.result
+        for name, made in self.callers.items():
+            ci = result.proc_code[name]
+            code = result.codes[ci]
+            nparams = len(self.g.proc_defs[name].params)
+            params = [f"a{i}" for i in range(nparams)]
+            rest = max(0, code.nlocals - nparams)
+            loc = "[" + ", ".join(params + ["None"] * rest) + "]" if rest <= 32 else \
+                  "[" + ", ".join(params) + f"] + [None] * {rest}"
+            run = self.const(code.direct if code.direct is not None else _interpret(code.instrs, STOP))
+            span = self.const(code.spans[0] if code.spans else None)
+            k = self.const(code)
+            # One frame per procedure, reused: a procedure run in place is in no cycle of
+            # calls, so it never runs twice at once, and no state keeps its frame.
+            frame = self.const(Frame(ci, 0, [], -1, -1))
+            lines = [f"def {made}(st, fr{''.join(', ' + p for p in params)}):",
+                     f"    F = {frame}",
+                     f"    F.locals = {loc}",
+                     "    F.me = fr.me",
+                     "    F.this = fr.this",
+                     "    try:",
+                     f"        {run}(st, F)",
+                     "    except _ME as _err:",
+                     f"        raise _named(st.game, _err, {k}, {span} if {span} is not None else _err.span)",
+                     "    except _RF as _exc:",
+                     f"        raise _named(st.game, _exc, {k}, {span}) from None"]
+            self.sources.append("\n".join(lines))
+            self.group_spans.append([])
+            self.placeholders.append((made, _pytypes.FunctionType(_placeholder.__code__, self.ns, made), None))
 
     def locate(self, tb: Any) -> Any:
         """The span of the innermost generated statement in a traceback, or None."""
@@ -576,6 +669,19 @@ class PyGen:
         message = s.message or "a requirement does not hold"
         w.line(depth, f"if not {self.expr_src(w, s.cond, depth, span)}:", span)
         w.line(depth + 1, f"raise _Refusal({self.const(message)})", span)
+        return True
+
+    def w_CallProc(self, w, s, depth, span):
+        """A call of a procedure that never pauses (``inline_procedures``): a Python call,
+        or, when its body does nothing, only its arguments (their errors still count)."""
+        args = [self.expr_src(w, a, depth, span) for a in s.args]
+        if self.inline_procs[s.name]:
+            w.line(depth, f"({', '.join(args)},)" if args else "pass", span)
+            return True
+        made = self.callers.get(s.name)
+        if made is None:
+            made = self.callers[s.name] = self.fresh("p")
+        w.line(depth, f"{made}(st, fr{''.join(', ' + a for a in args)})", span)
         return True
 
     def w_Stop(self, w, s, depth, span):

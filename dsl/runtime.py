@@ -396,6 +396,9 @@ class CompiledActionFacts(Protocol):
     @property
     def param_slot(self) -> int: ...      # the local its parameter goes to, or -1
 
+    @property
+    def scratch(self) -> "Frame": ...     # the frame its effect runs in when it never pauses (reused)
+
 
 class RunningGame(Protocol):
     """What the compiled rules read of ``st.game`` while they run.

@@ -40,10 +40,12 @@ class HumanAgent:
     name = "human"
     needs_view = True
 
-    def __init__(self, seat: int, ask: Callable[[str], str] | None = None, echo: Callable[[str], None] | None = None):
+    def __init__(self, seat: int, ask: Callable[[str], str] | None = None, echo: Callable[[str], None] | None = None,
+                 helper: Callable[[str, list], str] | None = None):
         self.seat = seat
         self.ask = ask or (lambda prompt: click.prompt(prompt, type=str))
         self.echo = echo or click.echo
+        self.helper = helper      # answers '?...' (the terminal view's help and card texts); the prompt asks again
 
     def choose(self, view: dict, options: list[list]) -> int:
         decision = view.get("decision", {})
@@ -60,7 +62,11 @@ class HumanAgent:
             found = fitting(keys, answer)      # 'white_die@P2' for 'white_die@P2=4'
             if len(found) == 1:
                 return found[0]
-            self.echo(f"'{answer}' is not one of the options: give a number 1-{len(options)} or a key in brackets")
+            if answer.startswith("?") and self.helper is not None:
+                self.echo(self.helper(answer, options))
+                continue
+            self.echo(f"'{answer}' is not one of the options: give a number 1-{len(options)} or a key in brackets"
+                      + (", or ? for help" if self.helper is not None else ""))
 
 
 AGENTS = ("random", "human", "greedy", "mcts")

@@ -287,59 +287,6 @@ def _held_back(problems: Problems) -> str:
 
 
 # ---------------------------------------------------------------- play
-def _board(game: Game, st, viewer: Optional[int]) -> str:
-    v = game.view(st, viewer)
-    lines = [f"── round {v['round']} " + "─" * 40]
-    gv = {k: val for k, val in v["variables"].items() if val is not None}
-    if gv:
-        lines.append("  " + "  ".join(f"{k}: {val}" for k, val in gv.items()))
-    for z in game.zone_defs:
-        if z.per_player or not z.board:
-            continue
-        if z.of_card is None:
-            content = v["zones"].get(z.name)
-            if isinstance(content, list) and content:
-                lines.append(f"  {z.name}: {_grouped(content)}")
-            continue
-        on_cards = [f"{label.split('/', 1)[1]}: {_grouped(content)}" for label, content in v["zones"].items()
-                    if label.startswith(z.name + "/") and isinstance(content, list) and content]
-        if on_cards:
-            lines.append(f"  {z.name}: " + "; ".join(on_cards))
-    for p, pl in enumerate(v["players"]):
-        res = "  ".join(f"{r} {pl[r]}" for r in game.res_names)
-        zones = []
-        for z in game.zone_defs:
-            if not z.per_player or not z.board:
-                continue
-            content = v["zones"][f"{z.name}/P{p + 1}"]
-            if isinstance(content, dict):
-                if content["hidden"]:
-                    zones.append(f"{z.name}: {content['hidden']} hidden")
-            elif content:
-                zones.append(f"{z.name}: " + _grouped(content))
-        lines.append(f"  P{p + 1}  {res}")
-        for z in zones:
-            lines.append(f"        {z}")
-    return "\n".join(lines)
-
-
-def _standing(game: Game, st) -> str:
-    """One line between turns: every player's resources."""
-    parts = []
-    for p in range(st.players):
-        res = ", ".join(f"{r} {st.res[p * game.nres + i]}" for i, r in enumerate(game.res_names))
-        parts.append(f"P{p + 1} {res}")
-    return "  -- " + " | ".join(parts)
-
-
-def _grouped(items: list[str]) -> str:
-    """'cube@P1 x40, pawn' rather than forty repetitions."""
-    counts: dict[str, int] = {}
-    for item in items:
-        counts[item] = counts.get(item, 0) + 1
-    return ", ".join(k if n == 1 else f"{k} x{n}" for k, n in counts.items())
-
-
 def _options(game: Game, pairs: tuple[str, ...]) -> dict:
     """``--option name=value`` pairs, checked against the pack's options."""
     out = {}
@@ -374,8 +321,9 @@ def _seed(seed: Optional[int]) -> int:
 @click.option("--log", "log_path", type=OutputFile(), default=None, help="write the game log here (checked before the game starts)")
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE", help="a rules option of the pack (repeatable)")
 @click.option("--quiet", is_flag=True, help="only the final scores")
+@click.option("--lang", default="en", show_default=True, help="locale of card names and texts on the board and with '?'")
 def play(game_name: str, players: int, seed: Optional[int], show_seed: bool, bots: str, evaluation: str,
-         log_path: Optional[str], option_pairs: tuple[str, ...], quiet: bool) -> None:
+         log_path: Optional[str], option_pairs: tuple[str, ...], quiet: bool, lang: str) -> None:
     """Play a game in the terminal with humans and bots.
 
     A human reads another player's choice only when their own view shows what
@@ -383,6 +331,8 @@ def play(game_name: str, players: int, seed: Optional[int], show_seed: bool, bot
     hidden card follows, is printed at the end (--show-seed: at the start)."""
     from .agents import make_agents
     from .session import make_log, observation, write_log
+    from .terminal import TerminalView
+    from .views import HIDDEN_CHOICE
     game = _load(game_name)
     if not game.min_players <= players <= game.max_players:
         click.echo(f"error: {game.id} is for {game.min_players}-{game.max_players} players, not {players}", err=True)
@@ -405,26 +355,40 @@ def play(game_name: str, players: int, seed: Optional[int], show_seed: bool, bot
     seed_first = show_seed or not humans        # the seed predicts every hidden card: a human sees it at the end
     click.echo(f"{game.pack.info.name.get()} with {players} players" + (f", seed {seed}" if seed_first else "")
                + "".join(f", {k}={v}" for k, v in options.items()))
-    last_round, last_turn = -1, -1
+    view = TerminalView(game, width=_width(), lang=lang)
+    watcher = humans[0] if len(humans) == 1 else None       # the one whose view the board shows
+    for h in humans:
+        agents[h].helper = lambda answer, opts: view.help(answer, opts, st)
+    last_round, last_turn, seen = -1, -1, None
     try:
         st = game.new_state(players, seed, options=options)     # setup may already break a rule
         while not st.over:
             dec = st.pending
+            agent = agents[dec.player]
             if not quiet and st.round != last_round:
                 last_round = st.round
-                click.echo(_board(game, st, humans[0] if len(humans) == 1 else None))
+                click.echo(view.board(st, watcher))                  # the board once per round
+                seen = view.snapshot(st, watcher)
             elif not quiet and dec.kind == "action" and dec.player != last_turn:
-                click.echo(_standing(game, st))      # between turns: where everyone stands
+                click.echo(view.standing(st))      # between turns: where everyone stands
             if dec.kind == "action":
                 last_turn = dec.player
-            agent = agents[dec.player]
+            choices = dec.options
             if agent.name == "human" and not quiet:
-                click.echo(_board(game, st, dec.player))
-            index = agent.choose(observation(game, st, agent, dec.player), dec.options)
+                now = view.snapshot(st, dec.player)
+                if seen is not None and now != seen:
+                    click.echo("  since you last looked:")
+                    click.echo("\n".join(view.changes(seen, now)))
+                seen = now
+                choices = view.options(st, dec.player)
+            index = agent.choose(observation(game, st, agent, dec.player), choices)
             if not quiet:
                 who = "you" if agent.name == "human" else agent.name
                 watching = [h for h in humans if h != dec.player]     # the humans who see this line
-                click.echo(f"  P{dec.player + 1} ({who}) {dec.prompt}: {game.told(st, index, watching)}")
+                told = game.told(st, index, watching)
+                if told != HIDDEN_CHOICE:
+                    told = view.label(st, index, told, watcher)
+                click.echo(f"  P{dec.player + 1} ({who}) {dec.prompt}: {told}")
             try:
                 game.apply(st, index)
             except Refusal as err:          # a rule said no: the state is as it was, choose again
@@ -441,13 +405,19 @@ def play(game_name: str, players: int, seed: Optional[int], show_seed: bool, bot
         click.echo("\ngame abandoned" + ("" if seed_first else f" (seed {seed})"), err=True)
         sys.exit(ExitCode.USAGE)
     if not quiet:
-        click.echo(_board(game, st, None))
+        click.echo(view.board(st, None))
     _print_scores(game, st)
     if not seed_first:
         click.echo(f"seed {seed}")
     if log_path:
         _write(log_path, lambda: write_log(log_path, make_log(game, st, seed, game_name, options)))
         click.echo(f"log written to {log_path}")
+
+
+def _width() -> int:
+    """The terminal's columns (COLUMNS, else the terminal's own), 100 when it does not say."""
+    import shutil
+    return shutil.get_terminal_size((100, 24)).columns
 
 
 def _print_scores(game: Game, st) -> None:

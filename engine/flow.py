@@ -218,8 +218,8 @@ class Flow:
         dec = st.pending
         if dec is None:
             raise IllegalChoice("no decision is pending" + (" (the game is over)" if st.over else ""), code="no_decision")
-        if isinstance(key, int) and not isinstance(key, bool):
-            if not 0 <= key < dec.count():
+        if key.__class__ is int:      # an option's index (a bool is not one)
+            if not 0 <= key < len(dec.values):
                 raise IllegalChoice(f"option {key} is out of range (0..{dec.count() - 1})", code="out_of_range")
             index = key
         else:
@@ -227,16 +227,16 @@ class Flow:
             if index is None:
                 code, reason = self.refusal_reason(st, str(key))
                 raise IllegalChoice(reason, code=code)
-        if len(st.log) + st.refused >= self.max_decisions:
+        if len(st._log) + st.refused >= self.max_decisions:
             raise self.too_many_choices(st)
         value = dec.values[index]
         before = None
-        if self.uses_require:        # only packs that can refuse mid-effect pay for these copies
+        if self.can_refuse:          # only packs that can refuse mid-effect pay for these copies
             before = st.clone()
             if dec.kind == "action":
                 # choosing an action: a 'require' anywhere in it sends the player back here
                 st.checkpoint = (before, len(st.frames), st.frames[-1])
-        st.log.append([dec.player, index, dec.key(index)])
+        st._log.append([dec.player, index, dec])     # its key is made when the log is read
         st.pending = None
         st.answer = value if value != SKIP else SKIP
         try:
@@ -246,10 +246,10 @@ class Flow:
                 raise
             cp = st.checkpoint
             inside = cp is not None and len(st.frames) >= cp[1] and st.frames[cp[1] - 1] is cp[2]
-            made = len(st.log)
+            made = len(st._log)
             st.restore(cp[0] if inside else before)
             st.checkpoint = None
-            st.refused += made - len(st.log)     # the choices undone count on (a loop of refusals is bounded too)
+            st.refused += made - len(st._log)     # the choices undone count on (a loop of refusals is bounded too)
             raise Refusal(err.message.split(" (in ", 1)[0], err.span, code=err.code) from None
         except RuleError as err:
             raise in_game(err, st) from None

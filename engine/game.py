@@ -7,7 +7,7 @@ every worker process). It owns the decision protocol: ``new_state``,
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, Callable, Optional
 
 from dsl.compiler import Code, Compiler
@@ -43,6 +43,9 @@ class CompiledAction:
     nlocals: int
     menu_meta: Optional[tuple] = None     # generated menus: the parameter's source before copying, its type, caches
     shown: tuple = ()                     # card variables its options' labels read (a die's value): kept with the decision
+    # the frame its effect runs in when the effect never pauses: reused, since such an
+    # effect runs to its end before the next action can be chosen (no state keeps it)
+    scratch: Frame = field(default_factory=lambda: Frame(-1, 0, [], -1, -1))
 
 
 class Game(Flow, Actions, Views):
@@ -196,6 +199,8 @@ class Game(Flow, Actions, Views):
         self.has_value = [self.card_defs[d].kind in self.kind_cvars and "value" in self.kind_cvars[self.card_defs[d].kind]
                           for d in self.card_def_index]
         self.actions: list[CompiledAction] = []
+        self.action_prices: dict[int, list] = {}     # action index -> (resource, amount, locals): display only
+        self.price_errors: list = []
         self.max_action_locals = 1
         self.rule_actions: dict[str, list[CompiledAction]] = {}
         self.card_actions: dict[int, list[CompiledAction]] = {}
@@ -319,6 +324,7 @@ class Game(Flow, Actions, Views):
             comp.expression(f"function {f.name}", f.body, tuple((x.name, self.type_of(x.type)) for x in f.params))
             if len(errors) > before:
                 out.broken_functions.add(f.name)
+        comp.plan_calls({p.name: p.body for p in g.procedures})
         for p in g.procedures:
             out.proc_code[p.name] = comp.unit(f"procedure {p.name}", p.body, tuple((x.name, self.type_of(x.type)) for x in p.params))
         for di, c in enumerate(self.card_defs):
@@ -344,9 +350,12 @@ class Game(Flow, Actions, Views):
         self.end_when, self._end_code = comp.expression("end_when", g.end_when, want=BOOL)
         self.tiebreak = [comp.expression(f"tiebreak {i + 1}", t, want=INT) for i, t in enumerate(g.tiebreak)]
         self.evaluation = comp.expression("evaluation", g.evaluation, want=INT) if g.evaluation else None
+        self.live_score = comp.expression("live score", g.live, want=INT) if g.live else None
         self.score_res = self.res_index.get(g.score, 0)     # the loader has checked it is a resource (or reported it)
         problems.extend(errors)
         self._check_dice(problems)
+        self._check_view(problems)
+        problems.extend(self.price_errors)
         described, details = [], []
         for a in self.actions:
             if a.binder is None:
@@ -366,6 +375,7 @@ class Game(Flow, Actions, Views):
                                                   self.card_def_index, self.max_action_locals, self.ncards, Frame)
             comp.gen.finish()
         self.pygen = comp.gen
+        self.can_refuse = self.uses_require      # read at every choice: a plain attribute
 
     def _check_vocabulary(self, problems: Problems) -> None:
         """Rules of the vocabulary that need the whole pack; unknown names, kinds and
@@ -390,6 +400,37 @@ class Game(Flow, Actions, Views):
                 problems.add(ContentError(f"'{k.name}' cards start in '{k.starts_in}', a zone each player has: only per_player pieces can", k.span))
             if home is not None and home.of_card is not None:
                 problems.add(ContentError(f"'{k.name}' cards cannot start in '{k.starts_in}', a zone of each {home.of_card} card", k.span))
+
+    def _check_view(self, problems: Problems) -> None:
+        """Every name of ``view:`` is one the pack declares, in the place it may
+        stand: a wrong one is an error at its line, as a wrong rule name is."""
+        v = self.defn.view
+        zones = {z.name: z for z in self.zone_defs}
+        kinds = {k.name: k for k in self.defn.card_kinds}
+
+        def bad(message: str, span: Span, name: str, known) -> None:
+            problems.add(ContentError(message, span, suggest(name, list(known))))
+        for kind, span, fs in v.facts:
+            if kind not in kinds:
+                bad(f"view: facts: unknown card kind '{kind}'", span, kind, kinds)
+                continue
+            have = [f.name for f in kinds[kind].fields]
+            for f, fspan in fs:
+                if f not in have:
+                    bad(f"view: facts: card kind '{kind}' has no field '{f}'", fspan, f, have)
+        shared = [n for n in self.gvar_index] + [z for z, zd in zones.items() if not zd.per_player]
+        for name, span in v.board:
+            if name not in shared:
+                bad(f"view: board: '{name}' is not a game variable or a shared zone", span, name, shared)
+        own = list(self.res_names) + list(self.pvar_index) + [z for z, zd in zones.items() if zd.per_player]
+        for name, span in v.player:
+            if name not in own:
+                bad(f"view: player: '{name}' is not a resource, a player variable or a per-player zone", span, name, own)
+        listed = {n for n, _ in v.board + v.player}
+        for name, span in v.count:
+            if name not in zones or name not in listed:
+                bad(f"view: count: '{name}' is not a zone listed in view: board or view: player", span, name,
+                    [z for z in zones if z in listed])
 
     def _check_dice(self, problems: Problems) -> None:
         """Every card a ``roll`` may roll has 1 to MAX_FACES faces: a die of 0 faces (or
@@ -480,6 +521,14 @@ class Game(Flow, Actions, Views):
             param_slot=0 if binder else -1, effect=effect, per_turn=a.per_turn, refusal=a.refusal,
             nlocals=max(wcode.nlocals, bcode.nlocals if a.with_ is not None else 0, 1) + 1)
         ca.menu_meta = comp.gen.binder_meta if comp.gen is not None and binder else None
+        for res, src, span in a.price:      # display only (meeple play): never run by a game
+            if res not in self.res_index:
+                self.price_errors.append(ContentError(f"action '{a.id}': price: unknown resource '{res}'", span,
+                                                      suggest(res, self.res_names)))
+                continue
+            fn, pcode = comp.expression(f"{a.id} price", src, params, want=INT, me_bound=True)
+            if fn is not None:
+                self.action_prices.setdefault(ca.index, []).append((res, fn, max(pcode.nlocals, ca.nlocals)))
         self.max_action_locals = max(self.max_action_locals, ca.nlocals)
         self.actions.append(ca)
         return ca

@@ -106,6 +106,7 @@ class ActionDef:
     refusal: Optional[str]
     span: Span
     card: Optional[str] = None      # id of the card that grants it
+    price: tuple[tuple[str, Source, Span], ...] = ()   # (resource, amount, where): shown with its options
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +189,19 @@ class OptionDef:
 
 
 @dataclass(frozen=True, slots=True)
+class ViewDef:
+    """How ``meeple play`` shows a game to a person (``view:``): each name with
+    where it is written, so that a wrong one is reported there. Display only:
+    nothing here changes a game."""
+
+    facts: tuple[tuple[str, Span, tuple[tuple[str, Span], ...]], ...] = ()   # (card kind, where, fields)
+    board: tuple[tuple[str, Span], ...] = ()     # shared lines: game variables and zones
+    player: tuple[tuple[str, Span], ...] = ()    # per-player lines: resources, player variables, zones
+    count: tuple[tuple[str, Span], ...] = ()     # zones shown as their number of cards
+    span: Optional[Span] = None                  # the section, or None when the pack has none
+
+
+@dataclass(frozen=True, slots=True)
 class GameDef:
     min_players: int
     max_players: int
@@ -215,6 +229,8 @@ class GameDef:
     sources: tuple[tuple[str, str, Span], ...] = ()       # (what, citation, where) for rules-level values confirmed
     functions: tuple[FunctionDef, ...] = ()
     max_decisions: int = MAX_DECISIONS
+    live: Optional[Source] = None      # score: live, a running score for display
+    view: ViewDef = ViewDef()
 
 
 @dataclass(frozen=True, slots=True)

@@ -228,6 +228,8 @@ class _Reader:
             with_=self.source(doc, path + ("with",), data.get("with")),
             effect=self.source(doc, path + ("effect",), data["effect"]),
             per_turn=data.get("per_turn"), refusal=data.get("refusal"), span=doc.span(path + ("id",)), card=card,
+            price=tuple((res, self.source(doc, path + ("price", res), text), doc.key_span(path + ("price", res)))
+                        for res, text in (data.get("price") or {}).items()),
         )
 
     def params(self, doc: Document, path: tuple, data: dict) -> tuple[M.ParamDef, ...]:
@@ -293,6 +295,8 @@ class _Reader:
             score=score["resource"],
             tiebreak=tuple(self.source(doc, ("score", "tiebreak", i), t) for i, t in enumerate(score.get("tiebreak") or ())),
             evaluation=self.source(doc, ("score", "evaluation"), score.get("evaluation")),
+            live=self.source(doc, ("score", "live"), score.get("live")),
+            view=self.view(doc, d.get("view")),
             span=Span(doc.file, 1, 1),
             options=tuple(M.OptionDef(o, od["default"], od.get("description", ""), doc.key_span(("options", o)))
                           for o, od in (d.get("options") or {}).items()),
@@ -303,6 +307,18 @@ class _Reader:
                                           self.source(doc, ("functions", f, "value"), fd["value"]), doc.key_span(("functions", f)))
                             for f, fd in (d.get("functions") or {}).items()),
         )
+
+    def view(self, doc: Document, v: Optional[dict]) -> M.ViewDef:
+        """The ``view:`` section (the schema has checked its shape), names with their spans."""
+        if not v:
+            return M.ViewDef()
+
+        def names(key: str) -> tuple:
+            return tuple((n, doc.span(("view", key, i))) for i, n in enumerate(v.get(key) or ()))
+        facts = tuple((kind, doc.key_span(("view", "facts", kind)),
+                       tuple((f, doc.span(("view", "facts", kind, i))) for i, f in enumerate(fs or ())))
+                      for kind, fs in (v.get("facts") or {}).items())
+        return M.ViewDef(facts, names("board"), names("player"), names("count"), doc.key_span(("view",)))
 
     # ------------------------------------------------------------ checks
     def error(self, message: str, span: Span, hint: Optional[str] = None) -> None:

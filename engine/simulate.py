@@ -95,8 +95,8 @@ class UseRecorder:
         raw: list = []
         add = raw.append
 
-        def hook(st, dec, index: int, add=add, len=len) -> None:
-            add((len(st.log), dec.player, dec.values[index], dec.describer))
+        def hook(st, dec, index: int, add=add) -> None:
+            add((st.choices(), dec.player, dec.values[index], dec.describer))
         self.raw, self.hook = raw, hook
 
     def uses(self) -> list[tuple[int, int]]:
@@ -150,8 +150,8 @@ def run_one(game: Game, cfg: SimConfig, index: int) -> GameRecord:
             continue
         zone = game.zone_defs[game.slot_zone[slot]]
         chosen[owner].setdefault(f"{zone.holds} in {zone.name}", set()).add(game.card_def_ids[card])
-    return GameRecord(index, st.scores, game.winners(st), st.round, len(st.log),
-                      [{k: sorted(v) for k, v in c.items()} for c in chosen], st.log[0][0] if st.log else 0,
+    return GameRecord(index, st.scores, game.winners(st), st.round, st.choices(),
+                      [{k: sorted(v) for k, v in c.items()} for c in chosen], st._log[0][0] if st.choices() else 0,     # the first chooser (no key is made)
                       recorder.per_player(game, cfg.players))
 
 

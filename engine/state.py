@@ -17,7 +17,7 @@ from .rng import next_u64
 
 class State:
     __slots__ = ("game", "players", "res", "pvars", "gvars", "zones", "loc", "cvars", "rng",
-                 "frames", "pending", "answer", "log", "round", "over", "scores", "ranking", "events", "track", "opts", "prepare", "checkpoint",
+                 "frames", "pending", "answer", "_log", "round", "over", "scores", "ranking", "events", "track", "opts", "prepare", "checkpoint",
                  "seed", "refused")
 
     def __init__(self, game: Any, players: int):
@@ -33,7 +33,7 @@ class State:
         self.frames: list[Frame] = []
         self.pending: Optional[Decision] = None
         self.answer: Any = NO_ANSWER
-        self.log: list = []
+        self._log: list = []      # see ``log``
         self.round = 0
         self.over = False
         self.scores: list[int] = []
@@ -45,6 +45,30 @@ class State:
         self.checkpoint = None              # the state at the last action choice, for 'require' (not saved)
         self.seed: Optional[int] = None     # the game's seed, named by rule errors (not saved: the log has it)
         self.refused = 0                    # choices undone by refusals (not rolled back, not saved): bounds refusal loops
+
+    # ---- the choices made
+    @property
+    def log(self) -> list:
+        """The choices made, as [player, option index, option key].
+
+        A choice is logged with its decision and its key is written the first
+        time someone reads the log: a playout that nobody logs never makes a
+        key (keys never depend on the state, only on the decision)."""
+        log = self._log
+        i = len(log)
+        while i and log[i - 1][2].__class__ is not str:
+            i -= 1
+        for e in log[i:]:
+            e[2] = e[2].key(e[1])
+        return log
+
+    @log.setter
+    def log(self, entries: list) -> None:
+        self._log = entries
+
+    def choices(self) -> int:
+        """How many choices were made (without writing their keys)."""
+        return len(self._log)
 
     # ---- randomness
     def rand_below(self, n: int) -> int:
@@ -71,7 +95,7 @@ class State:
         new.frames = [f.copy() for f in self.frames]
         new.pending = self.pending
         new.answer = NO_ANSWER
-        new.log = self.log[:]
+        new._log = self._log[:]
         new.round = self.round
         new.over = self.over
         new.scores = self.scores[:]

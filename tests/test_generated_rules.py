@@ -85,9 +85,11 @@ def test_generated_source_holds_only_made_names():
                      "lambda", "st", "fr", "L", "n", "out", "append", "len", "list", "range", "min", "max", "sum",
                      "bool", "any", "all", "default", "c", "p", "s", "locals", "me", "this", "res", "pvars", "gvars",
                      "cvars", "zones", "loc", "players", "opts", "round", "while", "break", "pass", "raise", "continue",
-                     "events", "get", "str", "used", "tx", "remove", "track", "add", "abs"}
+                     "events", "get", "str", "used", "tx", "remove", "track", "add", "abs",
+                     "try", "except", "from", "as", "game", "span", "F"}
     made = re.compile(r"^_(e|a|k|v|h|s|t|c|m|i|g|x|p|z|o|cs)\d+$"
-                      r"|^_(U|me|cache|div|mod|range|move|over|negative|Refusal|uses|join|big|n|s|c|x|k|key|text|seen|acts|m)?$")
+                      r"|^_(U|me|cache|div|mod|range|move|over|negative|Refusal|uses|join|big|n|s|c|x|k|key|text|seen|acts|m"
+                      r"|ME|RF|named|err|exc)?$|^a\d+$")
     strange = sorted(w for w in words if w not in allowed_plain and not made.match(w))
     assert strange == []
 
@@ -221,3 +223,88 @@ def test_generated_operands_give_what_the_closures_give(tmp_path, lines, value):
     assert got[0] == got[1]
     name, want = value
     assert got[0][("out", "flag").index(name)] == want
+
+
+# ---------------------------------------------------------------- procedures run in place
+PROC_ERROR = ("procedures:\n  turn:",
+              "procedures:\n  bump:\n    params: {n: int}\n    effect: |\n      gain 1 gold\n      gain 7 / n gold\n"
+              "  settle:\n    effect: |\n      call bump(size(hand) - size(hand))\n  turn:")
+
+
+def test_an_error_in_a_procedure_run_in_place_names_the_procedure_and_its_line(tmp_path):
+    """A call of a procedure that never pauses is a plain Python call in the generated
+    run; its errors still point at the callee's statement and say '(in procedure NAME)',
+    as the closures' run loop says."""
+    from engine.errors import RuleError
+    root = _minimal_with(tmp_path, *PROC_ERROR)
+    game = (root / "game.yaml").read_text(encoding="utf-8")
+    (root / "game.yaml").write_text(game.replace("        set passed = true\n    - id: pass",
+                                                 "        set passed = true\n        call settle()\n    - id: pass"), encoding="utf-8")
+    text = (root / "game.yaml").read_text(encoding="utf-8").splitlines()
+    want_line = next(i for i, line in enumerate(text, 1) if "gain 7 / n gold" in line)
+    seen = []
+    for generate in (True, False):
+        problems = Problems()
+        g = Game(read_pack(root, problems))
+        g.compile(problems, generate=generate)
+        assert not problems.errors
+        if generate:
+            assert g.pygen.inline_procs == {"bump": False, "settle": False}
+        with pytest.raises(RuleError) as info:
+            st = g.new_state(2, 1)
+            while not st.over:
+                g.apply(st, 0)
+        assert info.value.span.line == want_line
+        seen.append(info.value.message)
+    assert seen[0] == seen[1]
+    assert seen[0].startswith("division by zero (in procedure bump)"), seen[0]
+
+
+def _chain(n: int) -> str:
+    """Procedures step1 .. stepN, each calling the next; the last gains 1 gold."""
+    out = []
+    for i in range(1, n + 1):
+        body = f"call step{i + 1}()" if i < n else "gain 1 gold"
+        out.append(f"  step{i}:\n    effect: |\n      {body}\n")
+    return "procedures:\n" + "".join(out) + "  turn:"
+
+
+@pytest.mark.parametrize("chain, inline", [(3, 3), (16, 16), (40, 16)])
+def test_calls_run_in_place_only_up_to_a_depth(tmp_path, chain, inline):
+    """A chain of calls deeper than INLINE_DEPTH keeps frames for the rest (never Python's
+    recursion limit), and plays exactly as the closures do."""
+    from dsl.pygen import INLINE_DEPTH
+    assert INLINE_DEPTH == 16
+    root = _minimal_with(tmp_path, "procedures:\n  turn:", _chain(chain))
+    game = (root / "game.yaml").read_text(encoding="utf-8")
+    (root / "game.yaml").write_text(game.replace("        set passed = true\n    - id: pass",
+                                                 "        set passed = true\n        call step1()\n    - id: pass"), encoding="utf-8")
+    states = []
+    for generate in (True, False):
+        problems = Problems()
+        g = Game(read_pack(root, problems))
+        g.compile(problems, generate=generate)
+        assert not problems.errors
+        if generate:
+            assert sorted(g.pygen.inline_procs, key=lambda s: int(s[4:])) == [f"step{i}" for i in range(chain - inline + 1, chain + 1)]
+        states.append(play(g, 2, 3))
+    assert states[0].log == states[1].log
+    assert json.dumps(states[0].to_json(), sort_keys=True) == json.dumps(states[1].to_json(), sort_keys=True)
+
+
+@pytest.mark.parametrize("bodies, want", [
+    ({"a": "gain 1 gold", "b": "call a()"}, {"a": False, "b": False}),
+    ({"a": "stop", "b": "call a()"}, {"a": True, "b": False}),
+    ({"a": "call b()", "b": "call a()"}, {}),                                   # a cycle: frames
+    ({"a": "call a()"}, {}),
+    ({"a": "choose c from hand\nmove c to deck", "b": "call a()", "c": "gain 1 gold"}, {"c": False}),   # pauses
+    ({"a": "call nowhere()"}, {}),                                              # an unknown callee
+    ({"a": "if true:\n    call b()", "b": "play actions turn until true"}, {}),
+    ({"a": None, "b": "call a()"}, {}),                                         # a text that did not parse
+])
+def test_which_procedures_run_in_place(bodies, want):
+    from dsl.parser import parse
+    from dsl.pygen import inline_procedures
+    from dsl.source import TextOrigin
+    parsed = {k: parse(v + "\n", TextOrigin("t.yaml", 1, 1, True), "start") if v is not None else None for k, v in bodies.items()}
+    assert inline_procedures(parsed) == want

@@ -124,8 +124,9 @@ def test_at_a_hot_seat_game_one_human_does_not_read_the_others_picks():
 def test_a_human_board_shows_only_their_view():
     r = _human_game("-p", 3, "--seed", 3, "--bots", "human,random,random")
     board = r.output.split("── round 1 ")[1].split("\n\n")[0]
-    assert "P1  gold" in board and re.search(r"P2  gold.*\n\s+hand: 4 hidden", board)
-    assert not re.search(r"P1  gold.*\n\s+hand: \d+ hidden", board)     # P1's own hand, by name
+    assert "P1 (you)  gold 2  score 0\n        hand: Castle (yellow, cost 4), " in board
+    assert re.search(r"P2  gold.*\n\s+hand: 4 hidden", board)
+    assert not re.search(r"P1 \(you\)  gold.*\n\s+hand: \d+ hidden", board)     # P1's own hand, by name
 
 
 def test_the_readme_example_of_a_game_with_a_human():
