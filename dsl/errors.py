@@ -105,7 +105,9 @@ class IllegalChoice(MeepleError):
     ``code`` names the reason in words that do not change with the message's
     text (scenario files match it with ``refused:``): not_legal, not_a_choice,
     needs_choice, per_turn, unmet, nothing_to_choose, not_available,
-    out_of_range, no_decision; None for other illegal choices."""
+    ambiguous (a key that fits several options: 'white_die' for
+    'white_die@P1=5' and 'white_die@P2=4'), out_of_range, no_decision; None
+    for other illegal choices."""
 
     code: Optional[str] = None
 

@@ -70,7 +70,7 @@ class InteractionCompiler:
         unit.scope.names[s.var] = (slot, List(et) if up_to else et)
         keyer, text, shown = self.g.describe(et)
         ncv = self.g.ncvars
-        described = ChoiceDescriber(keyer, text, SKIP, "done" if up_to is not None else "skip")
+        described = ChoiceDescriber(keyer, text, SKIP, "done" if up_to is not None else "skip", self.g.detail(et))
         prompt = s.prompt or (f"choose {s.var}")
         optional = s.optional
 

@@ -7,6 +7,7 @@ decision and be cloned, saved or sent to another process meanwhile.
 """
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Protocol, Sequence
 
 if TYPE_CHECKING:       # annotations only: dsl.types imports this module
@@ -64,7 +65,7 @@ class Decision:
         """The options as [key, label, value] lists (made once, on first use)."""
         if self._options is None:
             d, values, texts = self.describer, self.values, self.texts
-            keys = d.keys(values)
+            keys = d.keys(values, texts)
             self._options = [[keys[i], d.label(values, i, texts), values[i]] for i in range(len(values))]
         return self._options
 
@@ -75,12 +76,39 @@ class Decision:
         """One option's key, without making the others' labels."""
         if self._options is not None:
             return self._options[index][0]
-        return self.describer.key(self.values, index)
+        return self.describer.key(self.values, index, self.texts)
 
     def keys(self) -> list[str]:
         if self._options is not None:
             return [o[0] for o in self._options]
-        return self.describer.keys(self.values)
+        return self.describer.keys(self.values, self.texts)
+
+    def positional_key(self, index: int) -> Optional[str]:
+        """The key option ``index`` had before keys were stable ('x', 'x#2', ...
+        numbered by position among the options with the same id): what logs
+        written then hold. None for a decision read back from JSON."""
+        if self.describer is None:
+            return None
+        return self.describer.positional_key(self.values, index)
+
+    def matches(self, want: str) -> list[int]:
+        """The options ``want`` names: its exact key, else the options whose
+        stable key it fits when parts are left out or added: 'white_die@P2'
+        (no value), 'white_die=4' (no owner), or the full 'white_die@P2=4'
+        of a die that is the only white one offered (its key is then plain
+        'white_die'). Several options are returned only when they differ."""
+        keys = self.keys()
+        if want in keys:
+            return [keys.index(want)]
+        d = self.describer
+        if not hasattr(d, "full"):      # 'choose one' (labels, not cards), or read back from JSON
+            return []
+        return fitting([d.full(self.values, i, self.texts) for i in range(len(self.values))], want)
+
+    def find(self, want: str) -> Optional[int]:
+        """The index of the one option ``want`` names (see ``matches``), else None."""
+        found = self.matches(want)
+        return found[0] if len(found) == 1 else None
 
     def to_json(self) -> dict:
         return {"player": self.player, "prompt": self.prompt, "kind": self.kind,
@@ -97,29 +125,120 @@ def numbered(base: str, k: int) -> str:
     return base if k == 0 else f"{base}#{k + 1}"
 
 
+_KEY = re.compile(r"^(?:([^:]*):)?([^:@=#]+)(?:@([^=#]*))?(?:=([^#]*))?(?:#([0-9]+))?$")
+
+
+def _parts(key: str) -> Optional[tuple]:
+    """A key's parts: (action or None, id, owner or None, value or None, number or None)."""
+    m = _KEY.match(key)
+    if m is None:
+        return None
+    n = m.group(5)
+    return (m.group(1), m.group(2), m.group(3), m.group(4), int(n) if n is not None else None)
+
+
+def _fits(want: tuple, full: Optional[str]) -> bool:
+    """Whether a key's parts fit an option's full key (the parts it gives are equal)."""
+    if full is None:
+        return False
+    have = _parts(full)
+    if have is None:
+        return False
+    return want[0] == have[0] and want[1] == have[1] and all(w is None or w == h for w, h in zip(want[2:4], have[2:4]))
+
+
+def fitting(fulls: Sequence[Optional[str]], want: str) -> list[int]:
+    """The indices of the full keys (None: an option that is not a card) that
+    ``want`` fits: equal id (and action), and equal owner / value where it gives
+    them. Several only when they differ (ambiguous); of identical ones, the
+    first, or the n-th for 'key#n' (choosing either is the same game-wise)."""
+    wanted = _parts(want)
+    if wanted is None:
+        return []
+    found = [i for i, f in enumerate(fulls) if _fits(wanted, f)]
+    if len({_parts(fulls[i])[:4] for i in found}) > 1:
+        return found
+    n = wanted[4]
+    if n is not None:
+        return [found[n - 1]] if 0 < n <= len(found) else []
+    return found[:1]
+
+
+def _stable(bases: list, full: Callable[[int], str]) -> list[str]:
+    """Stable keys from base keys (None: not an item, key given): an item whose
+    base key no other item in the list has keeps it; the others get their full
+    key (base plus what tells identical ones apart), numbered only if that
+    still repeats."""
+    count: dict = {}
+    for b in bases:
+        if b is not None:
+            count[b] = count.get(b, 0) + 1
+    out, seen = [], {}
+    for i, b in enumerate(bases):
+        if b is None:
+            out.append(None)
+            continue
+        k = b if count[b] == 1 else full(i)
+        n = seen.get(k, 0)
+        seen[k] = n + 1
+        out.append(numbered(k, n))
+    return out
+
+
 class ChoiceDescriber:
     """Options of 'choose': items of a collection, plus 'skip' / 'done' (the value ``skip``).
     ``keyer(item)`` gives the item's key; ``text(item, snapshot)`` its label, given what
-    the decision kept of the state for it (``texts``: the variables a label reads)."""
+    the decision kept of the state for it (``texts``: the variables a label reads);
+    ``detail(item, snapshot)`` what tells identical items apart in a key ('@P2=4', or
+    '' or None for items that are not cards). Keys are stable (see ``_stable``): they
+    name what a player sees, not a position among the options."""
 
-    __slots__ = ("keyer", "text", "skip", "skip_key")
+    __slots__ = ("keyer", "text", "skip", "skip_key", "detail", "ids")
 
-    def __init__(self, keyer: Callable, text: Optional[Callable], skip: Any, skip_key: str):
-        self.keyer, self.text, self.skip, self.skip_key = keyer, text, skip, skip_key
+    def __init__(self, keyer: Callable, text: Optional[Callable], skip: Any, skip_key: str,
+                 detail: Optional[Callable] = None):
+        self.keyer, self.text, self.skip, self.skip_key, self.detail = keyer, text, skip, skip_key, detail
+        # cards are keyed by their id (keyer is ids.__getitem__): indexing the list makes no call
+        # per option when one key is made for the log
+        owner = getattr(keyer, "__self__", None)
+        self.ids = owner if detail is not None and isinstance(owner, list) else None
 
-    def keys(self, values: list) -> list[str]:
-        out, seen, keyer, skip = [], {}, self.keyer, self.skip
-        for v in values:
-            if v == skip:
-                out.append(self.skip_key)
-                continue
-            base = keyer(v)
-            k = seen.get(base, 0)
-            seen[base] = k + 1
-            out.append(numbered(base, k))
-        return out
+    def full(self, values: list, index: int, texts: Optional[list]) -> Optional[str]:
+        """A card's key with its details, whether or not another option has its id
+        (None for 'skip' and items that are not cards)."""
+        v = values[index]
+        if v == self.skip or self.detail is None:
+            return None
+        return self.keyer(v) + self.detail(v, texts[index] if texts is not None else None)
 
-    def key(self, values: list, index: int) -> str:
+    def keys(self, values: list, texts: Optional[list] = None) -> list[str]:
+        skip, keyer = self.skip, self.keyer
+        bases = [None if v == skip else keyer(v) for v in values]
+        out = _stable(bases, lambda i: self.full(values, i, texts) or bases[i])
+        return [self.skip_key if k is None else k for k in out]
+
+    def key(self, values: list, index: int, texts: Optional[list] = None) -> str:
+        v, skip, ids = values[index], self.skip, self.ids
+        if v == skip:
+            return self.skip_key
+        if ids is None:
+            return self.positional_key(values, index)
+        base = ids[v]
+        n = 0
+        for w in values:
+            if w != skip and ids[w] == base:
+                n += 1
+        if n == 1:
+            return base
+        mine = self.full(values, index, texts)
+        k = 0
+        for j in range(index):
+            w = values[j]
+            if w != skip and ids[w] == base and self.full(values, j, texts) == mine:
+                k += 1
+        return numbered(mine, k)
+
+    def positional_key(self, values: list, index: int) -> str:
         v, skip = values[index], self.skip
         if v == skip:
             return self.skip_key
@@ -142,12 +261,14 @@ class OneOfDescriber:
     def __init__(self, labels: list, skip: Any):
         self.labels, self.skip = labels, skip
 
-    def keys(self, values: list) -> list[str]:
+    def keys(self, values: list, texts: Optional[list] = None) -> list[str]:
         return [self.key(values, i) for i in range(len(values))]
 
-    def key(self, values: list, index: int) -> str:
+    def key(self, values: list, index: int, texts: Optional[list] = None) -> str:
         v = values[index]
         return "skip" if v == self.skip else self.labels[v]
+
+    positional_key = key
 
     def label(self, values: list, index: int, texts: Optional[list]) -> str:
         return self.key(values, index)
@@ -155,31 +276,81 @@ class OneOfDescriber:
 
 class ActionDescriber:
     """Options of an action menu, values (action, card, parameter): the key is the
-    action's id, or 'id:parameter' numbered within that action and card."""
+    action's id, or 'id:parameter' with the parameter's stable key among the
+    options of that action and card (as ``ChoiceDescriber``'s)."""
 
-    __slots__ = ("actions",)
+    __slots__ = ("actions", "details")
 
-    def __init__(self, actions: list):
+    def __init__(self, actions: list, details: Optional[list] = None):
         self.actions = actions      # per action index: (id, name, keyer or None, text or None)
+        self.details = details or [None] * len(actions)     # per action index: its parameter's detail or None
 
-    def keys(self, values: list) -> list[str]:
-        out = []
-        seen: dict = {}
-        group = None
-        for ai, card, x in values:
+    def full(self, values: list, index: int, texts: Optional[list]) -> Optional[str]:
+        """'id:card' with the card's details (None when the parameter is not a card)."""
+        ai, card, x = values[index]
+        aid, _, keyer, _ = self.actions[ai]
+        detail = self.details[ai]
+        if keyer is None or detail is None:
+            return None
+        return f"{aid}:{keyer(x)}" + detail(x, texts[index] if texts is not None else None)
+
+    def _group(self, values: list, index: int) -> range:
+        """The options next to ``index`` of the same action and card."""
+        ai, card, _ = values[index]
+        lo = index
+        while lo > 0 and values[lo - 1][0] == ai and values[lo - 1][1] == card:
+            lo -= 1
+        hi = index + 1
+        while hi < len(values) and values[hi][0] == ai and values[hi][1] == card:
+            hi += 1
+        return range(lo, hi)
+
+    def keys(self, values: list, texts: Optional[list] = None) -> list[str]:
+        out: list = [None] * len(values)
+        i = 0
+        while i < len(values):
+            ai, card, x = values[i]
             aid, _, keyer, _ = self.actions[ai]
             if keyer is None:
-                out.append(aid)
+                out[i] = aid
+                i += 1
                 continue
-            if (ai, card) != group:
-                group, seen = (ai, card), {}
-            base = keyer(x)
-            k = seen.get(base, 0)
-            seen[base] = k + 1
-            out.append(numbered(f"{aid}:{base}", k))
+            group = self._group(values, i)
+            bases = [f"{aid}:{keyer(values[j][2])}" for j in group]
+            keys = _stable(bases, lambda k: self.full(values, group[k], texts) or bases[k])
+            out[group.start:group.stop] = keys
+            i = group.stop
         return out
 
-    def key(self, values: list, index: int) -> str:
+    def key(self, values: list, index: int, texts: Optional[list] = None) -> str:
+        ai, card, x = values[index]
+        aid, _, keyer, _ = self.actions[ai]
+        if keyer is None:
+            return aid
+        if self.details[ai] is None:
+            return self.positional_key(values, index)
+        ids = keyer.__self__          # a card parameter: keyer is ids.__getitem__ (indexing makes no call)
+        base = ids[x]
+        lo, hi, n = index, index + 1, 1
+        while lo > 0 and values[lo - 1][0] == ai and values[lo - 1][1] == card:
+            lo -= 1
+            if ids[values[lo][2]] == base:
+                n += 1
+        end = len(values)
+        while hi < end and values[hi][0] == ai and values[hi][1] == card:
+            if ids[values[hi][2]] == base:
+                n += 1
+            hi += 1
+        if n == 1:
+            return f"{aid}:{base}"
+        mine = self.full(values, index, texts)
+        k = 0
+        for j in range(lo, index):
+            if ids[values[j][2]] == base and self.full(values, j, texts) == mine:
+                k += 1
+        return numbered(mine, k)
+
+    def positional_key(self, values: list, index: int) -> str:
         ai, card, x = values[index]
         aid, _, keyer, _ = self.actions[ai]
         if keyer is None:

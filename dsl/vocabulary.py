@@ -266,3 +266,27 @@ class Vocabulary:
         if t == PLAYER:
             return (lambda p: f"p{p + 1}"), (lambda p, snap: f"P{p + 1}"), ()
         return str, (lambda v, snap: str(v)), ()
+
+    def detail(self, t: Type) -> Optional[Callable[[int, Optional[tuple]], str]]:
+        """What tells identical cards apart in an option key, for options of type
+        ``t`` (None if they are not cards): '@P2' for the owner and '=4' for the
+        value, read from the snapshot ``describe`` keeps with the decision. The
+        owner is the card's ``owner`` variable when its kind declares one and it
+        is set, else the seat of a per-player piece; a card without either has
+        no '@'. Kinds without a ``value`` variable have no '='."""
+        if not isinstance(t, Card):
+            return None
+        cvars = self.kind_cvars.get(t.kind, {}) if t.kind else {}
+        vi = 0 if "value" in cvars else None
+        oi = (0 if vi is None else 1) if "owner" in cvars else None
+        seats = self.card_seat
+
+        def detail(c: int, snap: Optional[tuple]) -> str:
+            owner = snap[oi] if oi is not None and snap is not None else None
+            if owner is None and seats[c] >= 0:
+                owner = seats[c]
+            out = "" if owner is None else f"@P{owner + 1}"
+            if vi is not None and snap is not None:
+                out += f"={snap[vi]}"
+            return out
+        return detail

@@ -73,6 +73,9 @@ class Actions:
         code, the message). The codes are listed on ``IllegalChoice``."""
         dec = st.pending
         keys = dec.keys() if dec else []
+        several = dec.matches(key) if dec is not None else []
+        if len(several) > 1:
+            return "ambiguous", f"'{key}' names several options: {', '.join(keys[i] for i in several)}"
         base = key.split(":", 1)[0]
         if dec is not None and dec.kind == "action":
             present = [k for k in keys if k.split(":", 1)[0] == base]

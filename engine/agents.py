@@ -10,6 +10,8 @@ from typing import Callable, Protocol
 
 import click
 
+from dsl.runtime import fitting
+
 
 class Agent(Protocol):
     name: str
@@ -57,6 +59,9 @@ class HumanAgent:
                 return int(answer) - 1
             if answer in keys:
                 return keys.index(answer)
+            found = fitting(keys, answer)      # 'white_die@P2' for 'white_die@P2=4'
+            if len(found) == 1:
+                return found[0]
             if answer.startswith("?") and self.helper is not None:
                 self.echo(self.helper(answer, options))
                 continue

@@ -223,10 +223,8 @@ class Flow:
                 raise IllegalChoice(f"option {key} is out of range (0..{dec.count() - 1})", code="out_of_range")
             index = key
         else:
-            keys = dec.keys()
-            if key in keys:
-                index = keys.index(key)
-            else:
+            index = dec.find(key)       # its key, or a stable key's other spellings ('white_die@P2')
+            if index is None:
                 code, reason = self.refusal_reason(st, str(key))
                 raise IllegalChoice(reason, code=code)
         if len(st._log) + st.refused >= self.max_decisions:

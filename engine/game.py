@@ -356,15 +356,17 @@ class Game(Flow, Actions, Views):
         self._check_dice(problems)
         self._check_view(problems)
         problems.extend(self.price_errors)
-        described = []
+        described, details = [], []
         for a in self.actions:
             if a.binder is None:
                 described.append((a.id, a.name, None, None))
+                details.append(None)
             else:
                 keyer, text, shown = self.describe(a.binder[2])
                 a.shown = shown
                 described.append((a.id, a.name, keyer, text))
-        self.action_describer = ActionDescriber(described)
+                details.append(self.vocab.detail(a.binder[2]))
+        self.action_describer = ActionDescriber(described, details)
         if comp.gen is not None and not errors and not problems.errors:
             for group in self.action_groups:
                 granted = {d: [a for a in acts if a.group == group] for d, acts in self.card_actions.items()}

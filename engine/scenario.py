@@ -227,13 +227,6 @@ def _move(st: State, card: int, slot: int) -> None:
     st.loc[card] = slot
 
 
-def _match(dec, want: str) -> Optional[int]:
-    keys = dec.keys()
-    if want in keys:
-        return keys.index(want)
-    return None
-
-
 class _Expr:
     """An expression of a scenario (an expectation, a ``remember``), compiled against
     the pack with the scenario's remembered values as names."""
@@ -486,7 +479,7 @@ class _Run:
                 if st.pending is None:
                     raise self.fail(f"'{what}': no decision is pending (the game is over)", spath + (what,))
                 keys = st.pending.keys()
-                wrong = [str(k) for k in step[what] if (str(k) in keys) != (what == "offered")]
+                wrong = [str(k) for k in step[what] if bool(st.pending.matches(str(k))) != (what == "offered")]
                 if wrong:
                     verb = "not offered" if what == "offered" else "offered"
                     hint = "; ".join(h for h in (suggest(k, keys) for k in wrong) if h) if what == "offered" else None

@@ -133,9 +133,11 @@ def first_log_difference(expected: list, got: list) -> Optional[str]:
     return None
 
 
-def replay(spec: Spec, stored: dict) -> tuple[Optional[str], Optional[State]]:
+def replay(spec: Spec, stored: dict, old_keys: bool = False) -> tuple[Optional[str], Optional[State]]:
     """Apply the stored choice indices from the same seed, checking at every
-    decision that the chooser and the chosen key are the stored ones.
+    decision that the chooser and the chosen key are the stored ones (with
+    ``old_keys``, a stored key may also be the positional key the option had
+    before keys were stable: 'white_die#3'; see ``rekey``).
     Returns (first difference or None, the final state if the replay got there)."""
     game = game_of(spec.pack)
     st = game.new_state(spec.players, spec.seed, options=dict(spec.options))
@@ -147,8 +149,9 @@ def replay(spec: Spec, stored: dict) -> tuple[Optional[str], Optional[State]]:
         if index >= len(options):
             return (f"decision {i + 1}: expected {_entry(log[i])}, got only {len(options)} options "
                     f"({', '.join(o[0] for o in options[:8])}{', ...' if len(options) > 8 else ''})"), None
+        old = st.pending.positional_key(index) if old_keys else None
         game.apply(st, index)
-        if st.log[-1] != [player, index, key]:
+        if st.log[-1] != [player, index, key] and not (old == key and st.log[-1][:2] == [player, index]):
             return f"decision {i + 1}: expected {_entry(log[i])}, got {_entry(st.log[-1])}", None
     if not st.over:
         return (f"decision {len(log) + 1}: expected the end of the game after {len(log)} decisions, got a pending "
@@ -222,3 +225,30 @@ def check(spec: Spec) -> Optional[str]:
         diff = first_log_difference(stored["log"], play_random(spec).log)
         diff = diff and f"the seeded random chooser: {diff}"
     return diff
+
+
+def rekey(pack: str) -> tuple[Path, int]:
+    """Rewrite only the option keys of a pack's stored games (after a change of
+    the key format, not of any rule): every game is replayed by its stored
+    indices, accepting old positional keys, and must end with its stored
+    scores, ranking and state hash (the hash of the final state with the
+    stored keys in its log, which the state holds), else nothing is written
+    (AssertionError). The new hash differs only by the keys in the log.
+    Returns the file and how many keys changed."""
+    data = json.loads(path_of(pack).read_text(encoding="utf-8"))
+    changed = 0
+    for spec in specs(pack):
+        stored = data["games"][spec.name]
+        diff, st = replay(spec, stored, old_keys=True)
+        if diff is None:
+            new_log, st.log = st.log, [list(e) for e in stored["log"]]
+            diff = final_difference(stored, st)
+            st.log = new_log
+        if diff:
+            raise AssertionError(f"{spec.describe()}: {diff}: not a change of keys only")
+        changed += sum(1 for a, b in zip(stored["log"], st.log) if a[2] != b[2])
+        stored["log"] = st.log
+        stored["state_sha256"] = state_hash(st)
+    path_of(pack).write_text(_format(data) + "\n", encoding="utf-8")
+    stored_games.cache_clear()
+    return path_of(pack), changed

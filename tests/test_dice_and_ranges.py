@@ -40,10 +40,10 @@ def test_same_seed_same_rolls():
 
 def test_at_least_one_die_before_done_and_only_one_colour():
     st = GAME.new_state(1, 3)
-    assert sorted(st.pending.keys()) == ["red_die", "white_d4", "white_die", "white_die#2"]   # no 'done' yet
+    assert sorted(st.pending.keys()) == ["red_die", "white_d4", "white_die=1", "white_die=2"]   # no 'done' yet
     with pytest.raises(IllegalChoice):
         GAME.apply(st, "done")
-    GAME.apply(st, "white_die")
+    GAME.apply(st, "white_die=1")
     assert sorted(st.pending.keys()) == ["done", "white_d4", "white_die"]   # red is another colour
     GAME.apply(st, "white_d4")
     GAME.apply(st, "done")
@@ -58,7 +58,7 @@ def test_a_single_red_die_ends_the_choice_and_counts_double():
 
 def test_up_to_three():
     st = GAME.new_state(1, 3)
-    for key in ("white_die", "white_die", "white_d4"):
+    for key in ("white_die=1", "white_die", "white_d4"):
         GAME.apply(st, key)
     assert st.round == 2            # the third pick ended the choice: next round's decision
 

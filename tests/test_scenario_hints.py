@@ -18,7 +18,10 @@ CASES = [
     ("arrange: {cards: {red_die: {valeu: 3}}}", "die cards have no zone or variable 'valeu' (they have: value); did you mean 'value'?"),
     ("arrange: {zones: {stock: [red_dye]}}", "unknown card id 'red_dye'; did you mean 'red_die'?"),
     ("arrange: {variables: {round_no: 3}}", "unknown variable 'round_no'"),
-    ("offered: [red_dei]", "red_dei is not offered; the options are: white_die, white_die#2, white_d4, red_die; did you mean 'red_die'?"),
+    ("offered: [red_dei]", "red_dei is not offered; the options are: white_die=1, white_die=2, white_d4, red_die; did you mean 'red_die'?"),
+    ("offered: [white_die=3]", "white_die=3 is not offered; the options are: white_die=1, white_die=2, white_d4, red_die; did you mean 'white_die=2'?"),
+    ("choose: white_die", "'white_die' refused (score dice of one colour (0 chosen), P1): 'white_die' names several options: white_die=1, white_die=2 [ambiguous]"),
+    ("choose: white_dei=2", "'white_dei=2' refused (score dice of one colour (0 chosen), P1): 'white_dei=2' is not a legal option; legal: white_die=1, white_die=2, white_d4, red_die (did you mean 'white_die=2'?) [not_legal]"),
     ("expect: scroe of player(1) == 0", "players have no 'scroe'; did you mean 'score'?"),
 ]
 

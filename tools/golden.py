@@ -2,6 +2,7 @@
 
     python tools/golden.py --check            # compare every stored game, exit 1 on a difference
     python tools/golden.py --write [PACK...]  # re-record (only when a rule change is intended)
+    python tools/golden.py --rekey [PACK...]  # rewrite only the option keys (a new key format; the games must not change)
 
 The playing and comparing logic lives in tests/golden_games.py, shared with
 tests/test_golden.py, so the tool and the test cannot disagree.
@@ -23,6 +24,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument("--write", action="store_true", help="re-record the golden games (only for an intended rule change)")
+    mode.add_argument("--rekey", action="store_true",
+                      help="replay the stored games by index (old keys accepted), and if every one ends the same, rewrite only their keys")
     mode.add_argument("--check", action="store_true", help="compare every stored game with the engine; exit 1 on any difference")
     ap.add_argument("packs", nargs="*", help="packs (default: every shipped pack)")
     args = ap.parse_args(argv)
@@ -31,6 +34,15 @@ def main(argv: list[str] | None = None) -> int:
         for pack in packs:
             path = G.write_pack(pack)
             print(f"wrote {path.relative_to(ROOT)} ({len(G.specs(pack))} games, {path.stat().st_size:,} bytes)")
+        return 0
+    if args.rekey:
+        for pack in packs:
+            try:
+                path, changed = G.rekey(pack)
+            except AssertionError as err:
+                print(f"NOT REKEYED {pack}: {err}")
+                return 1
+            print(f"rekeyed {path.relative_to(ROOT)}: same games, scores and final states; {changed} keys changed")
         return 0
     failed = 0
     for pack in packs:
