@@ -51,6 +51,7 @@ PHRASES: dict[str, dict[str, str]] = {
     # ---- statements
     "Amount": {"en": "{value}", "ja": "{value}"},
     "Amount.all": {"en": "all", "ja": "すべて"},
+    "Amount.expr": {"en": "({value})", "ja": "{value}分"},      # an amount that is not a plain number
     "Counter": {"en": "{verb}", "ja": "{verb}"},     # the verb's phrase (VERBS) is the whole
     "Set": {"en": "set {target} to {value}", "ja": "{target}を{value}にする"},
     "Let": {"en": "let {name} be {value}", "ja": "{name}を{value}とする"},
@@ -159,8 +160,8 @@ PRIMITIVE_PHRASES: dict[str, dict[str, str]] = {
     "sum": {"en": "the sum of {0}", "ja": "{0}の合計"},
     "min": {"en": "the least {0}", "ja": "{0}の最小値"},
     "max": {"en": "the greatest {0}", "ja": "{0}の最大値"},
-    "any": {"en": "some {var} in {source} has {cond}", "ja": "{source}のいずれかの{var}について{cond}"},
-    "every": {"en": "every {var} in {source} has {cond}", "ja": "{source}のすべての{var}について{cond}"},
+    "any": {"en": "{source} has a {var} where {cond}", "ja": "{source}に{var}（{cond}）がある"},
+    "every": {"en": "{cond} for every {var} in {source}", "ja": "{source}のすべての{var}について{cond}"},
     "first": {"en": "the first {0}", "ja": "最初の{0}"},
     "those": {"en": "those {0}", "ja": "{0}のすべて"},
     "values": {"en": "the values {0}", "ja": "{0}の一覧"},
@@ -307,7 +308,10 @@ class Renderer:
                            cond=self.phrase("Option.cond", cond=self.expr(o.cond)) if o.cond is not None else "")
 
     def amount(self, a: A.Amount) -> str:
-        return self.phrase("Amount.all") if a.expr is None else self.phrase("Amount", value=self.expr(a.expr))
+        if a.expr is None:
+            return self.phrase("Amount.all")
+        key = "Amount" if isinstance(a.expr, (A.Int, A.Name)) else "Amount.expr"
+        return self.phrase(key, value=self.expr(a.expr))
 
     def args(self, args: tuple) -> str:
         return WORDS["list"][self.lang].join(self.expr(a) for a in args)
