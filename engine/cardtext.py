@@ -126,3 +126,190 @@ def field_lines(pack: M.Pack, card: M.CardDef, r: Renderer) -> list[str]:
     return [r.sentence(CARD_PHRASES["field"][r.lang].format(
                 field=r.lex.word(name, r.lang), value=value, where=sep.join(r.lex.word(w, r.lang) for w in readers[name])))
             for name, value in numbers if name in readers]
+
+
+# ---------------------------------------------------------------- numbers in hand-written texts
+_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+NUMBER_WORDS = {w: i for i, w in enumerate(_WORDS, 1)}
+# 'one' as a pronoun (the murdered one, no one, one of them) is no number.
+_NOT_ONE_BEFORE = re.compile(r"(?:the|a|an|no|any|each|every|which|this|that|new|other|another|same|last|only|"
+                             r"murdered|chosen|given|taken)\s+$", re.I)
+_NOT_ONE_AFTER = re.compile(r"^\s*(?:of|another|by|at|or)\b", re.I)
+_EN_NUMBER = re.compile(r"(?<![\w.])(\d+)(?![\d]|st\b|nd\b|rd\b|th\b|%)|\b(" + "|".join(_WORDS) + r")\b", re.I)
+_KANJI = {k: i for i, k in enumerate("一二三四五六七八九十", 1)}
+# Japanese: digits (full-width too) that are not ordinals, and a kanji numeral before a counter.
+_JA_NUMBER = re.compile(r"([0-9０-９]+)(?!番目|番|位|人目|回目|[0-9０-９])|(?<![同唯第])([一二三四五六七八九十])"
+                        r"(?=枚|点|金|個|回|人|つ|軒|色|種|マス|歩|度)")
+_FULL_WIDTH = str.maketrans("０１２３４５６７８９", "0123456789")
+
+
+def text_numbers(text: str, lang: str) -> Iterator[tuple[int, int, int]]:
+    """(value, offset, length) of each number a hand-written text names: digits, and in
+    English the words one..twelve; in Japanese digits (full-width too) and a kanji numeral
+    before a counter (三枚, 二金). Ordinals (1st, 2番目, 第一) and 'one' as a pronoun are left out."""
+    if lang == "ja":
+        for m in _JA_NUMBER.finditer(text):
+            if m.group(1):
+                yield int(m.group(1).translate(_FULL_WIDTH)), m.start(), len(m.group(1))
+            else:
+                yield _KANJI[m.group(2)], m.start(), 1
+        return
+    for m in _EN_NUMBER.finditer(text):
+        if m.group(1):
+            yield int(m.group(1)), m.start(), len(m.group(1))
+            continue
+        word = m.group(2).lower()
+        if word == "one" and (_NOT_ONE_BEFORE.search(text[:m.start()]) or _NOT_ONE_AFTER.match(text[m.end():])):
+            continue
+        yield NUMBER_WORDS[word], m.start(), len(word)
+
+
+_STATEMENTS = (A.Counter, A.Set, A.Let, A.Move, A.Draw, A.Shuffle, A.Swap, A.Roll, A.Choose, A.ChooseOne, A.CallProc,
+               A.DoHook, A.Emit, A.PlayActions, A.Log, A.Require, A.Stop, A.If, A.ForEach, A.Repeat, A.While, A.As,
+               A.Option)
+
+
+def _constants(pack: M.Pack) -> dict[str, set[int]]:
+    return {c.name: {v for _, v in c.by_players if isinstance(v, int)} for c in pack.game.constants}
+
+
+def _ints(nodes, constants: dict[str, set[int]]) -> set[int]:
+    """The whole numbers written in expressions, and the values of the constants they name."""
+    out: set[int] = set()
+    for node in nodes:
+        for n in _walk(node):
+            if isinstance(n, A.Int):
+                out.add(n.value)
+            elif isinstance(n, A.Name) and n.name in constants:
+                out |= constants[n.name]
+    return out
+
+
+def field_numbers(pack: M.Pack) -> dict[str, set[int]]:
+    """For each card field, the numbers of the rules that read it: the whole numbers (and
+    constants) of each statement, condition or function body that names ``X.field`` (and
+    under '#ID' those of the rules that name a card, ``x is ID``). A card
+    whose rules live in the game's texts (a flag the rules test, a count they add) has those
+    numbers as its own: 'draw 3 instead of 2' of a card with ``extra_draw: 1``."""
+    constants = _constants(pack)
+    out: dict[str, set[int]] = {}
+
+    def note(parts: list) -> None:
+        names = {n.name for part in parts for n in _walk(part) if isinstance(n, A.Field)}
+        names |= {"#" + n.name for part in parts for n in _walk(part) if isinstance(n, A.Is) and n.name}
+        if names:
+            ints = _ints(parts, constants)
+            for name in names:
+                out.setdefault(name, set()).update(ints)
+
+    def block(stmts) -> None:
+        for st in stmts:
+            kids = A.child_nodes(st)
+            note([k for k in kids if not isinstance(k, _STATEMENTS)])
+            block([k for k in kids if isinstance(k, _STATEMENTS)])
+
+    for _, src, start in _rule_texts(pack):
+        tree = _tree(src, start)
+        if isinstance(tree, tuple):
+            block(tree)
+        else:
+            note([tree])
+    return out
+
+
+_RANGE_END = re.compile(r"\d\s*[-–~～]\s*$")
+_RANK = re.compile(r"\brank[-\s]?$", re.I)              # 'the rank-8 character': another card's rank
+_PLAYERS = re.compile(r"^\s*players?\b", re.I)           # '5 players or more': a count of seats
+_SINGLE = re.compile(r"\b(?:keep|take|choose|pick|draw|discard)\s+$", re.I)   # 'keep 1': one choice
+_RATE_EN = re.compile(r"^\s*(?:[\w'-]+\s+){0,3}?(?:per|each|for each|for every)\b", re.I)
+_RATE_JA = re.compile(r"(?:につき|ごとに|毎に)$")
+
+
+def _implied(text: str, offset: int, length: int, value: int, numbers: list[int], lang: str) -> bool:
+    """Whether a number the rules do not write is still theirs, or not the card's: the top
+    of a printed range ('6-11' when the next step is 12); another card's rank ('the rank-8
+    card'); a count of players ('5 players or more'); and one, where the rules write no 1:
+    a rate ('1 point per coin', '1軒につき1金'), a single choice ('one card', 'keep 1'),
+    once ('1回の手番')."""
+    before, after = text[:offset], text[offset + length:]
+    if _RANGE_END.search(before) and value + 1 in numbers:
+        return True
+    if lang != "ja" and (_RANK.search(before) or _PLAYERS.match(after)):
+        return True
+    if value == 1:
+        if lang == "ja":
+            return bool(_RATE_JA.search(before.rstrip())) or after.startswith("回")
+        return (text[offset:offset + length].isalpha() or bool(_RATE_EN.match(after))
+                or bool(_SINGLE.search(before)))
+    return False
+
+
+def card_numbers(pack: M.Pack, card: M.CardDef, readers: Optional[dict[str, set[int]]] = None) -> list[int]:
+    """The numbers a card's rules have: its number fields and actions' uses per turn, then the whole numbers (and
+    constants) written in its texts (actions, hooks, triggers) and in the functions and
+    procedures they use, and those of the game's rules that read the fields it sets apart
+    from its kind's defaults (``field_numbers``)."""
+    out: list[int] = []
+    for _, v in card.fields:
+        if isinstance(v, int) and not isinstance(v, bool) and v not in out:
+            out.append(v)
+    g = pack.game
+    constants = _constants(pack)
+    readers = field_numbers(pack) if readers is None else readers
+    kind = next((k for k in g.card_kinds if k.name == card.kind), None)
+    defaults = {f.name: f.default for f in kind.fields} if kind else {}
+    bodies = {f.name: (f.body, "expr_start") for f in g.functions}
+    bodies.update({p.name: (p.body, "start") for p in g.procedures})
+    todo: list[tuple[M.Source, str]] = []
+    for a in card.actions:
+        if a.per_turn and a.per_turn not in out:
+            out.append(a.per_turn)
+        todo += [(s, st) for s, st in ((a.when, "expr_start"), (a.with_, "binder_start"), (a.effect, "start")) if s is not None]
+    todo += [(s, "start") for _, s in card.hooks + card.handlers]
+    seen: set[str] = set()
+    literals: list[int] = []
+    for name, value in card.fields:
+        if value is not None and value is not False and (value != defaults.get(name) or isinstance(value, int)):
+            literals += readers.get(name, ())
+    literals += readers.get("#" + card.id, ())       # rules that name the card: 'x is CARD'
+    while todo:
+        src, start = todo.pop(0)
+        for n in _walk(_tree(src, start)):
+            if isinstance(n, A.Int):
+                literals.append(n.value)
+            elif isinstance(n, A.Name) and n.name in constants:
+                literals += constants[n.name]
+            elif isinstance(n, (A.Call, A.CallProc)) and n.__getattribute__("func" if isinstance(n, A.Call) else "name") in bodies:
+                name = n.func if isinstance(n, A.Call) else n.name
+                if name not in seen:
+                    seen.add(name)
+                    todo.append(bodies[name])
+    for v in sorted(set(literals)):
+        if v not in out:
+            out.append(v)
+    return out
+
+
+def number_warnings(pack: M.Pack) -> list[Problem]:
+    """A warning for each number a card's hand-written text names that its rules do not
+    (the text says 5, the cost is 4), at the number in the file. Never an error: a text
+    may count other things."""
+    out: list[Problem] = []
+    readers: Optional[dict[str, set[int]]] = None
+    for card in pack.cards:
+        if not card.text_sources:
+            continue
+        numbers = None
+        for lang, src in card.text_sources:
+            for value, offset, length in text_numbers(src.text, lang):
+                if numbers is None:
+                    readers = field_numbers(pack) if readers is None else readers
+                    numbers = card_numbers(pack, card, readers)
+                if value in numbers or _implied(src.text, offset, length, value, numbers, lang):
+                    continue
+                line = src.text.count("\n", 0, offset) + 1
+                col = offset - (src.text.rfind("\n", 0, offset) + 1) + 1
+                have = ", ".join(str(n) for n in numbers) or "none"
+                out.append(Problem(f"card '{card.id}': text ({lang}) says {value}; the card's numbers are {have}",
+                                   to_span(src.origin, line, col, length)))
+    return out

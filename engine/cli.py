@@ -202,6 +202,9 @@ def validate(packs: tuple[str, ...], fmt: str, only_mine: bool) -> None:
         problems = Problems()
         pack = read_packs(roots, problems)
         game = check_pack(pack, problems) if pack is not None else None
+        if game is not None and not problems.errors:
+            from .cardtext import number_warnings
+            problems.warnings += number_warnings(pack)     # texts naming numbers their rules do not
         seconds = time.perf_counter() - start
         warnings = provisional_warnings(pack) if pack is not None else []
         hidden = (0, 0)      # provisional values, other warnings: hidden as located in base packs
