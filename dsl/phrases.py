@@ -226,10 +226,17 @@ class Renderer:
         out = [pad + self.sentence(head)]
         for sub in body:
             if isinstance(sub, tuple) and len(sub) == 2 and isinstance(sub[0], str):
-                out.append("  " * (indent + 1) + self.sentence(sub[0]))
+                out.append("  " * (indent + 1) + self.sentence(sub[0]))      # a labelled option
                 out += self.block(sub[1], indent + 2)
             else:
                 out += self.stmt(sub, indent + 1)
+        if isinstance(s, A.If):            # 'otherwise' lines stand level with their 'if'
+            for cond, branch in s.branches[1:]:
+                out.append(pad + self.sentence(self.phrase("If.elif", cond=self.expr(cond))))
+                out += self.block(branch, indent + 1)
+            if s.orelse:
+                out.append(pad + self.sentence(self.phrase("If.else")))
+                out += self.block(s.orelse, indent + 1)
         return out
 
     def sentence(self, text: str) -> str:
@@ -240,7 +247,8 @@ class Renderer:
         return text
 
     def _stmt(self, s: A.Node) -> tuple[str, tuple]:
-        """(the statement's line, what is indented under it: statements, or (line, block) pairs)."""
+        """(the statement's line, what is indented under it: statements, or (line, block) pairs
+        of a menu's options)."""
         e, p = self.expr, self.phrase
         if isinstance(s, A.Counter):
             return VERBS[s.verb][self.lang].format(amount=self.amount(s.amount), resource=self.lex.word(s.resource, self.lang),
@@ -288,9 +296,8 @@ class Renderer:
         if isinstance(s, A.Stop):
             return p("Stop"), ()
         if isinstance(s, A.If):
-            (cond, body), *rest = s.branches
-            return p("If", cond=e(cond)), tuple(body) + tuple(
-                [(p("If.elif", cond=e(c)), b) for c, b in rest] + ([(p("If.else"), s.orelse)] if s.orelse else []))
+            cond, body = s.branches[0]
+            return p("If", cond=e(cond)), body         # the other branches: stmt()
         if isinstance(s, A.ForEach):
             return p("ForEach", var=self.lex.word(s.var, self.lang), source=e(s.source),
                      where=p("ForEach.where", cond=e(s.cond)) if s.cond is not None else "",

@@ -218,7 +218,7 @@ def field_numbers(pack: M.Pack) -> dict[str, set[int]]:
 
 
 _RANGE_END = re.compile(r"\d\s*[-–~～]\s*$")
-_RANK = re.compile(r"\brank[-\s]?$", re.I)              # 'the rank-8 character': another card's rank
+_RANK = re.compile(r"\brank[-\s]?$", re.I)              # 'the rank-8 card': another card's rank
 _PLAYERS = re.compile(r"^\s*players?\b", re.I)           # '5 players or more': a count of seats
 _SINGLE = re.compile(r"\b(?:keep|take|choose|pick|draw|discard)\s+$", re.I)   # 'keep 1': one choice
 _RATE_EN = re.compile(r"^\s*(?:[\w'-]+\s+){0,3}?(?:per|each|for each|for every)\b", re.I)
@@ -268,6 +268,9 @@ def card_numbers(pack: M.Pack, card: M.CardDef, readers: Optional[dict[str, set[
     todo += [(s, "start") for _, s in card.hooks + card.handlers]
     seen: set[str] = set()
     literals: list[int] = []
+    for src, _ in todo:       # a statement written k times does a thing k times: 'call step()' twice
+        lines = [line.strip() for line in src.text.splitlines() if line.strip()]
+        literals += [k for k in (lines.count(line) for line in set(lines)) if k > 1]
     for name, value in card.fields:
         if value is not None and value is not False and (value != defaults.get(name) or isinstance(value, int)):
             literals += readers.get(name, ())
@@ -279,9 +282,9 @@ def card_numbers(pack: M.Pack, card: M.CardDef, readers: Optional[dict[str, set[
                 literals.append(n.value)
             elif isinstance(n, A.Name) and n.name in constants:
                 literals += constants[n.name]
-            elif isinstance(n, (A.Call, A.CallProc)) and n.__getattribute__("func" if isinstance(n, A.Call) else "name") in bodies:
+            elif isinstance(n, (A.Call, A.CallProc)):
                 name = n.func if isinstance(n, A.Call) else n.name
-                if name not in seen:
+                if name in bodies and name not in seen:
                     seen.add(name)
                     todo.append(bodies[name])
     for v in sorted(set(literals)):

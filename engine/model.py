@@ -131,7 +131,7 @@ class CardDef:
     # from the card's own sources: or its file's (see engine.pack.provenance)
     sources: tuple[tuple[str, str, Span], ...] = ()
     # (locale, text as a Source): where each locale's ``text:`` scalar is, so a check of the
-    # text (a number the rules do not have) points at the character in the file
+    # text (a number the rules do not have) points at the place in the file
     text_sources: tuple[tuple[str, Source], ...] = ()
 
     def field(self, name: str) -> Any:
