@@ -438,4 +438,5 @@ CARD_PHRASES: dict[str, dict[str, str]] = {
     "hook": {"en": "{hook}:", "ja": "{hook}:"},
     "trigger": {"en": "when {event}:", "ja": "{event}のとき:"},
     "field": {"en": "{field} {value}: read by {where}", "ja": "{field} {value}: {where}が参照"},
+    "more": {"en": "{n} more", "ja": "ほか{n}件"},
 }

@@ -18,6 +18,10 @@ from dsl.phrases import CARD_PHRASES, WORDS, Lexicon, Renderer
 from . import model as M
 from .errors import Problem
 
+# How many of the rules reading a field are named ('read by A, B, C, D, 9 more').
+MAX_READERS = 4
+
+
 def lexicon(pack: M.Pack) -> Lexicon:
     """The pack's words: its declared names of resources, zones, variables, card kinds and
     cards, and its functions' phrases."""
@@ -108,10 +112,24 @@ def _simple_statements(tree) -> Iterator[A.Node]:
             yield n
 
 
+def _value(value, r: Renderer) -> str:
+    """A field's value in words: a name in the pack's words, true/false in the language."""
+    if isinstance(value, bool):
+        return WORDS["true" if value else "false"][r.lang]
+    return r.lex.word(value, r.lang) if isinstance(value, str) else str(value)
+
+
 def field_lines(pack: M.Pack, card: M.CardDef, r: Renderer) -> list[str]:
-    """Where the game's rules read each of the card's number fields (``cost 3: read by
-    worth, Build``), so a reader sees which rules a changed number feeds."""
-    numbers = [(k, v) for k, v in card.fields if isinstance(v, int) and not isinstance(v, bool)]
+    """Where the game's rules read each of the card's number fields and the fields it sets
+    apart from its kind's defaults (``cost 3: read by worth, Build``; ``income red: read
+    by Collect income``), so a reader sees which rules a changed value feeds."""
+    kind = next((k for k in pack.game.card_kinds if k.name == card.kind), None)
+    defaults = {f.name: f.default for f in kind.fields} if kind else {}
+    # a field another kind declares too ('colour' of dice and cards) cannot be told apart
+    # without types: its readers would be the other kind's as well, so it is left out
+    shared = {f.name for k in pack.game.card_kinds if k.name != card.kind for f in k.fields}
+    numbers = [(k, v) for k, v in card.fields if k not in shared and (
+               (isinstance(v, int) and not isinstance(v, bool)) or (v not in (None, False) and v != defaults.get(k)))]
     if not numbers:
         return []
     wanted = {k for k, _ in numbers}
@@ -123,8 +141,15 @@ def field_lines(pack: M.Pack, card: M.CardDef, r: Renderer) -> list[str]:
                 if who not in seen:
                     seen.append(who)
     sep = WORDS["list"][r.lang]
-    return [r.sentence(CARD_PHRASES["field"][r.lang].format(
-                field=r.lex.word(name, r.lang), value=value, where=sep.join(r.lex.word(w, r.lang) for w in readers[name])))
+
+    def where(names: list[str]) -> str:
+        shown = [r.lex.word(w, r.lang) for w in names[:MAX_READERS]]
+        if len(names) > MAX_READERS:
+            shown.append(CARD_PHRASES["more"][r.lang].format(n=len(names) - MAX_READERS))
+        return sep.join(shown)
+
+    return [r.sentence(CARD_PHRASES["field"][r.lang].format(field=r.lex.word(name, r.lang), value=_value(value, r),
+                                                             where=where(readers[name])))
             for name, value in numbers if name in readers]
 
 
