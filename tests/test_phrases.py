@@ -3,7 +3,9 @@ every node type, operator, verb and primitive has a phrase in each language, a t
 as the rules say in the pack's own words, and `meeple cards` shows it."""
 import inspect
 import re
+import shutil
 import string
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -13,7 +15,7 @@ from dsl.parser import parse
 from dsl.phrases import CARD_PHRASES, LANGS, OPERATORS, PHRASES, PRIMITIVE_PHRASES, VERBS, Lexicon, Renderer
 from dsl.primitives import PRIMITIVES
 from dsl.source import TextOrigin
-from engine.cardtext import card_lines
+from engine.cardtext import card_lines, lexicon
 from engine.cli import ExitCode, main
 from engine.game import load_game
 from engine.pack import shipped_packs
@@ -226,3 +228,36 @@ def test_cards_generated_prints_only_the_generated_text():
                                      "    robbedをCにする", "    robberをあなたにする", "  build limit 1: turnが参照"]
     every = CliRunner().invoke(main, ["cards", "troyes", "--generated"], catch_exceptions=False)
     assert every.exit_code == ExitCode.OK and "Tithe  [tithe]" in every.output and "Merchant  [merchant]" in every.output
+
+
+MINIMAL = Path(__file__).parent / "content" / "valid" / "minimal"
+
+
+def test_declared_words_of_zones_variables_kinds_and_functions(tmp_path):
+    """name: on a zone, a card kind and a variable, text: on a function: the generated text
+    uses them; an undeclared name reads as written."""
+    pack = tmp_path / "minimal"
+    shutil.copytree(MINIMAL, pack)
+    game = (pack / "game.yaml").read_text()
+    game = (game.replace("  passed: bool", "  passed: {type: bool, name: {en: done, ja: 終了}}")
+                .replace("  coin:\n    starts_in: deck", "  coin:\n    name: {en: token, ja: トークン}\n    starts_in: deck")
+                .replace("  hand: {per: player,", "  hand: {name: {en: purse, ja: 財布}, per: player,")
+                .replace("procedures:", "functions:\n  cheap:\n    params: {c: coin}\n    value: c.cost <= 3\n"
+                                        "    text: {en: \"{c} costs at most 3\", ja: \"{c}は3以下\"}\n\nprocedures:")
+                .replace("with: c in deck where c.cost <= 3", "with: c in deck where cheap(c)"))
+    (pack / "game.yaml").write_text(game)
+    r = CliRunner().invoke(main, ["validate", str(pack)], catch_exceptions=False)
+    assert r.exit_code == ExitCode.OK, r.output
+    p = load_game(str(pack), generate=False).pack
+    lex = lexicon(p)
+    assert [lex.word(n, "ja") for n in ("hand", "passed", "coin", "gold", "deck", "c")] == ["財布", "終了", "トークン", "Gold", "deck", "C"]
+    r = Renderer(lex, "en")
+    take = p.game.actions[0].effect
+    assert r.block(parse(take.text, take.origin)) == [
+        "Move C to your purse", "Gain (C's value) Gold", "Announce taken (C)", "Do bonus of C", "Set your done to true"]
+    assert r.expr(parse("cheap(c) and coin == coin", TextOrigin("t", 1, 1, False), "expr_start")) == "C costs at most 3 and token is token"
+    assert Renderer(lex, "ja").expr(parse("cheap(c)", TextOrigin("t", 1, 1, False), "expr_start")) == "Cは3以下"
+    crown = next(c for c in p.cards if c.id == "crown")
+    assert card_lines(p, crown, "en") == ["Bonus:", "  Gain 1 Gold", "When taken:", "  If card is Crown:", "    Gain 1 Gold",
+                                          "Cost 3: read by cheap",
+                                          "Value 1: read by Take a coin"]
