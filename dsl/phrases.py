@@ -437,6 +437,6 @@ CARD_PHRASES: dict[str, dict[str, str]] = {
     "when": {"en": "only when {cond}", "ja": "{cond}のときのみ"},
     "hook": {"en": "{hook}:", "ja": "{hook}:"},
     "trigger": {"en": "when {event}:", "ja": "{event}のとき:"},
-    "field": {"en": "{field} {value}: read by {where}", "ja": "{field} {value}: {where}が参照"},
+    "field": {"en": "{field} {value}: read by {where}", "ja": "{field} {value}（参照: {where}）"},
     "more": {"en": "{n} more", "ja": "ほか{n}件"},
 }

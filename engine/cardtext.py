@@ -9,7 +9,7 @@ the cost is 4. Neither runs during play.
 from __future__ import annotations
 
 import re
-from typing import Iterator, Optional
+from typing import Any, Iterator, Optional
 
 from dsl import ast as A
 from dsl.parser import parse, to_span
@@ -79,11 +79,12 @@ def card_lines(pack: M.Pack, card: M.CardDef, lang: str, lex: Optional[Lexicon] 
     return lines
 
 
-def _rule_texts(pack: M.Pack) -> Iterator[tuple[str, M.Source, str]]:
-    """(who, text, start rule) of every game-level rule: actions, procedures, functions."""
+def _rule_texts(pack: M.Pack) -> Iterator[tuple[Any, M.Source, str]]:
+    """(who, text, start rule) of every game-level rule: actions (who: their names),
+    procedures and functions (who: the name)."""
     g = pack.game
     for a in g.actions:
-        who = a.names.get("en")
+        who = a.names
         for src, start in ((a.when, "expr_start"), (a.with_, "binder_start"), (a.effect, "start")):
             if src is not None:
                 yield who, src, start
@@ -100,16 +101,6 @@ def _walk(node) -> Iterator[A.Node]:
         if isinstance(n, A.Node):
             yield n
             stack.extend(A.child_nodes(n))
-
-
-def _simple_statements(tree) -> Iterator[A.Node]:
-    """A text's statements that are not blocks, and a lone expression itself."""
-    if not isinstance(tree, tuple):
-        yield tree
-        return
-    for n in _walk(tree):
-        if isinstance(n, (A.Counter, A.Set, A.Let, A.Move, A.Draw, A.Require, A.Choose)):
-            yield n
 
 
 def _value(value, r: Renderer) -> str:
@@ -133,7 +124,7 @@ def field_lines(pack: M.Pack, card: M.CardDef, r: Renderer) -> list[str]:
     if not numbers:
         return []
     wanted = {k for k, _ in numbers}
-    readers: dict[str, list[str]] = {}
+    readers: dict[str, list] = {}
     for who, src, start in _rule_texts(pack):
         for n in _walk(_tree(src, start)):
             if isinstance(n, A.Field) and n.name in wanted:
@@ -143,7 +134,7 @@ def field_lines(pack: M.Pack, card: M.CardDef, r: Renderer) -> list[str]:
     sep = WORDS["list"][r.lang]
 
     def where(names: list[str]) -> str:
-        shown = [r.lex.word(w, r.lang) for w in names[:MAX_READERS]]
+        shown = [w.get(r.lang) if isinstance(w, M.Names) else r.lex.word(w, r.lang) for w in names[:MAX_READERS]]
         if len(names) > MAX_READERS:
             shown.append(CARD_PHRASES["more"][r.lang].format(n=len(names) - MAX_READERS))
         return sep.join(shown)

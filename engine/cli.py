@@ -741,9 +741,10 @@ def cards(game_name: str, card_id: Optional[str], lang: str, provisional: bool, 
         if card.text.by_locale:
             click.echo(f"  text: {card.text.get(lang)}")
         from .cardtext import card_lines
+        from .errors import printable
         made = card_lines(pack, card, lang)
         if made:
-            click.echo("  generated:\n" + "\n".join("    " + line for line in made))
+            click.echo("  generated:\n" + "\n".join("    " + printable(line) for line in made))
         for hook, src in card.hooks:
             click.echo(f"  {hook}:\n" + _indent(src.text))
         for ev, src in card.handlers:
@@ -779,10 +780,12 @@ def cards(game_name: str, card_id: Optional[str], lang: str, provisional: bool, 
 def _generated(pack, chosen: list, lang: str) -> None:
     """``meeple cards GAME [ID] --generated``: each card's name and the text made from its rules."""
     from .cardtext import card_lines, lexicon
+    from .errors import printable
     lex = lexicon(pack)
     for card in chosen:
-        click.echo(f"{card.names.get(lang)}  [{card.id}]")
-        click.echo("\n".join("  " + line for line in card_lines(pack, card, lang, lex)))
+        click.echo(f"{printable(card.names.get(lang))}  [{card.id}]")
+        for line in card_lines(pack, card, lang, lex):
+            click.echo("  " + printable(line))     # content words and labels, control codes escaped
 
 
 def _provenance(pack, card_id: Optional[str]) -> None:

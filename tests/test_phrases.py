@@ -112,7 +112,7 @@ CARDS = [
         '  キャラクターからCを選ぶ（ただしCのrankが2より大きいかつCがmurderedでない）',
         '  robbedをCにする',
         '  robberをあなたにする',
-        'build limit 1: turnが参照',
+        'build limit 1（参照: turn）',
     ]),
     ('citadels', 'warlord', 'en', [
         'Action "Destroy a district", once per turn:',
@@ -129,8 +129,8 @@ CARDS = [
         '  金貨をDの破壊費用分支払う',
         '  raze（D）を行う',
         '  destroyed（D、あなた）を告げる',
-        'income red: Collect incomeが参照',
-        'build limit 1: turnが参照',
+        'income red（参照: 収入を得る）',
+        'build limit 1（参照: turn）',
     ]),
     ('citadels-dark-city', 'artist', 'en', [
         'Action "Decorate a district (1 gold)", 2 times per turn:',
@@ -151,10 +151,10 @@ CARDS = [
     ('troyes', 'merchant', 'ja', [
         'effect:',
         '  ドゥニエを2得る',
-        'cost 3: Activate、hireが参照',
-        'slot1 2: hireが参照',
-        'slot2 1: hireが参照',
-        'slot3 0: hireが参照',
+        'cost 3（参照: 活動カードの活性化、hire）',
+        'slot1 2（参照: hire）',
+        'slot2 1（参照: hire）',
+        'slot3 0（参照: hire）',
     ]),
     ('troyes', 'tithe', 'en', [
         'Effect:',
@@ -225,7 +225,7 @@ def test_cards_generated_prints_only_the_generated_text():
     assert r.exit_code == ExitCode.OK
     assert r.output.splitlines() == ["泥棒  [thief]", "  アクション「盗む」（1手番に1回）:",
                                      "    キャラクターからCを選ぶ（ただしCのrankが2より大きいかつCがmurderedでない）",
-                                     "    robbedをCにする", "    robberをあなたにする", "  build limit 1: turnが参照"]
+                                     "    robbedをCにする", "    robberをあなたにする", "  build limit 1（参照: turn）"]
     every = CliRunner().invoke(main, ["cards", "troyes", "--generated"], catch_exceptions=False)
     assert every.exit_code == ExitCode.OK and "Tithe  [tithe]" in every.output and "Merchant  [merchant]" in every.output
 
