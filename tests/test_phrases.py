@@ -261,3 +261,18 @@ def test_declared_words_of_zones_variables_kinds_and_functions(tmp_path):
     assert card_lines(p, crown, "en") == ["Bonus:", "  Gain 1 Gold", "When taken:", "  If card is Crown:", "    Gain 1 Gold",
                                           "Cost 3: read by cheap",
                                           "Value 1: read by Take a coin"]
+
+
+def test_generated_text_escapes_control_codes_of_the_content(tmp_path):
+    """A pack's words reach the terminal in the generated text: a name or a label with an
+    escape code is shown escaped, as the rest of `meeple cards` shows content."""
+    pack = tmp_path / "minimal"
+    shutil.copytree(MINIMAL, pack)
+    cards = (pack / "cards.yaml").read_text()
+    (pack / "cards.yaml").write_text(cards.replace("name: {en: Crown}", 'name: {en: "Crown\\e[2J"}')
+                                          .replace("      bonus: |\n        gain 1 gold\n",
+                                                   '      bonus: "log \\"bye\\e[2J\\"\\ngain 1 gold"\n'))
+    r = CliRunner().invoke(main, ["cards", str(pack), "crown", "--generated"], catch_exceptions=False)
+    assert r.exit_code == ExitCode.OK, r.output
+    assert "\x1b" not in r.output
+    assert r.output.splitlines()[:3] == ["Crown\\x1b[2J  [crown]", "  Bonus:", '    Show "bye\\x1b[2J"']
