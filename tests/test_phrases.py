@@ -102,16 +102,16 @@ def test_statements_read_in_the_packs_words(text, en, ja):
 CARDS = [
     ('citadels', 'thief', 'en', [
         'Action "Rob", once per turn:',
-        "  Choose C from character where C's rank is more than 2 and C is not murdered",
-        '  Set robbed to C',
-        '  Set robber to you',
+        "  Choose C from character where C's rank is more than 2 and C is not the murdered character",
+        '  Set the robbed character to C',
+        '  Set the robber to you',
         'Build limit 1: read by turn',
     ]),
     ('citadels', 'thief', 'ja', [
         'アクション「盗む」（1手番に1回）:',
-        '  キャラクターからCを選ぶ（ただしCのrankが2より大きいかつCがmurderedでない）',
-        '  robbedをCにする',
-        '  robberをあなたにする',
+        '  キャラクターからCを選ぶ（ただしCのrankが2より大きいかつCが暗殺されたキャラクターでない）',
+        '  盗まれるキャラクターをCにする',
+        '  盗んだプレイヤーをあなたにする',
         'build limit 1（参照: turn）',
     ]),
     ('citadels', 'warlord', 'en', [
@@ -217,15 +217,15 @@ def test_cards_shows_the_generated_text_under_the_hand_written_one():
     at = out.index("  generated:")
     assert out[at - 1].startswith("  text: Name a character to rob")
     assert out[at + 1:at + 3] == ['    Action "Rob", once per turn:',
-                                  "      Choose C from character where C's rank is more than 2 and C is not murdered"]
+                                  "      Choose C from character where C's rank is more than 2 and C is not the murdered character"]
 
 
 def test_cards_generated_prints_only_the_generated_text():
     r = CliRunner().invoke(main, ["cards", "citadels", "thief", "--generated", "--lang", "ja"], catch_exceptions=False)
     assert r.exit_code == ExitCode.OK
     assert r.output.splitlines() == ["泥棒  [thief]", "  アクション「盗む」（1手番に1回）:",
-                                     "    キャラクターからCを選ぶ（ただしCのrankが2より大きいかつCがmurderedでない）",
-                                     "    robbedをCにする", "    robberをあなたにする", "  build limit 1（参照: turn）"]
+                                     "    キャラクターからCを選ぶ（ただしCのrankが2より大きいかつCが暗殺されたキャラクターでない）",
+                                     "    盗まれるキャラクターをCにする", "    盗んだプレイヤーをあなたにする", "  build limit 1（参照: turn）"]
     every = CliRunner().invoke(main, ["cards", "troyes", "--generated"], catch_exceptions=False)
     assert every.exit_code == ExitCode.OK and "Tithe  [tithe]" in every.output and "Merchant  [merchant]" in every.output
 
