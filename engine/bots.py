@@ -213,7 +213,9 @@ class Perspective:
 
 def evaluator(game, text: Optional[str] = None) -> Evaluate:
     """The value of a state for a player: the pack's evaluation (or ``text``),
-    else the score resource; a finished game counts its result."""
+    else the score resource; a finished game counts its result. The function
+    returned also has ``every(st)``: the values of all players at once, which
+    is what a bot judging a position asks for (``values_of``)."""
     if text:
         fn, nlocals = game.expression(text, INT)
     elif game.evaluation:
@@ -221,16 +223,37 @@ def evaluator(game, text: Optional[str] = None) -> Evaluate:
     else:
         fn, nlocals = None, 0
     nlocals = max(1, nlocals)
+    nres, score = game.nres, game.score_res
+    faults = (MeepleError, *RULE_FAULTS)
 
     def value(st: State, p: int) -> float:
         if fn is None:
-            return st.res[p * game.nres + game.score_res]
+            return st.res[p * nres + score]
         try:
             v = fn(st, Frame(-1, 0, [None] * nlocals, p, -1))
-        except (MeepleError, *RULE_FAULTS):      # a position the evaluation cannot judge counts as 0
+        except faults:      # a position the evaluation cannot judge counts as 0
             return 0.0
         return float(v or 0)
+
+    def every(st: State) -> list[float]:
+        if fn is None:
+            return st.res[score::nres][:st.players]
+        out = []
+        for p in range(st.players):
+            try:
+                v = fn(st, Frame(-1, 0, [None] * nlocals, p, -1))
+            except faults:
+                v = 0
+            out.append(float(v or 0))
+        return out
+    value.every = every      # type: ignore[attr-defined]
     return value
+
+
+def values_of(evaluate: Evaluate) -> Callable[[State], list[float]]:
+    """Every player's value by ``evaluate``: its ``every`` when it has one (``evaluator``'s)."""
+    every = getattr(evaluate, "every", None)
+    return every if every is not None else (lambda st: [evaluate(st, q) for q in range(st.players)])
 
 
 def outcome(game, st: State) -> list[float]:
@@ -241,7 +264,7 @@ def outcome(game, st: State) -> list[float]:
 
 def relative(values: list[float], p: int) -> float:
     """How far ahead of the best other player ``p`` is."""
-    others = [v for q, v in enumerate(values) if q != p]
+    others = values[:p] + values[p + 1:]
     return values[p] - (max(others) if others else 0.0)
 
 
@@ -268,19 +291,22 @@ class GreedyAgent:
     def __init__(self, seed: int, evaluate: Evaluate, follow: int = 4):
         self.rng = _random.Random(seed)
         self.evaluate = evaluate
+        self.values = values_of(evaluate)
         self.follow = follow
 
     def value(self, game, s: State, p: int) -> float:
         if s.over:
             return 1e9 * (outcome(game, s)[p] - 0.5)
-        return relative([self.evaluate(s, q) for q in range(s.players)], p)
+        return relative(self.values(s), p)
 
     def best(self, game, base: State, p: int) -> tuple[list[int], list[Optional[State]], list[float]]:
         """Indices of the best options of ``base``'s decision, the states every
-        option leads to (None if refused) and their values."""
+        option leads to (None if refused) and their values. ``base`` itself is
+        played on (its last option): pass a copy you still need."""
         best, best_value, states, values = [], -math.inf, [], []
-        for i in range(base.pending.count()):
-            s = base.clone()
+        last = base.pending.count() - 1
+        for i in range(last + 1):
+            s = base.clone() if i < last else base      # the caller is done with base: the last option plays on it
             if not _apply(game, s, i):
                 states.append(None)
                 values.append(-math.inf)
@@ -301,10 +327,12 @@ class GreedyAgent:
         allowed = persp.indices(options)
         base = persp.sample(self.rng)
         scored = []
-        for i, move in enumerate(persp.moves(base, allowed)):
+        moves = persp.moves(base, allowed)
+        last = max(i for i, m in enumerate(moves) if m is not None) if any(m is not None for m in moves) else -1
+        for i, move in enumerate(moves):
             if move is None:
                 continue
-            s = base.clone()
+            s = base.clone() if i < last else base      # the last option plays on the sample itself
             if not _apply(game, s, move):
                 continue
             value = None
@@ -349,6 +377,7 @@ class MctsAgent:
                  depth: int = 12, exploration: float = 0.7):
         self.rng = _random.Random(seed)
         self.evaluate = evaluate
+        self.values = values_of(evaluate)
         self.iterations = iterations
         self.millis = millis
         self.depth = depth
@@ -423,6 +452,6 @@ class MctsAgent:
         if s.over:
             return outcome(game, s)
         # cut short: each player's standing by the evaluation (1 ahead of all, 0 behind all)
-        values = [self.evaluate(s, q) for q in range(s.players)]
+        values = self.values(s)
         n = max(1, s.players - 1)
         return [(sum(1.0 for w in values if w < v) + 0.5 * (sum(1 for w in values if w == v) - 1)) / n for v in values]
