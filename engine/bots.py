@@ -351,6 +351,31 @@ class GreedyAgent:
         return self.rng.choice([i for v, i in scored if v >= top - 1e-9])
 
 
+class _KeyCache:
+    """The option keys of the decisions one MCTS search meets, made once per
+    distinct menu: every iteration asks its samples' decisions again, and most
+    of them offer the same options as an earlier one (keys are a function of
+    the describer and the option values, never of the state)."""
+
+    __slots__ = ("known",)
+
+    def __init__(self):
+        self.known: dict = {}
+
+    def __call__(self, dec) -> list[str]:
+        d = dec.describer
+        if d is None:
+            return dec.keys()
+        try:
+            ident = (id(d), tuple(dec.values))
+            keys = self.known.get(ident)
+        except TypeError:         # an option value that cannot be a dictionary key
+            return dec.keys()
+        if keys is None:
+            keys = self.known[ident] = dec.keys()
+        return keys
+
+
 class _Node:
     __slots__ = ("player", "visits", "reward", "avail", "children")
 
@@ -394,6 +419,7 @@ class MctsAgent:
         rng = self.rng
         c = self.c
         log, sqrt = math.log, math.sqrt
+        keys_of = _KeyCache()
         deadline = time.perf_counter() + self.millis / 1000 if self.millis else None
         it = 0
         while (it < self.iterations) if deadline is None else (time.perf_counter() < deadline):
@@ -403,7 +429,7 @@ class MctsAgent:
             # selection and expansion
             while not s.over:
                 dec = s.pending
-                keys = dec.keys()
+                keys = keys_of(dec)
                 children = node.children
                 moves = [j for j, k in enumerate(keys) if k in legal] if node is root else range(len(keys))
                 if not moves:
