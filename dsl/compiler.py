@@ -476,7 +476,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
             loc[idx_slot] = 0
         self.simple(unit, s.pos, init)
         if self.gen is not None and self.gen.fusing:
-            self.gen.info[id(s)] = (items_slot, var_slot)
+            self.gen.info[id(s)] = (items_slot, var_slot, idx_slot, isinstance(st_, Zone))
         head = self.placeholder(unit, s.pos)
         unit_scope = unit.scope
         unit.scope = inner.scope

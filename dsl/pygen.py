@@ -630,9 +630,24 @@ class PyGen:
         return True
 
     def w_ForEach(self, w, s, depth, span):
-        items, var = self.info[id(s)]
+        items, var, idx, zone = self.info[id(s)]
         v = self.fresh("v")
-        w.line(depth, f"{self.const(self.actions[id(s)])}(st, fr)", span)
+        if s.order is not None:      # sorted walks keep their closure (a stable sort with none last)
+            w.line(depth, f"{self.const(self.actions[id(s)])}(st, fr)", span)
+        else:                        # the walk's items, as the closure takes them: a zone is copied first
+            src = self.expr_src(w, s.source, depth, span)
+            seq = f"st.zones[{src}][:]" if zone else src
+            if s.cond is None:
+                w.line(depth, f"L[{items}] = {seq}", span)
+            else:
+                kept = self.fresh("x")
+                w.line(depth, f"{kept} = []", span)
+                w.line(depth, f"for {v} in {seq}:", span)
+                w.line(depth + 1, f"L[{var}] = {v}", span)
+                w.line(depth + 1, f"if {self.expr_src(w, s.cond, depth + 1, span)}:", span)
+                w.line(depth + 2, f"{kept}.append({v})", span)
+                w.line(depth, f"L[{items}] = {kept}", span)
+            w.line(depth, f"L[{idx}] = 0", span)      # the locals as the closures leave them
         w.line(depth, f"for {v} in L[{items}]:", span)
         self.count_step(w, depth + 1, span)
         w.line(depth + 1, f"L[{var}] = {v}", span)
