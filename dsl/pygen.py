@@ -655,6 +655,10 @@ class PyGen:
         w.line(depth, f"L[{items}] = None", span)
         return True
 
+    def w_Shuffle(self, w, s, depth, span):
+        w.line(depth, f"st.shuffle(st.zones[{self.expr_src(w, s.zone, depth, span)}])", span)
+        return True
+
     def w_Repeat(self, w, s, depth, span):
         w.line(depth, f"for _ in range({self.expr_src(w, s.count, depth, span)}):", span)
         self.count_step(w, depth + 1, span)

@@ -86,7 +86,7 @@ def test_generated_source_holds_only_made_names():
                      "bool", "any", "all", "default", "c", "p", "s", "locals", "me", "this", "res", "pvars", "gvars",
                      "cvars", "zones", "loc", "players", "opts", "round", "while", "break", "pass", "raise", "continue",
                      "events", "get", "str", "used", "tx", "remove", "track", "add", "abs",
-                     "try", "except", "from", "as", "game", "span", "F"}
+                     "try", "except", "from", "as", "game", "span", "F", "shuffle"}
     made = re.compile(r"^_(e|a|k|v|h|s|t|c|m|i|g|x|p|z|o|cs)\d+$"
                       r"|^_(U|me|cache|div|mod|range|move|over|negative|Refusal|uses|join|big|n|s|c|x|k|key|text|seen|acts|m"
                       r"|ME|RF|named|err|exc)?$|^a\d+$")
