@@ -33,3 +33,46 @@ def test_trial_pack_validates_and_its_scenarios_pass(monkeypatch, pack):
     tested = runner.invoke(main, ["test", f"{rel}/tests"])
     assert tested.exit_code == 0, tested.output
     assert re.search(r"^[1-9]\d* passed, 0 failed$", tested.output, re.M), tested.output
+
+
+# ------------------------------------------------------- fixes the trials asked for
+@pytest.mark.parametrize("command, message", [
+    (["new-pack", "scribe_mod", "--extends", "troyes"],
+     "error: 'scribe_mod' is not a pack id: use lower-case letters, digits and '-', starting with a letter\n"),
+    (["new-pack", "troyes", "--extends", "troyes"],
+     "error: 'troyes' is the id of a shipped pack; give the new pack its own id (say 'troyes-mine')\n"),
+    (["new-game", "My_Game"],
+     "error: 'My_Game' is not a pack id: use lower-case letters, digits and '-', starting with a letter\n"),
+])
+def test_a_refused_name_is_said_without_a_made_up_place(tmp_path, command, message):
+    """Trial 1 met '<unknown>: error: ...': an error of no file prints 'error: ...'."""
+    result = CliRunner().invoke(main, [*command, "--dir", str(tmp_path)])
+    assert result.exit_code == 2
+    assert result.output == message
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_render_of_an_error_without_a_place():
+    from engine.errors import UsageError, render
+    from dsl.errors import Span
+    assert render(UsageError("no such thing")) == "error: no such thing"
+    assert render(UsageError("bad", Span("a.yaml", 3, 4))) == "a.yaml:3:4: error: bad"
+
+
+def test_new_pack_example_card_shows_where_its_rules_go(tmp_path):
+    """Trial 1: the scaffold's example activity had no hooks, so the guide was the only
+    place showing where a card's effect goes; now it carries the game's first card's."""
+    result = CliRunner().invoke(main, ["new-pack", "tmod", "--extends", "troyes", "--dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    text = (tmp_path / "tmod" / "activity.yaml").read_text(encoding="utf-8")
+    assert ("    mixed: false\n"
+            "    hooks:\n"
+            "      effect: |\n"
+            "        if influence >= 1:\n"
+            "            pay 1 influence\n"
+            "            gain 6 deniers\n"
+            "# patch:\n") in text
+    character = (tmp_path / "tmod" / "character.yaml").read_text(encoding="utf-8")
+    assert "    copies: 0\n    hooks:\n      score: |\n        for each p in players:\n" in character
+    checked = CliRunner().invoke(main, ["validate", str(tmp_path / "tmod")])
+    assert checked.exit_code == 0, checked.output
