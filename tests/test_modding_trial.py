@@ -76,3 +76,33 @@ def test_new_pack_example_card_shows_where_its_rules_go(tmp_path):
     assert "    copies: 0\n    hooks:\n      score: |\n        for each p in players:\n" in character
     checked = CliRunner().invoke(main, ["validate", str(tmp_path / "tmod")])
     assert checked.exit_code == 0, checked.output
+
+
+def test_guide_counts_the_base_provisional_values_it_hides():
+    """content/troyes/MODDING.md says how many provisional values --only-mine hides."""
+    guide = (REPO / "content" / "troyes" / "MODDING.md").read_text(encoding="utf-8")
+    said = int(re.search(r"Without\n`--only-mine` the (\d+) provisional values of Troyes", guide).group(1))
+    result = CliRunner().invoke(main, ["validate", str(REPO / "tests" / "content" / "trial" / "scribe-mod"),
+                                       "--only-mine"])
+    assert f"; {said} provisional value(s) in base packs hidden" in result.output, result.output
+
+
+def test_an_unguarded_pay_stops_the_game_as_the_guide_says(tmp_path, monkeypatch):
+    """The guide tells a modder to guard a 'pay': without the guard, the Scribe's second
+    activation with no denier left is a rule error at the statement."""
+    import shutil
+    pack = tmp_path / "scribe-mod"
+    shutil.copytree(REPO / "tests" / "content" / "trial" / "scribe-mod", pack)
+    card = pack / "activity.yaml"
+    card.write_text(card.read_text(encoding="utf-8").replace(
+        "        if deniers > 0:\n          pay 1 deniers\n          gain 1 influence\n",
+        "        pay 1 deniers\n        gain 1 influence\n"), encoding="utf-8")
+    scenario = pack / "tests" / "scribe-mod.yaml"
+    scenario.write_text(scenario.read_text(encoding="utf-8").replace("        1: {section:", "        1: {deniers: 2, section:"),
+                        encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["test", "scribe-mod/tests"])
+    assert result.exit_code == 1
+    assert ("FAIL scribe-mod/activity.yaml:16:9: Scribe: both activations taken: 2 deniers for 2 influence: "
+            "P1 cannot pay 1 deniers (has 0) (in scribe.effect) (game seed 6, after choice 30)") in result.output
+    assert "1 passed, 1 failed" in result.output
