@@ -136,7 +136,10 @@ def render(err: MeepleError | Problem, with_excerpt: bool = True) -> str:
     span = err.span
     message = printable(err.message)
     hint = getattr(err, "hint", None)
-    head = f"{location(span)}: {getattr(err, 'kind', 'error') if isinstance(err, Problem) else 'error'}: {message}"
+    severity = getattr(err, 'kind', 'error') if isinstance(err, Problem) else 'error'
+    # An error that belongs to no file (a usage error: a name refused on the command
+    # line) says just what is wrong, never a made-up place such as '<unknown>'.
+    head = f"{severity}: {message}" if span == UNKNOWN else f"{location(span)}: {severity}: {message}"
     if hint:
         head += f"; {printable(hint)}"
     if not with_excerpt or not span.line:

@@ -27,6 +27,19 @@ def _yaml_value(value: Any) -> str:
     return yaml.safe_dump(value, default_flow_style=True, allow_unicode=True).strip().removesuffix("...").strip()
 
 
+def _hooks_block(card) -> str:
+    """The example card's ``hooks:``, copied from the game's own card, so a modder sees
+    where a card's rules go and how they are indented (the card has copies: 0, so they
+    never run until the modder deals it)."""
+    if not card.hooks:
+        return ""
+    lines = ["    hooks:"]
+    for name, src in card.hooks:
+        lines.append(f"      {name}: |")
+        lines += [f"        {line}" if line.strip() else "" for line in src.text.strip("\n").splitlines()]
+    return "\n".join(lines)
+
+
 def _extends_ref(game: Game, base_root: Path, target: Path) -> str:
     from .pack import content_root
     try:
@@ -106,6 +119,7 @@ kind: rules
         kinds_seen.append(card.kind)
         fields = "\n".join(f"    {k}: {_yaml_value(v)}" for k, v in card.fields if v is not None)
         piece = "    # a piece: write per_player: N (N for every player) instead of copies\n" if card.per_player else ""
+        body = "\n".join(part for part in (fields, _hooks_block(card)) if part)
         write(f"{card.kind}.yaml", f"""# yaml-language-server: $schema={_schema_ref('cards')}
 # {card.kind} cards this pack adds to {info.id} (cards:), and changes to the
 # game's own: replace: (whole cards), patch: (single keys, e.g. a cost),
@@ -118,7 +132,7 @@ cards:
     name: {{en: Example {card.kind.replace('_', ' ')}}}
     text: {{en: "An example {card.kind.replace('_', ' ')}: edit me."}}
     copies: 0
-{piece}{fields}
+{piece}{body}
 # patch:
 #   - id: {card.id}
 #     name: {{en: A new name}}
