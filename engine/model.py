@@ -72,6 +72,7 @@ class ZoneDef:
     span: Span
     of_card: Optional[str] = None   # per: card — one zone for each card of this kind
     board: bool = True              # listed in the terminal board summary
+    names: Names = Names(())        # what a person reads for it (``name:``), the id when none
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +108,7 @@ class ActionDef:
     span: Span
     card: Optional[str] = None      # id of the card that grants it
     price: tuple[tuple[str, Source, Span], ...] = ()   # (resource, amount, where): shown with its options
+    text: Names = Names(())         # what it does, per locale (``text:``): shown by '? N' (display only)
 
 
 @dataclass(frozen=True, slots=True)

@@ -230,6 +230,7 @@ class _Reader:
             per_turn=data.get("per_turn"), refusal=data.get("refusal"), span=doc.span(path + ("id",)), card=card,
             price=tuple((res, self.source(doc, path + ("price", res), text), doc.key_span(path + ("price", res)))
                         for res, text in (data.get("price") or {}).items()),
+            text=self.names(data.get("text")),
         )
 
     def params(self, doc: Document, path: tuple, data: dict) -> tuple[M.ParamDef, ...]:
@@ -263,7 +264,8 @@ class _Reader:
         zones = tuple(
             M.ZoneDef(z, zd["per"] == "player", zd["visibility"], zd["holds"], bool(zd.get("in_play")),
                       bool(zd.get("hidden_order", zd["visibility"] == "nobody")), doc.key_span(("zones", z)),
-                      zd.get("of") if zd["per"] == "card" else None, zd.get("board", True))
+                      zd.get("of") if zd["per"] == "card" else None, zd.get("board", True),
+                      self.names(zd.get("name")))
             for z, zd in d["zones"].items())
         resources = tuple(
             M.ResourceDef(r, self.names(rd.get("name", r)), rd.get("min"), rd.get("max"), rd.get("start", 0), doc.key_span(("resources", r)))
