@@ -399,10 +399,10 @@ def play(game_name: str, players: int, seed: Optional[int], show_seed: bool, bot
             except Refusal as err:          # a rule said no: the state is as it was, choose again
                 click.echo(f"  refused: {err.message}")
                 continue
-            if not quiet:       # a board variable the choice set (a character killed, robbed): said at once
+            if not quiet:       # a board variable the choice set (a piece marked, a seat robbed): said at once
                 now = {k: v for k, v in view.marks(st).items() if v[1] is not None}     # set, not cleared
-                for line in view.changes({k: marks.get(k) for k in now}, now):
-                    click.echo("  " + line)
+                for line in view.changes({k: marks.get(k) for k in now}, now, lead="    "):
+                    click.echo(line)
                 if seen is not None:
                     seen.update(now)        # said once: not again under 'since you last looked'
             if st.events:                    # notes the rules wrote with 'log'

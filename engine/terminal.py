@@ -227,7 +227,8 @@ class TerminalView:
     def board(self, st, viewer: Optional[int]) -> str:
         """The board as ``viewer`` sees it (None: only what is public), in the declared layout."""
         g = self.game
-        lines = [f"── round {st.round} " + "─" * 40]
+        head = f"── round {st.round} "
+        lines = [head + "─" * max(4, min(40, self.width - len(head)))]
         variables = []
         for line in self.shared:
             if line.what == "variable":
@@ -295,7 +296,7 @@ class TerminalView:
 
     def marks(self, st) -> dict:
         """The board's declared variables as shown (public ones only): what a choice
-        that sets one (a character killed, robbed) makes visible at once."""
+        that sets one (a piece marked, a seat robbed) makes visible at once."""
         g = self.game
         out = {}
         for line in self.shared:
@@ -304,8 +305,9 @@ class TerminalView:
                 out[(None, line.name)] = ("=", self.value(st.gvars[i], g.gvar_types[i]))
         return out
 
-    def changes(self, before: dict, after: dict) -> list[str]:
-        """'P3: coins 2 -> 5; vault +Emerald (green, cost 1)': what differs, by player."""
+    def changes(self, before: dict, after: dict, lead: str = "  ") -> list[str]:
+        """'P3: coins 2 -> 5; vault +Emerald (green, cost 1)': what differs, by player,
+        each line ``lead`` in."""
         by: dict = {}
         for key, new in after.items():
             old = before.get(key)
@@ -326,7 +328,7 @@ class TerminalView:
         out = []
         for p in sorted(by, key=lambda q: -1 if q is None else q):
             who = "board" if p is None else f"P{p + 1}"
-            out.append(self.wrap(f"  {who}: " + "; ".join(by[p]), 6))
+            out.append(self.wrap(f"{lead}{who}: " + "; ".join(by[p]), len(lead) + 4))
         return out
 
     # ------------------------------------------------------------ options
@@ -413,7 +415,7 @@ class TerminalView:
 
     def localized(self, st, i: int, label: str) -> str:
         """Option ``i``'s label in the view's language: its action's and its card's
-        declared names in place of the English ones ('建設: 交易所')."""
+        declared names in place of the English ones ('宝石を盗む: ルビー')."""
         if self.lang == "en":
             return label
         dec, g = st.pending, self.game
@@ -437,7 +439,7 @@ class TerminalView:
         return ai, (None if card is None or card < 0 else card)
 
     def action_text(self, ai: int) -> str:
-        """An action's entry: 'Take 2 gold  [take_gold]  (action)' and its ``text:``."""
+        """An action's entry: 'Take 2 coins  [take_coins]  (action)' and its ``text:``."""
         a = self.action_defs[ai]
         if a is None:
             return f"{self.game.actions[ai].name}  [{self.game.actions[ai].id}]  (action)"
@@ -477,7 +479,7 @@ class TerminalView:
 
 
 def width_of(text: str) -> int:
-    """Columns ``text`` takes on a terminal: a wide or full-width character (CJK) two."""
+    """Columns ``text`` takes on a terminal: a wide or full-width letter (CJK) two."""
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
@@ -488,12 +490,12 @@ _CLOSING = set("、。，．・：；？！ー）」』】〕〉》”’)]},.:;
 def wrap(line: str, width: int, indent: int) -> str:
     """``line`` filled to ``width`` display columns, later lines ``indent`` in. Words
     break at spaces; wide (CJK) text, written without spaces, between any two
-    characters, but never before a closing mark. A word longer than a line stays whole."""
+    letters, but never before a closing mark. A word longer than a line stays whole."""
     if line.isascii():         # the common case, as textwrap always did it
         return textwrap.fill(line, width, subsequent_indent=" " * indent,
                              break_long_words=False, break_on_hyphens=False)
     lead = len(line) - len(line.lstrip(" "))
-    tokens: list[str] = []         # a space run, one wide character (with its closing marks), or a narrow word
+    tokens: list[str] = []         # a space run, one wide letter (with its closing marks), or a narrow word
     for ch in line[lead:]:
         wide = unicodedata.east_asian_width(ch) in "WF"
         if tokens and ch in _CLOSING:
