@@ -201,6 +201,7 @@ class ViewDef:
     player: tuple[tuple[str, Span], ...] = ()    # per-player lines: resources, player variables, zones
     count: tuple[tuple[str, Span], ...] = ()     # zones shown as their number of cards
     span: Optional[Span] = None                  # the section, or None when the pack has none
+    prompts: tuple[tuple[str, Names, Span], ...] = ()    # a prompt the rules write -> it per locale
 
 
 @dataclass(frozen=True, slots=True)

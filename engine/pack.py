@@ -320,7 +320,8 @@ class _Reader:
         facts = tuple((kind, doc.key_span(("view", "facts", kind)),
                        tuple((f, doc.span(("view", "facts", kind, i))) for i, f in enumerate(fs or ())))
                       for kind, fs in (v.get("facts") or {}).items())
-        return M.ViewDef(facts, names("board"), names("player"), names("count"), doc.key_span(("view",)))
+        prompts = tuple((str(k), self.names(t), doc.key_span(("view", "prompts", k))) for k, t in (v.get("prompts") or {}).items())
+        return M.ViewDef(facts, names("board"), names("player"), names("count"), doc.key_span(("view",)), prompts)
 
     # ------------------------------------------------------------ checks
     def error(self, message: str, span: Span, hint: Optional[str] = None) -> None:

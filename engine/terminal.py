@@ -63,6 +63,7 @@ class TerminalView:
                         + [Line(z.name, "zone") for z in game.zone_defs if z.board and z.per_player])
         self.zones = zones
         self.action_defs = [self._action_def(a) for a in game.actions]
+        self.prompts = {text: names for text, names, _ in g.view.prompts}
 
     def _action_def(self, a):
         """The declaration of a compiled action: its names and text."""
@@ -80,7 +81,11 @@ class TerminalView:
         return (z.names.get(self.lang) if z is not None else "") or name
 
     def prompt(self, prompt: str) -> str:
-        """A decision's prompt in the view's language, where it has one."""
+        """A decision's prompt in the view's language: the pack's (``view: prompts:``),
+        else the view's own word, else as the rules write it."""
+        names = self.prompts.get(prompt)
+        if names is not None and self.lang in dict(names.by_locale):
+            return names.get(self.lang)
         return self.word(prompt)
 
     # ------------------------------------------------------------ cards

@@ -508,3 +508,24 @@ def test_meeple_cards_shows_a_card_actions_text(tmp_path):
     assert lines[at + 1] == "    text: Name a character to rob."
     r = CliRunner().invoke(main, ["cards", str(pack), "thief", "--lang", "ja"])
     assert "    text: 盗む相手を告げます。" in r.output.splitlines()
+
+
+def test_lang_ja_asks_the_packs_prompts_in_japanese():
+    screen = play_in_a_terminal(CITADELS_SEED_3 + ["--lang", "ja"], [], columns=100)
+    lines = screen.splitlines()
+    assert "P1, キャラクターを選ぶ:" in lines
+    assert "  P2 (random) 手札に残す建物を選ぶ: (hidden)" in lines
+    view = TerminalView(load_game("citadels"), lang="ja")
+    assert view.prompt("choose an action") == "アクションを選ぶ" and view.prompt("not declared") == "not declared"
+    assert TerminalView(load_game("citadels")).prompt("keep a district") == "keep a district"
+
+
+def test_validate_warns_of_a_prompt_no_rule_asks(tmp_path):
+    pack = _copy(tmp_path)
+    text = (pack / "game.yaml").read_text()
+    old = "    keep a district: {ja: 手札に残す建物を選ぶ}"
+    line = text[:text.index(old)].count("\n") + 1
+    (pack / "game.yaml").write_text(text.replace(old, "    keep a distrct: {ja: 手札に残す建物を選ぶ}"))
+    r = CliRunner().invoke(main, ["validate", str(pack)])
+    assert r.exit_code == 0, r.output
+    assert f"game.yaml:{line}:5: warning: view: prompts: no rule asks 'keep a distrct'; did you mean 'keep a district'?" in r.output
