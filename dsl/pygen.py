@@ -226,6 +226,7 @@ class PyGen:
         self.late_tables: list = []           # (made name, {card def: [helper names]}) bound after compiling
         self.why: list[str] = []            # why each fallback happened (for tests and tuning)
         self.generated = 0
+        self.menu_texts = False                 # while a menu is written: whether its options keep snapshots
         self.callers: dict[str, str] = {}      # procedure run in place -> made name of the function calling it
         self.inline_procs: dict[str, bool] = {}    # the procedures run in place (``inline_procedures``)
 
@@ -444,6 +445,7 @@ class PyGen:
                  "    L = fr.locals",
                  "    out = []",
                  f"    tx = {'[]' if texts else 'None'}"]
+        self.menu_texts = texts        # whether options keep snapshots (a None for those that have none)
         for a in rule_actions:
             self.menu_action(lines, 1, a, "None", ncards)
         helpers = []
@@ -496,8 +498,8 @@ class PyGen:
             ind = "    " * depth
         if a.binder is None:
             lines.append(f"{ind}out.append(({a.index}, {card}, None))")
-            lines.append(f"{ind}if tx is not None:")
-            lines.append(f"{ind}    tx.append(None)")
+            if self.menu_texts:
+                lines.append(f"{ind}tx.append(None)")
             return
         _, slot, _, source, cond = a.binder
         meta = a.menu_meta
@@ -521,9 +523,8 @@ class PyGen:
             ncv = self.g.ncvars
             snap = ", ".join(f"st.cvars[_x * {ncv} + {i}]" for i in a.shown)
             lines.append(f"{ind2}tx.append(({snap},))")
-        else:
-            lines.append(f"{ind2}if tx is not None:")
-            lines.append(f"{ind2}    tx.append(None)")
+        elif self.menu_texts:
+            lines.append(f"{ind2}tx.append(None)")
 
     def w_Let(self, w, s, depth, span):
         w.line(depth, f"L[{self.info[id(s)]}] = {self.expr_src(w, s.value, depth, span)}", span)

@@ -235,18 +235,17 @@ def _move(st, card: int, zone: int, bottom: bool) -> None:
 def uses(used: list, key: int) -> int:
     """Times an action was used this turn: ``used`` is a flat list [key, count, key, count, ...]
     of small integers (plain data: it is saved and cloned with the frame's locals)."""
-    for i in range(0, len(used), 2):
-        if used[i] == key:
-            return used[i + 1]
+    keys = used[0::2]          # C-level walks: this runs for every action of every menu
+    if key in keys:
+        return used[2 * keys.index(key) + 1]
     return 0
 
 
 def used_once_more(used: list, key: int) -> list:
     """A new list with one more use of ``key`` (the old one may be shared with a clone)."""
-    out = list(used)
-    for i in range(0, len(out), 2):
-        if out[i] == key:
-            out[i + 1] += 1
-            return out
-    out += (key, 1)
-    return out
+    keys = used[0::2]
+    if key in keys:
+        out = used[:]
+        out[2 * keys.index(key) + 1] += 1
+        return out
+    return used + [key, 1]

@@ -87,35 +87,72 @@ def _values_of(game, t, players: int) -> Optional[list]:
     return None
 
 
-def determinize(game, st: State, player: int, rng: _random.Random) -> State:
+class _Deal:
+    """What every sample of one decision deals again, worked out once: for each
+    card kind, the hidden places (zone slot, position) whose cards are dealt
+    again and the cards that fill them, in the order the shuffle sees them.
+    A planning bot draws many samples of the same decision (MCTS one per
+    iteration), and this part never changes between them; only the shuffle does."""
+
+    __slots__ = ("kinds",)
+
+    def __init__(self, game, st: State, player: int):
+        zones = st.zones
+        slots = [slot for slot in game.hidden_slots_of(player) if slot < len(zones) and zones[slot]]
+        # cards the running rules hold in their locals (a loop's list, a chosen card)
+        # stay put: moving them under a running effect would break its premises
+        held: set = set()
+        for fr in st.frames:
+            for v in fr.locals:
+                if isinstance(v, int) and not isinstance(v, bool):
+                    held.add(v)
+                elif isinstance(v, list):
+                    held.update(x for x in v if isinstance(x, int))
+        by_kind: dict[str, list[int]] = {}
+        for slot in slots:
+            by_kind.setdefault(game.zone_defs[game.slot_zone[slot]].holds, []).append(slot)
+        # per kind: the cards, and the runs they go back to: (slot, None, start, end) when
+        # the slot's cards are all dealt again (one slice), else (slot, positions, start, end)
+        self.kinds: list[tuple[list[int], list[tuple]]] = []
+        for kind_slots in by_kind.values():
+            cards: list[int] = []
+            runs: list[tuple] = []
+            for slot in kind_slots:
+                zone = zones[slot]
+                free = [i for i, c in enumerate(zone) if c not in held]
+                if free:
+                    runs.append((slot, None if len(free) == len(zone) else free, len(cards), len(cards) + len(free)))
+                    cards.extend(zone[i] for i in free)
+            if len(cards) >= 2:
+                self.kinds.append((cards, runs))
+
+    def deal(self, s: State, rng: _random.Random) -> None:
+        """Deal the hidden cards of ``s`` (a copy of the state this was made from) again."""
+        zones, loc = s.zones, s.loc
+        for cards, runs in self.kinds:
+            cards = cards[:]
+            rng.shuffle(cards)
+            for slot, positions, a, b in runs:
+                zone = zones[slot]
+                if positions is None:
+                    zone[:] = cards[a:b]
+                    for c in zone:
+                        loc[c] = slot
+                else:
+                    for i, c in zip(positions, cards[a:b]):
+                        zone[i] = c
+                        loc[c] = slot
+
+
+def determinize(game, st: State, player: int, rng: _random.Random, deal: Optional[_Deal] = None) -> State:
     """A copy of ``st`` as ``player`` might believe it: the cards of every zone
     hidden from them dealt again at random (each card kind among the hidden
     zones that hold it, every zone keeping its size), every hidden variable
     drawn again from the values it may take (``hidden_variables``) and a new
-    random generator; the pending decision is asked again from the copy."""
+    random generator; the pending decision is asked again from the copy.
+    ``deal`` is the decision's ``_Deal`` when the caller keeps it across samples."""
     s = st.clone()
-    slots = [slot for slot in game.hidden_slots_of(player) if slot < len(s.zones) and s.zones[slot]]
-    # cards the running rules hold in their locals (a loop's list, a chosen card)
-    # stay put: moving them under a running effect would break its premises
-    held: set = set()
-    for fr in s.frames:
-        for v in fr.locals:
-            if isinstance(v, int) and not isinstance(v, bool):
-                held.add(v)
-            elif isinstance(v, list):
-                held.update(x for x in v if isinstance(x, int))
-    by_kind: dict[str, list[int]] = {}
-    for slot in slots:
-        by_kind.setdefault(game.zone_defs[game.slot_zone[slot]].holds, []).append(slot)
-    for kind_slots in by_kind.values():
-        free = [(slot, i) for slot in kind_slots for i, c in enumerate(s.zones[slot]) if c not in held]
-        if len(free) < 2:
-            continue
-        cards = [s.zones[slot][i] for slot, i in free]
-        rng.shuffle(cards)
-        for (slot, i), c in zip(free, cards):
-            s.zones[slot][i] = c
-            s.loc[c] = slot
+    (deal or _Deal(game, st, player)).deal(s, rng)
     gvars, pvars = hidden_variables(game, s.players)
     for i, values in gvars:
         s.gvars[i] = values[rng.randrange(len(values))]
@@ -133,20 +170,52 @@ def determinize(game, st: State, player: int, rng: _random.Random) -> State:
 
 
 class Perspective:
-    """What a planning bot may use when its player decides."""
+    """What a planning bot may use when its player decides: the game, the
+    decision (the player's own options, which they see) and samples of the
+    rest. Bots name options by their index in ``decision``; a sample's
+    decision is asked again and may differ (``moves``)."""
 
     def __init__(self, game, st: State, player: int):
         self.game = game
         self.player = player
         self._state = st
+        self.decision = st.pending
+        self._deal: Optional[_Deal] = None
 
     def sample(self, rng: _random.Random) -> State:
-        return determinize(self.game, self._state, self.player, rng)
+        if self._deal is None:
+            self._deal = _Deal(self.game, self._state, self.player)
+        return determinize(self.game, self._state, self.player, rng, self._deal)
+
+    def indices(self, options: list) -> list[int]:
+        """The options an agent was offered as indices into ``decision``: the
+        session passes indices already (``needs_labels = False``); a caller
+        passing [key, label, value] options gets them found by key."""
+        if not options or isinstance(options[0], int):
+            return list(options)
+        keys = self.decision.keys()
+        return [keys.index(o[0]) for o in options]
+
+    def moves(self, s: State, allowed: list[int]) -> list[Optional[int]]:
+        """For each allowed option of ``decision``, its index in the decision
+        ``s`` (a sample) asks, or None where the sample does not offer it. The
+        same describer and the same option values mean the same keys (keys
+        never depend on the state): the indices carry over without making a key."""
+        mine, theirs = self.decision, s.pending
+        if theirs is None:
+            return [None] * len(allowed)
+        if theirs is mine or (theirs.describer is not None and theirs.describer is mine.describer
+                              and theirs.values == mine.values):
+            return list(allowed)
+        at = {k: j for j, k in enumerate(theirs.keys())}
+        return [at.get(mine.key(i)) for i in allowed]
 
 
 def evaluator(game, text: Optional[str] = None) -> Evaluate:
     """The value of a state for a player: the pack's evaluation (or ``text``),
-    else the score resource; a finished game counts its result."""
+    else the score resource; a finished game counts its result. The function
+    returned also has ``every(st)``: the values of all players at once, which
+    is what a bot judging a position asks for (``values_of``)."""
     if text:
         fn, nlocals = game.expression(text, INT)
     elif game.evaluation:
@@ -154,16 +223,37 @@ def evaluator(game, text: Optional[str] = None) -> Evaluate:
     else:
         fn, nlocals = None, 0
     nlocals = max(1, nlocals)
+    nres, score = game.nres, game.score_res
+    faults = (MeepleError, *RULE_FAULTS)
 
     def value(st: State, p: int) -> float:
         if fn is None:
-            return st.res[p * game.nres + game.score_res]
+            return st.res[p * nres + score]
         try:
             v = fn(st, Frame(-1, 0, [None] * nlocals, p, -1))
-        except (MeepleError, *RULE_FAULTS):      # a position the evaluation cannot judge counts as 0
+        except faults:      # a position the evaluation cannot judge counts as 0
             return 0.0
         return float(v or 0)
+
+    def every(st: State) -> list[float]:
+        if fn is None:
+            return st.res[score::nres][:st.players]
+        out = []
+        for p in range(st.players):
+            try:
+                v = fn(st, Frame(-1, 0, [None] * nlocals, p, -1))
+            except faults:
+                v = 0
+            out.append(float(v or 0))
+        return out
+    value.every = every      # type: ignore[attr-defined]
     return value
+
+
+def values_of(evaluate: Evaluate) -> Callable[[State], list[float]]:
+    """Every player's value by ``evaluate``: its ``every`` when it has one (``evaluator``'s)."""
+    every = getattr(evaluate, "every", None)
+    return every if every is not None else (lambda st: [evaluate(st, q) for q in range(st.players)])
 
 
 def outcome(game, st: State) -> list[float]:
@@ -174,13 +264,14 @@ def outcome(game, st: State) -> list[float]:
 
 def relative(values: list[float], p: int) -> float:
     """How far ahead of the best other player ``p`` is."""
-    others = [v for q, v in enumerate(values) if q != p]
+    others = values[:p] + values[p + 1:]
     return values[p] - (max(others) if others else 0.0)
 
 
-def _apply_key(game, st: State, key: str | int) -> bool:
+def _apply(game, st: State, index: int) -> bool:
+    """Play option ``index`` of the pending decision; False if the rules refuse it."""
     try:
-        game.apply(st, key)
+        game.apply(st, index)
         return True
     except IllegalChoice:
         return False
@@ -195,56 +286,94 @@ class GreedyAgent:
 
     name = "greedy"
     needs_state = True
+    needs_labels = False      # options by index: no keys or labels are made for it
 
     def __init__(self, seed: int, evaluate: Evaluate, follow: int = 4):
         self.rng = _random.Random(seed)
         self.evaluate = evaluate
+        self.values = values_of(evaluate)
         self.follow = follow
 
     def value(self, game, s: State, p: int) -> float:
         if s.over:
             return 1e9 * (outcome(game, s)[p] - 0.5)
-        return relative([self.evaluate(s, q) for q in range(s.players)], p)
+        return relative(self.values(s), p)
 
-    def best(self, game, base: State, p: int, keys: list[str]) -> tuple[list[int], float, list[State]]:
-        """Indices of the best keys, their value, and the states they lead to."""
-        best, best_value, states = [], -math.inf, []
-        for i, key in enumerate(keys):
-            s = base.clone()
-            if not _apply_key(game, s, key):
+    def best(self, game, base: State, p: int) -> tuple[list[int], list[Optional[State]], list[float]]:
+        """Indices of the best options of ``base``'s decision, the states every
+        option leads to (None if refused) and their values. ``base`` itself is
+        played on (its last option): pass a copy you still need."""
+        best, best_value, states, values = [], -math.inf, [], []
+        last = base.pending.count() - 1
+        for i in range(last + 1):
+            s = base.clone() if i < last else base      # the caller is done with base: the last option plays on it
+            if not _apply(game, s, i):
                 states.append(None)
+                values.append(-math.inf)
                 continue
             states.append(s)
             value = self.value(game, s, p)
+            values.append(value)
             if value > best_value + 1e-9:
                 best, best_value = [i], value
             elif abs(value - best_value) <= 1e-9:
                 best.append(i)
-        return best, best_value, states
+        return best, states, values
 
-    def choose(self, persp: Perspective, options: list[list]) -> int:
+    def choose(self, persp: Perspective, options: list) -> int:
         if len(options) == 1:
             return 0
         game, p = persp.game, persp.player
+        allowed = persp.indices(options)
         base = persp.sample(self.rng)
-        keys = [o[0] for o in options]
         scored = []
-        for i, key in enumerate(keys):
-            s = base.clone()
-            if not _apply_key(game, s, key):
+        moves = persp.moves(base, allowed)
+        last = max(i for i, m in enumerate(moves) if m is not None) if any(m is not None for m in moves) else -1
+        for i, move in enumerate(moves):
+            if move is None:
                 continue
+            s = base.clone() if i < last else base      # the last option plays on the sample itself
+            if not _apply(game, s, move):
+                continue
+            value = None
             for _ in range(self.follow):         # the same player's next choices, greedily
                 if s.over or s.pending is None or s.pending.player != p or s.pending.count() < 1:
                     break
-                nxt, _, states = self.best(game, s, p, s.pending.keys())
+                nxt, states, values = self.best(game, s, p)
                 if not nxt:
                     break
-                s = states[self.rng.choice(nxt)]
-            scored.append((self.value(game, s, p), i))
+                j = self.rng.choice(nxt)
+                s, value = states[j], values[j]     # its value is known: not evaluated again
+            scored.append((self.value(game, s, p) if value is None else value, i))
         if not scored:
             return self.rng.randrange(len(options))
         top = max(v for v, _ in scored)
         return self.rng.choice([i for v, i in scored if v >= top - 1e-9])
+
+
+class _KeyCache:
+    """The option keys of the decisions one MCTS search meets, made once per
+    distinct menu: every iteration asks its samples' decisions again, and most
+    of them offer the same options as an earlier one (keys are a function of
+    the describer and the option values, never of the state)."""
+
+    __slots__ = ("known",)
+
+    def __init__(self):
+        self.known: dict = {}
+
+    def __call__(self, dec) -> list[str]:
+        d = dec.describer
+        if d is None:
+            return dec.keys()
+        try:
+            ident = (id(d), tuple(dec.values))
+            keys = self.known.get(ident)
+        except TypeError:         # an option value that cannot be a dictionary key
+            return dec.keys()
+        if keys is None:
+            keys = self.known[ident] = dec.keys()
+        return keys
 
 
 class _Node:
@@ -267,23 +396,30 @@ class MctsAgent:
 
     name = "mcts"
     needs_state = True
+    needs_labels = False      # options by index (keys for the tree's root only)
 
     def __init__(self, seed: int, evaluate: Evaluate, iterations: int = 200, millis: Optional[float] = None,
                  depth: int = 12, exploration: float = 0.7):
         self.rng = _random.Random(seed)
         self.evaluate = evaluate
+        self.values = values_of(evaluate)
         self.iterations = iterations
         self.millis = millis
         self.depth = depth
         self.c = exploration
 
-    def choose(self, persp: Perspective, options: list[list]) -> int:
+    def choose(self, persp: Perspective, options: list) -> int:
         if len(options) == 1:
             return 0
         game, me = persp.game, persp.player
-        legal = {o[0] for o in options}
+        allowed = persp.indices(options)
+        mine = [persp.decision.key(i) for i in allowed]     # tree nodes are named by key: samples' menus may differ
+        legal = set(mine)
         root = _Node(-1)
         rng = self.rng
+        c = self.c
+        log, sqrt = math.log, math.sqrt
+        keys_of = _KeyCache()
         deadline = time.perf_counter() + self.millis / 1000 if self.millis else None
         it = 0
         while (it < self.iterations) if deadline is None else (time.perf_counter() < deadline):
@@ -293,23 +429,27 @@ class MctsAgent:
             # selection and expansion
             while not s.over:
                 dec = s.pending
-                keys = [k for k in dec.keys() if node is not root or k in legal]
-                if not keys:
+                keys = keys_of(dec)
+                children = node.children
+                moves = [j for j, k in enumerate(keys) if k in legal] if node is root else range(len(keys))
+                if not moves:
                     break
-                untried = [k for k in keys if k not in node.children]
+                untried = [j for j in moves if keys[j] not in children]
                 if untried:
-                    key = rng.choice(untried)
-                    if _apply_key(game, s, key):      # a move refused in this sample gets no node
+                    j = rng.choice(untried)
+                    if _apply(game, s, j):      # a move refused in this sample gets no node
                         child = _Node(dec.player)
-                        node.children[key] = child
+                        children[keys[j]] = child
                         path.append(child)
                     break
-                kids = [(k, node.children[k]) for k in keys]
-                for _, kid in kids:
+                best, top = None, -math.inf
+                for j in moves:
+                    kid = children[keys[j]]
                     kid.avail += 1
-                key, node = max(kids, key=lambda kv: kv[1].reward / kv[1].visits
-                                + self.c * math.sqrt(math.log(kv[1].avail) / kv[1].visits))
-                if not _apply_key(game, s, key):
+                    score = kid.reward / kid.visits + c * sqrt(log(kid.avail) / kid.visits)
+                    if score > top:             # the first of equals, as max() takes it
+                        best, top, node = j, score, kid
+                if not _apply(game, s, best):
                     break
                 path.append(node)
             rewards = self.playout(game, s)
@@ -320,14 +460,17 @@ class MctsAgent:
         best = max(((k, n) for k, n in root.children.items() if k in legal), key=lambda kv: kv[1].visits, default=None)
         if best is None:
             return rng.randrange(len(options))
-        return [o[0] for o in options].index(best[0])
+        return mine.index(best[0])
 
     def playout(self, game, s: State) -> list[float]:
         rng = self.rng
-        steps = 0
+        apply = game.apply
+        steps, depth = 0, self.depth
         try:
-            while not s.over and steps < self.depth:
-                if not _apply_key(game, s, rng.randrange(s.pending.count())):
+            while not s.over and steps < depth:
+                try:
+                    apply(s, rng.randrange(len(s.pending.values)))
+                except IllegalChoice:
                     break
                 steps += 1
         except MeepleError:
@@ -335,6 +478,6 @@ class MctsAgent:
         if s.over:
             return outcome(game, s)
         # cut short: each player's standing by the evaluation (1 ahead of all, 0 behind all)
-        values = [self.evaluate(s, q) for q in range(s.players)]
+        values = self.values(s)
         n = max(1, s.players - 1)
         return [(sum(1.0 for w in values if w < v) + 0.5 * (sum(1 for w in values if w == v) - 1)) / n for v in values]

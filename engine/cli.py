@@ -202,6 +202,9 @@ def validate(packs: tuple[str, ...], fmt: str, only_mine: bool) -> None:
         problems = Problems()
         pack = read_packs(roots, problems)
         game = check_pack(pack, problems) if pack is not None else None
+        if game is not None and not problems.errors:
+            from .cardtext import number_warnings
+            problems.warnings += number_warnings(pack)     # texts naming numbers their rules do not
         seconds = time.perf_counter() - start
         warnings = provisional_warnings(pack) if pack is not None else []
         hidden = (0, 0)      # provisional values, other warnings: hidden as located in base packs
@@ -685,7 +688,9 @@ def test_cmd(paths: tuple[str, ...], pack_name: Optional[str], fmt: str, trace: 
 @click.option("--provisional", is_flag=True, help="list the values marked provisional, with their reasons")
 @click.option("--provenance", is_flag=True,
               help="every number (and every value cited or marked) with where it comes from: cited, provisional or unmarked")
-def cards(game_name: str, card_id: Optional[str], lang: str, provisional: bool, provenance: bool) -> None:
+@click.option("--generated", is_flag=True,
+              help="only the rules text generated from the card's rules (in --lang), for one card or every card")
+def cards(game_name: str, card_id: Optional[str], lang: str, provisional: bool, provenance: bool, generated: bool) -> None:
     """List a game's cards, or show one with its data and rules text."""
     from .errors import suggest
     from .pack import provisional_warnings
@@ -705,6 +710,9 @@ def cards(game_name: str, card_id: Optional[str], lang: str, provisional: bool, 
         if card is None:
             click.echo(f"error: no card '{card_id}' in {game.id}" + (f"; {h}" if (h := suggest(card_id, [c.id for c in pack.cards])) else ""), err=True)
             sys.exit(ExitCode.USAGE)
+        if generated:
+            _generated(pack, [card], lang)
+            return
         click.echo(f"{card.names.get(lang)}  [{card.id}]  ({card.kind}, {card.copies} cop{'y' if card.copies == 1 else 'ies'})")
         others = [f"{loc}: {n}" for loc, n in card.names.by_locale if loc != lang]
         if others:
@@ -713,6 +721,11 @@ def cards(game_name: str, card_id: Optional[str], lang: str, provisional: bool, 
             click.echo(f"  {k}: {v}")
         if card.text.by_locale:
             click.echo(f"  text: {card.text.get(lang)}")
+        from .cardtext import card_lines
+        from .errors import printable
+        made = card_lines(pack, card, lang)
+        if made:
+            click.echo("  generated:\n" + "\n".join("    " + printable(line) for line in made))
         for hook, src in card.hooks:
             click.echo(f"  {hook}:\n" + _indent(src.text))
         for ev, src in card.handlers:
@@ -731,6 +744,9 @@ def cards(game_name: str, card_id: Optional[str], lang: str, provisional: bool, 
         for fld, cite, _ in card.sources:
             click.echo(f"  source of {fld}: {cite}")
         return
+    if generated:
+        _generated(pack, list(pack.cards), lang)
+        return
     by_kind: dict[str, list] = {}
     for c in pack.cards:
         by_kind.setdefault(c.kind, []).append(c)
@@ -742,6 +758,17 @@ def cards(game_name: str, card_id: Optional[str], lang: str, provisional: bool, 
                              if v is not None and (defaults.get(k) is None or (v != defaults[k] and not str(defaults[k]).startswith("="))))
             flag = f"  (provisional: {', '.join(f for f, _ in c.provisional)})" if c.provisional else ""
             click.echo(f"  {c.id:<18} {c.names.get(lang):<16} x{c.copies:<2} {data}{flag}")
+
+
+def _generated(pack, chosen: list, lang: str) -> None:
+    """``meeple cards GAME [ID] --generated``: each card's name and the text made from its rules."""
+    from .cardtext import card_lines, lexicon
+    from .errors import printable
+    lex = lexicon(pack)
+    for card in chosen:
+        click.echo(f"{printable(card.names.get(lang))}  [{card.id}]")
+        for line in card_lines(pack, card, lang, lex):
+            click.echo("  " + printable(line))     # content words and labels, control codes escaped
 
 
 def _provenance(pack, card_id: Optional[str]) -> None:

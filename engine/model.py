@@ -49,6 +49,7 @@ class VarDef:
     default: Any
     span: Span
     visibility: str = "public"     # or "nobody": kept out of players' views
+    names: Optional[Names] = None    # what generated rules text calls it (``name: {en, ja}``), if declared
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +73,7 @@ class ZoneDef:
     span: Span
     of_card: Optional[str] = None   # per: card — one zone for each card of this kind
     board: bool = True              # listed in the terminal board summary
-    names: Names = Names(())        # what a person reads for it (``name:``), the id when none
+    names: Optional[Names] = None   # what generated rules text and meeple play call it (``name: {en, ja}``), if declared
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +94,7 @@ class CardKindDef:
     hooks: tuple[str, ...]
     starts_in: str
     span: Span
+    names: Optional[Names] = None   # what generated rules text calls one of its cards, if declared
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +132,9 @@ class CardDef:
     # (field, citation, where): the value's source, "REF-ID locator" (a reference the pack declares),
     # from the card's own sources: or its file's (see engine.pack.provenance)
     sources: tuple[tuple[str, str, Span], ...] = ()
+    # (locale, text as a Source): where each locale's ``text:`` scalar is, so a check of the
+    # text (a number the rules do not have) points at the place in the file
+    text_sources: tuple[tuple[str, Source], ...] = ()
 
     def field(self, name: str) -> Any:
         for key, value in self.fields:
@@ -160,6 +165,7 @@ class FunctionDef:
     params: tuple[ParamDef, ...]
     body: Source
     span: Span
+    text: Optional[Names] = None    # its phrase in generated rules text, parameters in braces: '{d}'
 
 
 @dataclass(frozen=True, slots=True)

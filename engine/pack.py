@@ -207,6 +207,14 @@ class _Reader:
         origin = doc.origins.get(path) or TextOrigin(doc.file, doc.span(path).line, doc.span(path).col, False)
         return M.Source(text, origin, span or doc.span(path))
 
+    def text_sources(self, doc: Document, path: tuple, text: Any) -> tuple[tuple[str, M.Source], ...]:
+        """A card's ``text:`` per locale with where it is written (a plain text is English)."""
+        if isinstance(text, str):
+            return (("en", self.source(doc, path + ("text",), text)),)
+        if isinstance(text, dict):
+            return tuple((str(k), self.source(doc, path + ("text", k), v)) for k, v in text.items() if isinstance(v, str))
+        return ()
+
     def typeref(self, doc: Document, path: tuple, value: Any) -> M.TypeRef:
         if isinstance(value, dict):
             value = value.get("type", "int")
@@ -219,7 +227,8 @@ class _Reader:
         if default is None and not t.nullable:
             default = {"int": 0, "bool": False}.get(t.name)
         visibility = value.get("visibility", "public") if isinstance(value, dict) else "public"
-        return M.VarDef(name, t, default, doc.key_span(path), visibility)
+        names = self.names(value["name"]) if isinstance(value, dict) and "name" in value else None
+        return M.VarDef(name, t, default, doc.key_span(path), visibility, names)
 
     def action(self, doc: Document, path: tuple, data: dict, group: str, card: Optional[str]) -> M.ActionDef:
         return M.ActionDef(
@@ -257,7 +266,8 @@ class _Reader:
                 bounds = (fv.get("min"), fv.get("max")) if isinstance(fv, dict) else (None, None)
                 fields.append(M.FieldDef(fname, t, default, doc.key_span(kp + ("fields", fname)), *bounds))
             variables = tuple(self.var(doc, kp + ("variables", k), k, v) for k, v in (kd.get("variables") or {}).items())
-            kinds.append(M.CardKindDef(kname, tuple(fields), variables, tuple(kd.get("hooks") or ()), kd["starts_in"], doc.key_span(kp)))
+            kinds.append(M.CardKindDef(kname, tuple(fields), variables, tuple(kd.get("hooks") or ()), kd["starts_in"], doc.key_span(kp),
+                                       self.names(kd["name"]) if "name" in kd else None))
         for z, zd in d["zones"].items():
             if (zd["per"] == "card") != ("of" in zd):
                 self.problems.add(ContentError(f"zone '{z}': 'per: card' and 'of: KIND' go together", doc.key_span(("zones", z))))
@@ -265,7 +275,7 @@ class _Reader:
             M.ZoneDef(z, zd["per"] == "player", zd["visibility"], zd["holds"], bool(zd.get("in_play")),
                       bool(zd.get("hidden_order", zd["visibility"] == "nobody")), doc.key_span(("zones", z)),
                       zd.get("of") if zd["per"] == "card" else None, zd.get("board", True),
-                      self.names(zd.get("name")))
+                      self.names(zd["name"]) if "name" in zd else None)
             for z, zd in d["zones"].items())
         resources = tuple(
             M.ResourceDef(r, self.names(rd.get("name", r)), rd.get("min"), rd.get("max"), rd.get("start", 0), doc.key_span(("resources", r)))
@@ -306,7 +316,8 @@ class _Reader:
                               for what, reason in (d.get("provisional") or {}).items()),
             sources=self.game_sources(doc),
             functions=tuple(M.FunctionDef(f, self.params(doc, ("functions", f, "params"), fd.get("params")),
-                                          self.source(doc, ("functions", f, "value"), fd["value"]), doc.key_span(("functions", f)))
+                                          self.source(doc, ("functions", f, "value"), fd["value"]), doc.key_span(("functions", f)),
+                                          self.names(fd["text"]) if "text" in fd else None)
                             for f, fd in (d.get("functions") or {}).items()),
         )
 
@@ -555,7 +566,7 @@ class _Reader:
                 id=c["id"], kind=kind_name, names=self.names(c["name"]),
                 copies=c.get("copies", 0 if c.get("per_player") else 1), per_player=c.get("per_player", 0),
                 starts_in=c.get("starts_in"),
-                fields=tuple(fields.items()), text=self.names(c.get("text", "")),
+                fields=tuple(fields.items()), text=self.names(c.get("text", "")), text_sources=self.text_sources(doc, path, c.get("text")),
                 hooks=tuple((h, self.source(doc, path + ("hooks", h), s)) for h, s in (c.get("hooks") or {}).items()),
                 # A handler's span is its event name, so "unknown event" points at the name.
                 handlers=tuple((e, self.source(doc, path + ("triggers", e), s, doc.key_span(path + ("triggers", e))))

@@ -12,7 +12,7 @@ from typing import Any, Optional
 
 from dsl.runtime import NO_ANSWER, Decision, Frame  # noqa: F401  (re-exports: the running program is the language's)
 
-from .rng import next_u64
+from .rng import MASK, next_u64
 
 
 class State:
@@ -76,9 +76,16 @@ class State:
         return out % n
 
     def shuffle(self, items: list) -> None:
+        """Fisher-Yates with ``rand_below``'s draws, splitmix64 written out (the same
+        sequence as ``next_u64``: a 60-card deck is 59 draws, two calls fewer each)."""
+        state = self.rng
         for i in range(len(items) - 1, 0, -1):
-            j = self.rand_below(i + 1)
+            state = (state + 0x9E3779B97F4A7C15) & MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+            j = (z ^ (z >> 31)) % (i + 1)
             items[i], items[j] = items[j], items[i]
+        self.rng = state
 
     # ---- copying and saving
     def clone(self) -> "State":
@@ -88,7 +95,7 @@ class State:
         new.res = self.res[:]
         new.pvars = self.pvars[:]
         new.gvars = self.gvars[:]
-        new.zones = [z[:] for z in self.zones]
+        new.zones = list(map(list.copy, self.zones))     # a third faster than [z[:] for z in ...]
         new.loc = self.loc[:]
         new.cvars = self.cvars[:]
         new.rng = self.rng

@@ -78,7 +78,7 @@ class TerminalView:
     def zone_name(self, name: str) -> str:
         """A zone as people call it (its ``name:``), else its id."""
         z = self.zones.get(name)
-        return (z.names.get(self.lang) if z is not None else "") or name
+        return (z.names.get(self.lang) if z is not None and z.names else "") or name
 
     def prompt(self, prompt: str) -> str:
         """A decision's prompt in the view's language: the pack's (``view: prompts:``),

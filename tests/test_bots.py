@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from engine.agents import make_agents, parse_bot
-from engine.bots import MctsAgent, Perspective, determinize, evaluator
+from engine.bots import GreedyAgent, MctsAgent, Perspective, determinize, evaluator
 from engine.cli import main
 from engine.game import load_game
 from engine.session import play
@@ -88,3 +88,96 @@ def test_the_simulation_evaluation_reaches_the_bots():
 def test_a_broken_evaluation_is_a_usage_error():
     result = CliRunner().invoke(main, ["simulate", "citadels", "-n", "2", "-p", "2", "--bots", "greedy", "--eval", "score + glod"])
     assert result.exit_code == 2 and "unknown name 'glod'" in result.output
+
+
+# ---- what the bots do once per decision, and options by index (bots' decision cost)
+
+def _decisions(game, players, seed, every=9):
+    """States of a random game, one every ``every`` choices, each with a choice to make."""
+    st, rng, out = game.new_state(players, seed), random.Random(seed), []
+    while not st.over:
+        if len(st.log) % every == 4 and st.pending.count() > 1:
+            out.append(st.clone())
+        game.apply(st, rng.randrange(st.pending.count()))
+    return out
+
+
+SAMPLED = [("citadels", 4), ("troyes", 3), ("signorie", 2)]
+
+
+@pytest.mark.parametrize("pack, players", SAMPLED, ids=[p for p, _ in SAMPLED])
+def test_a_perspective_deals_its_samples_as_a_fresh_determinize_would(pack, players):
+    """The deal is worked out once per decision; its samples are those of determinize, draw for draw."""
+    game = load_game(pack)
+    for st in _decisions(game, players, 5)[:12]:
+        me = st.pending.player
+        persp, kept, fresh = Perspective(game, st, me), random.Random(3), random.Random(3)
+        for _ in range(3):
+            assert persp.sample(kept).to_json() == determinize(game, st, me, fresh).to_json()
+
+
+@pytest.mark.parametrize("pack, players", SAMPLED, ids=[p for p, _ in SAMPLED])
+def test_options_given_by_index_or_as_key_label_value_choose_the_same(pack, players):
+    """The session gives planning bots option indices (no labels made); the CLI's
+    interactive play gives [key, label, value] lists: the same choice either way."""
+    game = load_game(pack)
+    value = evaluator(game)
+    for st in _decisions(game, players, 6, every=23)[:4]:
+        dec = st.pending
+        for make in (lambda: GreedyAgent(1, value), lambda: MctsAgent(1, value, iterations=8)):
+            by_key = make().choose(Perspective(game, st, dec.player), dec.options)
+            by_index = make().choose(Perspective(game, st, dec.player), list(range(dec.count())))
+            assert by_key == by_index
+
+
+def test_a_samples_menu_is_matched_by_index_when_equal_and_by_key_when_not():
+    states = _decisions(CITADELS, 4, 2, every=5)
+    st = states[3]
+    persp = Perspective(CITADELS, st, st.pending.player)
+    allowed = list(range(st.pending.count()))[::-1]
+    assert persp.moves(st.clone(), allowed) == allowed                 # the same menu: the same indices
+    other = next(s for s in states if s.pending.values != st.pending.values
+                 and set(s.pending.keys()) & set(st.pending.keys()) != set(st.pending.keys()))
+    theirs = other.pending.keys()
+    expected = [theirs.index(k) if k in theirs else None for k in (st.pending.key(i) for i in allowed)]
+    assert persp.moves(other, allowed) == expected and None in expected
+    done = st.clone()
+    done.pending = None
+    assert persp.moves(done, allowed) == [None] * len(allowed)
+
+
+EVALUATIONS = [("citadels", None), ("troyes", None), ("signorie", None), ("citadels", "gold - 2 * score")]
+
+
+@pytest.mark.parametrize("pack, text", EVALUATIONS)
+def test_every_players_value_at_once_is_each_players_value(pack, text):
+    game = load_game(pack)
+    value = evaluator(game, text)
+    for st in _decisions(game, 3, 1, every=17):
+        assert value.every(st) == [value(st, p) for p in range(3)]
+
+
+# hashes of the choice logs of planning bots' games (greedy and mcts:10 against random, 2 players,
+# seeds 0-1): the bots' speed-ups changed no choice. A change of the bots' algorithm changes them
+# on purpose: then say so and update them (print _bot_games(...) for the new values).
+# Only who chose which option (by index) and the scores are hashed, not the option keys, so a
+# change of the key format (stable keys for identical pieces) leaves them be.
+PINNED = [("citadels", "greedy,random", "492b18d28706132e"), ("citadels", "mcts:10,random", "fee7a2f3e2b1d946"),
+          ("signorie", "greedy,random", "4f2d06c4cd48d394"), ("troyes", "random,greedy", "5c853532666ab91c")]
+
+
+def _bot_games(pack: str, bots: str, seeds=range(2)) -> str:
+    import hashlib
+    import json
+    game = load_game(pack)
+    h = hashlib.sha256()
+    for seed in seeds:
+        st = play(game, 2, seed, make_agents(bots, 2, seed, game, evaluator(game)))
+        h.update(json.dumps([[e[0], e[1]] for e in st.log]).encode())
+        h.update(json.dumps(st.scores).encode())
+    return h.hexdigest()[:16]
+
+
+@pytest.mark.parametrize("pack, bots, digest", PINNED, ids=[f"{p}-{b}" for p, b, _ in PINNED])
+def test_planning_bots_make_the_choices_they_made(pack, bots, digest):
+    assert _bot_games(pack, bots) == digest

@@ -62,7 +62,7 @@ def test_a_person_reads_the_board_asks_for_help_and_a_card_and_is_refused_then_p
     assert lines[1:15] == [
         "  crown: P4",
         "  set aside face up: Assassin (rank 1), Architect (rank 7)",
-        "  district deck: 50",
+        "  deck: 50",
         "  P1 (you)  gold 2  score 0",
         "        hand: Castle (yellow, cost 4), Trading Post (green, cost 2), Battlefield (red, cost 3),",
         "          Market (green, cost 2)",
@@ -123,10 +123,10 @@ def test_a_person_reads_the_board_asks_for_help_and_a_card_and_is_refused_then_p
     ]
     # before the person's turn: only what changed since they last looked, then the menu with prices and whose
     # (the robbery was said under the Thief's choice, so not again here)
-    turn = screen[screen.index("  since you last looked:\n  board: district deck 50 -> 48"):].splitlines()
+    turn = screen[screen.index("  since you last looked:\n  board: deck 50 -> 48"):].splitlines()
     assert turn[:13] == [
         "  since you last looked:",
-        "  board: district deck 50 -> 48",
+        "  board: deck 50 -> 48",
         "  P1: gold 2 -> 0; character playing +Bishop (rank 5)",
         "  P2: gold 2 -> 1; score 0 -> 1; city +Watchtower (red, cost 1); characters revealed +Magician (rank",
         "      3)",
@@ -376,7 +376,7 @@ def test_question_n_on_a_card_action_shows_the_action_the_granting_card_and_the_
     ("citadels", "picked", "chosen character", "選んだキャラクター"),
     ("citadels", "face_up_aside", "set aside face up", "表向きで除外"),
     ("citadels-dark-city", "revealed", "characters revealed", "公開したキャラクター"),     # inherited
-    ("citadels-2016", "deck", "district deck", "山札"),
+    ("citadels-2016", "deck", "deck", "山札"),
     ("troyes", "reserve", "citizens in stock", "ストックの市民駒"),
     ("signorie", "taken", "dice taken", "取ったダイス"),
 ])
@@ -384,7 +384,7 @@ def test_zones_have_names_in_every_game(game, zone, en, ja):
     g = load_game(game)
     assert TerminalView(g).zone_name(zone) == en and TerminalView(g, lang="ja").zone_name(zone) == ja
     # every zone of the three games is named; an expansion's own (hidden, off the board) may not be
-    unnamed = [z.name for z in g.zone_defs if not z.names.by_locale]
+    unnamed = [z.name for z in g.zone_defs if not z.names]
     assert unnamed == [] if game in ("citadels", "troyes", "signorie") else all(
         z.visibility == "nobody" or not z.board or z.of_card for z in g.zone_defs if z.name in unnamed)
 

@@ -1,0 +1,442 @@
+"""Rules text generated from the effect language: a phrase per statement, expression,
+operator and primitive, in English and Japanese.
+
+The phrases sit here, beside the grammar and the primitives' registry, so that a new node
+type or primitive without a phrase fails a test (tests/test_phrases.py walks ``dsl.ast``'s
+node classes and ``PRIMITIVES``) instead of rendering as nothing. A pack's own words (its
+resources, zones, variables, card kinds, card names, functions' phrases) come in a
+``Lexicon`` the caller builds from the pack's ``name: {en, ja}`` declarations: this module
+never reads a pack. Nothing here runs during play: ``meeple cards --generated`` and its
+tests only.
+
+Templates are ``str.format`` strings; ``{x}`` fields are the rendered parts of the node.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Mapping, Optional
+
+from . import ast as A
+
+LANGS = ("en", "ja")
+
+# One entry per AST node class (checked by a test), plus variants of a node as "Class.variant".
+PHRASES: dict[str, dict[str, str]] = {
+    # ---- expressions
+    "Int": {"en": "{value}", "ja": "{value}"},
+    "Str": {"en": '"{value}"', "ja": "「{value}」"},
+    "Bool": {"en": "{value}", "ja": "{value}"},
+    "NoneLit": {"en": "none", "ja": "なし"},
+    "Me": {"en": "you", "ja": "あなた"},
+    "This": {"en": "this card", "ja": "このカード"},
+    "Name": {"en": "{name}", "ja": "{name}"},
+    "Field": {"en": "{target}'s {name}", "ja": "{target}の{name}"},
+    "Field.me": {"en": "your {name}", "ja": "あなたの{name}"},
+    "Of": {"en": "{target}'s {name}", "ja": "{target}の{name}"},
+    "Of.me": {"en": "your {name}", "ja": "あなたの{name}"},
+    "Of.all": {"en": "every player's {name}", "ja": "全員の{name}"},
+    "Of.others": {"en": "the other players' {name}", "ja": "他のプレイヤーの{name}"},
+    "Comprehension": {"en": "{var} in {source}{where}", "ja": "{source}の{var}{where}"},
+    "Comprehension.value": {"en": "{value} for each {var} in {source}{where}", "ja": "{source}の各{var}{where}の{value}"},
+    "Comprehension.where": {"en": " where {cond}", "ja": "（{cond}）"},
+    "Call": {"en": "{name} of {args}", "ja": "{args}の{name}"},
+    "Call.none": {"en": "{name}", "ja": "{name}"},
+    "ListLit": {"en": "[{items}]", "ja": "[{items}]"},
+    "Unary": {"en": "{op}", "ja": "{op}"},          # the operator's phrase (OPERATORS) is the whole
+    "Binary": {"en": "{op}", "ja": "{op}"},
+    "Is": {"en": "{target} is {name}", "ja": "{target}が{name}である"},
+    "Is.negated": {"en": "{target} is not {name}", "ja": "{target}が{name}でない"},
+    "Cond": {"en": "{then} if {test}, else {other}", "ja": "{test}なら{then}、そうでなければ{other}"},
+    # ---- statements
+    "Amount": {"en": "{value}", "ja": "{value}"},
+    "Amount.all": {"en": "all", "ja": "すべて"},
+    "Amount.expr": {"en": "({value})", "ja": "{value}分"},      # an amount that is not a plain number
+    "Counter": {"en": "{verb}", "ja": "{verb}"},     # the verb's phrase (VERBS) is the whole
+    "Set": {"en": "set {target} to {value}", "ja": "{target}を{value}にする"},
+    "Let": {"en": "let {name} be {value}", "ja": "{name}を{value}とする"},
+    "Move": {"en": "move {what} to {to}", "ja": "{what}を{to}に移す"},
+    "Move.bottom": {"en": "move {what} to the bottom of {to}", "ja": "{what}を{to}の一番下に移す"},
+    "Draw": {"en": "draw {count} from {source} to {to}", "ja": "{source}から{count}枚を{to}に引く"},
+    "Draw.bottom": {"en": "draw {count} from {source} to the bottom of {to}", "ja": "{source}から{count}枚を{to}の一番下に引く"},
+    "Shuffle": {"en": "shuffle {zone}", "ja": "{zone}をシャッフルする"},
+    "Swap": {"en": "swap {a} with {b}", "ja": "{a}と{b}を入れ替える"},
+    "Roll": {"en": "roll {dice}", "ja": "{dice}を振る"},
+    "Choose": {"en": "{by}choose {many}{var} from {source}{where}", "ja": "{by}{source}から{many}{var}を選ぶ{where}"},
+    "Choose.optional": {"en": "{by}you may choose {many}{var} from {source}{where}",
+                        "ja": "{by}{source}から{many}{var}を選んでもよい{where}"},
+    "Choose.where": {"en": " where {cond}", "ja": "（ただし{cond}）"},
+    "Choose.by": {"en": "{who}: ", "ja": "{who}が"},
+    "Choose.up_to": {"en": "up to {n} ", "ja": "最大{n}個の"},
+    "Choose.range": {"en": "{a} to {b} ", "ja": "{a}～{b}個の"},
+    "ChooseOne": {"en": "{by}choose one:", "ja": "{by}次から1つ選ぶ:"},
+    "ChooseOne.optional": {"en": "{by}you may choose one:", "ja": "{by}次から1つ選んでもよい:"},
+    "Option": {"en": '"{label}"{cond}:', "ja": "「{label}」{cond}:"},
+    "Option.cond": {"en": " (if {cond})", "ja": "（{cond}の場合）"},
+    "CallProc": {"en": "do {name} ({args})", "ja": "{name}（{args}）を行う"},
+    "CallProc.none": {"en": "do {name}", "ja": "{name}を行う"},
+    "DoHook": {"en": "do {hook} of {card}", "ja": "{card}の{hook}を行う"},
+    "Emit": {"en": "announce {event} ({args})", "ja": "{event}（{args}）を告げる"},
+    "Emit.none": {"en": "announce {event}", "ja": "{event}を告げる"},
+    "PlayActions": {"en": "take {group} actions until {until}", "ja": "{until}まで{group}のアクションを行う"},
+    "Log": {"en": 'show "{text}"', "ja": "「{text}」と表示する"},
+    "Require": {"en": "only if {cond}", "ja": "{cond}の場合のみ"},
+    "Stop": {"en": "stop", "ja": "ここで終わる"},
+    "If": {"en": "if {cond}:", "ja": "{cond}なら:"},
+    "If.elif": {"en": "otherwise, if {cond}:", "ja": "そうでなく{cond}なら:"},
+    "If.else": {"en": "otherwise:", "ja": "そうでなければ:"},
+    "ForEach": {"en": "for each {var} in {source}{where}{order}:", "ja": "{source}の各{var}について{where}{order}:"},
+    "ForEach.where": {"en": " where {cond}", "ja": "（ただし{cond}）"},
+    "ForEach.order": {"en": " (in order of {key})", "ja": "（{key}の順に）"},
+    "Repeat": {"en": "{count} times:", "ja": "{count}回:"},
+    "While": {"en": "while {cond}:", "ja": "{cond}の間:"},
+    "As": {"en": "as {player}:", "ja": "{player}として:"},
+}
+
+# Counter verbs (gain / lose / give / pay / pay_to / take).
+VERBS: dict[str, dict[str, str]] = {
+    "gain": {"en": "gain {amount} {resource}", "ja": "{resource}を{amount}得る"},
+    "lose": {"en": "lose {amount} {resource}", "ja": "{resource}を{amount}失う"},
+    "give": {"en": "{other} gains {amount} {resource}", "ja": "{other}は{resource}を{amount}得る"},
+    "pay": {"en": "pay {amount} {resource}", "ja": "{resource}を{amount}支払う"},
+    "pay_to": {"en": "pay {amount} {resource} to {other}", "ja": "{other}に{resource}を{amount}支払う"},
+    "take": {"en": "take {amount} {resource} from {other}", "ja": "{other}から{resource}を{amount}受け取る"},
+}
+
+# Operators of Binary and Unary nodes, as the parser names them.
+OPERATORS: dict[str, dict[str, str]] = {
+    "+": {"en": "{l} + {r}", "ja": "{l} + {r}"},
+    "-": {"en": "{l} - {r}", "ja": "{l} - {r}"},
+    "*": {"en": "{l} × {r}", "ja": "{l} × {r}"},
+    "/": {"en": "{l} / {r}", "ja": "{l} / {r}"},
+    "%": {"en": "{l} mod {r}", "ja": "{l}を{r}で割った余り"},
+    "==": {"en": "{l} is {r}", "ja": "{l}が{r}"},
+    "!=": {"en": "{l} is not {r}", "ja": "{l}が{r}でない"},
+    "<": {"en": "{l} is less than {r}", "ja": "{l}が{r}未満"},
+    "<=": {"en": "{l} is at most {r}", "ja": "{l}が{r}以下"},
+    ">": {"en": "{l} is more than {r}", "ja": "{l}が{r}より大きい"},
+    ">=": {"en": "{l} is at least {r}", "ja": "{l}が{r}以上"},
+    "and": {"en": "{l} and {r}", "ja": "{l}かつ{r}"},
+    "or": {"en": "{l} or {r}", "ja": "{l}または{r}"},
+    "in": {"en": "{l} is in {r}", "ja": "{l}が{r}にある"},
+    "notin": {"en": "{l} is not in {r}", "ja": "{l}が{r}にない"},
+    "..": {"en": "{l} to {r}", "ja": "{l}～{r}"},
+    "not": {"en": "not {x}", "ja": "{x}でない"},
+    "neg": {"en": "-{x}", "ja": "-{x}"},
+}
+
+# Words of literals.
+WORDS: dict[str, dict[str, str]] = {
+    "true": {"en": "true", "ja": "真"},
+    "false": {"en": "false", "ja": "偽"},
+    "item": {"en": "item", "ja": "要素"},
+    "list": {"en": ", ", "ja": "、"},
+}
+
+# One entry per primitive (checked by a test). Positional fields {0}, {1}, ...; {args} is
+# all the arguments joined (variadic ones). An aggregate's argument is usually a
+# comprehension: {var}, {source}, {cond} are its parts (``every``, ``any``).
+PRIMITIVE_PHRASES: dict[str, dict[str, str]] = {
+    "size": {"en": "the size of {0}", "ja": "{0}の数"},
+    "holder": {"en": "the holder of {0}", "ja": "{0}の持ち主"},
+    "top": {"en": "the top card of {0}", "ja": "{0}の一番上のカード"},
+    "host": {"en": "the card {0} lies on", "ja": "{0}が置かれたカード"},
+    "turn_order": {"en": "the players in turn order from {0}", "ja": "{0}から手番順のプレイヤー"},
+    "next_player": {"en": "the player after {0}", "ja": "{0}の次のプレイヤー"},
+    "previous_player": {"en": "the player before {0}", "ja": "{0}の前のプレイヤー"},
+    "player": {"en": "player {0}", "ja": "プレイヤー{0}"},
+    "random": {"en": "a random one of {0}", "ja": "{0}から無作為に1つ"},
+    "distance": {"en": "the seats from {0} to {1}", "ja": "{0}から{1}までの席数"},
+    "neighbours": {"en": "{0} and {1} sit side by side", "ja": "{0}と{1}が隣り合う"},
+    "abs": {"en": "the absolute value of {0}", "ja": "{0}の絶対値"},
+    "lesser": {"en": "the least of {args}", "ja": "{args}のうち最小の値"},
+    "greater": {"en": "the greatest of {args}", "ja": "{args}のうち最大の値"},
+    "tier": {"en": "the value of {2} at the highest of {1} that {0} reaches",
+             "ja": "{0}が達した{1}の最高段階に応じた{2}の値"},
+    "top_sum": {"en": "the sum of the {1} largest of {0}", "ja": "{0}のうち大きい{1}個の合計"},
+    "majority_share": {"en": "the majority share of {0} among {1} ({2} for most, {3} for second)",
+                       "ja": "{1}の中での{0}の多数派の取り分（1位{2}、2位{3}）"},
+    "count": {"en": "the number of {0}", "ja": "{0}の数"},
+    "sum": {"en": "the sum of {0}", "ja": "{0}の合計"},
+    "min": {"en": "the least {0}", "ja": "{0}の最小値"},
+    "max": {"en": "the greatest {0}", "ja": "{0}の最大値"},
+    "any": {"en": "{source} has a {var} where {cond}", "ja": "{source}に{var}（{cond}）がある"},
+    "every": {"en": "{cond} for every {var} in {source}", "ja": "{source}のすべての{var}について{cond}"},
+    "first": {"en": "the first {0}", "ja": "最初の{0}"},
+    "those": {"en": "those {0}", "ja": "{0}のすべて"},
+    "values": {"en": "the values {0}", "ja": "{0}の一覧"},
+}
+
+_ARITH_RANK = {"+": 1, "-": 1, "*": 2, "/": 2, "%": 2}
+_COMPARISONS = {"==", "!=", "<", "<=", ">", ">=", "in", "notin", ".."}
+# English agreement after 'you' (a template writes the third person: "{other} gains").
+_AGREE = ((re.compile(r"\byou is\b"), "you are"), (re.compile(r"\byou gains\b"), "you gain"),
+          (re.compile(r"\byou has\b"), "you have"))
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """A pack's words for the names its texts use, per locale.
+
+    ``names``: resource, zone, variable, card kind, enum value and card id -> {locale: text}.
+    ``mine``: the names that, written alone, are the current player's (resources, player
+    variables, zones per player): ``coins`` reads "your Coins".
+    ``phrases``: a function's (or procedure's) declared phrase {locale: template} with its
+    parameters in braces; ``params`` their names in order.
+    """
+
+    names: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    mine: frozenset = frozenset()
+    phrases: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    params: Mapping[str, tuple] = field(default_factory=dict)
+
+    def word(self, name: str, lang: str) -> str:
+        """The pack's word for a name, else the name itself: a one- or two-letter local
+        (``p``, ``d2``) in capitals, a longer one with spaces for underscores."""
+        by = self.names.get(name)
+        if by:
+            return by.get(lang) or by.get("en") or name
+        if len(name) <= 2:
+            return name.upper()
+        return name.replace("_", " ")
+
+
+class Renderer:
+    """Renders parsed texts (statement blocks or single expressions) in one locale."""
+
+    def __init__(self, lexicon: Lexicon, lang: str = "en"):
+        self.lex = lexicon
+        self.lang = lang if lang in LANGS else "en"
+        self.subst: dict = {}     # (local name, field) -> a value shown instead (a card's own field)
+
+    def phrase(self, key: str, **parts: str) -> str:
+        return PHRASES[key][self.lang].format(**parts)
+
+    # ---- statements
+    def block(self, stmts: tuple, indent: int = 0) -> list[str]:
+        """One line a statement, blocks indented by two spaces a level."""
+        lines: list[str] = []
+        for s in stmts:
+            lines += self.stmt(s, indent)
+        return lines
+
+    def stmt(self, s: A.Node, indent: int = 0) -> list[str]:
+        pad = "  " * indent
+        head, body = self._stmt(s)
+        out = [pad + self.sentence(head)]
+        for sub in body:
+            if isinstance(sub, tuple) and len(sub) == 2 and isinstance(sub[0], str):
+                out.append("  " * (indent + 1) + self.sentence(sub[0]))      # a labelled option
+                out += self.block(sub[1], indent + 2)
+            else:
+                out += self.stmt(sub, indent + 1)
+        if isinstance(s, A.If):            # 'otherwise' lines stand level with their 'if'
+            for cond, branch in s.branches[1:]:
+                out.append(pad + self.sentence(self.phrase("If.elif", cond=self.expr(cond))))
+                out += self.block(branch, indent + 1)
+            if s.orelse:
+                out.append(pad + self.sentence(self.phrase("If.else")))
+                out += self.block(s.orelse, indent + 1)
+        return out
+
+    def sentence(self, text: str) -> str:
+        if self.lang == "en":
+            for pattern, repl in _AGREE:
+                text = pattern.sub(repl, text)
+            return text[:1].upper() + text[1:]
+        return text
+
+    def _stmt(self, s: A.Node) -> tuple[str, tuple]:
+        """(the statement's line, what is indented under it: statements, or (line, block) pairs
+        of a menu's options)."""
+        e, p = self.expr, self.phrase
+        if isinstance(s, A.Counter):
+            return VERBS[s.verb][self.lang].format(amount=self.amount(s.amount), resource=self.lex.word(s.resource, self.lang),
+                                                   other=e(s.other) if s.other is not None else ""), ()
+        if isinstance(s, A.Set):
+            return p("Set", target=e(s.target), value=e(s.value)), ()
+        if isinstance(s, A.Let):
+            return p("Let", name=self.lex.word(s.name, self.lang), value=e(s.value)), ()
+        if isinstance(s, A.Move):
+            return p("Move.bottom" if s.bottom else "Move", what=e(s.what), to=e(s.to)), ()
+        if isinstance(s, A.Draw):
+            return p("Draw.bottom" if s.bottom else "Draw", count=e(s.count), source=e(s.source), to=e(s.to)), ()
+        if isinstance(s, A.Shuffle):
+            return p("Shuffle", zone=e(s.zone)), ()
+        if isinstance(s, A.Swap):
+            return p("Swap", a=e(s.a), b=e(s.b)), ()
+        if isinstance(s, A.Roll):
+            return p("Roll", dice=e(s.dice)), ()
+        if isinstance(s, A.Choose):
+            many = ""
+            if s.up_to is not None:
+                many = (p("Choose.range", a=e(s.at_least), b=e(s.up_to)) if s.at_least is not None
+                        else p("Choose.up_to", n=e(s.up_to)))
+            return p("Choose.optional" if s.optional else "Choose", var=self.lex.word(s.var, self.lang), source=e(s.source),
+                     where=p("Choose.where", cond=e(s.cond)) if s.cond is not None else "",
+                     by=p("Choose.by", who=e(s.chooser)) if s.chooser is not None else "", many=many), ()
+        if isinstance(s, A.ChooseOne):
+            head = p("ChooseOne.optional" if s.optional else "ChooseOne",
+                     by=p("Choose.by", who=e(s.chooser)) if s.chooser is not None else "")
+            return head, tuple((self.option(o), o.body) for o in s.options)
+        if isinstance(s, A.CallProc):
+            return self.call_like("CallProc", s.name, s.args), ()
+        if isinstance(s, A.DoHook):
+            return p("DoHook", hook=self.lex.word(s.hook, self.lang), card=e(s.card)), ()
+        if isinstance(s, A.Emit):
+            args = self.args(s.args)
+            return (p("Emit", event=self.lex.word(s.event, self.lang), args=args) if args
+                    else p("Emit.none", event=self.lex.word(s.event, self.lang))), ()
+        if isinstance(s, A.PlayActions):
+            return p("PlayActions", group=self.lex.word(s.group, self.lang), until=e(s.until)), ()
+        if isinstance(s, A.Log):
+            return p("Log", text=s.text), ()
+        if isinstance(s, A.Require):
+            return p("Require", cond=e(s.cond)), ()
+        if isinstance(s, A.Stop):
+            return p("Stop"), ()
+        if isinstance(s, A.If):
+            cond, body = s.branches[0]
+            return p("If", cond=e(cond)), body         # the other branches: stmt()
+        if isinstance(s, A.ForEach):
+            return p("ForEach", var=self.lex.word(s.var, self.lang), source=e(s.source),
+                     where=p("ForEach.where", cond=e(s.cond)) if s.cond is not None else "",
+                     order=p("ForEach.order", key=e(s.order)) if s.order is not None else ""), s.body
+        if isinstance(s, A.Repeat):
+            return p("Repeat", count=e(s.count)), s.body
+        if isinstance(s, A.While):
+            return p("While", cond=e(s.cond)), s.body
+        if isinstance(s, A.As):
+            return p("As", player=e(s.player)), s.body
+        raise TypeError(f"no phrase for statement {type(s).__name__}")
+
+    def option(self, o: A.Option) -> str:
+        return self.phrase("Option", label=o.label,
+                           cond=self.phrase("Option.cond", cond=self.expr(o.cond)) if o.cond is not None else "")
+
+    def amount(self, a: A.Amount) -> str:
+        if a.expr is None:
+            return self.phrase("Amount.all")
+        key = "Amount" if isinstance(a.expr, (A.Int, A.Name)) else "Amount.expr"
+        return self.phrase(key, value=self.expr(a.expr))
+
+    def args(self, args: tuple) -> str:
+        return WORDS["list"][self.lang].join(self.expr(a) for a in args)
+
+    def call_like(self, key: str, name: str, args: tuple) -> str:
+        """A pack function or procedure: its declared phrase with the arguments put in, else its name."""
+        template = (self.lex.phrases.get(name) or {}).get(self.lang)
+        params = self.lex.params.get(name, ())
+        if template and len(params) == len(args):
+            try:
+                return template.format(**{q: self.expr(a) for q, a in zip(params, args)})
+            except (KeyError, IndexError, ValueError):
+                pass         # a phrase naming no parameter it has: the name will do
+        word = self.lex.word(name, self.lang)
+        return self.phrase(key, name=word, args=self.args(args)) if args else self.phrase(key + ".none", name=word)
+
+    # ---- expressions
+    def expr(self, n: Optional[A.Node]) -> str:
+        e, p = self.expr, self.phrase
+        if n is None:
+            return p("NoneLit")
+        if isinstance(n, A.Int):
+            return p("Int", value=str(n.value))
+        if isinstance(n, A.Str):
+            return p("Str", value=n.value)
+        if isinstance(n, A.Bool):
+            return p("Bool", value=WORDS["true" if n.value else "false"][self.lang])
+        if isinstance(n, A.NoneLit):
+            return p("NoneLit")
+        if isinstance(n, A.Me):
+            return p("Me")
+        if isinstance(n, A.This):
+            return p("This")
+        if isinstance(n, A.Name):
+            word = self.lex.word(n.name, self.lang)
+            return p("Of.me", name=word) if n.name in self.lex.mine else p("Name", name=word)
+        if isinstance(n, A.Field):
+            if isinstance(n.target, A.Name) and (n.target.name, n.name) in self.subst:
+                return str(self.subst[(n.target.name, n.name)])
+            name = self.lex.word(n.name, self.lang)
+            return p("Field.me", name=name) if isinstance(n.target, A.Me) else p("Field", target=self.inner(n.target), name=name)
+        if isinstance(n, A.Of):
+            name = self.lex.word(n.name, self.lang)
+            if n.scope != "player":
+                return p("Of." + n.scope, name=name)
+            return p("Of.me", name=name) if isinstance(n.target, A.Me) else p("Of", target=self.inner(n.target), name=name)
+        if isinstance(n, A.Comprehension):
+            where = p("Comprehension.where", cond=e(n.cond)) if n.cond is not None else ""
+            var = self.lex.word(n.var, self.lang) if n.var else WORDS["item"][self.lang]
+            if n.value is not None:
+                return p("Comprehension.value", value=e(n.value), var=var, source=e(n.source), where=where)
+            return p("Comprehension", var=var, source=e(n.source), where=where)
+        if isinstance(n, A.Call):
+            return self.call(n)
+        if isinstance(n, A.ListLit):
+            return p("ListLit", items=self.args(n.items))
+        if isinstance(n, A.Unary):
+            key = "not" if n.op == "not" else "neg"
+            return OPERATORS[key][self.lang].format(x=self.inner(n.operand))
+        if isinstance(n, A.Binary):
+            return OPERATORS[n.op][self.lang].format(l=self.operand(n, n.left, False), r=self.operand(n, n.right, True))
+        if isinstance(n, A.Is):
+            name = p("NoneLit") if n.name is None else self.lex.word(n.name, self.lang)
+            return p("Is.negated" if n.negated else "Is", target=self.inner(n.target), name=name)
+        if isinstance(n, A.Cond):
+            return p("Cond", test=e(n.test), then=e(n.then), other=e(n.other))
+        if isinstance(n, A.Amount):
+            return self.amount(n)
+        raise TypeError(f"no phrase for expression {type(n).__name__}")
+
+    def inner(self, n: A.Node) -> str:
+        """An expression inside another's phrase: bracketed when it is itself an operation."""
+        text = self.expr(n)
+        return f"({text})" if isinstance(n, (A.Binary, A.Cond)) else text
+
+    def operand(self, parent: A.Binary, child: A.Node, right: bool) -> str:
+        text = self.expr(child)
+        if isinstance(child, A.Cond):
+            return f"({text})"
+        if not isinstance(child, A.Binary):
+            return text
+        if parent.op in ("and", "or"):
+            wrap = child.op in ("and", "or") and child.op != parent.op
+        elif parent.op in _COMPARISONS:
+            wrap = child.op in ("and", "or") or child.op in _COMPARISONS
+        else:       # arithmetic
+            rank = _ARITH_RANK.get(parent.op, 3)
+            crank = _ARITH_RANK.get(child.op, 0)
+            wrap = crank < rank or (right and crank == rank)
+        return f"({text})" if wrap else text
+
+    def call(self, n: A.Call) -> str:
+        table = PRIMITIVE_PHRASES.get(n.func)
+        if table is None:
+            return self.call_like("Call", n.func, n.args)
+        template = table[self.lang]
+        parts = {str(i): self.expr(a) for i, a in enumerate(n.args)}
+        parts["args"] = self.args(n.args)
+        first = n.args[0] if n.args else None
+        if isinstance(first, A.Comprehension):
+            parts.update(var=self.lex.word(first.var, self.lang) if first.var else WORDS["item"][self.lang],
+                         source=self.expr(first.source),
+                         cond=self.expr(first.cond) if first.cond is not None else WORDS["true"][self.lang])
+        else:
+            parts.update(var=WORDS["item"][self.lang], source=parts.get("0", ""), cond=WORDS["true"][self.lang])
+        try:
+            return template.format(*[parts[str(i)] for i in range(len(n.args))], **parts)
+        except (IndexError, KeyError):
+            return self.call_like("Call", n.func, n.args)      # arity the checker refuses: the name will do
+
+# How a card's parts are introduced (``meeple cards GAME ID --generated``).
+CARD_PHRASES: dict[str, dict[str, str]] = {
+    "action": {"en": 'action "{name}"{per_turn}:', "ja": "アクション「{name}」{per_turn}:"},
+    "per_turn.1": {"en": ", once per turn", "ja": "（1手番に1回）"},
+    "per_turn": {"en": ", {n} times per turn", "ja": "（1手番に{n}回）"},
+    "when": {"en": "only when {cond}", "ja": "{cond}のときのみ"},
+    "hook": {"en": "{hook}:", "ja": "{hook}:"},
+    "trigger": {"en": "when {event}:", "ja": "{event}のとき:"},
+    "field": {"en": "{field} {value}: read by {where}", "ja": "{field} {value}（参照: {where}）"},
+    "more": {"en": "{n} more", "ja": "ほか{n}件"},
+}

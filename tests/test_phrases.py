@@ -1,0 +1,278 @@
+"""Rules text generated from the effect language (dsl/phrases.py, engine/cardtext.py):
+every node type, operator, verb and primitive has a phrase in each language, a text reads
+as the rules say in the pack's own words, and `meeple cards` shows it."""
+import inspect
+import re
+import shutil
+import string
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from dsl import ast as A
+from dsl.parser import parse
+from dsl.phrases import CARD_PHRASES, LANGS, OPERATORS, PHRASES, PRIMITIVE_PHRASES, VERBS, Lexicon, Renderer
+from dsl.primitives import PRIMITIVES
+from dsl.source import TextOrigin
+from engine.cardtext import card_lines, lexicon
+from engine.cli import ExitCode, main
+from engine.game import load_game
+from engine.pack import shipped_packs
+
+NODE_CLASSES = sorted(c.__name__ for _, c in inspect.getmembers(A, inspect.isclass)
+                      if issubclass(c, A.Node) and c is not A.Node)
+GRAMMAR = (A.__file__.rsplit("/", 1)[0] + "/grammar.lark")
+
+
+def _grammar_operators() -> set[str]:
+    text = open(GRAMMAR, encoding="utf-8").read()
+    ops = set()
+    for token in ("COMPARE", "ADD_OP", "MUL_OP"):
+        line = next(x for x in text.splitlines() if x.startswith(token + ":"))
+        ops |= set(re.findall(r'"([^"]+)"', line))
+    return ops | {"and", "or", "in", "notin", "..", "not", "neg"}
+
+
+def _fields(template: str) -> set[str]:
+    return {f for _, f, _, _ in string.Formatter().parse(template) if f is not None}
+
+
+def test_every_node_type_has_a_phrase_in_every_language():
+    assert len(NODE_CLASSES) > 30
+    missing = [n for n in NODE_CLASSES if n not in PHRASES]
+    assert not missing, f"AST node types without a phrase in dsl/phrases.py: {missing}"
+
+
+def test_every_primitive_verb_and_operator_has_a_phrase():
+    assert sorted(set(PRIMITIVES) - set(PRIMITIVE_PHRASES)) == []
+    assert sorted(set(PRIMITIVE_PHRASES) - set(PRIMITIVES)) == []
+    assert set(VERBS) == {"gain", "lose", "give", "pay", "pay_to", "take"}
+    assert _grammar_operators() <= set(OPERATORS)
+
+
+@pytest.mark.parametrize("table", [PHRASES, VERBS, OPERATORS, PRIMITIVE_PHRASES, CARD_PHRASES],
+                         ids=["nodes", "verbs", "operators", "primitives", "card"])
+def test_each_phrase_is_in_both_languages_with_the_same_parts(table):
+    for key, by_lang in table.items():
+        assert set(by_lang) == set(LANGS), key
+        assert _fields(by_lang["en"]) == _fields(by_lang["ja"]), key
+
+
+LEX = Lexicon(names={"coins": {"en": "Coins", "ja": "金"}, "hand": {"en": "hand", "ja": "手札"},
+                     "market": {"en": "market", "ja": "市場"}, "ware": {"en": "ware", "ja": "商品"}},
+              mine=frozenset({"coins", "hand"}),
+              phrases={"price": {"en": "the price of {w}", "ja": "{w}の値段"}}, params={"price": ("w",), "bonus": ("w",)})
+
+# (effect text, English, Japanese): one line a statement, in the pack's words.
+STATEMENTS = [
+    ("give 2 coins to p", ["P gains 2 Coins"], ["Pは金を2得る"]),
+    ("gain 1 coins", ["Gain 1 Coins"], ["金を1得る"]),
+    ("pay all coins to p", ["Pay all Coins to P"], ["Pに金をすべて支払う"]),
+    ("take 3 coins from p", ["Take 3 Coins from P"], ["Pから金を3受け取る"]),
+    ("pay price(w) coins", ["Pay (the price of W) Coins"], ["金をWの値段分支払う"]),
+    ("pay bonus(w) coins", ["Pay (bonus of W) Coins"], ["金をWのbonus分支払う"]),
+    ("draw 2 from market to hand", ["Draw 2 from market to your hand"], ["市場から2枚をあなたの手札に引く"]),
+    ("may choose w from market where w.cost <= coins",
+     ["You may choose W from market where W's cost is at most your Coins"],
+     ["市場からWを選んでもよい（ただしWのcostがあなたの金以下）"]),
+    ("if coins >= 3:\n    lose 1 coins\nelse:\n    stop",
+     ["If your Coins is at least 3:", "  Lose 1 Coins", "Otherwise:", "  Stop"],
+     ["あなたの金が3以上なら:", "  金を1失う", "そうでなければ:", "  ここで終わる"]),
+    ("set x = count(w in hand where w is ware) + size(market)",
+     ["Set X to the number of W in your hand where W is ware + the size of market"],
+     ["Xをあなたの手札のW（Wが商品である）の数 + 市場の数にする"]),
+    ("for each p in players where p != me:\n    give greater(1, 2) coins to p",
+     ["For each P in players where P is not you:", "  P gains (the greatest of 1, 2) Coins"],
+     ["playersの各Pについて（ただしPがあなたでない）:", "  Pは金を1、2のうち最大の値分得る"]),
+]
+
+
+def _render(text: str, lang: str) -> list[str]:
+    return Renderer(LEX, lang).block(parse(text, TextOrigin("t.yaml", 1, 1, True)))
+
+
+@pytest.mark.parametrize("text,en,ja", STATEMENTS, ids=[s[0].split("\n")[0] for s in STATEMENTS])
+def test_statements_read_in_the_packs_words(text, en, ja):
+    assert _render(text, "en") == en
+    assert _render(text, "ja") == ja
+
+
+# Representative cards of each shipped game: (pack, card, lang, the generated lines).
+CARDS = [
+    ('citadels', 'thief', 'en', [
+        'Action "Rob", once per turn:',
+        "  Choose C from character where C's rank is more than 2 and C is not the murdered character",
+        '  Set the robbed character to C',
+        '  Set the robber to you',
+        'Build limit 1: read by turn',
+    ]),
+    ('citadels', 'thief', 'ja', [
+        'アクション「盗む」（1手番に1回）:',
+        '  キャラクターからCを選ぶ（ただしCのrankが2より大きいかつCが暗殺されたキャラクターでない）',
+        '  盗まれるキャラクターをCにする',
+        '  盗んだプレイヤーをあなたにする',
+        'build limit 1（参照: turn）',
+    ]),
+    ('citadels', 'warlord', 'en', [
+        'Action "Destroy a district", once per turn:',
+        "  Choose D from every player's city where (warlord own city or the holder of D is not you) and rank8 target of D and the cost to destroy D is at most your Gold",
+        '  Pay (the cost to destroy D) Gold',
+        '  Do raze (D)',
+        '  Announce destroyed (D, you)',
+        'Income red: read by Collect income',
+        'Build limit 1: read by turn',
+    ]),
+    ('citadels', 'warlord', 'ja', [
+        'アクション「破壊」（1手番に1回）:',
+        '  全員の街からDを選ぶ（ただし(warlord own cityまたはDの持ち主があなたでない)かつDのrank8 targetかつDの破壊費用があなたの金貨以下）',
+        '  金貨をDの破壊費用分支払う',
+        '  raze（D）を行う',
+        '  destroyed（D、あなた）を告げる',
+        'income red（参照: 収入を得る）',
+        'build limit 1（参照: turn）',
+    ]),
+    ('citadels-dark-city', 'artist', 'en', [
+        'Action "Decorate a district (1 gold)", 2 times per turn:',
+        '  Only when your Gold is at least 1',
+        "  Choose D from your city where not D's decorated",
+        '  Pay 1 Gold',
+        "  Set D's decorated to true",
+        'Build limit 1: read by turn',
+    ]),
+    ('troyes', 'merchant', 'en', [
+        'Effect:',
+        '  Gain 2 Deniers',
+        'Cost 3: read by Activate, hire',
+        'Slot1 2: read by hire',
+        'Slot2 1: read by hire',
+        'Slot3 0: read by hire',
+    ]),
+    ('troyes', 'merchant', 'ja', [
+        'effect:',
+        '  ドゥニエを2得る',
+        'cost 3（参照: 活動カードの活性化、hire）',
+        'slot1 2（参照: hire）',
+        'slot2 1（参照: hire）',
+        'slot3 0（参照: hire）',
+    ]),
+    ('troyes', 'tithe', 'en', [
+        'Effect:',
+        '  For each P in players:',
+        "    Let N be the number of S in building spaces where S's site is Bishopric and S's occupants has a C where C's owner is P",
+        "    If P's Deniers is at least N:",
+        "      Set P's Deniers to P's Deniers - N",
+        '    Otherwise:',
+        "      Set P's Deniers to 0",
+        "      Set P's Victory points to P's Victory points - penalty",
+        'Deal white: read by Deal with an event',
+        'Flags 3: read by Deal with an event',
+        'First 3: read by resolve event',
+        'Second 2: read by resolve event',
+        'Black dice 0: read by events phase',
+    ]),
+    ('signorie', 'precedence', 'en', [
+        'Reward:',
+        '  Do initiative step',
+        '  Do initiative step',
+    ]),
+    ('signorie', 'precedence', 'ja', [
+        'reward:',
+        '  initiative stepを行う',
+        '  initiative stepを行う',
+    ]),
+]
+
+
+@pytest.fixture(scope="module")
+def packs():
+    return {}
+
+
+def _pack(packs, name):
+    if name not in packs:
+        packs[name] = load_game(name, generate=False).pack
+    return packs[name]
+
+
+@pytest.mark.parametrize("pack,card,lang,lines", CARDS, ids=[f"{p}-{c}-{lang}" for p, c, lang, _ in CARDS])
+def test_generated_text_of_representative_cards(packs, pack, card, lang, lines):
+    p = _pack(packs, pack)
+    assert card_lines(p, next(c for c in p.cards if c.id == card), lang) == lines
+
+
+@pytest.mark.parametrize("pack", shipped_packs())
+def test_every_card_of_every_shipped_pack_renders_in_both_languages(packs, pack):
+    p = _pack(packs, pack)
+    for card in p.cards:
+        for lang in LANGS:
+            for line in card_lines(p, card, lang):
+                assert line.strip() and "{" not in line and "None" not in line, (card.id, lang, line)
+
+
+def test_cards_shows_the_generated_text_under_the_hand_written_one():
+    r = CliRunner().invoke(main, ["cards", "citadels", "thief"], catch_exceptions=False)
+    assert r.exit_code == ExitCode.OK
+    out = r.output.splitlines()
+    at = out.index("  generated:")
+    assert out[at - 1].startswith("  text: Name a character to rob")
+    assert out[at + 1:at + 3] == ['    Action "Rob", once per turn:',
+                                  "      Choose C from character where C's rank is more than 2 and C is not the murdered character"]
+
+
+def test_cards_generated_prints_only_the_generated_text():
+    r = CliRunner().invoke(main, ["cards", "citadels", "thief", "--generated", "--lang", "ja"], catch_exceptions=False)
+    assert r.exit_code == ExitCode.OK
+    assert r.output.splitlines() == ["泥棒  [thief]", "  アクション「盗む」（1手番に1回）:",
+                                     "    キャラクターからCを選ぶ（ただしCのrankが2より大きいかつCが暗殺されたキャラクターでない）",
+                                     "    盗まれるキャラクターをCにする", "    盗んだプレイヤーをあなたにする", "  build limit 1（参照: turn）"]
+    every = CliRunner().invoke(main, ["cards", "troyes", "--generated"], catch_exceptions=False)
+    assert every.exit_code == ExitCode.OK and "Tithe  [tithe]" in every.output and "Merchant  [merchant]" in every.output
+
+
+MINIMAL = Path(__file__).parent / "content" / "valid" / "minimal"
+
+
+def test_declared_words_of_zones_variables_kinds_and_functions(tmp_path):
+    """name: on a zone, a card kind and a variable, text: on a function: the generated text
+    uses them; an undeclared name reads as written."""
+    pack = tmp_path / "minimal"
+    shutil.copytree(MINIMAL, pack)
+    game = (pack / "game.yaml").read_text()
+    game = (game.replace("  passed: bool", "  passed: {type: bool, name: {en: done, ja: 終了}}")
+                .replace("  coin:\n    starts_in: deck", "  coin:\n    name: {en: token, ja: トークン}\n    starts_in: deck")
+                .replace("  hand: {per: player,", "  hand: {name: {en: purse, ja: 財布}, per: player,")
+                .replace("procedures:", "functions:\n  cheap:\n    params: {c: coin}\n    value: c.cost <= 3\n"
+                                        "    text: {en: \"{c} costs at most 3\", ja: \"{c}は3以下\"}\n\nprocedures:")
+                .replace("with: c in deck where c.cost <= 3", "with: c in deck where cheap(c)"))
+    (pack / "game.yaml").write_text(game)
+    r = CliRunner().invoke(main, ["validate", str(pack)], catch_exceptions=False)
+    assert r.exit_code == ExitCode.OK, r.output
+    p = load_game(str(pack), generate=False).pack
+    lex = lexicon(p)
+    assert [lex.word(n, "ja") for n in ("hand", "passed", "coin", "gold", "deck", "c")] == ["財布", "終了", "トークン", "Gold", "deck", "C"]
+    r = Renderer(lex, "en")
+    take = p.game.actions[0].effect
+    assert r.block(parse(take.text, take.origin)) == [
+        "Move C to your purse", "Gain (C's value) Gold", "Announce taken (C)", "Do bonus of C", "Set your done to true"]
+    assert r.expr(parse("cheap(c) and coin == coin", TextOrigin("t", 1, 1, False), "expr_start")) == "C costs at most 3 and token is token"
+    assert Renderer(lex, "ja").expr(parse("cheap(c)", TextOrigin("t", 1, 1, False), "expr_start")) == "Cは3以下"
+    crown = next(c for c in p.cards if c.id == "crown")
+    assert card_lines(p, crown, "en") == ["Bonus:", "  Gain 1 Gold", "When taken:", "  If card is Crown:", "    Gain 1 Gold",
+                                          "Cost 3: read by cheap",
+                                          "Value 1: read by Take a coin"]
+
+
+def test_generated_text_escapes_control_codes_of_the_content(tmp_path):
+    """A pack's words reach the terminal in the generated text: a name or a label with an
+    escape code is shown escaped, as the rest of `meeple cards` shows content."""
+    pack = tmp_path / "minimal"
+    shutil.copytree(MINIMAL, pack)
+    cards = (pack / "cards.yaml").read_text()
+    (pack / "cards.yaml").write_text(cards.replace("name: {en: Crown}", 'name: {en: "Crown\\e[2J"}')
+                                          .replace("      bonus: |\n        gain 1 gold\n",
+                                                   '      bonus: "log \\"bye\\e[2J\\"\\ngain 1 gold"\n'))
+    r = CliRunner().invoke(main, ["cards", str(pack), "crown", "--generated"], catch_exceptions=False)
+    assert r.exit_code == ExitCode.OK, r.output
+    assert "\x1b" not in r.output
+    assert r.output.splitlines()[:3] == ["Crown\\x1b[2J  [crown]", "  Bonus:", '    Show "bye\\x1b[2J"']
