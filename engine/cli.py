@@ -362,6 +362,7 @@ def play(game_name: str, players: int, seed: Optional[int], show_seed: bool, bot
     watcher = humans[0] if len(humans) == 1 else None       # the one whose view the board shows
     for h in humans:
         agents[h].helper = lambda answer, opts: view.help(answer, opts, st)
+        agents[h].echo = lambda text: click.echo(view.wrap_block(text))     # option lines fit the terminal
     last_round, last_turn, seen = -1, -1, None
     try:
         st = game.new_state(players, seed, options=options)     # setup may already break a rule
@@ -384,19 +385,29 @@ def play(game_name: str, players: int, seed: Optional[int], show_seed: bool, bot
                     click.echo("\n".join(view.changes(seen, now)))
                 seen = now
                 choices = view.options(st, dec.player)
-            index = agent.choose(observation(game, st, agent, dec.player), choices)
+            obs = observation(game, st, agent, dec.player)
+            if agent.name == "human" and "decision" in obs:
+                obs["decision"] = dict(obs["decision"], prompt=view.prompt(dec.prompt))
+            index = agent.choose(obs, choices)
             if not quiet:
                 who = "you" if agent.name == "human" else agent.name
                 watching = [h for h in humans if h != dec.player]     # the humans who see this line
                 told = game.told(st, index, watching)
                 if told != HIDDEN_CHOICE:
-                    told = view.label(st, index, told, watcher)
-                click.echo(f"  P{dec.player + 1} ({who}) {dec.prompt}: {told}")
+                    told = view.label(st, index, view.localized(st, index, told), watcher)
+                click.echo(view.wrap(f"  P{dec.player + 1} ({who}) {view.prompt(dec.prompt)}: {told}", 6))
+                marks = view.marks(st)
             try:
                 game.apply(st, index)
             except Refusal as err:          # a rule said no: the state is as it was, choose again
                 click.echo(f"  refused: {err.message}")
                 continue
+            if not quiet:       # a board variable the choice set (a piece marked, a seat robbed): said at once
+                now = {k: v for k, v in view.marks(st).items() if v[1] is not None}     # set, not cleared
+                for line in view.changes({k: marks.get(k) for k in now}, now, lead="    "):
+                    click.echo(line)
+                if seen is not None:
+                    seen.update(now)        # said once: not again under 'since you last looked'
             if st.events:                    # notes the rules wrote with 'log'
                 if not quiet:
                     for note in st.events:
@@ -408,7 +419,7 @@ def play(game_name: str, players: int, seed: Optional[int], show_seed: bool, bot
         click.echo("\ngame abandoned" + ("" if seed_first else f" (seed {seed})"), err=True)
         sys.exit(ExitCode.USAGE)
     if not quiet:
-        click.echo(view.board(st, None))
+        click.echo(view.board(st, watcher))        # the human's own last view, their hand too
     _print_scores(game, st)
     if not seed_first:
         click.echo(f"seed {seed}")
@@ -721,6 +732,8 @@ def cards(game_name: str, card_id: Optional[str], lang: str, provisional: bool, 
             click.echo(f"  when {ev}:\n" + _indent(src.text))
         for a in card.actions:
             click.echo(f"  action {a.id} ({a.names.get(lang)}), group {a.group}" + (f", {a.per_turn} per turn" if a.per_turn else ""))
+            if a.text.by_locale:
+                click.echo(f"    text: {a.text.get(lang)}")
             if a.when:
                 click.echo(f"    when: {a.when.text.strip()}")
             if a.with_:

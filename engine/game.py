@@ -7,6 +7,8 @@ every worker process). It owns the decision protocol: ``new_state``,
 """
 from __future__ import annotations
 
+import os
+import re
 from dataclasses import dataclass, field, fields
 from typing import Any, Callable, Optional
 
@@ -17,7 +19,7 @@ from dsl.vocabulary import Vocabulary
 
 from . import model as M
 from .actions import Actions
-from .errors import ContentError, MeepleError, PackInvalid, Problems, Span, suggest
+from .errors import ContentError, MeepleError, PackInvalid, Problem, Problems, Span, suggest
 from .flow import MAIN, MAX_DECISIONS, MAX_DEPTH, STEP_BUDGET, Flow
 from .state import State
 from .views import Views
@@ -431,6 +433,27 @@ class Game(Flow, Actions, Views):
             if name not in zones or name not in listed:
                 bad(f"view: count: '{name}' is not a zone listed in view: board or view: player", span, name,
                     [z for z in zones if z in listed])
+        if v.prompts:       # a warning, for the pack that wrote them: an expansion may leave out what asked one
+            asked = self._texts_written()
+            own = self.pack.load_order[-1][2] if len(self.pack.load_order) > 1 else None
+            for text, _, span in v.prompts:
+                if text not in asked and (own is None or os.path.abspath(span.file).startswith(os.path.abspath(own) + os.sep)):
+                    hint = suggest(text, list(asked))
+                    problems.warnings.append(Problem(f"view: prompts: no rule asks '{text}'" + (f"; {hint}" if hint else ""), span))
+
+    def _texts_written(self) -> set[str]:
+        """Every quoted text of the rules (the prompts a person may be asked), and the menu's own."""
+        g = self.defn
+        sources = [g.setup, g.round, g.scoring, *(p.body for p in g.procedures)]
+        for a in [*g.actions, *(a for c in self.card_defs for a in c.actions)]:
+            sources += [a.when, a.with_, a.effect]
+        for c in self.card_defs:
+            sources += [src for _, src in (*c.hooks, *c.handlers)]
+        found = {"choose an action"}
+        for src in sources:
+            if src is not None:
+                found.update(m.group(1) for m in re.finditer(r'"([^"\n]*)"', src.text))
+        return found
 
     def _check_dice(self, problems: Problems) -> None:
         """Every card a ``roll`` may roll has 1 to MAX_FACES faces: a die of 0 faces (or

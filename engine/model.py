@@ -73,7 +73,7 @@ class ZoneDef:
     span: Span
     of_card: Optional[str] = None   # per: card — one zone for each card of this kind
     board: bool = True              # listed in the terminal board summary
-    names: Optional[Names] = None   # what generated rules text calls it (``name: {en, ja}``), if declared
+    names: Optional[Names] = None   # what generated rules text and meeple play call it (``name: {en, ja}``), if declared
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +110,7 @@ class ActionDef:
     span: Span
     card: Optional[str] = None      # id of the card that grants it
     price: tuple[tuple[str, Source, Span], ...] = ()   # (resource, amount, where): shown with its options
+    text: Names = Names(())         # what it does, per locale (``text:``): shown by '? N' (display only)
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +207,7 @@ class ViewDef:
     player: tuple[tuple[str, Span], ...] = ()    # per-player lines: resources, player variables, zones
     count: tuple[tuple[str, Span], ...] = ()     # zones shown as their number of cards
     span: Optional[Span] = None                  # the section, or None when the pack has none
+    prompts: tuple[tuple[str, Names, Span], ...] = ()    # a prompt the rules write -> it per locale
 
 
 @dataclass(frozen=True, slots=True)

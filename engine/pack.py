@@ -239,6 +239,7 @@ class _Reader:
             per_turn=data.get("per_turn"), refusal=data.get("refusal"), span=doc.span(path + ("id",)), card=card,
             price=tuple((res, self.source(doc, path + ("price", res), text), doc.key_span(path + ("price", res)))
                         for res, text in (data.get("price") or {}).items()),
+            text=self.names(data.get("text")),
         )
 
     def params(self, doc: Document, path: tuple, data: dict) -> tuple[M.ParamDef, ...]:
@@ -330,7 +331,8 @@ class _Reader:
         facts = tuple((kind, doc.key_span(("view", "facts", kind)),
                        tuple((f, doc.span(("view", "facts", kind, i))) for i, f in enumerate(fs or ())))
                       for kind, fs in (v.get("facts") or {}).items())
-        return M.ViewDef(facts, names("board"), names("player"), names("count"), doc.key_span(("view",)))
+        prompts = tuple((str(k), self.names(t), doc.key_span(("view", "prompts", k))) for k, t in (v.get("prompts") or {}).items())
+        return M.ViewDef(facts, names("board"), names("player"), names("count"), doc.key_span(("view",)), prompts)
 
     # ------------------------------------------------------------ checks
     def error(self, message: str, span: Span, hint: Optional[str] = None) -> None:

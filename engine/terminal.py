@@ -13,7 +13,9 @@ board of many cards is a few short lines rather than one of 400 columns.
 """
 from __future__ import annotations
 
+import re
 import textwrap
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Optional
@@ -25,6 +27,9 @@ from dsl.typesys import PLAYER, Card
 from .errors import MeepleError
 
 WIDTH = 100       # columns when the terminal does not say
+
+# The view's own words in another language (the pack's words come from its ``name:``s).
+WORDS = {"ja": {"your {z}": "あなたの{z}", "P{n}'s {z}": "P{n}の{z}", "choose an action": "アクションを選ぶ"}}
 
 
 @dataclass(frozen=True)
@@ -57,6 +62,31 @@ class TerminalView:
             self.own = ([Line(r, "resource") for r in game.res_names]
                         + [Line(z.name, "zone") for z in game.zone_defs if z.board and z.per_player])
         self.zones = zones
+        self.action_defs = [self._action_def(a) for a in game.actions]
+        self.prompts = {text: names for text, names, _ in g.view.prompts}
+
+    def _action_def(self, a):
+        """The declaration of a compiled action: its names and text."""
+        g = self.game
+        listed = g.defn.actions if a.card_def < 0 else g.card_defs[a.card_def].actions
+        return next((d for d in listed if d.id == a.id and (a.card_def >= 0 or d.group == a.group)), None)
+
+    def word(self, text: str, **values) -> str:
+        """One of the view's own phrases in the view's language ('your {z}')."""
+        return WORDS.get(self.lang, {}).get(text, text).format(**values)
+
+    def zone_name(self, name: str) -> str:
+        """A zone as people call it (its ``name:``), else its id."""
+        z = self.zones.get(name)
+        return (z.names.get(self.lang) if z is not None and z.names else "") or name
+
+    def prompt(self, prompt: str) -> str:
+        """A decision's prompt in the view's language: the pack's (``view: prompts:``),
+        else the view's own word, else as the rules write it."""
+        names = self.prompts.get(prompt)
+        if names is not None and self.lang in dict(names.by_locale):
+            return names.get(self.lang)
+        return self.word(prompt)
 
     # ------------------------------------------------------------ cards
     def name(self, c: int) -> str:
@@ -111,15 +141,25 @@ class TerminalView:
             lines.append("  " + fields)
         text = d.text.get(self.lang)
         if text:
-            lines.append(self.wrap("  " + text, 2))
+            lines.append(wrap("  " + text, self.width - 2, 2))     # '?' shows it two columns in
         for a in d.actions:
             lines.append(f"  action: {a.names.get(self.lang)}")
         return "\n".join(lines)
 
     # ------------------------------------------------------------ board
     def wrap(self, line: str, indent: int) -> str:
-        return textwrap.fill(line, self.width, subsequent_indent=" " * indent,
-                             break_long_words=False, break_on_hyphens=False)
+        """``line`` in lines of the terminal's width, continued ``indent`` columns in."""
+        return wrap(line, self.width, indent)
+
+    def wrap_block(self, text: str) -> str:
+        """Each line of ``text`` wrapped, continued under its text: an option's
+        ('  12. ...') under its label, another two columns past its own indent."""
+        out = []
+        for line in text.split("\n"):
+            m = re.match(r" *\d+\. | *", line)
+            indent = m.end() if m.group().strip() else m.end() + 2
+            out.append(wrap(line, self.width, indent) if line.strip() else line)
+        return "\n".join(out)
 
     def value(self, v: Any, t) -> Optional[str]:
         if v is None:
@@ -144,19 +184,20 @@ class TerminalView:
             hosts = g.kind_cards.get(z.of_card, ())
             if line.count:
                 n = sum(len(st.zones[base + k]) for k in range(len(hosts)))
-                return f"{line.name}: {n}" if n else None
+                return f"{self.zone_name(line.name)}: {n}" if n else None
             parts = [f"{self.name(h)}: {self.cards(st.zones[base + k], st)}" if self.sees(z, None, viewer)
                      else f"{self.name(h)}: {len(st.zones[base + k])} hidden"
                      for k, h in enumerate(hosts) if st.zones[base + k]]
-            return f"{line.name}: " + "; ".join(parts) if parts else None
+            return f"{self.zone_name(line.name)}: " + "; ".join(parts) if parts else None
         cards = st.zones[base + (p or 0)]
         if not cards:
             return None
+        name = self.zone_name(line.name)
         if line.count:
-            return f"{line.name}: {len(cards)}"
+            return f"{name}: {len(cards)}"
         if not self.sees(z, p, viewer):
-            return f"{line.name}: {len(cards)} hidden"
-        return f"{line.name}: {self.cards(cards, st, seat=p is None)}"
+            return f"{name}: {len(cards)} hidden"
+        return f"{name}: {self.cards(cards, st, seat=p is None)}"
 
     def live_scores(self, st) -> Optional[list[int]]:
         """Each player's running score (``score: live``), or None: display only."""
@@ -191,7 +232,8 @@ class TerminalView:
     def board(self, st, viewer: Optional[int]) -> str:
         """The board as ``viewer`` sees it (None: only what is public), in the declared layout."""
         g = self.game
-        lines = [f"── round {st.round} " + "─" * 40]
+        head = f"── round {st.round} "
+        lines = [head + "─" * max(4, min(40, self.width - len(head)))]
         variables = []
         for line in self.shared:
             if line.what == "variable":
@@ -257,8 +299,20 @@ class TerminalView:
                                        else Counter(self.card(c, st, seat=p is None) for c in cards))
         return out
 
-    def changes(self, before: dict, after: dict) -> list[str]:
-        """'P3: coins 2 -> 5; vault +Emerald (green, cost 1)': what differs, by player."""
+    def marks(self, st) -> dict:
+        """The board's declared variables as shown (public ones only): what a choice
+        that sets one (a piece marked, a seat robbed) makes visible at once."""
+        g = self.game
+        out = {}
+        for line in self.shared:
+            if line.what == "variable" and line.name not in g.hidden_vars:
+                i = g.gvar_index[line.name]
+                out[(None, line.name)] = ("=", self.value(st.gvars[i], g.gvar_types[i]))
+        return out
+
+    def changes(self, before: dict, after: dict, lead: str = "  ") -> list[str]:
+        """'P3: coins 2 -> 5; vault +Emerald (green, cost 1)': what differs, by player,
+        each line ``lead`` in."""
         by: dict = {}
         for key, new in after.items():
             old = before.get(key)
@@ -275,11 +329,11 @@ class TerminalView:
                 text = f"{old} -> {new}"
             else:       # hidden cards, or a zone that became visible or hidden
                 text = f"{_size(old)} -> {_size(new)}" + (" hidden" if isinstance(new, tuple) else " cards")
-            by.setdefault(p, []).append(f"{name} {text}")
+            by.setdefault(p, []).append(f"{self.zone_name(name)} {text}")
         out = []
         for p in sorted(by, key=lambda q: -1 if q is None else q):
             who = "board" if p is None else f"P{p + 1}"
-            out.append(self.wrap(f"  {who}: " + "; ".join(by[p]), 6))
+            out.append(self.wrap(f"{lead}{who}: " + "; ".join(by[p]), len(lead) + 4))
         return out
 
     # ------------------------------------------------------------ options
@@ -305,7 +359,8 @@ class TerminalView:
         if not (z.visibility == "public" if viewer is None else g.sees_card(st, c, viewer)):
             return None
         owner = g.slot_owner[slot]
-        return f"your {z.name}" if owner == viewer else f"P{owner + 1}'s {z.name}"
+        name = self.zone_name(z.name)
+        return self.word("your {z}", z=name) if owner == viewer else self.word("P{n}'s {z}", n=owner + 1, z=name)
 
     def places(self, st) -> int:
         """How many zones the pending decision's cards lie in (kept per decision): a
@@ -360,7 +415,44 @@ class TerminalView:
 
     def options(self, st, viewer: int) -> list[list]:
         """The pending decision's options with annotated labels (keys unchanged)."""
-        return [[opt[0], self.label(st, i, opt[1], viewer, priced=True), *opt[2:]] for i, opt in enumerate(st.pending.options)]
+        return [[opt[0], self.label(st, i, self.localized(st, i, opt[1]), viewer, priced=True), *opt[2:]]
+                for i, opt in enumerate(st.pending.options)]
+
+    def localized(self, st, i: int, label: str) -> str:
+        """Option ``i``'s label in the view's language: its action's and its card's
+        declared names in place of the English ones ('宝石を盗む: ルビー')."""
+        if self.lang == "en":
+            return label
+        dec, g = st.pending, self.game
+        if isinstance(dec.describer, ActionDescriber):
+            ai = dec.values[i][0]
+            a = self.action_defs[ai]
+            en = dec.describer.actions[ai][1]
+            if a is not None and label.startswith(en):
+                label = a.names.get(self.lang) + label[len(en):]
+        c = self.subject(dec, i)
+        if c is not None:
+            names = g.card_defs[g.card_def_index[c]].names
+            label = label.replace(names.get("en"), names.get(self.lang), 1)
+        return label
+
+    def action_of(self, dec, i: int) -> Optional[tuple[int, Optional[int]]]:
+        """(action index, the card granting it or None) of an action menu's option ``i``."""
+        if not isinstance(dec.describer, ActionDescriber):
+            return None
+        ai, card, _ = dec.values[i]
+        return ai, (None if card is None or card < 0 else card)
+
+    def action_text(self, ai: int) -> str:
+        """An action's entry: 'Take 2 coins  [take_coins]  (action)' and its ``text:``."""
+        a = self.action_defs[ai]
+        if a is None:
+            return f"{self.game.actions[ai].name}  [{self.game.actions[ai].id}]  (action)"
+        lines = [f"{a.names.get(self.lang)}  [{a.id}]  (action)"]
+        text = a.text.get(self.lang)
+        if text:
+            lines.append(wrap("  " + text, self.width - 2, 2))     # '?' shows it two columns in
+        return "\n".join(lines)
 
     # ------------------------------------------------------------ the ? key
     def help(self, answer: str, options: list[list], st) -> str:
@@ -368,7 +460,7 @@ class TerminalView:
         ref = answer[1:].strip()
         if not ref:
             return ("  a number or a key in brackets: choose that option\n"
-                    "  ? N: the card option N names, in full\n"
+                    "  ? N: what option N does, and its card, in full\n"
                     "  ? ID or ? NAME: that card, in full (ids as `meeple cards` lists them)\n"
                     "  ?: this help")
         if ref.isdigit():
@@ -376,6 +468,12 @@ class TerminalView:
             if not 1 <= n <= len(options):
                 return f"  no option {n}: give 1-{len(options)}"
             c = self.subject(st.pending, n - 1)
+            action = self.action_of(st.pending, n - 1)
+            if action is not None:      # the action's text, the card granting it, the card it names
+                ai, granted = action
+                shown = [x for x in dict.fromkeys((granted, c)) if x is not None]
+                parts = [self.action_text(ai)] + [self.card_text(x) for x in shown]
+                return "\n".join("  " + ln for ln in "\n".join(parts).splitlines())
             if c is None:
                 return f"  option {n} names no card"
         else:
@@ -383,6 +481,48 @@ class TerminalView:
             if c is None:
                 return f"  no card '{ref}': give an option's number or a card's id or name"
         return "\n".join("  " + ln for ln in self.card_text(c).splitlines())
+
+
+def width_of(text: str) -> int:
+    """Columns ``text`` takes on a terminal: a wide or full-width letter (CJK) two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+# marks that never begin a line (a line is not broken before them)
+_CLOSING = set("、。，．・：；？！ー）」』】〕〉》”’)]},.:;!?")
+
+
+def wrap(line: str, width: int, indent: int) -> str:
+    """``line`` filled to ``width`` display columns, later lines ``indent`` in. Words
+    break at spaces; wide (CJK) text, written without spaces, between any two
+    letters, but never before a closing mark. A word longer than a line stays whole."""
+    if line.isascii():         # the common case, as textwrap always did it
+        return textwrap.fill(line, width, subsequent_indent=" " * indent,
+                             break_long_words=False, break_on_hyphens=False)
+    lead = len(line) - len(line.lstrip(" "))
+    tokens: list[str] = []         # a space run, one wide letter (with its closing marks), or a narrow word
+    for ch in line[lead:]:
+        wide = unicodedata.east_asian_width(ch) in "WF"
+        if tokens and ch in _CLOSING:
+            tokens[-1] += ch
+        elif ch == " ":
+            tokens.append(ch) if not tokens or not tokens[-1].startswith(" ") else tokens.__setitem__(-1, tokens[-1] + ch)
+        elif wide or not tokens or tokens[-1].startswith(" ") or width_of(tokens[-1][-1]) == 2:
+            tokens.append(ch)
+        else:
+            tokens[-1] += ch
+    lines, cur, used = [], " " * lead, lead
+    for tok in tokens:
+        w = width_of(tok)
+        if used + w > width and cur.strip() and not tok.startswith(" "):
+            lines.append(cur.rstrip())
+            cur, used = " " * indent, indent
+        if tok.startswith(" ") and not cur.strip(" "):
+            continue        # no spaces at the start of a continued line
+        cur += tok
+        used += w
+    lines.append(cur.rstrip())
+    return "\n".join(lines)
 
 
 def _size(v) -> int:

@@ -159,7 +159,7 @@ CARDS = [
     ('troyes', 'tithe', 'en', [
         'Effect:',
         '  For each P in players:',
-        "    Let N be the number of S in spaces where S's site is Bishopric and S's occupant has a C where C's owner is P",
+        "    Let N be the number of S in building spaces where S's site is Bishopric and S's occupants has a C where C's owner is P",
         "    If P's Deniers is at least N:",
         "      Set P's Deniers to P's Deniers - N",
         '    Otherwise:',

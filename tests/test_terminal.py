@@ -61,7 +61,7 @@ def test_a_person_reads_the_board_asks_for_help_and_a_card_and_is_refused_then_p
     lines = screen[start:].splitlines()
     assert lines[1:15] == [
         "  crown: P4",
-        "  face_up_aside: Assassin (rank 1), Architect (rank 7)",
+        "  set aside face up: Assassin (rank 1), Architect (rank 7)",
         "  deck: 50",
         "  P1 (you)  gold 2  score 0",
         "        hand: Castle (yellow, cost 4), Trading Post (green, cost 2), Battlefield (red, cost 3),",
@@ -84,7 +84,7 @@ def test_a_person_reads_the_board_asks_for_help_and_a_card_and_is_refused_then_p
         "   4. Thief (rank 2)   [thief]",
         "your choice: ?",
         "  a number or a key in brackets: choose that option",
-        "  ? N: the card option N names, in full",
+        "  ? N: what option N does, and its card, in full",
         "  ? ID or ? NAME: that card, in full (ids as `meeple cards` lists them)",
         "  ?: this help",
         "your choice: ? 2",
@@ -107,7 +107,8 @@ def test_a_person_reads_the_board_asks_for_help_and_a_card_and_is_refused_then_p
         "  P2 (random) choose a character: (hidden)",
         "  P3 (random) choose a character: Thief (rank 2)",
         "  -- P1 gold 2, score 0 | P2 gold 2, score 0 | P3 gold 2, score 0 | P4 gold 2, score 0",
-        "  P3 (random) choose an action: Rob: Bishop (your picked; rank 5)",
+        "  P3 (random) choose an action: Rob: Bishop (your chosen character; rank 5)",
+        "    board: robbed none -> Bishop (rank 5); robber none -> P3",
         "  P3 (random) choose an action: Take 2 gold",
         "  P3 (random) choose an action: Build: Tavern (green, cost 1)",
         "  P3 (random) choose an action: End turn",
@@ -119,24 +120,24 @@ def test_a_person_reads_the_board_asks_for_help_and_a_card_and_is_refused_then_p
         "  -- P1 gold 2, score 0 | P2 gold 1, score 1 | P3 gold 3, score 1 | P4 gold 2, score 0",
         "  P4 (random) choose an action: Collect income",
         "  P4 (random) choose an action: Draw districts",
-        "  P4 (random) keep a district: (hidden)",
     ]
     # before the person's turn: only what changed since they last looked, then the menu with prices and whose
-    turn = screen[screen.index("  since you last looked:\n  board: robbed none -> Bishop (rank 5); robber none -> P3; deck 50 -> 48"):].splitlines()
+    # (the robbery was said under the Thief's choice, so not again here)
+    turn = screen[screen.index("  since you last looked:\n  board: deck 50 -> 48"):].splitlines()
     assert turn[:13] == [
         "  since you last looked:",
-        "  board: robbed none -> Bishop (rank 5); robber none -> P3; deck 50 -> 48",
-        "  P1: gold 2 -> 0; acting +Bishop (rank 5)",
-        "  P2: gold 2 -> 1; score 0 -> 1; city +Watchtower (red, cost 1); revealed +Magician (rank 3)",
-        "  P3: gold 2 -> 5; score 0 -> 1; hand 4 -> 3 hidden; city +Tavern (green, cost 1); revealed +Thief",
-        "      (rank 2)",
-        "  P4: hand 4 -> 5 hidden; picked 1 -> 0 hidden; revealed +King (rank 4)",
+        "  board: deck 50 -> 48",
+        "  P1: gold 2 -> 0; character playing +Bishop (rank 5)",
+        "  P2: gold 2 -> 1; score 0 -> 1; city +Watchtower (red, cost 1); characters revealed +Magician (rank",
+        "      3)",
+        "  P3: gold 2 -> 5; score 0 -> 1; hand 4 -> 3 hidden; city +Tavern (green, cost 1); characters",
+        "      revealed +Thief (rank 2)",
+        "  P4: hand 4 -> 5 hidden; chosen character 1 -> 0 hidden; characters revealed +King (rank 4)",
         "",
         "P1, choose an action:",
         "   1. Take 2 gold   [take_gold]",
         "   2. Draw districts   [draw_cards]",
         "   3. Collect income   [income]",
-        "your choice: 1",
     ]
     assert "   1. Build: Trading Post, pay 2 gold (green, cost 2)   [build:trading_post]" in screen
     # the board once per round, never before each decision; the game plays to its end
@@ -177,8 +178,8 @@ def test_troyes_shows_its_activity_cards_and_counts_not_a_dump():
     while st.round < 3:
         g.apply(st, 0)
     board = TerminalView(g).board(st, 0)
-    assert re.search(r"\n  activities: \w[\w ]* \((red|white|yellow), cost \d\)", board)
-    assert re.search(r"\n        reserve: \d+\n", board) and "citizen@" not in board and "cube@" not in board
+    assert re.search(r"\n  activity cards: \w[\w ]* \((red|white|yellow), cost \d\)", board)
+    assert re.search(r"\n        citizens in stock: \d+\n", board) and "citizen@" not in board and "cube@" not in board
 
 
 def test_the_live_score_of_a_finished_classic_game_is_its_end_scoring():
@@ -283,7 +284,7 @@ def test_the_readme_play_examples_are_what_play_prints():
     r = CliRunner().invoke(main, ["play", "citadels", "-p", "4", "--seed", "7", "--bots", "random"])
     _in_order(bots, r.output)
     human = _readme_block("P1, choose a character:\n   1. Bishop (rank 5)")
-    _in_order(human, play_in_a_terminal(CITADELS_SEED_3, ["? 2", "9", "1"]))
+    _in_order(human, play_in_a_terminal(CITADELS_SEED_3, ["? 2", "9", "1", "? 1", "1"]))
 
 
 def test_lang_ja_shows_japanese_names_and_texts():
@@ -297,7 +298,7 @@ def test_lang_ja_shows_japanese_names_and_texts():
         "  この建物は、傭兵によって破壊されることはありません。",
     ]
     r = CliRunner().invoke(main, ["play", "citadels", "-p", "4", "--seed", "7", "--bots", "random", "--lang", "ja"])
-    assert "  face_up_aside: 魔術師 (rank 3), 建築家 (rank 7)\n" in r.output
+    assert "  表向きで除外: 魔術師 (rank 3), 建築家 (rank 7)\n" in r.output
 
 
 @pytest.mark.parametrize("game, seed, card", [("troyes", 4, "  Palace 1  [palace_1]  (space)"),
@@ -309,3 +310,222 @@ def test_a_person_plays_troyes_and_signorie_to_the_end_in_100_columns(game, seed
     assert any(line.startswith("'zz' is not one of the options: give a number 1-") for line in lines)
     assert "  since you last looked:" in lines and screen.rstrip().endswith(f"seed {seed}")
     assert max(len(line) for line in lines) <= 100
+
+
+# ---------------------------------------------------------------- s11-tview2: what a new player still missed
+
+def _at_menu_with(g, action_id: str, seed: int = 3, players: int = 4):
+    """A state whose pending action menu offers ``action_id`` (options taken first, so the game moves)."""
+    import random
+    rng = random.Random(seed)
+    st = g.new_state(players, seed)
+    while not st.over:
+        if st.pending.kind == "action" and any(o[0].split(":")[0] == action_id for o in st.pending.options):
+            return st
+        g.apply(st, rng.randrange(len(st.pending.options)))
+    raise AssertionError(f"no menu with {action_id}")
+
+
+@pytest.mark.parametrize("game, action, lang, expected", [
+    ("citadels", "take_gold", "en", [
+        "  Take 2 gold  [take_gold]  (action)",
+        "    Gather: take 2 gold from the bank. Each turn starts by gathering, gold or districts (not both);",
+        "    only then can you build or end your turn."]),
+    ("citadels", "end_turn", "en", [
+        "  End turn  [end_turn]  (action)",
+        "    End your turn (once you have gathered); the next character in rank order is called."]),
+    ("citadels", "income", "ja", [
+        "  収入を得る  [income]  (action)",
+        "    手番中の好きなタイミングで1回: キャラクターの収入として、自分の街にあるそのキャラクターの色の建",
+        "    物1軒につき1金を受け取ります(王様は黄、伝道師は青、商人は緑、傭兵は赤)。"]),
+    ("troyes", "farm", "en", [
+        "  Farming  [farm]  (action)",
+        "    Yellow dice only: gain floor(sum / 2) deniers."]),
+    ("signorie", "pass", "en", [
+        "  Pass for the round  [pass]  (action)",
+        "    Pass for the rest of the round: no more dice this round."]),
+])
+def test_question_n_explains_an_action_that_names_no_card(game, action, lang, expected):
+    g = load_game(game)
+    st = _at_menu_with(g, action)
+    view = TerminalView(g, lang=lang)
+    opts = view.options(st, st.pending.player)
+    n = next(i for i, o in enumerate(opts) if o[0] == action) + 1
+    assert view.help(f"? {n}", opts, st).splitlines() == expected
+
+
+def test_question_n_on_a_card_action_shows_the_action_the_granting_card_and_the_card_it_names():
+    g = load_game("citadels")
+    st = _at_menu_with(g, "rob")
+    view = TerminalView(g)
+    opts = view.options(st, st.pending.player)
+    n = next(i for i, o in enumerate(opts) if o[0] == "rob:bishop") + 1
+    lines = view.help(f"? {n}", opts, st).splitlines()
+    assert lines[0] == "  Rob  [rob]  (action)"
+    assert lines[1] == "  Thief  [thief]  (character)"
+    assert "  Bishop  [bishop]  (character)" in lines and lines.index("  Bishop  [bishop]  (character)") > 1
+    n = next(i for i, o in enumerate(opts) if o[0].startswith("build:")) + 1 if any(
+        o[0].startswith("build:") for o in opts) else None
+    if n:
+        assert view.help(f"? {n}", opts, st).splitlines()[:2] == [
+            "  Build  [build]  (action)",
+            "    After gathering: build one district from your hand by paying its cost in gold (the coins at"]
+
+
+@pytest.mark.parametrize("game, zone, en, ja", [
+    ("citadels", "picked", "chosen character", "選んだキャラクター"),
+    ("citadels", "face_up_aside", "set aside face up", "表向きで除外"),
+    ("citadels-dark-city", "revealed", "characters revealed", "公開したキャラクター"),     # inherited
+    ("citadels-2016", "deck", "deck", "山札"),
+    ("troyes", "reserve", "citizens in stock", "ストックの市民駒"),
+    ("signorie", "taken", "dice taken", "取ったダイス"),
+])
+def test_zones_have_names_in_every_game(game, zone, en, ja):
+    g = load_game(game)
+    assert TerminalView(g).zone_name(zone) == en and TerminalView(g, lang="ja").zone_name(zone) == ja
+    # every zone of the three games is named; an expansion's own (hidden, off the board) may not be
+    unnamed = [z.name for z in g.zone_defs if not z.names]
+    assert unnamed == [] if game in ("citadels", "troyes", "signorie") else all(
+        z.visibility == "nobody" or not z.board or z.of_card for z in g.zone_defs if z.name in unnamed)
+
+
+def test_a_zone_without_a_name_shows_its_id_and_an_option_says_whose_by_name():
+    g = load_game("citadels")
+    view = TerminalView(g)
+    assert view.zone_name("no_such_zone") == "no_such_zone"
+    st = _at_menu_with(g, "destroy")
+    labels = [o[1] for o in view.options(st, st.pending.player) if o[0].startswith("destroy:")]
+    assert labels and all(re.search(r"\((P\d's city|your city); \w+, cost \d\)$", l) for l in labels), labels
+
+
+def test_the_thiefs_choice_is_said_to_the_victim_at_once_and_once():
+    screen = play_in_a_terminal(CITADELS_SEED_3, [])
+    lines = screen.splitlines()
+    rob = lines.index("  P3 (random) choose an action: Rob: Bishop (your chosen character; rank 5)")
+    assert lines[rob + 1] == "    board: robbed none -> Bishop (rank 5); robber none -> P3"
+    assert screen.count("robbed none -> Bishop") == 1
+    # a variable cleared at the round's end is not announced
+    assert "-> none" not in screen.split("since you last looked")[0] and "    board: robbed Bishop" not in screen
+
+
+def test_the_murder_is_said_at_once_to_a_bots_only_table_too():
+    r = CliRunner().invoke(main, ["play", "citadels", "-p", "4", "--seed", "7", "--bots", "random"])
+    lines = r.output.splitlines()
+    i = lines.index("  P4 (random) choose an action: Murder: Architect (rank 7)")
+    assert lines[i + 1] == "    board: murdered none -> Architect (rank 7)"
+
+
+def test_the_game_ends_with_the_humans_own_view_then_the_scores():
+    screen = play_in_a_terminal(CITADELS_SEED_3, [])
+    last = screen[screen.rindex("── round "):screen.index("final scores")].splitlines()
+    assert "  P1 (you)  gold 10  score 11" in last and "  P2  gold 5  score 28" in last
+    # the human's own view of a finished game: their hand by name, the others' as counts
+    import random
+    g = load_game("citadels")
+    for seed in range(1, 40):
+        st = g.new_state(4, seed)
+        rng = random.Random(seed)
+        while not st.over:
+            g.apply(st, rng.randrange(len(st.pending.options)))
+        hand = st.zones[g.zone_base[g.zone_index["hand"]]]
+        if hand:
+            break
+    board = TerminalView(g).board(st, 0)
+    assert "  P1 (you)  " in board
+    assert re.search(r"\n        hand: [A-Z][\w ']+ \(\w+, cost \d\)", board.split("\n  P2")[0]), board
+    assert re.search(r"\n        hand: \d+ hidden", board.split("\n  P2")[1])
+
+
+@pytest.mark.parametrize("text, width, indent, expected", [
+    ("  abc def ghi", 9, 4, ["  abc def", "    ghi"]),                 # ASCII: as textwrap
+    ("  建物は破壊されません。", 12, 4, ["  建物は破壊", "    されませ", "    ん。"]),   # 2 columns each
+    ("  あいうえ。かき", 11, 2, ["  あいう", "  え。かき"]),        # never a line starting with '。'
+    ("  手札: 城 (yellow, cost 4)", 18, 4, ["  手札: 城", "    (yellow, cost", "    4)"]),
+])
+def test_wide_text_wraps_by_display_width(text, width, indent, expected):
+    from engine.terminal import width_of, wrap
+    out = wrap(text, width, indent).splitlines()
+    assert out == expected
+    assert width_of("城") == 2 and width_of("a城") == 3
+
+
+def test_lang_ja_plays_in_japanese_within_60_columns():
+    from engine.terminal import width_of
+    screen = play_in_a_terminal(CITADELS_SEED_3 + ["--lang", "ja"], ["4", "? 1", "1", "1"], columns=60)
+    lines = screen.splitlines()
+    assert max(width_of(line) for line in lines) <= 60
+    at = lines.index("P1, アクションを選ぶ:")
+    assert lines[at + 1:at + 3] == ["   1. 2金を受け取る   [take_gold]", "   2. 建物カードを引く   [draw_cards]"]
+    assert lines[at + 9:at + 13] == [
+        "your choice: ? 1",
+        "  2金を受け取る  [take_gold]  (action)",
+        "    資源の獲得: 銀行から2金を受け取ります。手番ではまず2金か",
+        "    建物カードのどちらか一方を得ます。その後に建設や手番終了",
+    ]
+    assert "   2. 建設: 交易所, pay 2 gold (green, cost 2)" in lines and "      [build:trading_post]" in lines
+    assert "  P1 (you) アクションを選ぶ: 2金を受け取る" in lines
+
+
+def test_option_and_told_lines_wrap_at_the_terminal_width():
+    screen = play_in_a_terminal(CITADELS_SEED_3, ["4", "1"], columns=60)
+    lines = screen.splitlines()
+    assert max(len(line) for line in lines) <= 60
+    assert "   1. Build: Castle, pay 4 gold (yellow, cost 4)" in lines and "      [build:castle]" in lines
+    r = CliRunner().invoke(main, ["play", "citadels", "-p", "4", "--seed", "7", "--bots", "random"], env={"COLUMNS": "50"})
+    assert max(len(line) for line in r.output.splitlines()) <= 50
+    assert "  P4 (random) choose an action: Murder: Architect\n      (rank 7)\n" in r.output
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("      text:\n        en: \"Gather: take 2", "      txet:\n        en: \"Gather: take 2",
+     "game.yaml:{line}:7: error: unknown key 'txet' in action 'take_gold'; did you mean 'text'?"),
+    ("name: {en: chosen character, ja: 選んだキャラクター}", "nmae: {en: chosen character}",
+     "game.yaml:{line}:62: error: unknown key 'nmae' in zones.picked; did you mean 'name'?"),
+    ("name: {en: chosen character, ja: 選んだキャラクター}", "name: {ja: 選んだキャラクター}",
+     "game.yaml:{line}:62: error: zones.picked.name: missing required key 'en'"),
+])
+def test_validate_locates_a_wrong_action_text_or_zone_name(tmp_path, old, new, message):
+    pack = _copy(tmp_path)
+    text = (pack / "game.yaml").read_text()
+    assert old in text
+    line = text[:text.index(old)].count("\n") + 1
+    (pack / "game.yaml").write_text(text.replace(old, new, 1))
+    r = CliRunner().invoke(main, ["validate", str(pack)])
+    assert r.exit_code == 1, r.output
+    assert message.format(line=line) in r.output, r.output
+
+
+def test_meeple_cards_shows_a_card_actions_text(tmp_path):
+    pack = _copy(tmp_path)
+    chars = (pack / "characters.yaml").read_text()
+    old = "        name: {en: Rob, ja: 盗む}\n"
+    assert old in chars
+    (pack / "characters.yaml").write_text(chars.replace(old, old + "        text: {en: Name a character to rob., ja: 盗む相手を告げます。}\n"))
+    r = CliRunner().invoke(main, ["cards", str(pack), "thief"])
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    at = lines.index("  action rob (Rob), group turn, 1 per turn")
+    assert lines[at + 1] == "    text: Name a character to rob."
+    r = CliRunner().invoke(main, ["cards", str(pack), "thief", "--lang", "ja"])
+    assert "    text: 盗む相手を告げます。" in r.output.splitlines()
+
+
+def test_lang_ja_asks_the_packs_prompts_in_japanese():
+    screen = play_in_a_terminal(CITADELS_SEED_3 + ["--lang", "ja"], [], columns=100)
+    lines = screen.splitlines()
+    assert "P1, キャラクターを選ぶ:" in lines
+    assert "  P2 (random) 手札に残す建物を選ぶ: (hidden)" in lines
+    view = TerminalView(load_game("citadels"), lang="ja")
+    assert view.prompt("choose an action") == "アクションを選ぶ" and view.prompt("not declared") == "not declared"
+    assert TerminalView(load_game("citadels")).prompt("keep a district") == "keep a district"
+
+
+def test_validate_warns_of_a_prompt_no_rule_asks(tmp_path):
+    pack = _copy(tmp_path)
+    text = (pack / "game.yaml").read_text()
+    old = "    keep a district: {ja: 手札に残す建物を選ぶ}"
+    line = text[:text.index(old)].count("\n") + 1
+    (pack / "game.yaml").write_text(text.replace(old, "    keep a distrct: {ja: 手札に残す建物を選ぶ}"))
+    r = CliRunner().invoke(main, ["validate", str(pack)])
+    assert r.exit_code == 0, r.output
+    assert f"game.yaml:{line}:5: warning: view: prompts: no rule asks 'keep a distrct'; did you mean 'keep a district'?" in r.output
