@@ -185,6 +185,21 @@ _STATEMENTS = (A.Counter, A.Set, A.Let, A.Move, A.Draw, A.Shuffle, A.Swap, A.Rol
                A.Option)
 
 
+def _tables(pack: M.Pack) -> dict:
+    """What every card of a pack shares (its constants, its functions' and procedures'
+    bodies, each text's walk), made once for the pack being checked: the last pack's
+    tables are kept (the walks hold their sources, so an id never names another text)."""
+    global _LAST
+    if _LAST is not None and _LAST[0] is pack:
+        return _LAST[1]
+    g = pack.game
+    bodies = {f.name: (f.body, "expr_start") for f in g.functions}
+    bodies.update({p.name: (p.body, "start") for p in g.procedures})
+    tables = {"constants": _constants(pack), "bodies": bodies, "walked": {}}
+    _LAST = (pack, tables)
+    return tables
+
+
 def _constants(pack: M.Pack) -> dict[str, set[int]]:
     return {c.name: {v for _, v in c.by_players if isinstance(v, int)} for c in pack.game.constants}
 
@@ -211,12 +226,22 @@ def field_numbers(pack: M.Pack) -> dict[str, set[int]]:
     out: dict[str, set[int]] = {}
 
     def note(parts: list) -> None:
-        names = {n.name for part in parts for n in _walk(part) if isinstance(n, A.Field)}
-        names |= {"#" + n.name for part in parts for n in _walk(part) if isinstance(n, A.Is) and n.name}
-        if names:
-            ints = _ints(parts, constants)
-            for name in names:
-                out.setdefault(name, set()).update(ints)
+        names: set[str] = set()
+        ints: set[int] = set()
+        for part in parts:            # one walk: the fields and cards named, the numbers written
+            for n in _walk(part):
+                t = n.__class__
+                if t is A.Field:
+                    names.add(n.name)
+                elif t is A.Int:
+                    ints.add(n.value)
+                elif t is A.Name:
+                    if n.name in constants:
+                        ints |= constants[n.name]
+                elif t is A.Is and n.name:
+                    names.add("#" + n.name)
+        for name in names:
+            out.setdefault(name, set()).update(ints)
 
     def block(stmts) -> None:
         for st in stmts:
@@ -232,6 +257,8 @@ def field_numbers(pack: M.Pack) -> dict[str, set[int]]:
             note([tree])
     return out
 
+
+_LAST: Optional[tuple] = None      # (pack, its tables): see _tables
 
 _RANGE_END = re.compile(r"\d\s*[-–~～]\s*$")
 _RANK = re.compile(r"\brank[-\s]?$", re.I)              # 'the rank-8 card': another card's rank
@@ -270,12 +297,11 @@ def card_numbers(pack: M.Pack, card: M.CardDef, readers: Optional[dict[str, set[
         if isinstance(v, int) and not isinstance(v, bool) and v not in out:
             out.append(v)
     g = pack.game
-    constants = _constants(pack)
+    tables = _tables(pack)
+    constants, bodies, walked = tables["constants"], tables["bodies"], tables["walked"]
     readers = field_numbers(pack) if readers is None else readers
     kind = next((k for k in g.card_kinds if k.name == card.kind), None)
     defaults = {f.name: f.default for f in kind.fields} if kind else {}
-    bodies = {f.name: (f.body, "expr_start") for f in g.functions}
-    bodies.update({p.name: (p.body, "start") for p in g.procedures})
     todo: list[tuple[M.Source, str]] = []
     for a in card.actions:
         if a.per_turn and a.per_turn not in out:
@@ -293,16 +319,24 @@ def card_numbers(pack: M.Pack, card: M.CardDef, readers: Optional[dict[str, set[
     literals += readers.get("#" + card.id, ())       # rules that name the card: 'x is CARD'
     while todo:
         src, start = todo.pop(0)
-        for n in _walk(_tree(src, start)):
-            if isinstance(n, A.Int):
-                literals.append(n.value)
-            elif isinstance(n, A.Name) and n.name in constants:
-                literals += constants[n.name]
-            elif isinstance(n, (A.Call, A.CallProc)):
-                name = n.func if isinstance(n, A.Call) else n.name
-                if name in bodies and name not in seen:
-                    seen.add(name)
-                    todo.append(bodies[name])
+        key = (id(src), start)
+        found = walked.get(key)
+        if found is None:         # a text's numbers and the functions it uses, walked once per pack
+            ints: list[int] = []
+            calls: list[str] = []
+            for n in _walk(_tree(src, start)):
+                if isinstance(n, A.Int):
+                    ints.append(n.value)
+                elif isinstance(n, A.Name) and n.name in constants:
+                    ints += constants[n.name]
+                elif isinstance(n, (A.Call, A.CallProc)):
+                    calls.append(n.func if isinstance(n, A.Call) else n.name)
+            found = walked[key] = (src, ints, calls)
+        literals += found[1]
+        for name in found[2]:
+            if name in bodies and name not in seen:
+                seen.add(name)
+                todo.append(bodies[name])
     for v in sorted(set(literals)):
         if v not in out:
             out.append(v)
