@@ -24,6 +24,7 @@ from lark.indenter import DedentError, Indenter
 from .errors import DslSyntaxError, Span
 from .limits import MAX_DEPTH, MAX_INT, MAX_TEXT
 from .source import TextOrigin, position
+from .treecache import TreeCache
 
 from . import ast as A
 
@@ -128,6 +129,26 @@ def _cache_file() -> Optional[Path]:
         return cache
     except (OSError, RuntimeError, ValueError):
         return None
+
+
+@lru_cache(maxsize=1)
+def _tree_cache() -> TreeCache:
+    """The trees kept between runs (``dsl.treecache``), in a file beside the parser's
+    tables whose name holds a hash of the grammar's file name and of the code that builds
+    and stores trees; none when there is no private cache folder."""
+    tables = _cache_file()
+    if tables is None:
+        return TreeCache(None)
+    try:
+        h = hashlib.sha256(tables.name.encode())
+        for module in ("ast.py", "parser.py", "treecache.py"):
+            h.update(pkgutil.get_data("dsl", module) or b"")
+        path = tables.with_name(f"dsl-trees-{h.hexdigest()[:20]}.json")
+        if path.exists() and not _private(path):
+            return TreeCache(None)
+        return TreeCache(path)
+    except (OSError, RuntimeError, ValueError):
+        return TreeCache(None)
 
 
 def _private(path: Path) -> bool:
@@ -563,7 +584,11 @@ def parse(text: str, origin: TextOrigin, start: str = "start") -> Any:
     key = (text, start)
     tree = _TREES.get(key)
     if tree is None:
-        tree = _parse(text, origin, start)
+        kept = _tree_cache()
+        tree = kept.get(text, start)
+        if tree is None:
+            tree = _parse(text, origin, start)
+            kept.put(text, start, tree)
         if len(_TREES) >= _TREES_MAX:
             _TREES.clear()
         _TREES[key] = tree

@@ -136,3 +136,83 @@ def test_the_shortcut_parser_fails_as_lark_does(text):
         except Exception as exc:       # noqa: BLE001 - the indenter's own
             outcomes.append(("other", type(exc).__name__))
     assert outcomes[0] == outcomes[1]
+
+
+# ---------------------------------------------------------------- trees kept between runs
+def _shipped_texts():
+    """(text, start rule) of every rule text of the shipped packs."""
+    from engine.game import load_game
+    from engine.pack import shipped_packs
+    out = {}
+    for pack in shipped_packs():
+        g = load_game(pack, generate=False)
+        for (text, start) in list(P._TREES):
+            out[(text, start)] = None
+        del g
+    return list(out)
+
+
+def test_every_shipped_tree_is_kept_and_read_back_as_it_was():
+    """A tree written as JSON and read back is the very tree the parser built (nodes,
+    positions, tuples), for every rule text of every shipped pack."""
+    from dsl.treecache import decode, encode
+    import json
+    texts = _shipped_texts()
+    assert len(texts) > 300
+    for text, start in texts:
+        tree = P._parse(text, TextOrigin("t.yaml", 1, 1, True), start)
+        assert decode(json.loads(json.dumps(encode(tree)))) == tree
+
+
+def test_a_process_reads_the_trees_the_last_one_kept(tmp_path, monkeypatch):
+    """The second process parses nothing: its trees come from the file the first wrote at
+    its end, and they are the parser's trees."""
+    import subprocess
+    import sys
+    env = dict(os.environ, MEEPLE_CACHE_DIR=str(tmp_path / "cache"))
+    script = ("import sys; from dsl import parser as P; calls = []; real = P._parse\n"
+              "P._parse = lambda *a: calls.append(1) or real(*a)\n"
+              "from engine.game import load_game; load_game('citadels', generate=False)\n"
+              "print(len(calls))")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    first = subprocess.run([sys.executable, "-c", script], env=env, cwd=root, capture_output=True, text=True, check=True)
+    second = subprocess.run([sys.executable, "-c", script], env=env, cwd=root, capture_output=True, text=True, check=True)
+    assert int(first.stdout) > 30 and int(second.stdout) == 0
+    trees, = [f for f in (tmp_path / "cache").iterdir() if f.name.startswith("dsl-trees-")]
+    assert stat.S_IMODE(trees.stat().st_mode) & 0o077 == 0
+
+
+@pytest.mark.parametrize("content", [
+    b"not json",
+    b'{"k": 1}',
+    b"[1, 2]",
+    # entries that name a class outside the tree, the wrong number of fields, or data that is no tree
+    None,
+])
+def test_a_broken_or_tampered_tree_file_is_read_as_a_miss(tmp_path, content):
+    """Whatever the file holds, a text is parsed afresh unless its entry is a tree of
+    dsl.ast's own classes with their fields: nothing else is built, nothing runs."""
+    from dsl.treecache import TreeCache
+    path = tmp_path / "trees.json"
+    key = TreeCache.key(TEXT, "start")
+    if content is None:
+        import json
+        content = json.dumps({key: ["Popen", "x"], TreeCache.key("gain 1 gold\n", "start"): ["Int", 1],
+                              TreeCache.key("x\n", "expr_start"): {"a": 1}}).encode()
+    path.write_bytes(content)
+    kept = TreeCache(path)
+    assert kept.get(TEXT, "start") is None
+    assert kept.get("gain 1 gold\n", "start") is None and kept.get("x\n", "expr_start") is None
+
+
+def test_the_tree_file_keeps_at_most_its_bound(tmp_path, monkeypatch):
+    from dsl import treecache
+    monkeypatch.setattr(treecache, "MAX_ENTRIES", 8)
+    kept = treecache.TreeCache(tmp_path / "trees.json")
+    for i in range(20):
+        kept.put(f"gain {i} gold\n", "start", P._parse(f"gain {i} gold\n", TextOrigin("t.yaml", 1, 1, True), "start"))
+    assert len(kept.entries) <= 8
+    assert kept.get("gain 19 gold\n", "start") == P._parse("gain 19 gold\n", TextOrigin("t.yaml", 1, 1, True), "start")
+    kept.write()
+    again = treecache.TreeCache(tmp_path / "trees.json")
+    assert again.get("gain 19 gold\n", "start") is not None and again.get("gain 0 gold\n", "start") is None
