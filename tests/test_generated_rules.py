@@ -243,11 +243,7 @@ def test_an_error_in_a_procedure_run_in_place_names_the_procedure_and_its_line(t
     text = (root / "game.yaml").read_text(encoding="utf-8").splitlines()
     want_line = next(i for i, line in enumerate(text, 1) if "gain 7 / n gold" in line)
     seen = []
-    for generate in (True, False):
-        problems = Problems()
-        g = Game(read_pack(root, problems))
-        g.compile(problems, generate=generate)
-        assert not problems.errors
+    for generate, g in _both_back_ends(root):
         if generate:
             assert g.pygen.inline_procs == {"bump": False, "settle": False}
         with pytest.raises(RuleError) as info:
@@ -258,6 +254,16 @@ def test_an_error_in_a_procedure_run_in_place_names_the_procedure_and_its_line(t
         seen.append(info.value.message)
     assert seen[0] == seen[1]
     assert seen[0].startswith("division by zero (in procedure bump)"), seen[0]
+
+
+def _both_back_ends(root):
+    """The pack at ``root`` compiled with generated Python, then with closures only."""
+    for generate in (True, False):
+        problems = Problems()
+        g = Game(read_pack(root, problems))
+        g.compile(problems, generate=generate)
+        assert not problems.errors
+        yield generate, g
 
 
 def _chain(n: int) -> str:
@@ -280,11 +286,7 @@ def test_calls_run_in_place_only_up_to_a_depth(tmp_path, chain, inline):
     (root / "game.yaml").write_text(game.replace("        set passed = true\n    - id: pass",
                                                  "        set passed = true\n        call step1()\n    - id: pass"), encoding="utf-8")
     states = []
-    for generate in (True, False):
-        problems = Problems()
-        g = Game(read_pack(root, problems))
-        g.compile(problems, generate=generate)
-        assert not problems.errors
+    for generate, g in _both_back_ends(root):
         if generate:
             assert sorted(g.pygen.inline_procs, key=lambda s: int(s[4:])) == [f"step{i}" for i in range(chain - inline + 1, chain + 1)]
         states.append(play(g, 2, 3))

@@ -485,14 +485,7 @@ def test_option_and_told_lines_wrap_at_the_terminal_width():
      "game.yaml:{line}:62: error: zones.picked.name: missing required key 'en'"),
 ])
 def test_validate_locates_a_wrong_action_text_or_zone_name(tmp_path, old, new, message):
-    pack = _copy(tmp_path)
-    text = (pack / "game.yaml").read_text()
-    assert old in text
-    line = text[:text.index(old)].count("\n") + 1
-    (pack / "game.yaml").write_text(text.replace(old, new, 1))
-    r = CliRunner().invoke(main, ["validate", str(pack)])
-    assert r.exit_code == 1, r.output
-    assert message.format(line=line) in r.output, r.output
+    test_validate_locates_a_wrong_view_or_price(tmp_path, old, new, message)
 
 
 def test_meeple_cards_shows_a_card_actions_text(tmp_path):
