@@ -29,6 +29,7 @@ reads no variable that exists only in generated code).
 from __future__ import annotations
 
 import types as _pytypes
+from keyword import iskeyword
 from typing import Any, Optional
 
 from . import ast as A
@@ -1096,6 +1097,7 @@ class PyGen:
         for p, node in zip(fdef.params, n.args):
             src = self.gen(ctx, node)
             if src.isidentifier() or (src.startswith("L[") and src[2:-1].isdigit()):
+                # a variable by name, or true / false / none as written (never a name to pass on)
                 inner[p.name] = (src, self.g.type_of(p.type))
                 continue
             v = self.fresh("v")
@@ -1153,7 +1155,8 @@ class PyGen:
         var = self.fresh("v")
         if cards:
             self.present.add(var)
-        passed = sorted({v for v, _ in ctx.py.values() if v.isidentifier()})
+        # the walk's helper takes the made locals it reads; True, False and None are no names
+        passed = sorted({v for v, _ in ctx.py.values() if v.isidentifier() and not iskeyword(v)})
         inner_py = dict(ctx.py)
         inner_py[arg.var] = (var, et)
         parts = invariant_parts([arg.cond, arg.value], arg.var, self.comp.impure)

@@ -310,3 +310,23 @@ def test_which_procedures_run_in_place(bodies, want):
     from dsl.source import TextOrigin
     parsed = {k: parse(v + "\n", TextOrigin("t.yaml", 1, 1, True), "start") if v is not None else None for k, v in bodies.items()}
     assert inline_procedures(parsed) == want
+
+
+@pytest.mark.parametrize("args", ["false, 2", "true, 0", "none == none, 1"])
+def test_a_literal_argument_of_a_function_used_in_a_walk_compiles(tmp_path, args):
+    """A pack function whose parameter is read inside a comprehension, called with true or
+    false as written: the literal is used in place, never passed on as a parameter name
+    (it was: 'def _a13(st, fr, L, _x14, False, ...)', so the module did not compile and the
+    game stopped with a NameError)."""
+    root = _minimal_with(tmp_path, "procedures:\n",
+                         "functions:\n  cheap:\n    params: {any_cost: bool, limit: int}\n"
+                         "    value: count(c in deck where any_cost or c.cost <= limit)\n\nprocedures:\n")
+    game = (root / "game.yaml").read_text(encoding="utf-8")
+    (root / "game.yaml").write_text(game.replace("      set passed = false\n",
+                                                 f"      set passed = false\n      gain cheap({args}) gold\n", 1), encoding="utf-8")
+    states = []
+    for generate, g in _both_back_ends(root):
+        if generate:
+            assert g.pygen.fallbacks == 0, g.pygen.why
+        states.append(play(g, 2, 1))
+    assert states[0].log == states[1].log and states[0].scores == states[1].scores
