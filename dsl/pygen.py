@@ -144,6 +144,10 @@ def _placeholder(st, fr):  # pragma: no cover - replaced before any game runs
     raise RuntimeError("generated rules used before the module was compiled")
 
 
+def _unreached(*args: Any) -> Any:  # pragma: no cover - only generated runs call these, and they gave way too
+    raise RuntimeError("a generated procedure call ran after its rules fell back to closures")
+
+
 def _cache(loc: list, slot: int, value: Any) -> Any:
     loc[slot] = value
     return value
@@ -301,17 +305,24 @@ class PyGen:
             exec(compile(source, GENERATED_FILE, "exec"), self.ns)
         except (SyntaxError, RecursionError, MemoryError, ValueError):
             self.line_spans = {}
-            # Python's own limits (nesting, size): compile function by function,
-            # and let the closure evaluate whatever does not compile
-            for group, (name, fn, closure) in zip(self.sources, self.placeholders):
+            # Python's own limits (nesting, size): compile function by function. Generated
+            # functions call helpers written in other groups (a statement run calls the
+            # walks of the expressions it inlines), so if any group does not compile, every
+            # generated function gives way to its closure: the closures are the reference
+            # back end, and no generated code is left to call a helper that is missing.
+            failed = False
+            for group in self.sources:
                 try:
                     exec(compile(group, GENERATED_FILE, "exec"), self.ns)
                 except (SyntaxError, RecursionError, MemoryError, ValueError):
-                    if closure is None:
-                        raise
-                    k = self.const(closure)
-                    exec(compile(f"def {name}(st, fr):\n    return {k}(st, fr)\n", GENERATED_FILE, "exec"), self.ns)
+                    failed = True
+            if failed:
+                for name, fn, closure in self.placeholders:
+                    k = self.const(closure if closure is not None else _unreached)
+                    exec(compile(f"def {name}(*a):\n    return {k}(*a)\n", GENERATED_FILE, "exec"), self.ns)
                     self.fallbacks += 1
+                self.late_tables = []
+                self.why.append("a generated group did not compile: every rule runs as its closure")
         for tname, table in self.late_tables:
             self.ns[tname] = {d: tuple(self.ns[h] for h in hs) for d, hs in table.items()}
         for name, fn, _ in self.placeholders:
@@ -475,7 +486,8 @@ class PyGen:
         self.sources.append("\n\n".join(["\n".join(lines)] + helpers))
         self.group_spans.append([])
         fn = _pytypes.FunctionType(_placeholder.__code__, self.ns, name)
-        self.placeholders.append((name, fn, None))
+        # what runs instead if the generated module cannot be compiled: the engine's own menu
+        self.placeholders.append((name, fn, lambda st, fr, used: st.game.action_options(st, fr, group, used)))
         return fn
 
     def inline(self, lines: list, depth: int, fn: Fn) -> str:

@@ -330,3 +330,30 @@ def test_a_literal_argument_of_a_function_used_in_a_walk_compiles(tmp_path, args
             assert g.pygen.fallbacks == 0, g.pygen.why
         states.append(play(g, 2, 1))
     assert states[0].log == states[1].log and states[0].scores == states[1].scores
+
+
+def test_when_a_generated_part_does_not_compile_every_rule_runs_as_its_closure(tmp_path, monkeypatch):
+    """Python's own limits may refuse one generated group. Generated runs call the walks
+    of other groups, so then all the rules run as their closures (they did: a run called a
+    walk that was never defined, and the game stopped with a NameError)."""
+    import builtins
+    import dsl.pygen as G
+    root = _minimal_with(tmp_path, "procedures:\n",
+                         "functions:\n  cheap:\n    params: {limit: int}\n"
+                         "    value: count(c in deck where c.cost <= limit)\n\nprocedures:\n")
+    game = (root / "game.yaml").read_text(encoding="utf-8")
+    (root / "game.yaml").write_text(game.replace("      set passed = false\n",
+                                                 "      set passed = false\n      gain cheap(2) gold\n", 1), encoding="utf-8")
+
+    def picky(source, *args, **kwargs):     # the whole module, and any group with a walk, "too deep"
+        if "def _a" in source:
+            raise SyntaxError("too many statically nested blocks")
+        return builtins.compile(source, *args, **kwargs)
+    monkeypatch.setattr(G, "compile", picky, raising=False)
+    states = []
+    for generate, g in _both_back_ends(root):
+        if generate:
+            assert g.pygen.fallbacks > 0 and "every rule runs as its closure" in g.pygen.why[-1]
+        states.append(play(g, 2, 1))
+    assert states[0].log == states[1].log
+    assert json.dumps(states[0].to_json(), sort_keys=True) == json.dumps(states[1].to_json(), sort_keys=True)
