@@ -11,6 +11,11 @@ to any of them starts a new file. Only trees that parsed are kept (an error is a
 Lark's own, made afresh); a key is the hash of the text and its start rule, and the
 tree holds positions inside the text only, so the same text anywhere shares it.
 
+Each entry is kept as a JSON text inside the file's one object, and decoded only when
+its text is parsed: the entries a process does not use stay plain strings, which the
+garbage collector never walks (decoded, a few thousand trees are a quarter of a million
+objects, and every full collection of a long simulation would walk them all).
+
 The file is read once per process, on the first parse, and written once, at exit, if
 new trees were added (written whole to a temporary file and renamed, so a reader never
 sees half a file; when several processes write, the last one wins: a cache may lose
@@ -100,11 +105,11 @@ class TreeCache:
         if self.path is None:
             return None
         data = self._load().get(self.key(text, start))
-        if data is None:
+        if not isinstance(data, str):
             return None
         try:
-            return decode(data)
-        except (_Bad, TypeError, RecursionError):
+            return decode(json.loads(data))
+        except (_Bad, TypeError, ValueError, RecursionError):
             return None
 
     def put(self, text: str, start: str, tree: Any) -> None:
@@ -115,7 +120,7 @@ class TreeCache:
             for k in list(entries)[:MAX_ENTRIES // 4]:
                 del entries[k]
         try:
-            entries[self.key(text, start)] = encode(tree)
+            entries[self.key(text, start)] = json.dumps(encode(tree), separators=(",", ":"))
         except (_Bad, RecursionError):
             return
         if not self.added:
