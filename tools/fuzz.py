@@ -25,6 +25,13 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]     # this checkout's engine, no
 
 import fuzzing as F  # noqa: E402
 
+# the mutated texts would crowd the user's cache of syntax trees: this run keeps its own
+if "MEEPLE_CACHE_DIR" not in os.environ:
+    import atexit
+    import shutil
+    os.environ["MEEPLE_CACHE_DIR"] = tempfile.mkdtemp(prefix="meeple-fuzz-cache-")
+    atexit.register(shutil.rmtree, os.environ["MEEPLE_CACHE_DIR"], True)
+
 FAILURES = ("traceback", "unlocated", "slow")
 
 
