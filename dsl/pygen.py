@@ -231,7 +231,6 @@ class PyGen:
         self.late_tables: list = []           # (made name, {card def: [helper names]}) bound after compiling
         self.why: list[str] = []            # why each fallback happened (for tests and tuning)
         self.generated = 0
-        self.menu_texts = False                 # while a menu is written: whether its options keep snapshots
         self.callers: dict[str, str] = {}      # procedure run in place -> made name of the function calling it
         self.inline_procs: dict[str, bool] = {}    # the procedures run in place (``inline_procedures``)
 
@@ -457,9 +456,8 @@ class PyGen:
                  "    L = fr.locals",
                  "    out = []",
                  f"    tx = {'[]' if texts else 'None'}"]
-        self.menu_texts = texts        # whether options keep snapshots (a None for those that have none)
         for a in rule_actions:
-            self.menu_action(lines, 1, a, "None", ncards)
+            self.menu_action(lines, 1, a, "None", ncards, texts)
         helpers = []
         if granted:
             table = {}
@@ -468,7 +466,7 @@ class PyGen:
                 for a in acts:
                     hname = self.fresh("m")
                     body = [f"def {hname}(st, fr, L, out, tx, used, _c):"]
-                    self.menu_action(body, 1, a, "_c", ncards)
+                    self.menu_action(body, 1, a, "_c", ncards, texts)
                     body.append("    return")
                     helpers.append("\n".join(body))
                     fns.append(hname)
@@ -498,7 +496,9 @@ class PyGen:
             lines.append("    " * depth + setup)
         return found[1]
 
-    def menu_action(self, lines: list, depth: int, a: Any, card: str, ncards: int) -> None:
+    def menu_action(self, lines: list, depth: int, a: Any, card: str, ncards: int, texts: bool) -> None:
+        """One action's options appended to ``out`` (and, when the menu keeps snapshots,
+        ``texts``: a None for each option that has none)."""
         ind = "    " * depth
         if a.per_turn is not None:
             key = f"{a.index * (ncards + 1)} + {card} + 1" if card != "None" else str(a.index * (ncards + 1))
@@ -511,7 +511,7 @@ class PyGen:
             ind = "    " * depth
         if a.binder is None:
             lines.append(f"{ind}out.append(({a.index}, {card}, None))")
-            if self.menu_texts:
+            if texts:
                 lines.append(f"{ind}tx.append(None)")
             return
         _, slot, _, source, cond = a.binder
@@ -536,7 +536,7 @@ class PyGen:
             ncv = self.g.ncvars
             snap = ", ".join(f"st.cvars[_x * {ncv} + {i}]" for i in a.shown)
             lines.append(f"{ind2}tx.append(({snap},))")
-        elif self.menu_texts:
+        elif texts:
             lines.append(f"{ind2}tx.append(None)")
 
     def w_Let(self, w, s, depth, span):

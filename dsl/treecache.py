@@ -132,13 +132,12 @@ class TreeCache:
         if self.path is None or not self.added or self.entries is None:
             return
         self.added = 0
+        tmp = None
         try:
             fd, tmp = tempfile.mkstemp(prefix=".trees-", dir=str(self.path.parent))
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 json.dump(self.entries, f, separators=(",", ":"))
             os.replace(tmp, self.path)
-        except (OSError, ValueError, RecursionError):
-            try:
+        except (OSError, ValueError):
+            if tmp is not None and os.path.exists(tmp):
                 os.unlink(tmp)
-            except (OSError, UnboundLocalError):
-                pass
