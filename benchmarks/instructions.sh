@@ -20,7 +20,8 @@ for seed in range(games):
     st = g.new_state(players, seed)
     rng = random.Random(seed)
     while not st.over:
-        g.apply(st, rng.randrange(st.pending.count()))
+        dec = st.pending       # trees before Decision.count() listed options only
+        g.apply(st, rng.randrange(dec.count() if hasattr(dec, "count") else len(dec.options)))
     made += st.choices() if hasattr(st, "choices") else len(st.log)
 print(made, file=sys.stderr)
 '
