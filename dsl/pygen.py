@@ -28,6 +28,7 @@ reads no variable that exists only in generated code).
 """
 from __future__ import annotations
 
+import re
 import types as _pytypes
 from keyword import iskeyword
 from typing import Any, Callable, Optional
@@ -146,6 +147,9 @@ def _placeholder(st, fr):  # pragma: no cover - replaced before any game runs
 
 def _unreached(*args: Any) -> Any:  # pragma: no cover - only generated runs call these, and they gave way too
     raise RuntimeError("a generated procedure call ran after its rules fell back to closures")
+
+
+_ME_ATTR = re.compile(r"(?<![\w.])fr\.me\b")
 
 
 def _order_key(k: tuple) -> tuple:
@@ -423,8 +427,9 @@ class PyGen:
                     self.fallbacks += 1
                 self.late_tables = []
                 self.why.append("a generated group did not compile: every rule runs as its closure")
-        for tname, table in self.late_tables:
-            self.ns[tname] = {d: tuple(self.ns[h] for h in hs) for d, hs in table.items()}
+        for tname, (table, defs) in self.late_tables:      # per card: its definition's helpers, or None
+            fns = {d: tuple(self.ns[h] for h in hs) for d, hs in table.items()}
+            self.ns[tname] = [fns.get(d) for d in defs]
         for name, fn, _ in self.placeholders:
             fn.__code__ = self.ns[name].__code__
         self.source = source
@@ -575,13 +580,16 @@ class PyGen:
             tname = self.fresh("k")
             lines += [f"    for _s in {self.const(live_slots)}[fr.me]:",
                       "        for _c in st.zones[_s]:",
-                      f"            _acts = {tname}.get({self.const(defs)}[_c])",
+                      f"            _acts = {tname}[_c]",
                       "            if _acts is not None:",
                       "                fr.this = _c",
                       "                for _m in _acts:",
                       "                    _m(st, fr, L, out, tx, used, _c)"]
-            self.late_tables.append((tname, table))
+            self.late_tables.append((tname, (table, defs)))
         lines.append("    return out, tx")
+        # the menu's own lines read the chooser as the local 'me' (it never changes while a
+        # menu is made; the walks it calls read the frame's)
+        lines = lines[:5] + [_ME_ATTR.sub("me", line) for line in lines[5:]]
         self.sources.append("\n\n".join(["\n".join(lines)] + helpers))
         self.group_spans.append([])
         fn = _pytypes.FunctionType(_placeholder.__code__, self.ns, name)
@@ -628,9 +636,14 @@ class PyGen:
             seq = f"{self.const(source)}(st, fr)"
         lines.append(f"{ind}for _x in {seq}:")
         ind2 = "    " * (depth + 1)
-        lines.append(f"{ind2}L[{slot}] = _x")
+        lines.append(f"{ind2}L[{slot}] = _x")      # the walks the condition calls read it there
         if cond is not None:
-            lines.append(f"{ind2}if not {self.inline(lines, depth + 1, cond)}:")
+            mark = len(lines)
+            test = self.inline(lines, depth + 1, cond)
+            # the condition's own reads of the item take the loop's local
+            item = re.compile(rf"(?<![\w\]])L\[{slot}\]")
+            lines[mark:] = [item.sub("_x", line) for line in lines[mark:]]
+            lines.append(f"{ind2}if not {item.sub('_x', test)}:")
             lines.append(f"{ind2}    continue")
         lines.append(f"{ind2}out.append(({a.index}, {card}, _x))")
         if a.shown:              # what labels read of the state (a die's value) is kept with the decision
