@@ -103,6 +103,9 @@ class Flow:
         codes = self.codes
         steps = 0
         frames = st.frames
+        log = st._log
+        limit = self.max_decisions - st.refused     # choices left (no refusal happens while this runs)
+        asking = False                 # True while ``choose`` answers: its errors are not the rules'
         while frames:
             fr = frames[-1]
             if fr.code == MAIN:
@@ -126,7 +129,25 @@ class Flow:
                             fr.pc = pc
                             if choose is None:
                                 return
-                            break
+                            # answered here, and the rules go on at the same instruction
+                            asking = True
+                            dec = st.pending
+                            index = choose(dec)
+                            values = dec.values
+                            if index.__class__ is not int or not 0 <= index < len(values):
+                                raise IllegalChoice(f"option {index!r} is out of range (0..{len(values) - 1})",
+                                                    code="out_of_range")
+                            if len(log) >= limit:
+                                raise self.too_many_choices(st)
+                            log.append([dec.player, index, dec])
+                            if on_choice is not None:
+                                on_choice(st, dec, index)
+                            asking = False
+                            st.pending = None
+                            value = values[index]
+                            st.answer = value if value != SKIP else SKIP
+                            steps = 0           # the step budget is per choice, as when each is applied
+                            continue
                         if nxt == STOP:
                             frames.pop()
                         elif len(frames) > MAX_DEPTH:
@@ -135,23 +156,13 @@ class Flow:
                         break
                     pc = nxt
             except MeepleError as err:
+                if asking:
+                    raise
                 raise named_error(self, err, codes[fr.code], codes[fr.code].spans[pc])
             except RULE_FAULTS as exc:
+                if asking:
+                    raise
                 raise named_error(self, exc, codes[fr.code], codes[fr.code].spans[pc]) from None
-            dec = st.pending
-            if dec is not None:             # asked, and ``choose`` answers here (outside the rules' errors)
-                index = choose(dec)
-                if index.__class__ is not int or not 0 <= index < len(dec.values):
-                    raise IllegalChoice(f"option {index!r} is out of range (0..{dec.count() - 1})", code="out_of_range")
-                if len(st._log) + st.refused >= self.max_decisions:
-                    raise self.too_many_choices(st)
-                st._log.append([dec.player, index, dec])
-                if on_choice is not None:
-                    on_choice(st, dec, index)
-                st.pending = None
-                value = dec.values[index]
-                st.answer = value if value != SKIP else SKIP
-                steps = 0                   # the step budget is per choice, as when each is applied
 
     def _main(self, st: State, fr: Frame) -> bool:
         """The flow: setup, rounds until the end condition, scoring. True to go on."""
