@@ -109,3 +109,16 @@ def test_session_play_with_random_agents_is_the_game_played_choice_by_choice(pac
     assert fast.to_json() == slow.to_json()
     assert fast.track == slow.track
     assert fast_uses.per_player(game, players) == slow_uses.per_player(game, players)
+
+
+def test_the_choosers_own_error_is_not_named_as_a_rule_error():
+    game = load_game("citadels")
+    st = game.new_state(4, 3)
+
+    def broken(dec):
+        if st.choices() == 5:
+            raise ValueError("the bot's own bug")
+        return 0
+    with pytest.raises(ValueError, match="the bot's own bug"):
+        game.play_out(st, broken)
+    assert st.choices() == 5 and st.pending is not None
