@@ -632,6 +632,8 @@ class PyGen:
             seq = self.inline(lines, depth, raw)
             if isinstance(st_, Zone):
                 seq = f"st.zones[{seq}]"
+            elif seq.endswith("[:]"):       # a kind's cards: the menu only reads them, no copy
+                seq = seq[:-3]
         else:
             seq = f"{self.const(source)}(st, fr)"
         lines.append(f"{ind}for _x in {seq}:")
