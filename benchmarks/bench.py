@@ -49,9 +49,8 @@ def timed_playouts(game: Game, players: int, seeds: range) -> tuple[float, int]:
     start = time.perf_counter()
     for seed in seeds:
         st = game.new_state(players, seed)
-        rng = random.Random(seed)
-        while not st.over:
-            game.apply(st, rng.randrange(st.pending.count()))
+        rr = random.Random(seed).randrange
+        game.play_out(st, lambda dec: rr(len(dec.values)))      # as `meeple simulate` plays random agents
         decisions += st.choices()
     return time.perf_counter() - start, decisions
 

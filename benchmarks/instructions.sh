@@ -19,8 +19,11 @@ made = 0
 for seed in range(games):
     st = g.new_state(players, seed)
     rng = random.Random(seed)
-    while not st.over:
-        dec = st.pending       # trees before Decision.count() listed options only
+    if hasattr(g, "play_out"):     # as `meeple simulate` plays random agents
+        rr = rng.randrange
+        g.play_out(st, lambda dec: rr(len(dec.values)))
+    while not st.over:         # trees before play_out (and before Decision.count(), options listed)
+        dec = st.pending
         g.apply(st, rng.randrange(dec.count() if hasattr(dec, "count") else len(dec.options)))
     made += st.choices() if hasattr(st, "choices") else len(st.log)
 print(made, file=sys.stderr)

@@ -27,6 +27,9 @@ start = time.perf_counter()
 for seed in range({games}):
     st = g.new_state({players}, seed)
     rng = random.Random(seed)
+    if hasattr(g, "play_out"):      # as `meeple simulate` plays random agents
+        rr = rng.randrange
+        g.play_out(st, lambda dec: rr(len(dec.values)))
     while not st.over:
         g.apply(st, rng.randrange(count(st)))
 print(json.dumps({games} / (time.perf_counter() - start)))

@@ -31,7 +31,7 @@ from .interaction import InteractionCompiler
 from .parser import parse
 from .pygen import fusable, inline_procedures
 from .types import (CALL, MAX_NUMBER, SKIP, STOP, SUSPEND, Code, Fn, Scope, Unit, _Scope, _branch, _jump, _me, _move,
-                    bounded, too_big)
+                    bounded, thread_jumps, too_big)
 from .typesys import ANY, INT, AnyT, Card, List, Type, Zone, card_kind, compatible
 from .vocabulary import CompileResult, Vocabulary
 
@@ -76,6 +76,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
             return index
         self.block(unit, body)
         code = unit.code
+        thread_jumps(code)
         if self.gen is not None and len(code.instrs) == 1 and all(fusable(s, self.inline) for s in body):
             code.direct = code.instrs[0]
         return index
@@ -201,6 +202,17 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
                 return nxt
             return op
         self.emit(unit, pos, make)
+
+    def branch(self, cond: Fn, yes: int, no: int) -> Fn:
+        """An instruction going to ``yes`` if ``cond`` holds, else to ``no``: generated
+        with the condition written in it where the condition was generated (one call
+        fewer a test), else the closure."""
+        gen = self.gen
+        if gen is not None and not gen.fusing:
+            made = gen.branch(cond, yes, no)
+            if made is not None:
+                return made
+        return _branch(cond, yes, no)
 
     def placeholder(self, unit: Unit, pos: A.Pos) -> int:
         code = unit.code
@@ -434,7 +446,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
             test = self.placeholder(unit, cond_node.pos)
             self.block(unit, body)
             jumps_to_end.append(self.placeholder(unit, s.pos))
-            self.patch(unit, test, _branch(cond, test + 1, self.here(unit)))
+            self.patch(unit, test, self.branch(cond, test + 1, self.here(unit)))
         self.block(unit, s.orelse)
         end = self.here(unit)
         for j in jumps_to_end:
@@ -474,7 +486,13 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
                 items = [k[2] for k in keyed]
             loc[items_slot] = items
             loc[idx_slot] = 0
-        self.simple(unit, s.pos, init)
+        made = None
+        if self.gen is not None and not self.gen.fusing:
+            made = self.gen.walk_init(src, isinstance(st_, Zone), cond, order, var_slot, items_slot, idx_slot)
+        if made is not None:
+            self.emit(unit, s.pos, made)
+        else:
+            self.simple(unit, s.pos, init)
         if self.gen is not None and self.gen.fusing:
             self.gen.info[id(s)] = (items_slot, var_slot, idx_slot, isinstance(st_, Zone))
         head = self.placeholder(unit, s.pos)
@@ -519,7 +537,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         head = self.placeholder(unit, s.pos)
         self.block(unit, s.body)
         self.emit(unit, s.pos, lambda nxt: _jump(head))
-        self.patch(unit, head, _branch(cond, head + 1, self.here(unit)))
+        self.patch(unit, head, self.branch(cond, head + 1, self.here(unit)))
 
     def s_As(self, unit, s):
         who = self.player_expr(unit, s.player)

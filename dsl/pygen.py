@@ -28,16 +28,17 @@ reads no variable that exists only in generated code).
 """
 from __future__ import annotations
 
+import re
 import types as _pytypes
 from keyword import iskeyword
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from . import ast as A
 from .hoist import free_names, invariant_parts
 from .primitives import PRIMITIVES
 from .errors import MeepleError, Refusal, RuleError
 from .runtime import Frame
-from .types import (MAX_NUMBER, RULE_FAULTS, STEP_BUDGET, STOP, UNSET, Fn, Unit, _me, _move, card_zone_of, divide, join,
+from .types import (MAX_NUMBER, RULE_FAULTS, STEP_BUDGET, STOP, UNSET, Fn, Unit, _branch, _me, _move, card_zone_of, divide, join,
                     named_error, number_range, overflow, remainder, uses)
 from .typesys import BOOL, INT, AnyT, Card, List, Type, Zone, card_kind
 
@@ -146,6 +147,41 @@ def _placeholder(st, fr):  # pragma: no cover - replaced before any game runs
 
 def _unreached(*args: Any) -> Any:  # pragma: no cover - only generated runs call these, and they gave way too
     raise RuntimeError("a generated procedure call ran after its rules fell back to closures")
+
+
+_ME_ATTR = re.compile(r"(?<![\w.])fr\.me\b")
+
+
+def _order_key(k: tuple) -> tuple:
+    """A 'for each ... by' sort key: (order value, place, item), none last, ties by place."""
+    return (k[0] is None, k[0] if k[0] is not None else 0, k[1])
+
+
+def _walk_init_closure(source: Fn, zone: bool, cond: Optional[Fn], order: Optional[Fn], var: int, items: int,
+                       idx: int, nxt: int) -> Fn:
+    """What a generated 'for each' start runs instead if the generated module cannot be compiled."""
+    def run(st, fr):
+        got = source(st, fr)
+        seq = st.zones[got][:] if zone else got
+        loc = fr.locals
+        if cond is not None:
+            kept = []
+            for x in seq:
+                loc[var] = x
+                if cond(st, fr):
+                    kept.append(x)
+            seq = kept
+        if order is not None:
+            keyed = []
+            for i, x in enumerate(seq):
+                loc[var] = x
+                keyed.append((order(st, fr), i, x))
+            keyed.sort(key=_order_key)
+            seq = [k[2] for k in keyed]
+        loc[items] = seq
+        loc[idx] = 0
+        return nxt
+    return run
 
 
 def _cache(loc: list, slot: int, value: Any) -> Any:
@@ -289,6 +325,75 @@ class PyGen:
         self.generated += 1
         return fn
 
+    def branch(self, cond: Fn, yes: int, no: int) -> Optional[Fn]:
+        """A branch instruction (see ``Compiler.branch``) with a generated condition's
+        source written in it, or None when the condition is not generated."""
+        found = self.src_of.get(cond)
+        if found is None:
+            return None
+        name = self.fresh("b")
+        lines = [f"def {name}(st, fr):", "    L = fr.locals"]
+        lines += ["    " + line for line in found[0]]
+        lines.append(f"    return {yes} if ({found[1]}) else {no}")
+        self.sources.append("\n".join(lines))
+        self.group_spans.append([])
+        fn = _pytypes.FunctionType(_placeholder.__code__, self.ns, name)
+        self.placeholders.append((name, fn, _branch(cond, yes, no)))
+        self.generated += 1
+        return fn
+
+    def walk_init(self, source: Fn, zone: bool, cond: Optional[Fn], order: Optional[Fn], var: int, items: int,
+                  idx: int) -> Optional[Callable[[int], Fn]]:
+        """The first instruction of a 'for each' whose body pauses (so it walks by
+        instructions), generated: its items, kept by its condition and sorted by its
+        order (a stable sort, none last), into the frame's locals as the closure
+        puts them, with the source, condition and order written in it (no call per
+        item). Returns ``make(next)`` for ``Compiler.emit``, or None when a part is
+        not generated."""
+        found = self.src_of.get(source)
+        test = self.src_of.get(cond) if cond is not None else None
+        key = self.src_of.get(order) if order is not None else None
+        if found is None or (cond is not None and test is None) or (order is not None and key is None):
+            return None
+
+        def make(nxt: int) -> Fn:
+            name = self.fresh("w")
+            lines = [f"def {name}(st, fr):", "    L = fr.locals"]
+            lines += ["    " + line for line in found[0]]
+            if test is None and key is None:   # a zone is copied (the walk outlives changes to it); a list is kept as given
+                lines.append(f"    L[{items}] = st.zones[{found[1]}][:]" if zone else f"    L[{items}] = {found[1]}")
+            else:                 # only read while the kept ones are picked: no copy
+                seq = f"st.zones[{found[1]}]" if zone else found[1]
+                v, kept = self.fresh("v"), self.fresh("x")
+                if test is not None:          # as the closure does: every test, then every key
+                    lines.append(f"    {kept} = []")
+                    lines.append(f"    for {v} in {seq}:")
+                    lines.append(f"        L[{var}] = {v}")
+                    lines += ["        " + line for line in test[0]]
+                    lines.append(f"        if {test[1]}:")
+                    lines.append(f"            {kept}.append({v})")
+                    seq = kept
+                if key is not None:
+                    keyed = self.fresh("x")
+                    lines.append(f"    {keyed} = []")
+                    lines.append(f"    for {v} in {seq}:")
+                    lines.append(f"        L[{var}] = {v}")
+                    lines += ["        " + line for line in key[0]]
+                    lines.append(f"        {keyed}.append(({key[1]}, len({keyed}), {v}))")
+                    lines.append(f"    {keyed}.sort(key={self.const(_order_key)})")
+                    t = self.fresh("t")
+                    kept = f"[{t}[2] for {t} in {keyed}]"
+                lines.append(f"    L[{items}] = {kept}")
+            lines.append(f"    L[{idx}] = 0")
+            lines.append(f"    return {nxt}")
+            self.sources.append("\n".join(lines))
+            self.group_spans.append([])
+            fn = _pytypes.FunctionType(_placeholder.__code__, self.ns, name)
+            self.placeholders.append((name, fn, _walk_init_closure(source, zone, cond, order, var, items, idx, nxt)))
+            self.generated += 1
+            return fn
+        return make
+
     def finish(self) -> None:
         """Compile every generated function at once and put each in its place."""
         self.write_callers()
@@ -322,8 +427,9 @@ class PyGen:
                     self.fallbacks += 1
                 self.late_tables = []
                 self.why.append("a generated group did not compile: every rule runs as its closure")
-        for tname, table in self.late_tables:
-            self.ns[tname] = {d: tuple(self.ns[h] for h in hs) for d, hs in table.items()}
+        for tname, (table, defs) in self.late_tables:      # per card: its definition's helpers, or None
+            fns = {d: tuple(self.ns[h] for h in hs) for d, hs in table.items()}
+            self.ns[tname] = [fns.get(d) for d in defs]
         for name, fn, _ in self.placeholders:
             fn.__code__ = self.ns[name].__code__
         self.source = source
@@ -474,13 +580,16 @@ class PyGen:
             tname = self.fresh("k")
             lines += [f"    for _s in {self.const(live_slots)}[fr.me]:",
                       "        for _c in st.zones[_s]:",
-                      f"            _acts = {tname}.get({self.const(defs)}[_c])",
+                      f"            _acts = {tname}[_c]",
                       "            if _acts is not None:",
                       "                fr.this = _c",
                       "                for _m in _acts:",
                       "                    _m(st, fr, L, out, tx, used, _c)"]
-            self.late_tables.append((tname, table))
+            self.late_tables.append((tname, (table, defs)))
         lines.append("    return out, tx")
+        # the menu's own lines read the chooser as the local 'me' (it never changes while a
+        # menu is made; the walks it calls read the frame's)
+        lines = lines[:5] + [_ME_ATTR.sub("me", line) for line in lines[5:]]
         self.sources.append("\n\n".join(["\n".join(lines)] + helpers))
         self.group_spans.append([])
         fn = _pytypes.FunctionType(_placeholder.__code__, self.ns, name)
@@ -523,13 +632,20 @@ class PyGen:
             seq = self.inline(lines, depth, raw)
             if isinstance(st_, Zone):
                 seq = f"st.zones[{seq}]"
+            elif seq.endswith("[:]"):       # a kind's cards: the menu only reads them, no copy
+                seq = seq[:-3]
         else:
             seq = f"{self.const(source)}(st, fr)"
         lines.append(f"{ind}for _x in {seq}:")
         ind2 = "    " * (depth + 1)
-        lines.append(f"{ind2}L[{slot}] = _x")
+        lines.append(f"{ind2}L[{slot}] = _x")      # the walks the condition calls read it there
         if cond is not None:
-            lines.append(f"{ind2}if not {self.inline(lines, depth + 1, cond)}:")
+            mark = len(lines)
+            test = self.inline(lines, depth + 1, cond)
+            # the condition's own reads of the item take the loop's local
+            item = re.compile(rf"(?<![\w\]])L\[{slot}\]")
+            lines[mark:] = [item.sub("_x", line) for line in lines[mark:]]
+            lines.append(f"{ind2}if not {item.sub('_x', test)}:")
             lines.append(f"{ind2}    continue")
         lines.append(f"{ind2}out.append(({a.index}, {card}, _x))")
         if a.shown:              # what labels read of the state (a die's value) is kept with the decision

@@ -209,7 +209,43 @@ def card_zone_of(vocab, zi: int, name: str) -> Callable[[int], int]:
 
 
 def _jump(target: int) -> Callable:
-    return lambda st, fr: target
+    op = lambda st, fr: target      # noqa: E731
+    op.jump_to = target             # what ``thread_jumps`` looks for
+    return op
+
+
+def thread_jumps(code: "Code") -> None:
+    """Put at each jump's place the instruction it leads to (through chains of
+    jumps), with that instruction's span: one dispatch fewer for every jump taken
+    (a loop's way back, the end of an 'if' branch).
+
+    Sound because every instruction gives the absolute place to go next and keeps
+    what it needs in its closure and the frame's locals, never its own place: a
+    copy runs as the original does. A pause at the copy is resumed at the copy
+    (the frame keeps where it paused), which is the same instruction. A jump to
+    the end of the code ends the code there (STOP, which the run loop treats as
+    the end); a loop made of jumps alone stays as it is."""
+    instrs, spans = code.instrs, code.spans
+    n = len(instrs)
+    for pc in range(n):
+        target = getattr(instrs[pc], "jump_to", None)
+        if target is None:
+            continue
+        seen = {pc}
+        while target < n and target not in seen and getattr(instrs[target], "jump_to", None) is not None:
+            seen.add(target)
+            target = instrs[target].jump_to
+        if target in seen:
+            continue
+        if target >= n:
+            instrs[pc] = _end
+            continue
+        instrs[pc] = instrs[target]
+        spans[pc] = spans[target]
+
+
+def _end(st, fr) -> int:
+    return STOP
 
 
 def _branch(cond: Fn, yes: int, no: int) -> Callable:

@@ -32,14 +32,32 @@ def observation(game: Game, st: State, agent, player: int):
     return game.view(st, player) if getattr(agent, "needs_view", True) else {}
 
 
+def _by_count(agent) -> bool:
+    """Whether an agent chooses from the number of options alone (no view, no state, no labels)."""
+    return not getattr(agent, "needs_state", False) and not getattr(agent, "needs_view", True) \
+        and not getattr(agent, "needs_labels", True)
+
+
 def play(game: Game, players: int, seed: int, agents: list, on_decision: Optional[Callable[[State], None]] = None,
          track: bool = False, options: Optional[dict] = None,
          on_choice: Optional[Callable[[State, object, int], None]] = None) -> State:
     """Play a whole game with ``agents``. ``on_choice(st, decision, index)`` is told of
     every choice that stood (not refused), just after it was applied: choice number
     ``len(st.log) - 1``; a later refusal may undo choices already told of, and the
-    choice made anew at that number is told of in turn."""
+    choice made anew at that number is told of in turn. When every agent chooses
+    from the number of options alone (random), the game is played by
+    ``Game.play_out`` and ``on_choice`` is told as each choice is taken (counted in
+    ``st.choices()``), before its effects run."""
     st = game.new_state(players, seed, track=track, options=options)
+    if on_decision is None and not game.can_refuse and all(_by_count(a) for a in agents):
+        # agents that need neither a view nor labels (random): the rules go on where each
+        # decision is asked (Game.play_out), the same game as choice by choice below
+        empty: dict = {}
+
+        def choose(dec) -> int:
+            return agents[dec.player].choose(empty, range(len(dec.values)))
+        game.play_out(st, choose, on_choice)
+        return st
     while not st.over:
         if on_decision is not None:
             on_decision(st)

@@ -85,9 +85,9 @@ def test_generated_source_holds_only_made_names():
                      "lambda", "st", "fr", "L", "n", "out", "append", "len", "list", "range", "min", "max", "sum",
                      "bool", "any", "all", "default", "c", "p", "s", "locals", "me", "this", "res", "pvars", "gvars",
                      "cvars", "zones", "loc", "players", "opts", "round", "while", "break", "pass", "raise", "continue",
-                     "events", "get", "str", "used", "tx", "remove", "track", "add", "abs",
+                     "events", "get", "str", "used", "tx", "remove", "track", "add", "abs", "sort", "key",
                      "try", "except", "from", "as", "game", "span", "F", "shuffle"}
-    made = re.compile(r"^_(e|a|k|v|h|s|t|c|m|i|g|x|p|z|o|cs)\d+$"
+    made = re.compile(r"^_(e|a|k|v|h|s|t|c|m|i|g|x|p|z|o|b|w|cs)\d+$"
                       r"|^_(U|me|cache|div|mod|range|move|over|negative|Refusal|uses|join|big|n|s|c|x|k|key|text|seen|acts|m"
                       r"|ME|RF|named|err|exc)?$|^a\d+$")
     strange = sorted(w for w in words if w not in allowed_plain and not made.match(w))
@@ -357,3 +357,67 @@ def test_when_a_generated_part_does_not_compile_every_rule_runs_as_its_closure(t
         states.append(play(g, 2, 1))
     assert states[0].log == states[1].log
     assert json.dumps(states[0].to_json(), sort_keys=True) == json.dumps(states[1].to_json(), sort_keys=True)
+
+
+# ---------------------------------------------------------------- walks and jumps of rules that pause
+ROUND = "    for each p in players:\n        as p:\n            call turn()\n"
+
+
+@pytest.mark.parametrize("walk", [
+    "    for each p in players by gold of p:\n",
+    "    for each p in players where gold of p < 3:\n",
+    "    for each p in players where gold of p < 9 by 0 - gold of p:\n",
+])
+def test_a_walk_whose_body_pauses_starts_as_its_closure_does(tmp_path, monkeypatch, walk):
+    """The start of a 'for each' whose body asks players (its items kept and sorted) is
+    generated; the closures, and the closure that stands in when the generated module
+    cannot be compiled, keep and order the same items."""
+    import builtins
+    import dsl.pygen as G
+    root = _minimal_with(tmp_path, ROUND, walk + "        as p:\n            call turn()\n")
+    both = list(_both_back_ends(root))
+    assert "def _w" in both[0][1].pygen.source and both[0][1].pygen.fallbacks == 0
+    states = [play(g, 3, 4) for _, g in both]
+
+    def picky(source, *args, **kwargs):     # the whole module, and the walk's start, refused
+        if "def _w" in source and "(st, fr):" in source:      # not the stand-ins written then
+            raise SyntaxError("too many statically nested blocks")
+        return builtins.compile(source, *args, **kwargs)
+    monkeypatch.setattr(G, "compile", picky, raising=False)
+    generate, g = next(_both_back_ends(root))
+    assert generate and "every rule runs as its closure" in g.pygen.why[-1]
+    states.append(play(g, 3, 4))
+    for st in states[1:]:
+        assert st.log == states[0].log
+        assert json.dumps(st.to_json(), sort_keys=True) == json.dumps(states[0].to_json(), sort_keys=True)
+
+
+def test_a_walk_over_a_zone_walks_the_cards_it_started_with(tmp_path):
+    """Cards taken from the deck while the walk pauses do not change what it walks."""
+    root = _minimal_with(tmp_path, ROUND, "    for each c in deck where c.cost <= 2:\n        as player(1):\n"
+                                          "            call turn()\n")
+    states = [play(g, 2, 3) for _, g in _both_back_ends(root)]
+    assert states[0].log == states[1].log and len(states[0].log) > 2
+    assert json.dumps(states[0].to_json(), sort_keys=True) == json.dumps(states[1].to_json(), sort_keys=True)
+
+
+@pytest.mark.parametrize("pack", shipped_packs())
+def test_no_jump_leads_to_a_jump_or_the_end(pack):
+    """Each jump's place holds the instruction it leads to: a loop's way back is its test."""
+    g = load_game(pack)
+    assert not [(code.name, pc) for code in g.codes for pc, op in enumerate(code.instrs) if hasattr(op, "jump_to")]
+
+
+def test_an_error_in_a_loop_test_reached_by_its_way_back_names_the_test(tmp_path):
+    from engine.errors import RuleError
+    root = _minimal_with(tmp_path, ROUND, "    let k = 0\n    while 6 / (2 - k) > 0:\n        as player(1):\n"
+                                          "            call turn()\n        set k = k + 1\n")
+    text = (root / "game.yaml").read_text(encoding="utf-8").splitlines()
+    want_line = next(i for i, line in enumerate(text, 1) if "while 6 / (2 - k)" in line)
+    seen = []
+    for generate, g in _both_back_ends(root):
+        with pytest.raises(RuleError) as info:
+            play(g, 2, 1)
+        assert info.value.span.line == want_line, (generate, info.value.span)
+        seen.append(info.value.message)
+    assert seen[0] == seen[1] and seen[0].startswith("division by zero"), seen
