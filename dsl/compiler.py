@@ -546,15 +546,23 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         def enter(st, fr):
             fr.locals[saved] = fr.me
             fr.me = who(st, fr)
-        self.simple(unit, s.pos, enter)
+
+        def leave(st, fr):
+            fr.me = fr.locals[saved]
+        gen = self.gen
+        found = gen.src_of.get(who) if gen is not None and not gen.fusing else None
+        if found is not None:       # a body that pauses: entering and leaving are instructions, generated
+            self.emit(unit, s.pos, gen.op([*found[0], f"L[{saved}] = fr.me", f"fr.me = {found[1]}"], enter))
+        else:
+            self.simple(unit, s.pos, enter)
         was = unit.me_bound
         unit.me_bound = True
         self.block(unit, s.body)
         unit.me_bound = was
-
-        def leave(st, fr):
-            fr.me = fr.locals[saved]
-        self.simple(unit, s.pos, leave)
+        if found is not None:
+            self.emit(unit, s.pos, gen.op([f"fr.me = L[{saved}]"], leave))
+        else:
+            self.simple(unit, s.pos, leave)
 
     def s_Log(self, unit, s):
         text = s.text

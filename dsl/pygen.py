@@ -152,6 +152,13 @@ def _unreached(*args: Any) -> Any:  # pragma: no cover - only generated runs cal
 _ME_ATTR = re.compile(r"(?<![\w.])fr\.me\b")
 
 
+def _then(action: Fn, nxt: int) -> Fn:
+    def run(st, fr):
+        action(st, fr)
+        return nxt
+    return run
+
+
 def _order_key(k: tuple) -> tuple:
     """A 'for each ... by' sort key: (order value, place, item), none last, ties by place."""
     return (k[0] is None, k[0] if k[0] is not None else 0, k[1])
@@ -341,6 +348,22 @@ class PyGen:
         self.placeholders.append((name, fn, _branch(cond, yes, no)))
         self.generated += 1
         return fn
+
+    def op(self, body: list, action: Fn) -> Callable[[int], Fn]:
+        """``make(next)`` for ``Compiler.emit``: an instruction running the generated
+        lines ``body`` (with ``L``, the frame's locals) then going to the next one;
+        ``action(st, fr)`` is what runs instead if the module cannot be compiled."""
+        def make(nxt: int) -> Fn:
+            name = self.fresh("s")
+            lines = [f"def {name}(st, fr):", "    L = fr.locals"] + ["    " + line for line in body]
+            lines.append(f"    return {nxt}")
+            self.sources.append("\n".join(lines))
+            self.group_spans.append([])
+            fn = _pytypes.FunctionType(_placeholder.__code__, self.ns, name)
+            self.placeholders.append((name, fn, _then(action, nxt)))
+            self.generated += 1
+            return fn
+        return make
 
     def walk_init(self, source: Fn, zone: bool, cond: Optional[Fn], order: Optional[Fn], var: int, items: int,
                   idx: int) -> Optional[Callable[[int], Fn]]:

@@ -421,3 +421,19 @@ def test_an_error_in_a_loop_test_reached_by_its_way_back_names_the_test(tmp_path
         assert info.value.span.line == want_line, (generate, info.value.span)
         seen.append(info.value.message)
     assert seen[0] == seen[1] and seen[0].startswith("division by zero"), seen
+
+
+def test_playing_as_a_player_who_is_not_there_names_the_statement_with_either_back_end(tmp_path):
+    from engine.errors import RuleError
+    root = _minimal_with(tmp_path, ROUND, "    for each p in players:\n        as player(9):\n            call turn()\n")
+    text = (root / "game.yaml").read_text(encoding="utf-8").splitlines()
+    want_line = next(i for i, line in enumerate(text, 1) if "as player(9)" in line)
+    seen = []
+    for generate, g in _both_back_ends(root):
+        if generate:
+            assert "fr.me = " in g.pygen.source
+        with pytest.raises(RuleError) as info:
+            play(g, 2, 1)
+        assert info.value.span.line == want_line, (generate, info.value.span)
+        seen.append(info.value.message)
+    assert seen[0] == seen[1], seen
