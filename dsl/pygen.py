@@ -1066,6 +1066,16 @@ class PyGen:
             return f"({g.zone_base[zi]} + {target})"
         raise _Unsupported(name)
 
+    def seats_base(self, ctx: _Ctx, node: A.Node) -> Optional[int]:
+        """The first slot of ``ZONE of all`` (a per-player zone, every seat's), which a
+        walk reads seat by seat instead of joining the zones into a new list; else None."""
+        if not isinstance(node, A.Of) or node.scope != "all" or (ctx.pyhoist and id(node) in ctx.pyhoist):
+            return None
+        zi = self.g.zone_index.get(node.name)
+        if zi is None or self.g.zone_defs[zi].of_card is not None:
+            return None
+        return self.g.zone_base[zi]
+
     def card_zone(self, zi: int, name: str):
         """``card_zone_of`` for this zone, made once per module."""
         made = self.__dict__.setdefault("_card_zones", {})
@@ -1291,13 +1301,14 @@ class PyGen:
             raise _Unsupported(kind)
         # a helper function with a loop: the condition and value are written inline
         st_ = self.type_of(arg.source)
-        seq = self.gen(ctx, arg.source)
+        every_seat = self.seats_base(ctx, arg.source)
+        seq = self.gen(ctx, arg.source) if every_seat is None else str(every_seat)
         if self.dry:
             # a dry run counts the calls of this region only; the loop's own region is
             # written once, in the real run (so nesting costs linear time, not 2^depth)
             return f"_dry({seq})"
-        cards = seq.endswith("[:]")      # a kind's cards or a seat's pieces: never none
-        if cards:
+        cards = seq.endswith("[:]") or every_seat is not None    # a kind's cards or a seat's pieces: never none
+        if cards and every_seat is None:
             seq = seq[:-3]          # a walk only reads: no copy (expressions never change anything)
         if isinstance(st_, Zone):
             seq = f"st.zones[{seq}]"
@@ -1350,16 +1361,23 @@ class PyGen:
             raise _Unsupported(kind)
         if cond is None and kind in ("any", "every", "first"):
             cond = f"bool({var})" if et == BOOL and kind != "first" else "True"
-        body.append(f"    for {var} in {items}:")
-        body += reset
-        if kind == "every":
-            body.append(f"        if not ({cond}):")
-            body.append("            return False")
-        elif cond is not None:
-            body.append(f"        if {cond}:")
-            body += ["            " + a for a in act]
+        if every_seat is not None:      # 'ZONE of all': each seat's zone walked in turn, no list made
+            p = self.fresh("p")
+            body.append(f"    for {p} in range(st.players):")
+            body.append(f"     for {var} in st.zones[{items} + {p}]:")
+            reset = [" " + line for line in reset]
         else:
-            body += ["        " + a for a in act]
+            body.append(f"    for {var} in {items}:")
+        body += reset
+        pad = " " if every_seat is not None else ""
+        if kind == "every":
+            body.append(f"{pad}        if not ({cond}):")
+            body.append(f"{pad}            return False")
+        elif cond is not None:
+            body.append(f"{pad}        if {cond}:")
+            body += [f"{pad}            " + a for a in act]
+        else:
+            body += [f"{pad}        " + a for a in act]
         body.append(f"    return {tail}")
         self.sources.append("\n".join(head + body))
         return f"{name}(st, fr, L, {seq}{''.join(', ' + p for p in passed)})"

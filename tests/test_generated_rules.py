@@ -199,6 +199,14 @@ OPERAND_CASES = [
     ("first-of-a-list", "set out = first([7, 8])", ("out", 7)),
     ("first-of-a-list-in-a-loop", "for each q in [1, 2, 3]:\n    set out = out + first([q, 9])", ("out", 6)),
     ("first-of-an-empty-list", "set flag = first(those(c in hand where c.cost > 99)) is none", ("flag", True)),
+    # walks over 'ZONE of all' read seat by seat (no joined list): every kind of walk
+    ("walk-of-all-count", "set out = count(c in hand of all where c.cost > 0)", ("out", 4)),
+    ("walk-of-all-sum", "set out = sum(c.cost for c in hand of all) + sum(c.cost for c in deck)", ("out", 10)),
+    ("walk-of-all-every", "set flag = every(c in hand of all where c.cost <= 3)", ("flag", True)),
+    ("walk-of-all-any", "set flag = any(c in hand of all where c.cost > 3)", ("flag", False)),
+    ("walk-of-all-first", "set flag = first(c in hand of all where c.cost > 0) in hand of first(players)", ("flag", True)),
+    ("walk-of-all-max-min", "set flag = max(c.cost for c in hand of all) >= min(c.cost for c in hand of all)", ("flag", True)),
+    ("walk-of-all-those", "set out = size(those(c in hand of all where c.cost >= 1))", ("out", 4)),
 ]
 
 
@@ -219,6 +227,8 @@ def test_generated_operands_give_what_the_closures_give(tmp_path, lines, value):
         g = Game(pack)
         g.compile(problems, generate=generate)
         assert not problems.errors, [str(e) for e in problems.errors]
+        if generate and "hand of all" in lines:     # walked seat by seat
+            assert "in range(st.players):\n     for " in g.pygen.source
         got.append(list(g.new_state(2, 1).gvars))
     assert got[0] == got[1]
     name, want = value
