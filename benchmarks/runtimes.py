@@ -106,7 +106,7 @@ def cold_validate(python: str, cache: str | None, runs: int) -> list[float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="runtimes.py", description=__doc__.splitlines()[0])
     ap.add_argument("--pypy", help="the PyPy interpreter (with meeple's dependencies)")
     ap.add_argument("--cpython", default=sys.executable, help="the CPython interpreter (default: this one)")
     ap.add_argument("--warmup", type=int, default=2000, help="games played before timing, per line and interpreter")
