@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import subprocess
 import sys
 import time
@@ -96,7 +95,8 @@ def ratio(gps: float, ref: float) -> str:
     return f"1/{ref / gps:.1f}" if gps <= ref else f"{gps / ref:.2f}x"
 
 
-def cold_validate(python: str, cache: str | None, runs: int) -> list[float]:
+def cold_validate(python: str, cache: str | None, runs: int) -> str:
+    """validate_bench.py run by the given interpreter: its one line of timings."""
     env = dict(os.environ)
     if cache is not None:
         env["MEEPLE_CACHE_DIR"] = cache

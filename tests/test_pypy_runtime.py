@@ -2,7 +2,6 @@
 benchmarks/py39compat.py makes dataclass(slots=True) classes as CPython 3.11
 does, and benchmarks/runtimes.py refuses bad arguments before running anything."""
 import dataclasses
-import pickle
 import sys
 from pathlib import Path
 
