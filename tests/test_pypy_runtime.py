@@ -61,7 +61,7 @@ def test_compat_slotted_base_fields_not_slotted_twice():
     assert child(1, 2).a == 1
 
 
-def test_compat_frozen_pickles_by_field_values():
+def test_compat_frozen_state_is_field_values():
     _, compat = _both(True)
     p = compat(4, (5,))
     state = p.__getstate__()
