@@ -185,6 +185,11 @@ _STATEMENTS = (A.Counter, A.Set, A.Let, A.Move, A.Draw, A.Shuffle, A.Swap, A.Rol
                A.Option)
 
 
+# (pack, its tables): see _tables. Annotated before the function that declares it
+# global: PyPy 3.9 refuses the annotation after it (benchmarks/pypy.sh).
+_LAST: Optional[tuple] = None
+
+
 def _tables(pack: M.Pack) -> dict:
     """What every card of a pack shares (its constants, its functions' and procedures'
     bodies, each text's walk), made once for the pack being checked: the last pack's
@@ -257,8 +262,6 @@ def field_numbers(pack: M.Pack) -> dict[str, set[int]]:
             note([tree])
     return out
 
-
-_LAST: Optional[tuple] = None      # (pack, its tables): see _tables
 
 _RANGE_END = re.compile(r"\d\s*[-–~～]\s*$")
 _RANK = re.compile(r"\brank[-\s]?$", re.I)              # 'the rank-8 card': another card's rank
