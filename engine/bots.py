@@ -235,17 +235,25 @@ def evaluator(game, text: Optional[str] = None) -> Evaluate:
             return 0.0
         return float(v or 0)
 
+    seats: dict[int, list[Frame]] = {}      # players -> a frame per seat, made once (see every)
+
     def every(st: State) -> list[float]:
         if fn is None:
             return st.res[score::nres][:st.players]
-        out = []
-        for p in range(st.players):
-            try:
-                v = fn(st, Frame(-1, 0, [None] * nlocals, p, -1))
-            except faults:
-                v = 0
-            out.append(float(v or 0))
-        return out
+        frames = seats.get(st.players)
+        if frames is None:
+            frames = seats[st.players] = [Frame(-1, 0, [None] * nlocals, p, -1) for p in range(st.players)]
+        # a bot judges thousands of positions a decision: one frame per seat serves them all,
+        # each evaluation given fresh locals (nothing of the last one is left to read)
+        blank = [None] * nlocals
+        try:
+            out = []
+            for f in frames:
+                f.locals = blank[:]
+                out.append(float(fn(st, f) or 0))
+            return out
+        except faults:      # the rare position the evaluation cannot judge: seat by seat, 0 where it fails
+            return [value(st, p) for p in range(st.players)]
     value.every = every      # type: ignore[attr-defined]
     return value
 
@@ -436,7 +444,7 @@ class MctsAgent:
                     break
                 untried = [j for j in moves if keys[j] not in children]
                 if untried:
-                    j = rng.choice(untried)
+                    j = untried[rng._randbelow(len(untried))]     # rng.choice(untried), its draw without its checks
                     if _apply(game, s, j):      # a move refused in this sample gets no node
                         child = _Node(dec.player)
                         children[keys[j]] = child
@@ -463,13 +471,18 @@ class MctsAgent:
         return mine.index(best[0])
 
     def playout(self, game, s: State) -> list[float]:
-        rng = self.rng
+        # rng._randbelow(n) is the very draw rng.randrange(n) makes (randrange checks its
+        # arguments, then calls it): the same choices, without randrange's Python-level checks
+        below = self.rng._randbelow
         apply = game.apply
         steps, depth = 0, self.depth
         try:
             while not s.over and steps < depth:
+                n = len(s.pending.values)
+                if not n:
+                    break
                 try:
-                    apply(s, rng.randrange(len(s.pending.values)))
+                    apply(s, below(n))
                 except IllegalChoice:
                     break
                 steps += 1
