@@ -11,6 +11,8 @@ say what "good" means without Python.
 """
 from __future__ import annotations
 
+import functools
+import gc
 import math
 import random as _random
 import time
@@ -276,6 +278,31 @@ def relative(values: list[float], p: int) -> float:
     return values[p] - (max(others) if others else 0.0)
 
 
+def collector_paused(choose: Callable) -> Callable:
+    """A bot's ``choose`` run with Python's cycle collector paused, and the
+    collector as it was after (left off if the caller had turned it off).
+
+    A planning decision makes thousands of short-lived containers (a state's
+    copy is a list per zone slot: 173 of them in Troyes), and every 700 of
+    them start a collection that walks the young objects, and now and then all
+    of them, the game's compiled rules included; yet a decision leaves no cycle
+    behind (every copy, frame and decision is freed by its reference count: the
+    collector found nothing to free after any decision of greedy or mcts:100 in
+    the three shipped games, tests/test_bots.py). With the collector paused,
+    a greedy decision took 0.51 ms instead of 0.88 in Citadels, 7.1 ms instead
+    of 11.8 in Troyes. Nothing a bot chooses depends on it."""
+    @functools.wraps(choose)
+    def paused(*args, **kwargs):
+        if not gc.isenabled():
+            return choose(*args, **kwargs)
+        gc.disable()
+        try:
+            return choose(*args, **kwargs)
+        finally:
+            gc.enable()
+    return paused
+
+
 def _apply(game, st: State, index: int) -> bool:
     """Play option ``index`` of the pending decision; False if the rules refuse it."""
     try:
@@ -328,6 +355,7 @@ class GreedyAgent:
                 best.append(i)
         return best, states, values
 
+    @collector_paused
     def choose(self, persp: Perspective, options: list) -> int:
         if len(options) == 1:
             return 0
@@ -416,6 +444,7 @@ class MctsAgent:
         self.depth = depth
         self.c = exploration
 
+    @collector_paused
     def choose(self, persp: Perspective, options: list) -> int:
         if len(options) == 1:
             return 0
