@@ -283,14 +283,14 @@ def collector_paused(choose: Callable) -> Callable:
     collector as it was after (left off if the caller had turned it off).
 
     A planning decision makes thousands of short-lived containers (a state's
-    copy is a list per zone slot: 173 of them in Troyes), and every 700 of
+    copy is a list per zone slot: 173 of them in the largest shipped pack), and every 700 of
     them start a collection that walks the young objects, and now and then all
     of them, the game's compiled rules included; yet a decision leaves no cycle
     behind (every copy, frame and decision is freed by its reference count: the
     collector found nothing to free after any decision of greedy or mcts:100 in
     the three shipped games, tests/test_bots.py). With the collector paused,
-    a greedy decision took 0.51 ms instead of 0.88 in Citadels, 7.1 ms instead
-    of 11.8 in Troyes. Nothing a bot chooses depends on it."""
+    a greedy decision took 0.51 ms instead of 0.88 in the smallest shipped pack,
+    7.1 ms instead of 11.8 in the largest (README). Nothing a bot chooses depends on it."""
     @functools.wraps(choose)
     def paused(*args, **kwargs):
         if not gc.isenabled():
