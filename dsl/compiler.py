@@ -31,7 +31,7 @@ from .interaction import InteractionCompiler
 from .parser import parse
 from .pygen import fusable, inline_procedures
 from .types import (CALL, MAX_NUMBER, SKIP, STOP, SUSPEND, Code, Fn, Scope, Unit, _Scope, _branch, _jump, _me, _move,
-                    bounded, thread_jumps, too_big)
+                    bounded, order_key, thread_jumps, too_big)
 from .typesys import ANY, INT, AnyT, Card, List, Type, Zone, card_kind, compatible
 from .vocabulary import CompileResult, Vocabulary
 
@@ -482,13 +482,13 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
                 for i, x in enumerate(items):
                     loc[var_slot] = x
                     keyed.append((order(st, fr), i, x))
-                keyed.sort(key=lambda k: (k[0] is None, k[0] if k[0] is not None else 0, k[1]))
+                keyed.sort(key=order_key)
                 items = [k[2] for k in keyed]
             loc[items_slot] = items
             loc[idx_slot] = 0
         made = None
         if self.gen is not None and not self.gen.fusing:
-            made = self.gen.walk_init(src, isinstance(st_, Zone), cond, order, var_slot, items_slot, idx_slot)
+            made = self.gen.walk_init(src, isinstance(st_, Zone), cond, order, var_slot, items_slot, idx_slot, init)
         if made is not None:
             self.emit(unit, s.pos, made)
         else:

@@ -38,8 +38,8 @@ from .hoist import free_names, invariant_parts
 from .primitives import PRIMITIVES
 from .errors import MeepleError, Refusal, RuleError
 from .runtime import Frame
-from .types import (MAX_NUMBER, RULE_FAULTS, STEP_BUDGET, STOP, UNSET, Fn, Unit, _branch, _me, _move, card_zone_of, divide, join,
-                    named_error, number_range, overflow, remainder, uses)
+from .types import (MAX_NUMBER, RULE_FAULTS, STEP_BUDGET, STOP, UNSET, Fn, Unit, _branch, _me, _move, card_zone_of, divide,
+                    join, named_error, number_range, order_key, overflow, remainder, uses)
 from .typesys import BOOL, INT, AnyT, Card, List, Type, Zone, card_kind
 
 __all__ = ["PyGen", "GENERATED_FILE", "fusable"]
@@ -155,38 +155,6 @@ _ME_ATTR = re.compile(r"(?<![\w.])fr\.me\b")
 def _then(action: Fn, nxt: int) -> Fn:
     def run(st, fr):
         action(st, fr)
-        return nxt
-    return run
-
-
-def _order_key(k: tuple) -> tuple:
-    """A 'for each ... by' sort key: (order value, place, item), none last, ties by place."""
-    return (k[0] is None, k[0] if k[0] is not None else 0, k[1])
-
-
-def _walk_init_closure(source: Fn, zone: bool, cond: Optional[Fn], order: Optional[Fn], var: int, items: int,
-                       idx: int, nxt: int) -> Fn:
-    """What a generated 'for each' start runs instead if the generated module cannot be compiled."""
-    def run(st, fr):
-        got = source(st, fr)
-        seq = st.zones[got][:] if zone else got
-        loc = fr.locals
-        if cond is not None:
-            kept = []
-            for x in seq:
-                loc[var] = x
-                if cond(st, fr):
-                    kept.append(x)
-            seq = kept
-        if order is not None:
-            keyed = []
-            for i, x in enumerate(seq):
-                loc[var] = x
-                keyed.append((order(st, fr), i, x))
-            keyed.sort(key=_order_key)
-            seq = [k[2] for k in keyed]
-        loc[items] = seq
-        loc[idx] = 0
         return nxt
     return run
 
@@ -366,13 +334,14 @@ class PyGen:
         return make
 
     def walk_init(self, source: Fn, zone: bool, cond: Optional[Fn], order: Optional[Fn], var: int, items: int,
-                  idx: int) -> Optional[Callable[[int], Fn]]:
+                  idx: int, closure: Fn) -> Optional[Callable[[int], Fn]]:
         """The first instruction of a 'for each' whose body pauses (so it walks by
         instructions), generated: its items, kept by its condition and sorted by its
         order (a stable sort, none last), into the frame's locals as the closure
         puts them, with the source, condition and order written in it (no call per
         item). Returns ``make(next)`` for ``Compiler.emit``, or None when a part is
-        not generated."""
+        not generated. ``closure(st, fr)`` is the compiler's start, which runs instead
+        if the module cannot be compiled."""
         found = self.src_of.get(source)
         test = self.src_of.get(cond) if cond is not None else None
         key = self.src_of.get(order) if order is not None else None
@@ -403,7 +372,7 @@ class PyGen:
                     lines.append(f"        L[{var}] = {v}")
                     lines += ["        " + line for line in key[0]]
                     lines.append(f"        {keyed}.append(({key[1]}, len({keyed}), {v}))")
-                    lines.append(f"    {keyed}.sort(key={self.const(_order_key)})")
+                    lines.append(f"    {keyed}.sort(key={self.const(order_key)})")
                     t = self.fresh("t")
                     kept = f"[{t}[2] for {t} in {keyed}]"
                 lines.append(f"    L[{items}] = {kept}")
@@ -412,7 +381,7 @@ class PyGen:
             self.sources.append("\n".join(lines))
             self.group_spans.append([])
             fn = _pytypes.FunctionType(_placeholder.__code__, self.ns, name)
-            self.placeholders.append((name, fn, _walk_init_closure(source, zone, cond, order, var, items, idx, nxt)))
+            self.placeholders.append((name, fn, _then(closure, nxt)))
             self.generated += 1
             return fn
         return make

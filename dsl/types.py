@@ -244,6 +244,12 @@ def thread_jumps(code: "Code") -> None:
         spans[pc] = spans[target]
 
 
+def order_key(k: tuple) -> tuple:
+    """The sort key of a 'for each ... by' item kept as (order value, place, item):
+    none last, ties by place (a stable sort)."""
+    return (k[0] is None, k[0] if k[0] is not None else 0, k[1])
+
+
 def _end(st, fr) -> int:
     return STOP
 
