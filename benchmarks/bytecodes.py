@@ -1,0 +1,77 @@
+"""Where a decision's work goes, by function, counted not timed: the Python bytecodes each
+function runs per decision of random playouts (``sys.settrace`` opcode events).
+
+Timings on a shared machine drift by 2x from hour to hour and a sampling profiler
+leans towards function entries; a bytecode count is the same for the same code,
+seed and choices, so two checkouts (or two versions of a rule) compare exactly.
+A bytecode is not a fixed cost (a call costs more than a load), so read the
+count with ``benchmarks/instructions.sh``, which counts machine instructions.
+
+    python benchmarks/bytecodes.py citadels --players 4 --games 10 --top 25
+    python benchmarks/bytecodes.py troyes --root /tmp/other-checkout
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import random
+import sys
+from pathlib import Path
+
+
+def count(root: str, pack: str, players: int, games: int) -> tuple[collections.Counter, int]:
+    """Bytecodes per function (file:line:name) over ``games`` seeded random games, and the decisions made."""
+    sys.path.insert(0, root)
+    from engine.game import load_game
+    game = load_game(pack)
+    seen: collections.Counter = collections.Counter()
+
+    def tracer(frame, event, arg):
+        frame.f_trace_opcodes = True
+        frame.f_trace_lines = False
+        code = frame.f_code
+        where = f"{code.co_filename.rsplit('/', 1)[-1]}:{code.co_firstlineno}:{code.co_name}"
+
+        def each(frame, event, arg):
+            if event == "opcode":
+                seen[where] += 1
+            return each
+        return each
+    decisions = 0
+    for seed in range(games):
+        st = game.new_state(players, seed)
+        rr = random.Random(seed).randrange
+        sys.settrace(tracer)
+        try:
+            if hasattr(game, "play_out"):
+                game.play_out(st, lambda dec: rr(len(dec.values)))
+            while not st.over:          # a checkout before play_out
+                dec = st.pending
+                game.apply(st, rr(dec.count() if hasattr(dec, "count") else len(dec.options)))
+        finally:
+            sys.settrace(None)
+        decisions += st.choices() if hasattr(st, "choices") else len(st.log)
+    return seen, decisions
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("pack")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--top", type=int, default=25)
+    ap.add_argument("--root", default=str(Path(__file__).resolve().parent.parent), help="the checkout to count")
+    args = ap.parse_args(argv)
+    if args.games < 1 or args.players < 1 or args.top < 0:
+        ap.error("--games and --players must be at least 1, --top at least 0")
+    seen, decisions = count(args.root, args.pack, args.players, args.games)
+    total = sum(seen.values())
+    print(f"{args.pack} {args.players}p, {args.games} games, {decisions} decisions: "
+          f"{total / decisions:,.0f} bytecodes a decision")
+    for where, n in seen.most_common(args.top):
+        print(f"{n / decisions:9.1f} {100 * n / total:5.1f}%  {where}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
