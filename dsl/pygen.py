@@ -287,18 +287,33 @@ class PyGen:
         lines = [f"def {name}(st, fr):", "    L = fr.locals"]
         lines += ["    " + line for line in body[0]]
         lines.append(f"    return {body[1]}")
-        self.sources.append("\n".join(lines))
-        group = "\n\n".join(self.sources[mark:])
+        # its walks' helpers, written into self.sources meanwhile, go in the same group
+        group = "\n\n".join(self.sources[mark:] + ["\n".join(lines)])
         del self.sources[mark:]
-        self.sources.append(group)
-        self.group_spans.append([])
         if self.fusing:
             self.last_src[id(node)] = tuple(body[0]), body[1]
-        fn = _pytypes.FunctionType(_placeholder.__code__, self.ns, name)
+        fn = self.define(name, group, closure)
         self.src_of[fn] = tuple(body[0]), body[1]
-        self.placeholders.append((name, fn, closure))
+        return fn
+
+    def define(self, name: str, source: str, fallback: Optional[Fn], spans: list = ()) -> Fn:
+        """Queue a generated function's source (``finish`` compiles the module) and
+        give the function object that becomes it then: callers bind it now.
+        ``fallback`` runs in its place if the module cannot be compiled; ``spans``
+        map its lines to the statements they were written from."""
+        self.sources.append(source)
+        self.group_spans.append(list(spans))
+        fn = _pytypes.FunctionType(_placeholder.__code__, self.ns, name)
+        self.placeholders.append((name, fn, fallback))
         self.generated += 1
         return fn
+
+    def instruction(self, prefix: str, body: list, last: str, fallback: Fn) -> Fn:
+        """A generated instruction of (state, frame): ``body`` (with ``L``, the frame's
+        locals) then ``last`` (the return of where to go)."""
+        name = self.fresh(prefix)
+        lines = [f"def {name}(st, fr):", "    L = fr.locals"] + ["    " + line for line in body] + [f"    {last}"]
+        return self.define(name, "\n".join(lines), fallback)
 
     def branch(self, cond: Fn, yes: int, no: int) -> Optional[Fn]:
         """A branch instruction (see ``Compiler.branch``) with a generated condition's
@@ -306,32 +321,13 @@ class PyGen:
         found = self.src_of.get(cond)
         if found is None:
             return None
-        name = self.fresh("b")
-        lines = [f"def {name}(st, fr):", "    L = fr.locals"]
-        lines += ["    " + line for line in found[0]]
-        lines.append(f"    return {yes} if ({found[1]}) else {no}")
-        self.sources.append("\n".join(lines))
-        self.group_spans.append([])
-        fn = _pytypes.FunctionType(_placeholder.__code__, self.ns, name)
-        self.placeholders.append((name, fn, _branch(cond, yes, no)))
-        self.generated += 1
-        return fn
+        return self.instruction("b", list(found[0]), f"return {yes} if ({found[1]}) else {no}", _branch(cond, yes, no))
 
     def op(self, body: list, action: Fn) -> Callable[[int], Fn]:
         """``make(next)`` for ``Compiler.emit``: an instruction running the generated
         lines ``body`` (with ``L``, the frame's locals) then going to the next one;
         ``action(st, fr)`` is what runs instead if the module cannot be compiled."""
-        def make(nxt: int) -> Fn:
-            name = self.fresh("s")
-            lines = [f"def {name}(st, fr):", "    L = fr.locals"] + ["    " + line for line in body]
-            lines.append(f"    return {nxt}")
-            self.sources.append("\n".join(lines))
-            self.group_spans.append([])
-            fn = _pytypes.FunctionType(_placeholder.__code__, self.ns, name)
-            self.placeholders.append((name, fn, _then(action, nxt)))
-            self.generated += 1
-            return fn
-        return make
+        return lambda nxt: self.instruction("s", body, f"return {nxt}", _then(action, nxt))
 
     def walk_init(self, source: Fn, zone: bool, cond: Optional[Fn], order: Optional[Fn], var: int, items: int,
                   idx: int, closure: Fn) -> Optional[Callable[[int], Fn]]:
@@ -349,41 +345,27 @@ class PyGen:
             return None
 
         def make(nxt: int) -> Fn:
-            name = self.fresh("w")
-            lines = [f"def {name}(st, fr):", "    L = fr.locals"]
-            lines += ["    " + line for line in found[0]]
+            lines = list(found[0])
             if test is None and key is None:   # a zone is copied (the walk outlives changes to it); a list is kept as given
-                lines.append(f"    L[{items}] = st.zones[{found[1]}][:]" if zone else f"    L[{items}] = {found[1]}")
+                lines.append(f"L[{items}] = st.zones[{found[1]}][:]" if zone else f"L[{items}] = {found[1]}")
             else:                 # only read while the kept ones are picked: no copy
                 seq = f"st.zones[{found[1]}]" if zone else found[1]
                 v, kept = self.fresh("v"), self.fresh("x")
                 if test is not None:          # as the closure does: every test, then every key
-                    lines.append(f"    {kept} = []")
-                    lines.append(f"    for {v} in {seq}:")
-                    lines.append(f"        L[{var}] = {v}")
-                    lines += ["        " + line for line in test[0]]
-                    lines.append(f"        if {test[1]}:")
-                    lines.append(f"            {kept}.append({v})")
+                    lines += [f"{kept} = []", f"for {v} in {seq}:", f"    L[{var}] = {v}"]
+                    lines += ["    " + line for line in test[0]]
+                    lines += [f"    if {test[1]}:", f"        {kept}.append({v})"]
                     seq = kept
                 if key is not None:
-                    keyed = self.fresh("x")
-                    lines.append(f"    {keyed} = []")
-                    lines.append(f"    for {v} in {seq}:")
-                    lines.append(f"        L[{var}] = {v}")
-                    lines += ["        " + line for line in key[0]]
-                    lines.append(f"        {keyed}.append(({key[1]}, len({keyed}), {v}))")
-                    lines.append(f"    {keyed}.sort(key={self.const(order_key)})")
-                    t = self.fresh("t")
+                    keyed, t = self.fresh("x"), self.fresh("t")
+                    lines += [f"{keyed} = []", f"for {v} in {seq}:", f"    L[{var}] = {v}"]
+                    lines += ["    " + line for line in key[0]]
+                    lines += [f"    {keyed}.append(({key[1]}, len({keyed}), {v}))",
+                              f"{keyed}.sort(key={self.const(order_key)})"]
                     kept = f"[{t}[2] for {t} in {keyed}]"
-                lines.append(f"    L[{items}] = {kept}")
-            lines.append(f"    L[{idx}] = 0")
-            lines.append(f"    return {nxt}")
-            self.sources.append("\n".join(lines))
-            self.group_spans.append([])
-            fn = _pytypes.FunctionType(_placeholder.__code__, self.ns, name)
-            self.placeholders.append((name, fn, _then(closure, nxt)))
-            self.generated += 1
-            return fn
+                lines.append(f"L[{items}] = {kept}")
+            lines.append(f"L[{idx}] = 0")
+            return self.instruction("w", lines, f"return {nxt}", _then(closure, nxt))
         return make
 
     def finish(self) -> None:
@@ -501,12 +483,7 @@ class PyGen:
             spans.append((len(lines), span))
             lines.append("    " * depth + text)
         lines.append(f"    return {nxt}")
-        self.sources.append("\n".join(lines))
-        self.group_spans.append(spans)
-        fn = _pytypes.FunctionType(_placeholder.__code__, self.ns, name)
-        self.placeholders.append((name, fn, w.fallback))
-        self.generated += 1
-        return fn
+        return self.define(name, "\n".join(lines), w.fallback, spans)
 
     def expr_src(self, w: "_Writer", node: A.Node, depth: int, span: Any) -> str:
         setup, src = self.last_src[id(node)]
@@ -554,6 +531,7 @@ class PyGen:
                  "    L = fr.locals",
                  "    out = []",
                  f"    tx = {'[]' if texts else 'None'}"]
+        header = len(lines)
         for a in rule_actions:
             self.menu_action(lines, 1, a, "None", ncards, texts)
         helpers = []
@@ -581,13 +559,10 @@ class PyGen:
         lines.append("    return out, tx")
         # the menu's own lines read the chooser as the local 'me' (it never changes while a
         # menu is made; the walks it calls read the frame's)
-        lines = lines[:5] + [_ME_ATTR.sub("me", line) for line in lines[5:]]
-        self.sources.append("\n\n".join(["\n".join(lines)] + helpers))
-        self.group_spans.append([])
-        fn = _pytypes.FunctionType(_placeholder.__code__, self.ns, name)
+        lines = lines[:header] + [_ME_ATTR.sub("me", line) for line in lines[header:]]
         # what runs instead if the generated module cannot be compiled: the engine's own menu
-        self.placeholders.append((name, fn, lambda st, fr, used: st.game.action_options(st, fr, group, used)))
-        return fn
+        return self.define(name, "\n\n".join(["\n".join(lines)] + helpers),
+                           lambda st, fr, used: st.game.action_options(st, fr, group, used))
 
     def inline(self, lines: list, depth: int, fn: Fn) -> str:
         found = self.src_of.get(fn)
@@ -1333,12 +1308,12 @@ class PyGen:
         if every_seat is not None:      # 'ZONE of all': each seat's zone walked in turn, no list made
             p = self.fresh("p")
             body.append(f"    for {p} in range(st.players):")
-            body.append(f"     for {var} in st.zones[{items} + {p}]:")
-            reset = [" " + line for line in reset]
+            body.append(f"        for {var} in st.zones[{items} + {p}]:")
+            reset = ["    " + line for line in reset]
         else:
             body.append(f"    for {var} in {items}:")
         body += reset
-        pad = " " if every_seat is not None else ""
+        pad = "    " if every_seat is not None else ""
         if kind == "every":
             body.append(f"{pad}        if not ({cond}):")
             body.append(f"{pad}            return False")

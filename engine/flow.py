@@ -103,8 +103,6 @@ class Flow:
         codes = self.codes
         steps = 0
         frames = st.frames
-        log = st._log
-        limit = self.max_decisions - st.refused     # choices left (no refusal happens while this runs)
         asking = False                 # True while ``choose`` answers: its errors are not the rules'
         while frames:
             fr = frames[-1]
@@ -137,9 +135,9 @@ class Flow:
                             if index.__class__ is not int or not 0 <= index < len(values):
                                 raise IllegalChoice(f"option {index!r} is out of range (0..{len(values) - 1})",
                                                     code="out_of_range")
-                            if len(log) >= limit:
+                            if len(st._log) + st.refused >= self.max_decisions:    # as apply bounds them
                                 raise self.too_many_choices(st)
-                            log.append([dec.player, index, dec])
+                            st._log.append([dec.player, index, dec])
                             if on_choice is not None:
                                 on_choice(st, dec, index)
                             asking = False

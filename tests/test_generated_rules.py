@@ -228,7 +228,7 @@ def test_generated_operands_give_what_the_closures_give(tmp_path, lines, value):
         g.compile(problems, generate=generate)
         assert not problems.errors, [str(e) for e in problems.errors]
         if generate and "hand of all" in lines:     # walked seat by seat
-            assert "in range(st.players):\n     for " in g.pygen.source
+            assert "in range(st.players):\n        for " in g.pygen.source
         got.append(list(g.new_state(2, 1).gvars))
     assert got[0] == got[1]
     name, want = value
