@@ -35,11 +35,21 @@ def pausing(resume, offer) -> Fn:
             return asked
         who = asked.player
         if who.__class__ is not int or not 0 <= who < st.players:
-            raise RuleError(f"a choice for {'none' if who is None else repr(who)}: the one who chooses must be "
-                            f"one of the {st.players} players")
+            raise no_such_chooser(st, who)
         st.pending = asked
         return SUSPEND
     return op
+
+
+# the prompt and kind of every action decision
+ACTION_PROMPT = "choose an action"
+ACTION_KIND = "action"
+
+
+def no_such_chooser(st, who) -> RuleError:
+    """The error of a choice put to someone who is not a player of this game."""
+    return RuleError(f"a choice for {'none' if who is None else repr(who)}: the one who chooses must be "
+                     f"one of the {st.players} players")
 
 
 class InteractionCompiler:
@@ -330,9 +340,12 @@ class InteractionCompiler:
                     opts, texts = game.action_options(st, fr, group, fr.locals[usage])
                 if not opts:
                     return nxt
-                return Decision(_me(st, fr), "choose an action", None, "action", fr.locals[usage],
+                return Decision(_me(st, fr), ACTION_PROMPT, None, ACTION_KIND, fr.locals[usage],
                                 opts, game.action_describer, texts)
-            return pausing(resume, offer)
+            asking = pausing(resume, offer)
+            made = gen.play_actions(until, usage, group, resume, nxt, asking) if gen is not None else None
+            return made if made is not None else asking
+        gen = self.gen if self.gen is not None and not self.gen.fusing else None
         self.emit(unit, s.pos, make)
         del init_pc
 

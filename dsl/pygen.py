@@ -37,8 +37,9 @@ from . import ast as A
 from .hoist import free_names, invariant_parts
 from .primitives import PRIMITIVES
 from .errors import MeepleError, Refusal, RuleError
-from .runtime import Frame
-from .types import (MAX_NUMBER, RULE_FAULTS, STEP_BUDGET, STOP, UNSET, Fn, Unit, _branch, _me, _move, card_zone_of, divide,
+from .interaction import ACTION_KIND, ACTION_PROMPT, no_such_chooser
+from .runtime import NO_ANSWER, Decision, Frame
+from .types import (MAX_NUMBER, RULE_FAULTS, STEP_BUDGET, STOP, SUSPEND, UNSET, Fn, Unit, _branch, _me, _move, card_zone_of, divide,
                     join, named_error, number_range, order_key, overflow, remainder, uses)
 from .typesys import BOOL, INT, AnyT, Card, List, Type, Zone, card_kind
 
@@ -170,7 +171,7 @@ _BUILTINS = {"len": len, "list": list, "str": str, "abs": abs, "range": range, "
 _RUNTIME = {"_U": UNSET, "_me": _me, "_cache": _cache, "_div": divide, "_mod": remainder, "_range": number_range,
             "_move": _move, "_over": _over, "_negative": _negative, "_Refusal": Refusal, "_uses": uses,
             "_join": join, "_big": overflow, "_ME": MeepleError, "_RF": RULE_FAULTS,
-            "_named": named_error}
+            "_named": named_error, "_NO_ANSWER": NO_ANSWER, "_Decision": Decision, "_no_chooser": no_such_chooser}
 
 
 # A chain of arithmetic longer than this is written without a bracket per operator.
@@ -244,6 +245,7 @@ class PyGen:
         self.generated = 0
         self.callers: dict[str, str] = {}      # procedure run in place -> made name of the function calling it
         self.inline_procs: dict[str, bool] = {}    # the procedures run in place (``inline_procedures``)
+        self.menu_names: dict[str, str] = {}       # action group -> the made name its menu is called by
 
     # ------------------------------------------------------------ names
     def fresh(self, prefix: str) -> str:
@@ -329,6 +331,40 @@ class PyGen:
         ``action(st, fr)`` is what runs instead if the module cannot be compiled."""
         return lambda nxt: self.instruction("s", body, f"return {nxt}", _then(action, nxt))
 
+    def play_actions(self, until: Fn, usage: int, group: str, resume: Callable, nxt: int,
+                     asking: Fn) -> Optional[Fn]:
+        """The instruction of 'play actions GROUP until COND', generated: the answer
+        taken by the compiler's ``resume``, then the end test written in, the group's
+        generated menu called by name and the decision posed, in one function
+        (``pausing``'s op, its offer, the test's and the chooser's calls, as one).
+        None when the end test is not generated. ``asking`` (the compiler's
+        instruction) runs instead if the module cannot be compiled."""
+        found = self.src_of.get(until)
+        if found is None:
+            return None
+        menu = self.menu_names.get(group)
+        if menu is None:
+            menu = self.menu_names[group] = self.fresh("k")     # bound to the group's menu by ``menu``
+        lines = ["ans = st.answer",
+                 "if ans is not _NO_ANSWER:",
+                 "    st.answer = _NO_ANSWER",
+                 f"    to = {self.const(resume)}(st, fr, ans)",
+                 "    if to is not None:",
+                 "        return to",
+                 *found[0],
+                 f"if {found[1]}:",
+                 f"    return {nxt}",
+                 f"used = L[{usage}]",
+                 f"opts, texts = {menu}(st, fr, used)",
+                 "if not opts:",
+                 f"    return {nxt}",
+                 "me = fr.me",
+                 "if me is None or not 0 <= me < st.players:",
+                 "    raise _no_chooser(st, _me(st, fr))",
+                 f"st.pending = _Decision(me, {self.const(ACTION_PROMPT)}, None, {self.const(ACTION_KIND)}, used, opts, "
+                 "st.game.action_describer, texts)"]
+        return self.instruction("pa", lines, f"return {SUSPEND}", asking)
+
     def walk_init(self, source: Fn, zone: bool, cond: Optional[Fn], order: Optional[Fn], var: int, items: int,
                   idx: int, closure: Fn) -> Optional[Callable[[int], Fn]]:
         """The first instruction of a 'for each' whose body pauses (so it walks by
@@ -371,6 +407,8 @@ class PyGen:
     def finish(self) -> None:
         """Compile every generated function at once and put each in its place."""
         self.write_callers()
+        for group, made in self.menu_names.items():      # a group given no generated menu lists by the engine's
+            self.ns.setdefault(made, lambda st, fr, used, group=group: st.game.action_options(st, fr, group, used))
         if not self.sources:
             return
         source = "\n\n".join(self.sources) + "\n"
@@ -561,8 +599,11 @@ class PyGen:
         # menu is made; the walks it calls read the frame's)
         lines = lines[:header] + [_ME_ATTR.sub("me", line) for line in lines[header:]]
         # what runs instead if the generated module cannot be compiled: the engine's own menu
-        return self.define(name, "\n\n".join(["\n".join(lines)] + helpers),
+        made = self.define(name, "\n\n".join(["\n".join(lines)] + helpers),
                            lambda st, fr, used: st.game.action_options(st, fr, group, used))
+        if group in self.menu_names:      # the generated 'play actions' of the group call it by this name
+            self.ns[self.menu_names[group]] = made
+        return made
 
     def inline(self, lines: list, depth: int, fn: Fn) -> str:
         found = self.src_of.get(fn)

@@ -86,10 +86,11 @@ def test_generated_source_holds_only_made_names():
                      "bool", "any", "all", "default", "c", "p", "s", "locals", "me", "this", "res", "pvars", "gvars",
                      "cvars", "zones", "loc", "players", "opts", "round", "while", "break", "pass", "raise", "continue",
                      "events", "get", "str", "used", "tx", "remove", "track", "add", "abs", "sort", "key",
-                     "try", "except", "from", "as", "game", "span", "F", "shuffle"}
-    made = re.compile(r"^_(e|a|k|v|h|s|t|c|m|i|g|x|p|z|o|b|w|cs)\d+$"
+                     "try", "except", "from", "as", "game", "span", "F", "shuffle",
+                     "ans", "answer", "to", "texts", "pending", "action_describer"}
+    made = re.compile(r"^_(e|a|k|v|h|s|t|c|m|i|g|x|p|z|o|b|w|cs|pa)\d+$"
                       r"|^_(U|me|cache|div|mod|range|move|over|negative|Refusal|uses|join|big|n|s|c|x|k|key|text|seen|acts|m"
-                      r"|ME|RF|named|err|exc)?$|^a\d+$")
+                      r"|ME|RF|named|err|exc|NO_ANSWER|Decision|no_chooser)?$|^a\d+$")
     strange = sorted(w for w in words if w not in allowed_plain and not made.match(w))
     assert strange == []
 
@@ -447,3 +448,66 @@ def test_playing_as_a_player_who_is_not_there_names_the_statement_with_either_ba
         assert info.value.span.line == want_line, (generate, info.value.span)
         seen.append(info.value.message)
     assert seen[0] == seen[1], seen
+
+
+TURN = "      set passed = false\n      play actions turn until passed\n"
+
+
+@pytest.mark.parametrize("changes, line_text, message", [
+    # the round asks with no current player: the menu is made, the decision has no one to ask
+    ([(ROUND, "    call turn()\n"), (TURN, "      play actions turn until round > 1\n")],
+     "play actions turn until", "no current player here"),
+    # the end test itself fails
+    ([(TURN, TURN.replace("until passed", "until passed or 6 / (gold - gold) > 0"))],
+     "play actions turn until", "division by zero"),
+])
+def test_an_error_of_play_actions_names_the_statement_with_either_back_end(tmp_path, changes, line_text, message):
+    """'play actions' is one generated instruction (its end test, menu and decision written
+    in); its errors name its line, as the closures' do."""
+    from engine.errors import RuleError
+    root = _minimal_with(tmp_path, *changes[0])
+    for old, new in changes[1:]:
+        game = (root / "game.yaml").read_text(encoding="utf-8")
+        assert old in game
+        (root / "game.yaml").write_text(game.replace(old, new), encoding="utf-8")
+    text = (root / "game.yaml").read_text(encoding="utf-8").splitlines()
+    want_line = next(i for i, line in enumerate(text, 1) if line_text in line)
+    seen = []
+    for generate, g in _both_back_ends(root):
+        if generate:
+            assert "def _pa" in g.pygen.source and g.pygen.fallbacks == 0
+        with pytest.raises(RuleError) as info:
+            play(g, 2, 1)
+        assert info.value.span.line == want_line, (generate, info.value.span)
+        seen.append(info.value.message)
+    assert seen[0] == seen[1] and seen[0].startswith(message), seen
+
+
+def test_play_actions_compiled_after_the_pack_lists_by_the_engine():
+    """A 'play actions' compiled after the pack was (a snippet with its own generated
+    module, which has no menus): it lists the group's actions by the engine's listing
+    and poses the decision the pack's own turn does."""
+    from dsl.compiler import Compiler
+    from dsl.pygen import PyGen
+    from dsl.runtime import Frame
+    from dsl.source import Source, TextOrigin
+    from engine.errors import Span
+    game = load_game(str(MINIMAL))
+    errors: list = []
+    comp = Compiler(game.vocab, errors)
+    comp.gen = PyGen(game.vocab)
+    unit = comp.unit("snippet", Source("play actions turn until passed\n", TextOrigin("<snippet>", 1, 1, True),
+                                       Span("<snippet>", 1, 1)), (), me_bound=True)
+    comp.gen.finish()
+    assert not errors and "def _pa" in comp.gen.source and comp.gen.fallbacks == 0
+    try:
+        st = game.new_state(2, 1)
+        want = st.pending
+        assert want.kind == "action"
+        st.frames.append(Frame(unit, 0, [None] * game.codes[unit].nlocals, want.player, -1))
+        st.pending = None
+        game.run(st)
+        assert st.pending.kind == "action" and st.pending.player == want.player
+        assert st.pending.keys() == want.keys() and len(want.keys()) > 1
+    finally:
+        del game.codes[unit:]
