@@ -12,7 +12,7 @@ from .runtime import NO_ANSWER, ChoiceDescriber, Decision, Frame, OneOfDescriber
 from . import ast as A
 from .types import (CALL, RULE_FAULTS, SKIP, STOP, SUSPEND, Fn, Unit, _Scope, _jump, _me, call_direct, named_error,
                     used_once_more)
-from .typesys import INT, List, card_kind, compatible
+from .typesys import INT, List, Zone, card_kind, compatible
 
 
 def pausing(resume, offer) -> Fn:
@@ -44,6 +44,7 @@ def pausing(resume, offer) -> Fn:
 # the prompt and kind of every action decision
 ACTION_PROMPT = "choose an action"
 ACTION_KIND = "action"
+CHOOSE_KIND = "choose"       # and of every one-pick choice
 
 
 def no_such_chooser(st, who) -> RuleError:
@@ -83,6 +84,7 @@ class InteractionCompiler:
         described = ChoiceDescriber(keyer, text, SKIP, "done" if up_to is not None else "skip", self.g.detail(et))
         prompt = s.prompt or (f"choose {s.var}")
         optional = s.optional
+        gen = self.gen if self.gen is not None and not self.gen.fusing else None
 
         def options(st, fr, exclude=()):
             """The values offered (keys and labels are made only if someone reads them)."""
@@ -129,8 +131,13 @@ class InteractionCompiler:
                         return nxt
                     if optional:
                         opts.append(SKIP)
-                    return decision(st, who(st, fr), prompt, opts, "choose")
-                return pausing(resume, offer)
+                    return decision(st, who(st, fr), prompt, opts, CHOOSE_KIND)
+                asking = pausing(resume, offer)
+                made = None
+                if gen is not None and cond is None:      # a where-clause keeps the compiler's instruction
+                    made = gen.choose(src, isinstance(st_, Zone), who if s.chooser is not None else None, slot, optional,
+                                      decision if shown else None, described, prompt, nxt, asking)
+                return made if made is not None else asking
         else:
             def make(nxt):
                 def resume(st, fr, ans):

@@ -37,9 +37,9 @@ from . import ast as A
 from .hoist import free_names, invariant_parts
 from .primitives import PRIMITIVES
 from .errors import MeepleError, Refusal, RuleError
-from .interaction import ACTION_KIND, ACTION_PROMPT, no_such_chooser
+from .interaction import ACTION_KIND, ACTION_PROMPT, CHOOSE_KIND, no_such_chooser
 from .runtime import NO_ANSWER, Decision, Frame
-from .types import (MAX_NUMBER, RULE_FAULTS, STEP_BUDGET, STOP, SUSPEND, UNSET, Fn, Unit, _branch, _me, _move, card_zone_of, divide,
+from .types import (MAX_NUMBER, RULE_FAULTS, SKIP, STEP_BUDGET, STOP, SUSPEND, UNSET, Fn, Unit, _branch, _me, _move, card_zone_of, divide,
                     join, named_error, number_range, order_key, overflow, remainder, uses)
 from .typesys import BOOL, INT, AnyT, Card, List, Type, Zone, card_kind
 
@@ -165,7 +165,7 @@ def _cache(loc: list, slot: int, value: Any) -> Any:
     return value
 
 
-_BUILTINS = {"len": len, "list": list, "str": str, "abs": abs, "range": range, "min": min, "max": max, "sum": sum, "bool": bool,
+_BUILTINS = {"len": len, "list": list, "int": int, "str": str, "abs": abs, "range": range, "min": min, "max": max, "sum": sum, "bool": bool,
              "True": True, "False": False, "None": None}
 
 _RUNTIME = {"_U": UNSET, "_me": _me, "_cache": _cache, "_div": divide, "_mod": remainder, "_range": number_range,
@@ -364,6 +364,48 @@ class PyGen:
                  f"st.pending = _Decision(me, {self.const(ACTION_PROMPT)}, None, {self.const(ACTION_KIND)}, used, opts, "
                  "st.game.action_describer, texts)"]
         return self.instruction("pa", lines, f"return {SUSPEND}", asking)
+
+    def choose(self, source: Fn, zone: bool, who: Optional[Fn], slot: int, optional: bool, decision: Optional[Callable],
+               describer: Any, prompt: str, nxt: int, asking: Fn) -> Optional[Fn]:
+        """The instruction of 'choose X from SOURCE [by PLAYER]' (one pick, no where-clause),
+        generated: the answer taken, else the options (a zone or list copied once), the
+        chooser and the decision written in one function. ``decision(st, who, prompt,
+        values, kind)`` makes the decision when its labels read the state (else it is
+        made in place); ``who`` is None for the current player. None when the source or
+        the chooser is not generated; ``asking`` runs instead if the module cannot be compiled."""
+        found = self.src_of.get(source)
+        chooser = self.src_of.get(who) if who is not None else None
+        if found is None or (who is not None and chooser is None):
+            return None
+        skip = self.const(SKIP)
+        lines = ["ans = st.answer",
+                 "if ans is not _NO_ANSWER:",
+                 "    st.answer = _NO_ANSWER",
+                 f"    if ans == {skip}:",            # 'may choose' declined: the effect ends
+                 f"        return {STOP}",
+                 f"    L[{slot}] = ans",
+                 f"    return {nxt}",
+                 *found[0],
+                 f"opts = st.zones[{found[1]}][:]" if zone else f"opts = list({found[1]})",
+                 "if not opts:"]           # nothing to choose: 'may' ends the effect, a plain choose goes on with none
+        lines += [f"    return {STOP}"] if optional else [f"    L[{slot}] = None", f"    return {nxt}"]
+        if optional:
+            lines.append(f"opts.append({skip})")
+        if chooser is not None:
+            lines += [*chooser[0], f"who = {chooser[1]}",
+                      "if who.__class__ is not int or not 0 <= who < st.players:",
+                      "    raise _no_chooser(st, who)"]
+        else:
+            lines += ["who = fr.me",
+                      "if who is None or not 0 <= who < st.players:",
+                      "    raise _no_chooser(st, _me(st, fr))"]
+        kind = self.const(CHOOSE_KIND)
+        if decision is not None:
+            lines.append(f"st.pending = {self.const(decision)}(st, who, {self.const(prompt)}, opts, {kind})")
+        else:
+            lines.append(f"st.pending = _Decision(who, {self.const(prompt)}, None, {kind}, None, opts, "
+                         f"{self.const(describer)}, None)")
+        return self.instruction("q", lines, f"return {SUSPEND}", asking)
 
     def walk_init(self, source: Fn, zone: bool, cond: Optional[Fn], order: Optional[Fn], var: int, items: int,
                   idx: int, closure: Fn) -> Optional[Callable[[int], Fn]]:

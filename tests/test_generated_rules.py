@@ -87,8 +87,8 @@ def test_generated_source_holds_only_made_names():
                      "cvars", "zones", "loc", "players", "opts", "round", "while", "break", "pass", "raise", "continue",
                      "events", "get", "str", "used", "tx", "remove", "track", "add", "abs", "sort", "key",
                      "try", "except", "from", "as", "game", "span", "F", "shuffle",
-                     "ans", "answer", "to", "texts", "pending", "action_describer"}
-    made = re.compile(r"^_(e|a|k|v|h|s|t|c|m|i|g|x|p|z|o|b|w|cs|pa)\d+$"
+                     "ans", "answer", "to", "texts", "pending", "action_describer", "who", "int", "__class__"}
+    made = re.compile(r"^_(e|a|k|v|h|s|t|c|m|i|g|x|p|z|o|b|w|cs|pa|q)\d+$"
                       r"|^_(U|me|cache|div|mod|range|move|over|negative|Refusal|uses|join|big|n|s|c|x|k|key|text|seen|acts|m"
                       r"|ME|RF|named|err|exc|NO_ANSWER|Decision|no_chooser)?$|^a\d+$")
     strange = sorted(w for w in words if w not in allowed_plain and not made.match(w))
@@ -511,3 +511,52 @@ def test_play_actions_compiled_after_the_pack_lists_by_the_engine():
         assert st.pending.keys() == want.keys() and len(want.keys()) > 1
     finally:
         del game.codes[unit:]
+
+
+SETUP = "    shuffle deck\n"
+
+
+@pytest.mark.parametrize("lines, gold", [
+    # a pick by a named player, then used
+    ("    choose c from deck by player(2)\n    move c to hand of player(2)\n    give c.value gold to player(2)\n", None),
+    # nothing to choose: a plain choose goes on with none ...
+    ("    choose c from hand of player(1) by player(1)\n    if c is none:\n        give 3 gold to player(1)\n", 3),
+    # ... 'may choose' ends the effect
+    ("    may choose c from hand of player(1) by player(1)\n    give 3 gold to player(1)\n", 0),
+    # a list, not a zone; 'may' offers to skip
+    ("    may choose c from those(x in deck where x.cost <= 9) by player(1)\n    give 2 gold to player(1)\n", None),
+])
+def test_a_generated_choice_plays_as_its_closure_does(tmp_path, lines, gold):
+    """'choose' (one pick, no where-clause) is one generated instruction: the same options,
+    skips and empty cases as the closures give, in the same games."""
+    root = _minimal_with(tmp_path, SETUP, SETUP + lines)
+    states = []
+    for generate, g in _both_back_ends(root):
+        if generate:
+            assert "def _q" in g.pygen.source and g.pygen.fallbacks == 0
+        states.append(play(g, 2, 5))
+    assert states[0].log == states[1].log
+    assert json.dumps(states[0].to_json(), sort_keys=True) == json.dumps(states[1].to_json(), sort_keys=True)
+    if gold is not None:
+        g = next(_both_back_ends(root))[1]
+        st = g.new_state(2, 5)
+        assert st.res[0 * g.nres + g.res_index["gold"]] == gold
+
+
+@pytest.mark.parametrize("lines, message", [
+    ("    choose c from deck\n", "no current player here"),
+    ("    choose c from deck by first(q in players where false)\n", "a choice for none: the one who chooses"),
+    ("    choose c from deck by player(1 + 6 / (size(deck) - size(deck)))\n", "division by zero"),
+])
+def test_an_error_of_a_generated_choice_names_the_statement_with_either_back_end(tmp_path, lines, message):
+    from engine.errors import RuleError
+    root = _minimal_with(tmp_path, SETUP, SETUP + lines)
+    text = (root / "game.yaml").read_text(encoding="utf-8").splitlines()
+    want_line = next(i for i, line in enumerate(text, 1) if "choose c from deck" in line)
+    seen = []
+    for generate, g in _both_back_ends(root):
+        with pytest.raises(RuleError) as info:
+            play(g, 2, 1)
+        assert info.value.span.line == want_line, (generate, info.value.span)
+        seen.append(info.value.message)
+    assert seen[0] == seen[1] and seen[0].startswith(message), seen
