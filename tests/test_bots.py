@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from engine.agents import make_agents, parse_bot
-from engine.bots import GreedyAgent, MctsAgent, Perspective, determinize, evaluator
+from engine.bots import GreedyAgent, MctsAgent, Perspective, determinize, evaluator, shuffle_as_random
 from engine.cli import main
 from engine.game import load_game
 from engine.session import play
@@ -114,6 +114,32 @@ def test_a_perspective_deals_its_samples_as_a_fresh_determinize_would(pack, play
         persp, kept, fresh = Perspective(game, st, me), random.Random(3), random.Random(3)
         for _ in range(3):
             assert persp.sample(kept).to_json() == determinize(game, st, me, fresh).to_json()
+
+
+# sizes around powers of two (where a draw is most often rejected), a whole deck, none and one
+SHUFFLED = [0, 1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 32, 33, 54, 66, 100, 129, 1000]
+
+
+@pytest.mark.parametrize("size", SHUFFLED)
+def test_the_written_out_shuffle_is_random_shuffle_draw_for_draw(size):
+    """The same permutation as random.shuffle and the generator left where it leaves it
+    (the next draws equal), for many seeds: a bot's samples are those of random.shuffle."""
+    for seed in range(60):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        mine, expected = list(range(size)), list(range(size))
+        shuffle_as_random(ours, mine)
+        theirs.shuffle(expected)
+        assert mine == expected
+        assert ours.getstate() == theirs.getstate()
+
+
+def test_a_random_subclass_is_shuffled_by_its_own_shuffle():
+    class Reversing(random.Random):
+        def shuffle(self, x):
+            x.reverse()
+    items = [1, 2, 3]
+    shuffle_as_random(Reversing(0), items)
+    assert items == [3, 2, 1]
 
 
 @pytest.mark.parametrize("pack, players", SAMPLED, ids=[p for p, _ in SAMPLED])
