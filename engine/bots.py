@@ -117,6 +117,16 @@ def shuffle_as_random(rng: _random.Random, items: list) -> None:
         items[i], items[r] = items[r], items[i]
 
 
+def _hidden_slot_kinds(game, player: int) -> tuple[tuple[int, str], ...]:
+    """``player``'s hidden slots (``hidden_slots_of``), each with the card kind its zone holds:
+    what ``_Deal`` walks every decision, looked up once a game and player."""
+    cache = game.__dict__.setdefault("_hidden_slot_kinds", {})
+    out = cache.get(player)
+    if out is None:
+        out = cache[player] = tuple((slot, game.zone_defs[game.slot_zone[slot]].holds) for slot in game.hidden_slots_of(player))
+    return out
+
+
 class _Deal:
     """What every sample of one decision deals again, worked out once: for each
     card kind, the hidden places (zone slot, position) whose cards are dealt
@@ -128,33 +138,43 @@ class _Deal:
 
     def __init__(self, game, st: State, player: int):
         zones = st.zones
-        slots = [slot for slot in game.hidden_slots_of(player) if slot < len(zones) and zones[slot]]
+        nzones = len(zones)
         # cards the running rules hold in their locals (a loop's list, a chosen card)
         # stay put: moving them under a running effect would break its premises
         held: set = set()
+        hold = held.add
         for fr in st.frames:
             for v in fr.locals:
-                if isinstance(v, int) and not isinstance(v, bool):
-                    held.add(v)
+                if v is None:           # most locals (unset ones): skipped first, for speed
+                    continue
+                if v.__class__ is int or (isinstance(v, int) and not isinstance(v, bool)):
+                    hold(v)
                 elif isinstance(v, list):
-                    held.update(x for x in v if isinstance(x, int))
-        by_kind: dict[str, list[int]] = {}
-        for slot in slots:
-            by_kind.setdefault(game.zone_defs[game.slot_zone[slot]].holds, []).append(slot)
-        # per kind: the cards, and the runs they go back to: (slot, None, start, end) when
-        # the slot's cards are all dealt again (one slice), else (slot, positions, start, end)
-        self.kinds: list[tuple[list[int], list[tuple]]] = []
-        for kind_slots in by_kind.values():
-            cards: list[int] = []
-            runs: list[tuple] = []
-            for slot in kind_slots:
-                zone = zones[slot]
+                    held.update([x for x in v if isinstance(x, int)])
+        # per kind, in the order of its first hidden slot that has cards: the cards, and the
+        # runs they go back to: (slot, None, start, end) when the slot's cards are all dealt
+        # again (one slice), else (slot, positions, start, end)
+        by_kind: dict[str, tuple[list[int], list[tuple]]] = {}
+        for slot, kind in _hidden_slot_kinds(game, player):
+            if slot >= nzones:
+                continue
+            zone = zones[slot]
+            if not zone:
+                continue
+            entry = by_kind.get(kind)
+            if entry is None:
+                entry = by_kind[kind] = ([], [])
+            cards, runs = entry
+            start = len(cards)
+            if held and not held.isdisjoint(zone):
                 free = [i for i, c in enumerate(zone) if c not in held]
                 if free:
-                    runs.append((slot, None if len(free) == len(zone) else free, len(cards), len(cards) + len(free)))
-                    cards.extend(zone[i] for i in free)
-            if len(cards) >= 2:
-                self.kinds.append((cards, runs))
+                    cards.extend([zone[i] for i in free])
+                    runs.append((slot, None if len(free) == len(zone) else free, start, len(cards)))
+            else:               # the usual case: no card of the slot is held, the whole slot is dealt
+                cards += zone
+                runs.append((slot, None, start, len(cards)))
+        self.kinds: list[tuple[list[int], list[tuple]]] = [entry for entry in by_kind.values() if len(entry[0]) >= 2]
 
     def deal(self, s: State, rng: _random.Random) -> None:
         """Deal the hidden cards of ``s`` (a copy of the state this was made from) again."""
