@@ -326,6 +326,23 @@ def relative(values: list[float], p: int) -> float:
     return values[p] - (max(others) if others else 0.0)
 
 
+def standings(values: list[float]) -> list[float]:
+    """Each player's standing among the others by their values: the share of the other
+    players they are ahead of, a player level with them counting half (1 ahead of all,
+    0 behind all). What an MCTS playout cut short scores."""
+    n = max(1, len(values) - 1)
+    out = []
+    for v in values:
+        behind = level = 0
+        for w in values:
+            if w < v:
+                behind += 1
+            elif w == v:
+                level += 1
+        out.append((behind + 0.5 * (level - 1)) / n)
+    return out
+
+
 def collector_paused(choose: Callable) -> Callable:
     """A bot's ``choose`` run with Python's cycle collector paused, and the
     collector as it was after (left off if the caller had turned it off).
@@ -380,7 +397,10 @@ class GreedyAgent:
     def value(self, game, s: State, p: int) -> float:
         if s.over:
             return 1e9 * (outcome(game, s)[p] - 0.5)
-        return relative(self.values(s), p)
+        values = self.values(s)
+        if len(values) == 2:                # relative(values, p) of two players, without its call and slices
+            return values[p] - values[1 - p]
+        return relative(values, p)
 
     def best(self, game, base: State, p: int) -> tuple[list[int], list[Optional[State]], list[float]]:
         """Indices of the best options of ``base``'s decision, the states every
@@ -548,9 +568,12 @@ class MctsAgent:
         return mine.index(best[0])
 
     def playout(self, game, s: State) -> list[float]:
-        # rng._randbelow(n) is the very draw rng.randrange(n) makes (randrange checks its
-        # arguments, then calls it): the same choices, without randrange's Python-level checks
-        below = self.rng._randbelow
+        # each move is rng.randrange(n)'s very draw, _randbelow(n), written out: getrandbits of
+        # n's bit length until one is below n (random.Random's own _randbelow), so the same
+        # choices without a Python call a move; a subclass of Random draws by its own _randbelow
+        rng = self.rng
+        below = None if type(rng) is _random.Random else rng._randbelow
+        getrandbits = rng.getrandbits
         apply = game.apply
         steps, depth = 0, self.depth
         try:
@@ -558,8 +581,15 @@ class MctsAgent:
                 n = len(s.pending.values)
                 if not n:
                     break
+                if below is None:
+                    k = n.bit_length()
+                    r = getrandbits(k)
+                    while r >= n:
+                        r = getrandbits(k)
+                else:
+                    r = below(n)
                 try:
-                    apply(s, below(n))
+                    apply(s, r)
                 except IllegalChoice:
                     break
                 steps += 1
@@ -567,7 +597,4 @@ class MctsAgent:
             return [0.5] * s.players
         if s.over:
             return outcome(game, s)
-        # cut short: each player's standing by the evaluation (1 ahead of all, 0 behind all)
-        values = self.values(s)
-        n = max(1, s.players - 1)
-        return [(sum(1.0 for w in values if w < v) + 0.5 * (sum(1 for w in values if w == v) - 1)) / n for v in values]
+        return standings(self.values(s))       # cut short: judged by the evaluation

@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from engine.agents import make_agents, parse_bot
-from engine.bots import GreedyAgent, MctsAgent, Perspective, _Deal, determinize, evaluator, shuffle_as_random
+from engine.bots import GreedyAgent, MctsAgent, Perspective, _Deal, determinize, evaluator, relative, shuffle_as_random, standings
 from engine.cli import main
 from engine.game import load_game
 from engine.session import play
@@ -160,6 +160,33 @@ def test_copied_frames_are_equal_and_own_their_locals():
     assert all(type(c) is Frame and c is not f and c.locals is not f.locals for c, f in zip(copies, frames))
     copies[0].locals[0] = 5
     assert frames[0].locals[0] is None
+
+
+# an MCTS playout cut short: values -> each player's standing (share of the others they lead, a tie half)
+STANDINGS = [([5.0], [0.0]),
+             ([3.0, 1.0], [1.0, 0.0]),
+             ([2.0, 2.0], [0.5, 0.5]),
+             ([1.0, 4.0, 4.0], [0.0, 0.75, 0.75]),
+             ([7.0, 1.0, 3.0, 3.0], [1.0, 0.0, 0.5, 0.5]),
+             ([0.0, 0.0, 0.0, 0.0], [0.5, 0.5, 0.5, 0.5])]
+
+
+@pytest.mark.parametrize("values, expected", STANDINGS)
+def test_a_cut_short_playout_scores_each_player_by_standing(values, expected):
+    assert standings(values) == expected
+
+
+# values, seat -> how far ahead of the best other player the seat is (greedy's judgement)
+LEADS = [([3.0, 1.0], 0, 2.0), ([3.0, 1.0], 1, -2.0), ([4.0], 0, 4.0), ([1.0, 5.0, 2.0], 2, -3.0), ([6.0, 5.0, 2.0], 0, 1.0)]
+
+
+@pytest.mark.parametrize("values, seat, lead", LEADS)
+def test_greedy_judges_a_position_by_the_lead_over_the_best_other(values, seat, lead):
+    bot = GreedyAgent(0, lambda st, p: 0.0)
+    bot.values = lambda st: list(values)
+    class Position:
+        over = False
+    assert relative(values, seat) == bot.value(CITADELS, Position(), seat) == lead
 
 
 # sizes around powers of two (where a draw is most often rejected), a whole deck, none and one
