@@ -206,10 +206,11 @@ def determinize(game, st: State, player: int, rng: _random.Random, deal: Optiona
     gvars, pvars = hidden_variables(game, s.players)
     for i, values in gvars:
         s.gvars[i] = values[rng.randrange(len(values))]
-    n = game.npvars
-    for p in range(s.players):
-        for i, values in pvars:
-            s.pvars[p * n + i] = values[rng.randrange(len(values))]
+    if pvars:
+        n = game.npvars
+        for p in range(s.players):
+            for i, values in pvars:
+                s.pvars[p * n + i] = values[rng.randrange(len(values))]
     s.rng = rng.getrandbits(64) or 1
     if s.pending is not None:
         try:
@@ -408,9 +409,12 @@ class GreedyAgent:
         played on (its last option): pass a copy you still need."""
         best, best_value, states, values = [], -math.inf, [], []
         last = base.pending.count() - 1
+        apply = game.apply
         for i in range(last + 1):
             s = base.clone() if i < last else base      # the caller is done with base: the last option plays on it
-            if not _apply(game, s, i):
+            try:
+                apply(s, i)         # _apply written out: one call fewer an option
+            except IllegalChoice:
                 states.append(None)
                 values.append(-math.inf)
                 continue
