@@ -89,6 +89,44 @@ def _values_of(game, t, players: int) -> Optional[list]:
     return None
 
 
+_SHUFFLE_STEPS: dict[int, tuple] = {}      # size -> its draws (see shuffle_as_random)
+
+
+def shuffle_as_random(rng: _random.Random, items: list) -> None:
+    """``rng.shuffle(items)`` without its Python call a card: the same draws in the same
+    order, so the same permutation and the same generator after (tests/test_bots.py).
+
+    CPython's ``shuffle`` draws ``_randbelow(i + 1)`` for i from len - 1 down to 1, and
+    ``_randbelow(n)`` takes ``getrandbits(n.bit_length())`` until one is below n: written
+    out here, with each size's (i, i + 1, bit length) worked out once. A 66-card shuffle
+    took 62,000 instructions instead of 149,000 (valgrind). Drawing all the words in one
+    ``getrandbits(32 * m)`` and unpacking them was slower than this. A subclass of
+    Random, which may draw otherwise, is shuffled by its own ``shuffle``."""
+    if type(rng) is not _random.Random:
+        rng.shuffle(items)
+        return
+    size = len(items)
+    steps = _SHUFFLE_STEPS.get(size)
+    if steps is None:
+        steps = _SHUFFLE_STEPS[size] = tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+    getrandbits = rng.getrandbits
+    for i, n, k in steps:
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        items[i], items[r] = items[r], items[i]
+
+
+def _hidden_slot_kinds(game, player: int) -> tuple[tuple[int, str], ...]:
+    """``player``'s hidden slots (``hidden_slots_of``), each with the card kind its zone holds:
+    what ``_Deal`` walks every decision, looked up once a game and player."""
+    cache = game.__dict__.setdefault("_hidden_slot_kinds", {})
+    out = cache.get(player)
+    if out is None:
+        out = cache[player] = tuple((slot, game.zone_defs[game.slot_zone[slot]].holds) for slot in game.hidden_slots_of(player))
+    return out
+
+
 class _Deal:
     """What every sample of one decision deals again, worked out once: for each
     card kind, the hidden places (zone slot, position) whose cards are dealt
@@ -100,40 +138,50 @@ class _Deal:
 
     def __init__(self, game, st: State, player: int):
         zones = st.zones
-        slots = [slot for slot in game.hidden_slots_of(player) if slot < len(zones) and zones[slot]]
+        nzones = len(zones)
         # cards the running rules hold in their locals (a loop's list, a chosen card)
         # stay put: moving them under a running effect would break its premises
         held: set = set()
+        hold = held.add
         for fr in st.frames:
             for v in fr.locals:
-                if isinstance(v, int) and not isinstance(v, bool):
-                    held.add(v)
+                if v is None:           # most locals (unset ones): skipped first, for speed
+                    continue
+                if v.__class__ is int or (isinstance(v, int) and not isinstance(v, bool)):
+                    hold(v)
                 elif isinstance(v, list):
-                    held.update(x for x in v if isinstance(x, int))
-        by_kind: dict[str, list[int]] = {}
-        for slot in slots:
-            by_kind.setdefault(game.zone_defs[game.slot_zone[slot]].holds, []).append(slot)
-        # per kind: the cards, and the runs they go back to: (slot, None, start, end) when
-        # the slot's cards are all dealt again (one slice), else (slot, positions, start, end)
-        self.kinds: list[tuple[list[int], list[tuple]]] = []
-        for kind_slots in by_kind.values():
-            cards: list[int] = []
-            runs: list[tuple] = []
-            for slot in kind_slots:
-                zone = zones[slot]
+                    held.update([x for x in v if isinstance(x, int)])
+        # per kind, in the order of its first hidden slot that has cards: the cards, and the
+        # runs they go back to: (slot, None, start, end) when the slot's cards are all dealt
+        # again (one slice), else (slot, positions, start, end)
+        by_kind: dict[str, tuple[list[int], list[tuple]]] = {}
+        for slot, kind in _hidden_slot_kinds(game, player):
+            if slot >= nzones:
+                continue
+            zone = zones[slot]
+            if not zone:
+                continue
+            entry = by_kind.get(kind)
+            if entry is None:
+                entry = by_kind[kind] = ([], [])
+            cards, runs = entry
+            start = len(cards)
+            if held and not held.isdisjoint(zone):
                 free = [i for i, c in enumerate(zone) if c not in held]
                 if free:
-                    runs.append((slot, None if len(free) == len(zone) else free, len(cards), len(cards) + len(free)))
-                    cards.extend(zone[i] for i in free)
-            if len(cards) >= 2:
-                self.kinds.append((cards, runs))
+                    cards.extend([zone[i] for i in free])
+                    runs.append((slot, None if len(free) == len(zone) else free, start, len(cards)))
+            else:               # the usual case: no card of the slot is held, the whole slot is dealt
+                cards += zone
+                runs.append((slot, None, start, len(cards)))
+        self.kinds: list[tuple[list[int], list[tuple]]] = [entry for entry in by_kind.values() if len(entry[0]) >= 2]
 
     def deal(self, s: State, rng: _random.Random) -> None:
         """Deal the hidden cards of ``s`` (a copy of the state this was made from) again."""
         zones, loc = s.zones, s.loc
         for cards, runs in self.kinds:
             cards = cards[:]
-            rng.shuffle(cards)
+            shuffle_as_random(rng, cards)
             for slot, positions, a, b in runs:
                 zone = zones[slot]
                 if positions is None:
@@ -158,10 +206,11 @@ def determinize(game, st: State, player: int, rng: _random.Random, deal: Optiona
     gvars, pvars = hidden_variables(game, s.players)
     for i, values in gvars:
         s.gvars[i] = values[rng.randrange(len(values))]
-    n = game.npvars
-    for p in range(s.players):
-        for i, values in pvars:
-            s.pvars[p * n + i] = values[rng.randrange(len(values))]
+    if pvars:
+        n = game.npvars
+        for p in range(s.players):
+            for i, values in pvars:
+                s.pvars[p * n + i] = values[rng.randrange(len(values))]
     s.rng = rng.getrandbits(64) or 1
     if s.pending is not None:
         try:
@@ -278,6 +327,23 @@ def relative(values: list[float], p: int) -> float:
     return values[p] - (max(others) if others else 0.0)
 
 
+def standings(values: list[float]) -> list[float]:
+    """Each player's standing among the others by their values: the share of the other
+    players they are ahead of, a player level with them counting half (1 ahead of all,
+    0 behind all). What an MCTS playout cut short scores."""
+    n = max(1, len(values) - 1)
+    out = []
+    for v in values:
+        behind = level = 0
+        for w in values:
+            if w < v:
+                behind += 1
+            elif w == v:
+                level += 1
+        out.append((behind + 0.5 * (level - 1)) / n)
+    return out
+
+
 def collector_paused(choose: Callable) -> Callable:
     """A bot's ``choose`` run with Python's cycle collector paused, and the
     collector as it was after (left off if the caller had turned it off).
@@ -332,7 +398,10 @@ class GreedyAgent:
     def value(self, game, s: State, p: int) -> float:
         if s.over:
             return 1e9 * (outcome(game, s)[p] - 0.5)
-        return relative(self.values(s), p)
+        values = self.values(s)
+        if len(values) == 2:                # relative(values, p) of two players, without its call and slices
+            return values[p] - values[1 - p]
+        return relative(values, p)
 
     def best(self, game, base: State, p: int) -> tuple[list[int], list[Optional[State]], list[float]]:
         """Indices of the best options of ``base``'s decision, the states every
@@ -340,9 +409,12 @@ class GreedyAgent:
         played on (its last option): pass a copy you still need."""
         best, best_value, states, values = [], -math.inf, [], []
         last = base.pending.count() - 1
+        apply = game.apply
         for i in range(last + 1):
             s = base.clone() if i < last else base      # the caller is done with base: the last option plays on it
-            if not _apply(game, s, i):
+            try:
+                apply(s, i)         # _apply written out: one call fewer an option
+            except IllegalChoice:
                 states.append(None)
                 values.append(-math.inf)
                 continue
@@ -500,9 +572,12 @@ class MctsAgent:
         return mine.index(best[0])
 
     def playout(self, game, s: State) -> list[float]:
-        # rng._randbelow(n) is the very draw rng.randrange(n) makes (randrange checks its
-        # arguments, then calls it): the same choices, without randrange's Python-level checks
-        below = self.rng._randbelow
+        # each move is rng.randrange(n)'s very draw, _randbelow(n), written out: getrandbits of
+        # n's bit length until one is below n (random.Random's own _randbelow), so the same
+        # choices without a Python call a move; a subclass of Random draws by its own _randbelow
+        rng = self.rng
+        below = None if type(rng) is _random.Random else rng._randbelow
+        getrandbits = rng.getrandbits
         apply = game.apply
         steps, depth = 0, self.depth
         try:
@@ -510,8 +585,15 @@ class MctsAgent:
                 n = len(s.pending.values)
                 if not n:
                     break
+                if below is None:
+                    k = n.bit_length()
+                    r = getrandbits(k)
+                    while r >= n:
+                        r = getrandbits(k)
+                else:
+                    r = below(n)
                 try:
-                    apply(s, below(n))
+                    apply(s, r)
                 except IllegalChoice:
                     break
                 steps += 1
@@ -519,7 +601,4 @@ class MctsAgent:
             return [0.5] * s.players
         if s.over:
             return outcome(game, s)
-        # cut short: each player's standing by the evaluation (1 ahead of all, 0 behind all)
-        values = self.values(s)
-        n = max(1, s.players - 1)
-        return [(sum(1.0 for w in values if w < v) + 0.5 * (sum(1 for w in values if w == v) - 1)) / n for v in values]
+        return standings(self.values(s))       # cut short: judged by the evaluation

@@ -7,11 +7,12 @@ import pytest
 from click.testing import CliRunner
 
 from engine.agents import make_agents, parse_bot
-from engine.bots import GreedyAgent, MctsAgent, Perspective, determinize, evaluator
+from engine.bots import GreedyAgent, MctsAgent, Perspective, _Deal, determinize, evaluator, relative, shuffle_as_random, standings
 from engine.cli import main
 from engine.game import load_game
 from engine.session import play
 from engine.simulate import SimConfig, simulate
+from engine.state import Frame, copy_frames
 
 CITADELS = load_game("citadels")
 
@@ -114,6 +115,104 @@ def test_a_perspective_deals_its_samples_as_a_fresh_determinize_would(pack, play
         persp, kept, fresh = Perspective(game, st, me), random.Random(3), random.Random(3)
         for _ in range(3):
             assert persp.sample(kept).to_json() == determinize(game, st, me, fresh).to_json()
+
+
+def _a_hidden_deck_and_hand():
+    """A 2-player Citadels state at an action: the player's opponent's hand and the deck are hidden."""
+    st = CITADELS.new_state(2, 1)
+    rng = random.Random(1)
+    while st.round < 1 or st.pending.kind != "action":
+        CITADELS.apply(st, rng.randrange(st.pending.count()))
+    me = st.pending.player
+    return st, me, _zone(CITADELS, st, "deck"), _zone(CITADELS, st, "hand", 1 - me)
+
+
+# what a running frame holds -> the deck's positions and the hand's positions that stay put ('all': every one)
+HELD = [("nothing", lambda deck, hand: [], [], []),
+        ("a card", lambda deck, hand: [deck[5]], [5], []),
+        ("a list of cards", lambda deck, hand: [hand[:2], 7], [], [0, 1]),
+        ("a whole hand and a deck card", lambda deck, hand: [hand[:], deck[0]], [0], "all"),
+        ("a flag, not a card", lambda deck, hand: [True, False, None, "x"], [], [])]
+
+
+@pytest.mark.parametrize("what, locals_of, deck_kept, hand_kept", HELD, ids=[h[0] for h in HELD])
+def test_cards_a_running_frame_holds_stay_put_in_every_sample(what, locals_of, deck_kept, hand_kept):
+    st, me, deck, hand = _a_hidden_deck_and_hand()
+    st.frames.append(Frame(-1, 0, locals_of(deck, hand), me, -1))
+    hand_kept = range(len(hand)) if hand_kept == "all" else hand_kept
+    deal = _Deal(CITADELS, st, me)
+    moved = set()
+    for seed in range(20):
+        s = st.clone()
+        deal.deal(s, random.Random(seed))
+        s_deck, s_hand = _zone(CITADELS, s, "deck"), _zone(CITADELS, s, "hand", 1 - me)
+        assert sorted(s_deck + s_hand) == sorted(deck + hand)          # the same cards, dealt again
+        assert [s_deck[i] for i in deck_kept] == [deck[i] for i in deck_kept]
+        assert [s_hand[i] for i in hand_kept] == [hand[i] for i in hand_kept]
+        moved.update(i for i, c in enumerate(s_deck) if c != deck[i])
+    assert moved and not moved & set(deck_kept)
+
+
+def test_copied_frames_are_equal_and_own_their_locals():
+    frames = [Frame(3, 7, [None, 4, [1, 2]], 1, 9), Frame(-1, 0, [], 0, -1)]
+    copies = copy_frames(frames)
+    assert [f.to_json() for f in copies] == [f.to_json() for f in frames] == [f.copy().to_json() for f in frames]
+    assert all(type(c) is Frame and c is not f and c.locals is not f.locals for c, f in zip(copies, frames))
+    copies[0].locals[0] = 5
+    assert frames[0].locals[0] is None
+
+
+# an MCTS playout cut short: values -> each player's standing (share of the others they lead, a tie half)
+STANDINGS = [([5.0], [0.0]),
+             ([3.0, 1.0], [1.0, 0.0]),
+             ([2.0, 2.0], [0.5, 0.5]),
+             ([1.0, 4.0, 4.0], [0.0, 0.75, 0.75]),
+             ([7.0, 1.0, 3.0, 3.0], [1.0, 0.0, 0.5, 0.5]),
+             ([0.0, 0.0, 0.0, 0.0], [0.5, 0.5, 0.5, 0.5])]
+
+
+@pytest.mark.parametrize("values, expected", STANDINGS)
+def test_a_cut_short_playout_scores_each_player_by_standing(values, expected):
+    assert standings(values) == expected
+
+
+# values, seat -> how far ahead of the best other player the seat is (greedy's judgement)
+LEADS = [([3.0, 1.0], 0, 2.0), ([3.0, 1.0], 1, -2.0), ([4.0], 0, 4.0), ([1.0, 5.0, 2.0], 2, -3.0), ([6.0, 5.0, 2.0], 0, 1.0)]
+
+
+@pytest.mark.parametrize("values, seat, lead", LEADS)
+def test_greedy_judges_a_position_by_the_lead_over_the_best_other(values, seat, lead):
+    bot = GreedyAgent(0, lambda st, p: 0.0)
+    bot.values = lambda st: list(values)
+    class Position:
+        over = False
+    assert relative(values, seat) == bot.value(CITADELS, Position(), seat) == lead
+
+
+# sizes around powers of two (where a draw is most often rejected), a whole deck, none and one
+SHUFFLED = [0, 1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 32, 33, 54, 66, 100, 129, 1000]
+
+
+@pytest.mark.parametrize("size", SHUFFLED)
+def test_the_written_out_shuffle_is_random_shuffle_draw_for_draw(size):
+    """The same permutation as random.shuffle and the generator left where it leaves it
+    (the next draws equal), for many seeds: a bot's samples are those of random.shuffle."""
+    for seed in range(60):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        mine, expected = list(range(size)), list(range(size))
+        shuffle_as_random(ours, mine)
+        theirs.shuffle(expected)
+        assert mine == expected
+        assert ours.getstate() == theirs.getstate()
+
+
+def test_a_random_subclass_is_shuffled_by_its_own_shuffle():
+    class Reversing(random.Random):
+        def shuffle(self, x):
+            x.reverse()
+    items = [1, 2, 3]
+    shuffle_as_random(Reversing(0), items)
+    assert items == [3, 2, 1]
 
 
 @pytest.mark.parametrize("pack, players", SAMPLED, ids=[p for p, _ in SAMPLED])
