@@ -266,7 +266,7 @@ def own_zone(st, slot: int) -> list:
     state that owns its lists (every random playout) pays no call."""
     z = st.zones[slot][:]
     st.zones[slot] = z
-    st.own[slot] = 1
+    st.own[slot] = True
     return z
 
 

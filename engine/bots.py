@@ -137,7 +137,7 @@ class _Deal:
             for slot, positions, a, b in runs:
                 if positions is None:
                     zone = zones[slot] = cards[a:b]     # a new list: this state's own (copy-on-write)
-                    own[slot] = 1
+                    own[slot] = True
                     for c in zone:
                         loc[c] = slot
                 else:

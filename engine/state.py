@@ -27,7 +27,7 @@ class State:
         self.pvars: list = []
         self.gvars: list = []
         self.zones: list[list[int]] = []
-        self.own = bytearray()    # 1 for each zone list this state may write in place (see ``clone``)
+        self.own: list[bool] = []   # True for each zone list this state may write in place (see ``clone``)
         self.loc: list[int] = []
         self.cvars: list = []
         self.rng = 0
@@ -101,8 +101,8 @@ class State:
         # clones per option tried and its playout writes a few zones of the 50-170.
         new.zones = self.zones[:]
         n = len(self.zones)
-        new.own = bytearray(n)
-        self.own = bytearray(n)
+        new.own = [False] * n      # a list of bools: its test is half the cost of a bytearray's
+        self.own = [False] * n
         new.loc = self.loc[:]
         new.cvars = self.cvars[:]
         new.rng = self.rng
@@ -131,8 +131,8 @@ class State:
                 setattr(self, name, getattr(other, name))
         self.zones = other.zones[:]
         n = len(self.zones)
-        self.own = bytearray(n)
-        other.own = bytearray(n)
+        self.own = [False] * n
+        other.own = [False] * n
 
     def to_json(self) -> dict:
         return {
@@ -151,7 +151,7 @@ class State:
         st.pvars = list(data["pvars"])
         st.gvars = list(data["gvars"])
         st.zones = [list(z) for z in data["zones"]]
-        st.own = bytearray(b"\x01") * len(st.zones)
+        st.own = [True] * len(st.zones)
         st.loc = list(data["loc"])
         st.cvars = list(data["cvars"])
         st.rng = data["rng"]
