@@ -31,7 +31,7 @@ from .interaction import InteractionCompiler
 from .parser import parse
 from .pygen import fusable, inline_procedures
 from .types import (CALL, MAX_NUMBER, SKIP, STOP, SUSPEND, Code, Fn, Scope, Unit, _Scope, _branch, _jump, _me, _move,
-                    bounded, order_key, thread_jumps, too_big)
+                    bounded, order_key, thread_jumps, too_big, zone_to_write)
 from .typesys import ANY, INT, AnyT, Card, List, Type, Zone, card_kind, compatible
 from .vocabulary import CompileResult, Vocabulary
 
@@ -414,7 +414,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
 
         def act(st, fr):
             n = count(st, fr)
-            z = st.zones[src(st, fr)]
+            z = zone_to_write(st, src(st, fr))      # owned before the moves: they then write this very list
             d = dest(st, fr)
             for _ in range(min(n, len(z))):
                 _move(st, z[-1], d, bottom)
@@ -422,7 +422,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
 
     def s_Shuffle(self, unit, s):
         zone, _ = self.zone_expr(unit, s.zone)
-        self.simple(unit, s.pos, lambda st, fr: st.shuffle(st.zones[zone(st, fr)]))
+        self.simple(unit, s.pos, lambda st, fr: st.shuffle(zone_to_write(st, zone(st, fr))))
 
     def s_Swap(self, unit, s):
         a, ta = self.zone_expr(unit, s.a)
@@ -433,6 +433,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         def act(st, fr):
             za, zb = a(st, fr), b(st, fr)
             st.zones[za], st.zones[zb] = st.zones[zb], st.zones[za]
+            st.own[za], st.own[zb] = st.own[zb], st.own[za]     # each list keeps its owner
             for c in st.zones[za]:
                 st.loc[c] = za
             for c in st.zones[zb]:

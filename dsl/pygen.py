@@ -40,7 +40,8 @@ from .errors import MeepleError, Refusal, RuleError
 from .interaction import ACTION_KIND, ACTION_PROMPT, CHOOSE_KIND, no_such_chooser
 from .runtime import NO_ANSWER, Decision, Frame
 from .types import (MAX_NUMBER, RULE_FAULTS, SKIP, STEP_BUDGET, STOP, SUSPEND, UNSET, Fn, Unit, _branch, _me, _move, card_zone_of, divide,
-                    join, named_error, number_range, order_key, overflow, remainder, uses)
+                    join, named_error, number_range, order_key, overflow, own_zone, remainder, uses,
+                    zone_to_write)
 from .typesys import BOOL, INT, AnyT, Card, List, Type, Zone, card_kind
 
 __all__ = ["PyGen", "GENERATED_FILE", "fusable"]
@@ -169,7 +170,7 @@ _BUILTINS = {"len": len, "list": list, "int": int, "str": str, "abs": abs, "rang
              "True": True, "False": False, "None": None}
 
 _RUNTIME = {"_U": UNSET, "_me": _me, "_cache": _cache, "_div": divide, "_mod": remainder, "_range": number_range,
-            "_move": _move, "_over": _over, "_negative": _negative, "_Refusal": Refusal, "_uses": uses,
+            "_move": _move, "_own": own_zone, "_wz": zone_to_write, "_over": _over, "_negative": _negative, "_Refusal": Refusal, "_uses": uses,
             "_join": join, "_big": overflow, "_ME": MeepleError, "_RF": RULE_FAULTS,
             "_named": named_error, "_NO_ANSWER": NO_ANSWER, "_Decision": Decision, "_no_chooser": no_such_chooser}
 
@@ -787,8 +788,9 @@ class PyGen:
         # a move to the top, written out (the commonest statement of all)
         o = self.fresh("o")
         w.line(depth + 1, f"{o} = st.loc[{c}]", span)
-        w.line(depth + 1, f"st.zones[{o}].remove({c})", span)
-        w.line(depth + 1, f"st.zones[{z}].append({c})", span)
+        # copy-on-write (dsl.types.own_zone): a list not owned is copied first; owned, no call
+        w.line(depth + 1, f"(st.zones[{o}] if st.own[{o}] else _own(st, {o})).remove({c})", span)
+        w.line(depth + 1, f"(st.zones[{z}] if st.own[{z}] else _own(st, {z})).append({c})", span)
         w.line(depth + 1, f"if {o} != {z}:", span)
         w.line(depth + 2, f"st.loc[{c}] = {z}", span)
         w.line(depth + 2, "if st.track is not None:", span)
@@ -835,7 +837,7 @@ class PyGen:
         return True
 
     def w_Shuffle(self, w, s, depth, span):
-        w.line(depth, f"st.shuffle(st.zones[{self.expr_src(w, s.zone, depth, span)}])", span)
+        w.line(depth, f"st.shuffle(_wz(st, {self.expr_src(w, s.zone, depth, span)}))", span)
         return True
 
     def w_Repeat(self, w, s, depth, span):

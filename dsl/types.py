@@ -258,17 +258,34 @@ def _branch(cond: Fn, yes: int, no: int) -> Callable:
     return lambda st, fr: yes if cond(st, fr) else no
 
 
+def own_zone(st, slot: int) -> list:
+    """The zone list at ``slot`` made this state's own, to write: a clone shares its
+    zone lists with the original until one of them writes (copy-on-write), so the
+    first write of either side copies the list and marks it owned. Every writer
+    tests ``st.own[slot]`` inline and calls this only when the flag is clear, so a
+    state that owns its lists (every random playout) pays no call."""
+    z = st.zones[slot][:]
+    st.zones[slot] = z
+    st.own[slot] = True
+    return z
+
+
+def zone_to_write(st, slot: int) -> list:
+    """The zone list at ``slot``, owned (see ``own_zone``): for writers off the hot path."""
+    return st.zones[slot] if st.own[slot] else own_zone(st, slot)
+
+
 def _move(st, card: int, zone: int, bottom: bool) -> None:
     old = st.loc[card]
+    zones, own = st.zones, st.own
+    (zones[old] if own[old] else own_zone(st, old)).remove(card)
     if old == zone and not bottom:
-        st.zones[old].remove(card)
-        st.zones[zone].append(card)
+        zones[zone].append(card)          # owned a line above
         return
-    st.zones[old].remove(card)
     if bottom:
-        st.zones[zone].insert(0, card)
+        (zones[zone] if own[zone] else own_zone(st, zone)).insert(0, card)
     else:
-        st.zones[zone].append(card)
+        (zones[zone] if own[zone] else own_zone(st, zone)).append(card)
     st.loc[card] = zone
     if st.track is not None:
         st.track.add((zone, card))

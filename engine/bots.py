@@ -19,7 +19,7 @@ import time
 from typing import Callable, Optional
 
 from dsl.runtime import Frame
-from dsl.types import RULE_FAULTS
+from dsl.types import RULE_FAULTS, zone_to_write
 from dsl.typesys import BOOL, INT, PLAYER, Card, Enum
 
 from .errors import IllegalChoice, MeepleError
@@ -178,17 +178,18 @@ class _Deal:
 
     def deal(self, s: State, rng: _random.Random) -> None:
         """Deal the hidden cards of ``s`` (a copy of the state this was made from) again."""
-        zones, loc = s.zones, s.loc
+        zones, loc, own = s.zones, s.loc, s.own
         for cards, runs in self.kinds:
             cards = cards[:]
             shuffle_as_random(rng, cards)
             for slot, positions, a, b in runs:
-                zone = zones[slot]
                 if positions is None:
-                    zone[:] = cards[a:b]
+                    zone = zones[slot] = cards[a:b]     # a new list: this state's own (copy-on-write)
+                    own[slot] = True
                     for c in zone:
                         loc[c] = slot
                 else:
+                    zone = zone_to_write(s, slot)
                     for i, c in zip(positions, cards[a:b]):
                         zone[i] = c
                         loc[c] = slot

@@ -76,6 +76,7 @@ class Flow:
         st.pvars = [d for _ in range(players) for d in self.pvar_defaults]
         st.gvars = list(self.gvar_defaults)
         st.zones = [[] for _ in range(self.nslots)]
+        st.own = [True] * self.nslots      # a new state owns all its zone lists
         st.loc = [0] * self.ncards
         for c, home in enumerate(self.card_home):
             st.zones[home].append(c)

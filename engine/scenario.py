@@ -18,7 +18,7 @@ from dsl.compiler import Code, Compiler, Unit, _Scope
 from dsl.parser import parse
 from dsl.runtime import Frame
 from dsl.source import Source, TextOrigin
-from dsl.types import RULE_FAULTS
+from dsl.types import RULE_FAULTS, zone_to_write
 from dsl.typesys import BOOL, INT, PLAYER, Card, Enum, List, Type, Zone
 
 from .errors import UNKNOWN, ContentError, IllegalChoice, MeepleError, PackInvalid, RuleError, Span, location, suggest
@@ -222,8 +222,8 @@ class _Start:
 
 
 def _move(st: State, card: int, slot: int) -> None:
-    st.zones[st.loc[card]].remove(card)
-    st.zones[slot].append(card)
+    zone_to_write(st, st.loc[card]).remove(card)        # owned first: a state may share its lists (State.clone)
+    zone_to_write(st, slot).append(card)
     st.loc[card] = slot
 
 
