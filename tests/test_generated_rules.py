@@ -419,19 +419,26 @@ def test_no_jump_leads_to_a_jump_or_the_end(pack):
     assert not [(code.name, pc) for code in g.codes for pc, op in enumerate(code.instrs) if hasattr(op, "jump_to")]
 
 
-def test_an_error_in_a_loop_test_reached_by_its_way_back_names_the_test(tmp_path):
+def _same_located_error(root, line_text: str) -> str:
+    """The pack at ``root`` played with either back end: both stop with a rule error at
+    the line holding ``line_text``, with the same message (returned)."""
     from engine.errors import RuleError
-    root = _minimal_with(tmp_path, ROUND, "    let k = 0\n    while 6 / (2 - k) > 0:\n        as player(1):\n"
-                                          "            call turn()\n        set k = k + 1\n")
     text = (root / "game.yaml").read_text(encoding="utf-8").splitlines()
-    want_line = next(i for i, line in enumerate(text, 1) if "while 6 / (2 - k)" in line)
+    want_line = next(i for i, line in enumerate(text, 1) if line_text in line)
     seen = []
     for generate, g in _both_back_ends(root):
         with pytest.raises(RuleError) as info:
             play(g, 2, 1)
         assert info.value.span.line == want_line, (generate, info.value.span)
         seen.append(info.value.message)
-    assert seen[0] == seen[1] and seen[0].startswith("division by zero"), seen
+    assert seen[0] == seen[1], seen
+    return seen[0]
+
+
+def test_an_error_in_a_loop_test_reached_by_its_way_back_names_the_test(tmp_path):
+    root = _minimal_with(tmp_path, ROUND, "    let k = 0\n    while 6 / (2 - k) > 0:\n        as player(1):\n"
+                                          "            call turn()\n        set k = k + 1\n")
+    assert _same_located_error(root, "while 6 / (2 - k)").startswith("division by zero")
 
 
 def test_playing_as_a_player_who_is_not_there_names_the_statement_with_either_back_end(tmp_path):
@@ -464,23 +471,14 @@ TURN = "      set passed = false\n      play actions turn until passed\n"
 def test_an_error_of_play_actions_names_the_statement_with_either_back_end(tmp_path, changes, line_text, message):
     """'play actions' is one generated instruction (its end test, menu and decision written
     in); its errors name its line, as the closures' do."""
-    from engine.errors import RuleError
     root = _minimal_with(tmp_path, *changes[0])
     for old, new in changes[1:]:
         game = (root / "game.yaml").read_text(encoding="utf-8")
         assert old in game
         (root / "game.yaml").write_text(game.replace(old, new), encoding="utf-8")
-    text = (root / "game.yaml").read_text(encoding="utf-8").splitlines()
-    want_line = next(i for i, line in enumerate(text, 1) if line_text in line)
-    seen = []
-    for generate, g in _both_back_ends(root):
-        if generate:
-            assert "def _pa" in g.pygen.source and g.pygen.fallbacks == 0
-        with pytest.raises(RuleError) as info:
-            play(g, 2, 1)
-        assert info.value.span.line == want_line, (generate, info.value.span)
-        seen.append(info.value.message)
-    assert seen[0] == seen[1] and seen[0].startswith(message), seen
+    generated = next(_both_back_ends(root))[1]
+    assert "def _pa" in generated.pygen.source and generated.pygen.fallbacks == 0
+    assert _same_located_error(root, line_text).startswith(message)
 
 
 def test_play_actions_compiled_after_the_pack_lists_by_the_engine():
@@ -549,14 +547,5 @@ def test_a_generated_choice_plays_as_its_closure_does(tmp_path, lines, gold):
     ("    choose c from deck by player(1 + 6 / (size(deck) - size(deck)))\n", "division by zero"),
 ])
 def test_an_error_of_a_generated_choice_names_the_statement_with_either_back_end(tmp_path, lines, message):
-    from engine.errors import RuleError
     root = _minimal_with(tmp_path, SETUP, SETUP + lines)
-    text = (root / "game.yaml").read_text(encoding="utf-8").splitlines()
-    want_line = next(i for i, line in enumerate(text, 1) if "choose c from deck" in line)
-    seen = []
-    for generate, g in _both_back_ends(root):
-        with pytest.raises(RuleError) as info:
-            play(g, 2, 1)
-        assert info.value.span.line == want_line, (generate, info.value.span)
-        seen.append(info.value.message)
-    assert seen[0] == seen[1] and seen[0].startswith(message), seen
+    assert _same_located_error(root, "choose c from deck").startswith(message)
