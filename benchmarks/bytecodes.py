@@ -9,6 +9,11 @@ count with ``benchmarks/instructions.sh``, which counts machine instructions.
 
     python benchmarks/bytecodes.py citadels --players 4 --games 10 --top 25
     python benchmarks/bytecodes.py troyes --root /tmp/other-checkout
+    python benchmarks/bytecodes.py citadels --players 2 --games 1 --bot greedy --decisions 20
+
+With ``--bot``, the bot's own decisions are counted: it plays seat 1 against random
+seats (seeds 0..games-1, its first ``--decisions`` each), as
+``benchmarks/bot_instructions.sh`` plays it, and only the time it decides is traced.
 """
 from __future__ import annotations
 
@@ -19,13 +24,8 @@ import sys
 from pathlib import Path
 
 
-def count(root: str, pack: str, players: int, games: int) -> tuple[collections.Counter, int]:
-    """Bytecodes per function (file:line:name) over ``games`` seeded random games, and the decisions made."""
-    sys.path.insert(0, root)
-    from engine.game import load_game
-    game = load_game(pack)
-    seen: collections.Counter = collections.Counter()
-
+def _tracer(seen: collections.Counter):
+    """A ``sys.settrace`` function adding each bytecode run to its function's count."""
     def tracer(frame, event, arg):
         frame.f_trace_opcodes = True
         frame.f_trace_lines = False
@@ -37,6 +37,17 @@ def count(root: str, pack: str, players: int, games: int) -> tuple[collections.C
                 seen[where] += 1
             return each
         return each
+    return tracer
+
+
+def count(root: str, pack: str, players: int, games: int) -> tuple[collections.Counter, int]:
+    """Bytecodes per function (file:line:name) over ``games`` seeded random games, and the decisions made."""
+    sys.path.insert(0, root)
+    from engine.game import load_game
+    game = load_game(pack)
+    seen: collections.Counter = collections.Counter()
+
+    tracer = _tracer(seen)
     decisions = 0
     for seed in range(games):
         st = game.new_state(players, seed)
@@ -54,6 +65,44 @@ def count(root: str, pack: str, players: int, games: int) -> tuple[collections.C
     return seen, decisions
 
 
+def count_bot(root: str, pack: str, bot: str, players: int, games: int, decisions: int) -> tuple[collections.Counter, int]:
+    """Bytecodes per function while ``bot`` (seat 1, the others random) decides, over its
+    first ``decisions`` decisions of each seeded game, and the decisions it made."""
+    sys.path.insert(0, root)
+    from engine.agents import make_agents
+    from engine.bots import evaluator
+    from engine.game import load_game
+    from engine.session import play
+    game = load_game(pack)
+    value = evaluator(game)
+    seen: collections.Counter = collections.Counter()
+    tracer = _tracer(seen)
+
+    class Enough(Exception):
+        pass
+    made = 0
+    for seed in range(games):
+        agents = make_agents(",".join([bot] + ["random"] * (players - 1)), players, seed, game, value)
+        inner, mine = agents[0].choose, [0]
+
+        def choose(view, options, inner=inner, mine=mine):
+            if mine[0] == decisions:
+                raise Enough
+            mine[0] += 1
+            sys.settrace(tracer)
+            try:
+                return inner(view, options)
+            finally:
+                sys.settrace(None)
+        agents[0].choose = choose
+        try:
+            play(game, players, seed, agents)
+        except Enough:
+            pass
+        made += mine[0]
+    return seen, made
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("pack")
@@ -61,12 +110,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--top", type=int, default=25)
     ap.add_argument("--root", default=str(Path(__file__).resolve().parent.parent), help="the checkout to count")
+    ap.add_argument("--bot", help="count this bot's decisions (seat 1; the other seats random), e.g. greedy, mcts:100")
+    ap.add_argument("--decisions", type=int, default=20, help="with --bot: its first N decisions of each game")
     args = ap.parse_args(argv)
-    if args.games < 1 or args.players < 1 or args.top < 0:
-        ap.error("--games and --players must be at least 1, --top at least 0")
-    seen, decisions = count(args.root, args.pack, args.players, args.games)
+    if args.games < 1 or args.players < 1 or args.top < 0 or args.decisions < 1:
+        ap.error("--games, --players and --decisions must be at least 1, --top at least 0")
+    if args.bot:
+        seen, decisions = count_bot(args.root, args.pack, args.bot, args.players, args.games, args.decisions)
+        what = f"{args.bot} in seat 1"
+    else:
+        seen, decisions = count(args.root, args.pack, args.players, args.games)
+        what = "random"
+    if not decisions:
+        print(f"{args.pack} {args.players}p: no decision was made")
+        return 1
     total = sum(seen.values())
-    print(f"{args.pack} {args.players}p, {args.games} games, {decisions} decisions: "
+    print(f"{args.pack} {args.players}p, {args.games} games, {what}, {decisions} decisions: "
           f"{total / decisions:,.0f} bytecodes a decision")
     for where, n in seen.most_common(args.top):
         print(f"{n / decisions:9.1f} {100 * n / total:5.1f}%  {where}")
