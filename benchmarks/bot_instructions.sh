@@ -13,38 +13,10 @@
 set -euo pipefail
 root=$(cd "$1" && pwd); pack=$2; bots=$3; players=${4:-2}; decisions=${5:-40}; games=${6:-2}
 py=$(python -c 'import sys; print(sys.executable)')
-play='
-import sys
-root, pack, bot, players, decisions, games = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
-sys.path.insert(0, root)
-from engine.game import load_game
-from engine.agents import make_agents
-from engine.bots import evaluator
-from engine.session import play
-g = load_game(pack)
-value = evaluator(g)
-class Enough(Exception):
-    pass
-made = 0
-for seed in range(games):
-    agents = make_agents(",".join([bot] + ["random"] * (players - 1)), players, seed, g, value)
-    inner, count = agents[0].choose, [0]
-    def choose(view, options, inner=inner, count=count):
-        if count[0] == decisions:
-            raise Enough
-        count[0] += 1
-        return inner(view, options)
-    agents[0].choose = choose
-    try:
-        play(g, players, seed, agents)
-    except Enough:
-        pass
-    made += count[0]
-print(made, file=sys.stderr)
-'
+here=$(cd "$(dirname "$0")" && pwd)      # botgames.py plays the games (the same for bytecodes.py --bot)
 count() {   # BOT GAMES
   PYTHONHASHSEED=0 MEEPLE_CACHE_DIR="" valgrind --tool=callgrind --callgrind-out-file=/dev/null \
-    "$py" -c "$play" "$root" "$pack" "$1" "$players" "$decisions" "$2" 2>&1 | awk '/Collected/ {c=$4} /^[0-9]+$/ {d=$1} END {print c, d}'
+    "$py" "$here/botgames.py" "$root" "$pack" "$1" "$players" "$decisions" "$2" 2>&1 | awk '/Collected/ {c=$4} /^[0-9]+$/ {d=$1} END {print c, d}'
 }
 read -r c0 _ < <(count random 0)
 for bot in ${bots//,/ }; do

@@ -67,40 +67,20 @@ def count(root: str, pack: str, players: int, games: int) -> tuple[collections.C
 
 def count_bot(root: str, pack: str, bot: str, players: int, games: int, decisions: int) -> tuple[collections.Counter, int]:
     """Bytecodes per function while ``bot`` (seat 1, the others random) decides, over its
-    first ``decisions`` decisions of each seeded game, and the decisions it made."""
-    sys.path.insert(0, root)
-    from engine.agents import make_agents
-    from engine.bots import evaluator
-    from engine.game import load_game
-    from engine.session import play
-    game = load_game(pack)
-    value = evaluator(game)
+    first ``decisions`` decisions of each seeded game (``botgames.play_bot``), and the
+    decisions it made."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from botgames import play_bot
     seen: collections.Counter = collections.Counter()
     tracer = _tracer(seen)
 
-    class Enough(Exception):
-        pass
-    made = 0
-    for seed in range(games):
-        agents = make_agents(",".join([bot] + ["random"] * (players - 1)), players, seed, game, value)
-        inner, mine = agents[0].choose, [0]
-
-        def choose(view, options, inner=inner, mine=mine):
-            if mine[0] == decisions:
-                raise Enough
-            mine[0] += 1
-            sys.settrace(tracer)
-            try:
-                return inner(view, options)
-            finally:
-                sys.settrace(None)
-        agents[0].choose = choose
+    def traced(choose, *args):       # frames made from here on are traced: the bot's, not this one
+        sys.settrace(tracer)
         try:
-            play(game, players, seed, agents)
-        except Enough:
-            pass
-        made += mine[0]
-    return seen, made
+            return choose(*args)
+        finally:
+            sys.settrace(None)
+    return seen, play_bot(root, pack, bot, players, games, decisions, traced)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -29,7 +29,7 @@ from . import ast as A
 from .expressions import ExpressionCompiler
 from .interaction import InteractionCompiler
 from .parser import parse
-from .pygen import fusable, inline_procedures
+from .pygen import PyGen, fusable, inline_procedures
 from .types import (CALL, MAX_NUMBER, SKIP, STOP, SUSPEND, Code, Fn, Scope, Unit, _Scope, _branch, _jump, _me, _move,
                     bounded, order_key, thread_jumps, too_big, zone_to_write)
 from .typesys import ANY, INT, AnyT, Card, List, Type, Zone, card_kind, compatible
@@ -184,6 +184,13 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         code.instrs.append(fn)
         code.spans.append(self.span(unit, run[0].pos))
 
+    def writer(self) -> Optional[PyGen]:
+        """The generator, when the statement being compiled becomes an instruction of its
+        own that it may write (not while a run of statements is checked for fusing: the
+        run is then written whole); else None."""
+        gen = self.gen
+        return gen if gen is not None and not gen.fusing else None
+
     def emit(self, unit: Unit, pos: A.Pos, make: Callable[[int], Callable]) -> int:
         """Append an instruction; ``make(next_pc)`` builds it. Returns its pc."""
         code = unit.code
@@ -207,12 +214,9 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         """An instruction going to ``yes`` if ``cond`` holds, else to ``no``: generated
         with the condition written in it where the condition was generated (one call
         fewer a test), else the closure."""
-        gen = self.gen
-        if gen is not None and not gen.fusing:
-            made = gen.branch(cond, yes, no)
-            if made is not None:
-                return made
-        return _branch(cond, yes, no)
+        gen = self.writer()
+        made = gen.branch(cond, yes, no) if gen is not None else None
+        return made if made is not None else _branch(cond, yes, no)
 
     def placeholder(self, unit: Unit, pos: A.Pos) -> int:
         code = unit.code
@@ -487,9 +491,8 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
                 items = [k[2] for k in keyed]
             loc[items_slot] = items
             loc[idx_slot] = 0
-        made = None
-        if self.gen is not None and not self.gen.fusing:
-            made = self.gen.walk_init(src, isinstance(st_, Zone), cond, order, var_slot, items_slot, idx_slot, init)
+        gen = self.writer()
+        made = gen.walk_init(src, isinstance(st_, Zone), cond, order, var_slot, items_slot, idx_slot, init) if gen else None
         if made is not None:
             self.emit(unit, s.pos, made)
         else:
@@ -550,8 +553,8 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
 
         def leave(st, fr):
             fr.me = fr.locals[saved]
-        gen = self.gen
-        found = gen.src_of.get(who) if gen is not None and not gen.fusing else None
+        gen = self.writer()
+        found = gen.src_of.get(who) if gen is not None else None
         if found is not None:       # a body that pauses: entering and leaving are instructions, generated
             self.emit(unit, s.pos, gen.op([*found[0], f"L[{saved}] = fr.me", f"fr.me = {found[1]}"], enter))
         else:

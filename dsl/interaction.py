@@ -84,7 +84,7 @@ class InteractionCompiler:
         described = ChoiceDescriber(keyer, text, SKIP, "done" if up_to is not None else "skip", self.g.detail(et))
         prompt = s.prompt or (f"choose {s.var}")
         optional = s.optional
-        gen = self.gen if self.gen is not None and not self.gen.fusing else None
+        gen = self.writer()
 
         def options(st, fr, exclude=()):
             """The values offered (keys and labels are made only if someone reads them)."""
@@ -308,6 +308,7 @@ class InteractionCompiler:
         until = self.truth(unit, s.until)
         usage = unit.new_slot()
         group = s.group
+        gen = self.writer()
         init_pc = self.emit(unit, s.pos, lambda nxt: (lambda st, fr: (fr.locals.__setitem__(usage, []), nxt)[1]))
 
         def make(nxt):
@@ -352,7 +353,6 @@ class InteractionCompiler:
             asking = pausing(resume, offer)
             made = gen.play_actions(until, usage, group, resume, nxt, asking) if gen is not None else None
             return made if made is not None else asking
-        gen = self.gen if self.gen is not None and not self.gen.fusing else None
         self.emit(unit, s.pos, make)
         del init_pc
 

@@ -154,6 +154,26 @@ def _unreached(*args: Any) -> Any:  # pragma: no cover - only generated runs cal
 _ME_ATTR = re.compile(r"(?<![\w.])fr\.me\b")
 
 
+def _engine_menu(group: str) -> Callable:
+    """A group's listing by the engine (``Game.action_options``): what runs where no
+    generated menu does."""
+    return lambda st, fr, used: st.game.action_options(st, fr, group, used)
+
+
+# the start of a generated question: an answer, if there is one, is taken (once)
+_ANSWERED = ["ans = st.answer",
+             "if ans is not _NO_ANSWER:",
+             "    st.answer = _NO_ANSWER"]
+
+
+def _current_chooser(name: str) -> list[str]:
+    """Lines putting the frame's player in ``name``, refused as the closures refuse it
+    (no current player, or not one of this game's)."""
+    return [f"{name} = fr.me",
+            f"if {name} is None or not 0 <= {name} < st.players:",
+            "    raise _no_chooser(st, _me(st, fr))"]
+
+
 def _then(action: Fn, nxt: int) -> Fn:
     def run(st, fr):
         action(st, fr)
@@ -346,9 +366,7 @@ class PyGen:
         menu = self.menu_names.get(group)
         if menu is None:
             menu = self.menu_names[group] = self.fresh("k")     # bound to the group's menu by ``menu``
-        lines = ["ans = st.answer",
-                 "if ans is not _NO_ANSWER:",
-                 "    st.answer = _NO_ANSWER",
+        lines = [*_ANSWERED,
                  f"    to = {self.const(resume)}(st, fr, ans)",
                  "    if to is not None:",
                  "        return to",
@@ -359,9 +377,7 @@ class PyGen:
                  f"opts, texts = {menu}(st, fr, used)",
                  "if not opts:",
                  f"    return {nxt}",
-                 "me = fr.me",
-                 "if me is None or not 0 <= me < st.players:",
-                 "    raise _no_chooser(st, _me(st, fr))",
+                 *_current_chooser("me"),
                  f"st.pending = _Decision(me, {self.const(ACTION_PROMPT)}, None, {self.const(ACTION_KIND)}, used, opts, "
                  "st.game.action_describer, texts)"]
         return self.instruction("pa", lines, f"return {SUSPEND}", asking)
@@ -379,9 +395,7 @@ class PyGen:
         if found is None or (who is not None and chooser is None):
             return None
         skip = self.const(SKIP)
-        lines = ["ans = st.answer",
-                 "if ans is not _NO_ANSWER:",
-                 "    st.answer = _NO_ANSWER",
+        lines = [*_ANSWERED,
                  f"    if ans == {skip}:",            # 'may choose' declined: the effect ends
                  f"        return {STOP}",
                  f"    L[{slot}] = ans",
@@ -397,9 +411,7 @@ class PyGen:
                       "if who.__class__ is not int or not 0 <= who < st.players:",
                       "    raise _no_chooser(st, who)"]
         else:
-            lines += ["who = fr.me",
-                      "if who is None or not 0 <= who < st.players:",
-                      "    raise _no_chooser(st, _me(st, fr))"]
+            lines += _current_chooser("who")
         kind = self.const(CHOOSE_KIND)
         if decision is not None:
             lines.append(f"st.pending = {self.const(decision)}(st, who, {self.const(prompt)}, opts, {kind})")
@@ -450,8 +462,8 @@ class PyGen:
     def finish(self) -> None:
         """Compile every generated function at once and put each in its place."""
         self.write_callers()
-        for group, made in self.menu_names.items():      # a group given no generated menu lists by the engine's
-            self.ns.setdefault(made, lambda st, fr, used, group=group: st.game.action_options(st, fr, group, used))
+        for group, made in self.menu_names.items():      # a group given no generated menu lists by the engine
+            self.ns.setdefault(made, _engine_menu(group))
         if not self.sources:
             return
         source = "\n\n".join(self.sources) + "\n"
@@ -642,8 +654,7 @@ class PyGen:
         # menu is made; the walks it calls read the frame's)
         lines = lines[:header] + [_ME_ATTR.sub("me", line) for line in lines[header:]]
         # what runs instead if the generated module cannot be compiled: the engine's own menu
-        made = self.define(name, "\n\n".join(["\n".join(lines)] + helpers),
-                           lambda st, fr, used: st.game.action_options(st, fr, group, used))
+        made = self.define(name, "\n\n".join(["\n".join(lines)] + helpers), _engine_menu(group))
         if group in self.menu_names:      # the generated 'play actions' of the group call it by this name
             self.ns[self.menu_names[group]] = made
         return made
