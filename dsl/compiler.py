@@ -32,7 +32,7 @@ from .parser import parse
 from .pygen import PyGen, fusable, inline_procedures
 from .types import (CALL, MAX_NUMBER, SKIP, STOP, SUSPEND, Code, Fn, Scope, Unit, _Scope, _branch, _jump, _me, _move,
                     bounded, order_key, thread_jumps, too_big, zone_to_write)
-from .typesys import ANY, INT, AnyT, Card, List, Type, Zone, card_kind, compatible
+from .typesys import ANY, INT, PLAYER, AnyT, Card, List, Type, Zone, card_kind, compatible
 from .vocabulary import CompileResult, Vocabulary
 
 __all__ = ["CALL", "SKIP", "STOP", "SUSPEND", "Code", "Compiler", "Scope", "Unit", "_Scope"]
@@ -87,7 +87,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         self._expanded = 0
         unit = Unit(Code(name), src.origin, _Scope(), me_bound)
         for pname, ptype in params:
-            unit.scope.names[pname] = (unit.new_slot(), ptype)
+            unit.bind(unit.scope, pname, unit.new_slot(ptype), ptype)
         return unit
 
     def expression(self, name: str, src: Source, params: tuple = (), want: Optional[Type] = None,
@@ -115,8 +115,8 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
             if not st.is_collection:
                 raise self.err(unit, comp.source.pos, f"'{comp.var}' must range over a zone or list, not {st.describe()}")
             et = st.elem()
-            slot = unit.new_slot()
-            unit.scope.names[comp.var] = (slot, et)
+            slot = unit.new_slot(et)
+            unit.bind(unit.scope, comp.var, slot, et)
             raw = source
             source = self.hoist_invariants(unit, comp.var, [comp.cond], self.as_list(source, st))
             cond = self.truth(unit, comp.cond) if comp.cond is not None else None
@@ -369,11 +369,11 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         except MeepleError:
             # keep the name known, so one mistake is reported once, not at every use
             if s.name not in unit.scope.names:
-                unit.scope.names[s.name] = (unit.new_slot(), ANY)
+                unit.bind(unit.scope, s.name, unit.new_slot(ANY), ANY)
             raise
         existing = unit.scope.names.get(s.name)
-        slot = existing[0] if existing else unit.new_slot()
-        unit.scope.names[s.name] = (slot, vt)
+        slot = existing[0] if existing else unit.new_slot(vt)
+        unit.bind(unit.scope, s.name, slot, vt)
         if self.gen is not None and self.gen.fusing:
             self.gen.info[id(s)] = slot
 
@@ -463,10 +463,10 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
             raise self.err(unit, s.source.pos, f"'for each' needs a zone or list, found {st_.describe()}")
         source = self.as_list(src, st_)
         et = st_.elem()
-        items_slot, idx_slot = unit.new_slot(), unit.new_slot()
-        var_slot = unit.new_slot()
+        items_slot, idx_slot = unit.new_slot(List(et)), unit.new_slot(INT)
+        var_slot = unit.new_slot(et)
         inner = Unit(unit.code, unit.origin, _Scope(unit.scope), unit.me_bound)
-        inner.scope.names[s.var] = (var_slot, et)
+        inner.bind(inner.scope, s.var, var_slot, et)
         cond = self.truth(inner, s.cond) if s.cond is not None else None
         order = None
         if s.order is not None:
@@ -499,6 +499,8 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
             self.simple(unit, s.pos, init)
         if self.gen is not None and self.gen.fusing:
             self.gen.info[id(s)] = (items_slot, var_slot, idx_slot, isinstance(st_, Zone))
+        if order is not None:
+            unit.code.ordered_walks.append((items_slot, idx_slot, var_slot, order))
         head = self.placeholder(unit, s.pos)
         unit_scope = unit.scope
         unit.scope = inner.scope
@@ -521,7 +523,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
 
     def s_Repeat(self, unit, s):
         count = self.number(unit, s.count)
-        slot = unit.new_slot()
+        slot = unit.new_slot(INT)
         self.simple(unit, s.pos, lambda st, fr: fr.locals.__setitem__(slot, count(st, fr)))
         head = self.placeholder(unit, s.pos)
         self.block(unit, s.body)
@@ -545,7 +547,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
 
     def s_As(self, unit, s):
         who = self.player_expr(unit, s.player)
-        saved = unit.new_slot()
+        saved = unit.new_slot(PLAYER)
 
         def enter(st, fr):
             fr.locals[saved] = fr.me

@@ -207,7 +207,7 @@ class ExpressionCompiler:
         unit.hoist = dict(unit.hoist or {})
         slots = []
         for node in parts:
-            slot = unit.new_slot()
+            slot = unit.new_slot(known=True)      # a cache, emptied before each walk: dead across decisions
             unit.hoist[id(node)] = slot
             slots.append(slot)
         if len(slots) == 1:
@@ -508,8 +508,8 @@ class ExpressionCompiler:
                 raise self.err(unit, n.source.pos, f"expected a zone or list, found {st_.describe()}")
             et = st_.elem()
             inner = Unit(unit.code, unit.origin, _Scope(unit.scope), unit.me_bound)
-            slot = inner.new_slot()
-            inner.scope.names[n.var] = (slot, et)
+            slot = inner.new_slot(et)
+            inner.bind(inner.scope, n.var, slot, et)
             source = self.hoist_invariants(inner, n.var, [n.cond, n.value], self.read_list(src, st_))
             cond = self.truth(inner, n.cond) if n.cond is not None else None
             value, vt = self.expr(inner, n.value) if n.value is not None else (None, et)
@@ -593,10 +593,10 @@ class ExpressionCompiler:
             if local is not None:
                 # an argument that is already a local: the parameter reads its slot (no copy;
                 # expressions never assign, so it cannot change while the body runs)
-                inner.scope.names[p.name] = (local[0], self.g.type_of(p.type))
+                inner.bind(inner.scope, p.name, local[0], self.g.type_of(p.type))
                 continue
-            slot = inner.new_slot()
-            inner.scope.names[p.name] = (slot, self.g.type_of(p.type))
+            slot = inner.new_slot(self.g.type_of(p.type))
+            inner.bind(inner.scope, p.name, slot, self.g.type_of(p.type))
             pairs_list.append((slot, arg))
         self._inlining = inlining + (fdef.name,)
         try:

@@ -66,19 +66,19 @@ class InteractionCompiler:
         source = self.as_list(src, st_)
         et = st_.elem()
         who = self.chooser(unit, s.chooser)
-        slot = unit.new_slot()
-        acc = unit.new_slot() if s.up_to is not None else -1
+        slot = unit.new_slot(List(et) if s.up_to is not None else et)
+        acc = unit.new_slot(List(et)) if s.up_to is not None else -1
         cond = None
         if s.cond is not None:
             inner = Unit(unit.code, unit.origin, _Scope(unit.scope), unit.me_bound)
-            inner.scope.names[s.var] = (slot, et)
+            inner.bind(inner.scope, s.var, slot, et)
             if acc >= 0:          # in 'choose up to', the where-clause sees the picks so far
-                inner.scope.names["chosen"] = (acc, List(et))
+                inner.bind(inner.scope, "chosen", acc, List(et))
             source = self.hoist_invariants(inner, s.var, [s.cond], source)
             cond = self.truth(inner, s.cond)
         up_to = self.number(unit, s.up_to) if s.up_to is not None else None
         at_least = self.number(unit, s.at_least) if s.at_least is not None else None
-        unit.scope.names[s.var] = (slot, List(et) if up_to else et)
+        unit.bind(unit.scope, s.var, slot, List(et) if up_to else et)
         keyer, text, shown = self.g.describe(et)
         ncv = self.g.ncvars
         described = ChoiceDescriber(keyer, text, SKIP, "done" if up_to is not None else "skip", self.g.detail(et))
@@ -306,7 +306,7 @@ class InteractionCompiler:
         if s.group not in g.action_groups:
             raise self.err(unit, s.pos, f"unknown action group '{s.group}'", suggest(s.group, list(g.action_groups)))
         until = self.truth(unit, s.until)
-        usage = unit.new_slot()
+        usage = unit.new_slot(List(INT))
         group = s.group
         gen = self.writer()
         init_pc = self.emit(unit, s.pos, lambda nxt: (lambda st, fr: (fr.locals.__setitem__(usage, []), nxt)[1]))

@@ -9,7 +9,7 @@ from typing import Any, Callable, Optional
 
 from .errors import MeepleError, RuleError
 from .runtime import Frame
-from .typesys import Type
+from .typesys import AnyT, Card, List, Type
 
 STEP_BUDGET = 200_000     # instructions between two decisions (and loop rounds in one generated run)
 # Bounds on what running rules may build (README, "Limits"): checked only where a list or
@@ -34,6 +34,52 @@ class Code:
     # generated units that never pause: the whole unit as one function, which callers
     # run in place (no frame pushed, no trip through the run loop)
     direct: Optional[Callable] = None
+    # what each local may hold, as far as a re-deal of hidden cards needs to know: by slot,
+    # the HOLDS_* bits of every type it was given (``note``, ``card_slots``)
+    slot_holds: list = field(default_factory=list)
+    # the 'for each' walks with an order ('by ...'): (items slot, index slot, variable slot,
+    # the order's closure), so a re-deal that changes the cards a paused walk has still to
+    # visit can put them in order again
+    ordered_walks: list = field(default_factory=list)
+
+    def note(self, slot: int, t: Optional[Type]) -> None:
+        """Record that local ``slot`` may hold a value of type ``t`` (None: not known)."""
+        kinds = self.slot_holds
+        while len(kinds) <= slot:
+            kinds.append(0)
+        kinds[slot] |= holds(t)
+
+    def card_slots(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The locals that hold cards (a card, none, or a list of cards: nothing else),
+        and those that may hold a card among values of other types, or values of no
+        known type: what a re-deal cannot follow."""
+        cards, unclear = [], []
+        for i, h in enumerate(self.slot_holds):
+            if h & (HOLDS_CARD | HOLDS_CARDS):
+                (unclear if h & (HOLDS_OTHER | HOLDS_UNKNOWN) else cards).append(i)
+            elif h & HOLDS_UNKNOWN:
+                unclear.append(i)
+        return tuple(cards), tuple(unclear)
+
+
+# what a local holds (``holds``), as bits: a local given several types has each one's bit
+HOLDS_OTHER, HOLDS_CARD, HOLDS_CARDS, HOLDS_UNKNOWN = 1, 2, 4, 8
+
+
+def holds(t: Optional[Type]) -> int:
+    """What a value of type ``t`` is, for a re-deal: a card (or none), a list of cards,
+    something else, or not known (no type, or one the checker could not tell)."""
+    if t is None or isinstance(t, AnyT):
+        return HOLDS_UNKNOWN
+    if isinstance(t, Card):
+        return HOLDS_CARD
+    if isinstance(t, List):
+        e = t.elem_t
+        if isinstance(e, Card):
+            return HOLDS_CARDS
+        if isinstance(e, (AnyT, List)):
+            return HOLDS_UNKNOWN
+    return HOLDS_OTHER
 
 
 class _Scope:
@@ -72,9 +118,20 @@ class Unit:
         # sub-expressions evaluated once per walk of a comprehension: id(node) -> cache slot
         self.hoist: Optional[dict[int, int]] = None
 
-    def new_slot(self) -> int:
-        self.code.nlocals += 1
-        return self.code.nlocals - 1
+    def new_slot(self, t: Optional[Type] = None, known: bool = False) -> int:
+        """A new local, of type ``t`` (what a re-deal of hidden cards reads, ``Code.note``);
+        ``known`` with no type: one the rules never read across a decision (a cache)."""
+        code = self.code
+        code.nlocals += 1
+        slot = code.nlocals - 1
+        if t is not None or not known:
+            code.note(slot, t)
+        return slot
+
+    def bind(self, scope: "_Scope", name: str, slot: int, t: Type) -> None:
+        """Name local ``slot`` in ``scope``, holding values of type ``t``."""
+        scope.names[name] = (slot, t)
+        self.code.note(slot, t)
 
 
 

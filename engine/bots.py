@@ -1,10 +1,12 @@
 """Bots that look ahead: greedy (one ply) and information-set MCTS.
 
-A planning bot never reads the true state. It gets a ``Perspective``: the
-game, and samples of states consistent with what its player knows (the
-hidden cards dealt again at random among the places they could be, every
-hidden variable drawn again from the values it may take, and a fresh random
-generator for what is still to come). It judges positions with
+A planning bot never reads the true state. It gets a ``Perspective``
+(engine/redeal.py): the game, its own decision, and samples of states built
+from what its seat sees (the hidden cards dealt again at random among the
+places they could be, the paused rules' cards following them, every hidden
+variable drawn again from the values it may take, and a fresh random
+generator for what is still to come), so its choice is a function of its
+seat's information and its own seed. It judges positions with
 an evaluation written in the effect language: the pack's ``score:
 evaluation`` unless a simulation gives another (``--eval``), so designers
 say what "good" means without Python.
@@ -19,248 +21,14 @@ import time
 from typing import Callable, Optional
 
 from dsl.runtime import Frame
-from dsl.types import RULE_FAULTS, zone_to_write
-from dsl.typesys import BOOL, INT, PLAYER, Card, Enum
+from dsl.types import RULE_FAULTS
+from dsl.typesys import INT
 
 from .errors import IllegalChoice, MeepleError
+from .redeal import Perspective
 from .state import State
 
 Evaluate = Callable[[State, int], float]
-
-
-def hidden_slots(game, player: int) -> list[int]:
-    """Zone slots whose contents (or order) ``player`` does not see."""
-    out = []
-    for zi, z in enumerate(game.zone_defs):
-        base = game.zone_base[zi]
-        count = len(game.kind_cards.get(z.of_card, ())) if z.of_card is not None else None
-        for k in range(count if count is not None else (game.max_players if z.per_player else 1)):
-            slot = base + k
-            if z.visibility == "public" and not z.ordered:
-                continue
-            if z.visibility == "owner" and z.per_player and k == player:
-                continue
-            out.append(slot)
-    return out
-
-
-def hidden_variables(game, players: int) -> tuple[list[tuple[int, tuple]], list[tuple[int, tuple]]]:
-    """The hidden variables (``visibility: nobody``) of a game of ``players``, each as
-    (column, the values a player may believe it holds): game variables, then player
-    variables (the same values for every seat).
-
-    A hidden variable is out of every player's view, so what a player knows of
-    it is its declared type, not its value: the values are the type's own (true
-    and false; the seats of the game; an enum's values; the cards of the kind,
-    pieces of absent seats left out), with none when the type allows it. A
-    number or a text has no such list: it is believed to hold its declared
-    default. Drawn uniformly, a sample never depends on the true value (sound,
-    if uninformed: a player who set a face-down marker plans as if they had
-    forgotten it)."""
-    cache = game.__dict__.setdefault("_hidden_variables", {})
-    if players not in cache:
-        defn = game.defn
-        out: tuple[list, list] = ([], [])
-        for decls, index, types, defaults, dest in ((defn.variables, game.gvar_index, game.gvar_types, game.gvar_defaults, out[0]),
-                                                    (defn.player_variables, game.pvar_index, game.pvar_types, game.pvar_defaults, out[1])):
-            for d in decls:
-                if d.visibility != "nobody":
-                    continue
-                i = index[d.name]
-                values = _values_of(game, types[i], players) or [defaults[i]]
-                if d.type.nullable and None not in values:
-                    values.append(None)
-                dest.append((i, tuple(values)))
-        cache[players] = out
-    return cache[players]
-
-
-def _values_of(game, t, players: int) -> Optional[list]:
-    """Every value of a declared type in a game of ``players`` (None for a number or a text)."""
-    if t == BOOL:
-        return [False, True]
-    if t == PLAYER:
-        return list(range(players))
-    if isinstance(t, Enum):
-        return list(game.enums.get(t.name, ()))
-    if isinstance(t, Card):
-        cards = game.kind_cards.get(t.kind, ()) if t.kind is not None else range(game.ncards)
-        return [c for c in cards if game.card_seat[c] < players]
-    return None
-
-
-_SHUFFLE_STEPS: dict[int, tuple] = {}      # size -> its draws (see shuffle_as_random)
-
-
-def shuffle_as_random(rng: _random.Random, items: list) -> None:
-    """``rng.shuffle(items)`` without its Python call a card: the same draws in the same
-    order, so the same permutation and the same generator after (tests/test_bots.py).
-
-    CPython's ``shuffle`` draws ``_randbelow(i + 1)`` for i from len - 1 down to 1, and
-    ``_randbelow(n)`` takes ``getrandbits(n.bit_length())`` until one is below n: written
-    out here, with each size's (i, i + 1, bit length) worked out once. A 66-card shuffle
-    took 62,000 instructions instead of 149,000 (valgrind). Drawing all the words in one
-    ``getrandbits(32 * m)`` and unpacking them was slower than this. A subclass of
-    Random, which may draw otherwise, is shuffled by its own ``shuffle``."""
-    if type(rng) is not _random.Random:
-        rng.shuffle(items)
-        return
-    size = len(items)
-    steps = _SHUFFLE_STEPS.get(size)
-    if steps is None:
-        steps = _SHUFFLE_STEPS[size] = tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
-    getrandbits = rng.getrandbits
-    for i, n, k in steps:
-        r = getrandbits(k)
-        while r >= n:
-            r = getrandbits(k)
-        items[i], items[r] = items[r], items[i]
-
-
-def _hidden_slot_kinds(game, player: int) -> tuple[tuple[int, str], ...]:
-    """``player``'s hidden slots (``hidden_slots_of``), each with the card kind its zone holds:
-    what ``_Deal`` walks every decision, looked up once a game and player."""
-    cache = game.__dict__.setdefault("_hidden_slot_kinds", {})
-    out = cache.get(player)
-    if out is None:
-        out = cache[player] = tuple((slot, game.zone_defs[game.slot_zone[slot]].holds) for slot in game.hidden_slots_of(player))
-    return out
-
-
-class _Deal:
-    """What every sample of one decision deals again, worked out once: for each
-    card kind, the hidden places (zone slot, position) whose cards are dealt
-    again and the cards that fill them, in the order the shuffle sees them.
-    A planning bot draws many samples of the same decision (MCTS one per
-    iteration), and this part never changes between them; only the shuffle does."""
-
-    __slots__ = ("kinds",)
-
-    def __init__(self, game, st: State, player: int):
-        zones = st.zones
-        nzones = len(zones)
-        # cards the running rules hold in their locals (a loop's list, a chosen card)
-        # stay put: moving them under a running effect would break its premises
-        held: set = set()
-        hold = held.add
-        for fr in st.frames:
-            for v in fr.locals:
-                if v is None:           # most locals (unset ones): skipped first, for speed
-                    continue
-                if v.__class__ is int or (isinstance(v, int) and not isinstance(v, bool)):
-                    hold(v)
-                elif isinstance(v, list):
-                    held.update([x for x in v if isinstance(x, int)])
-        # per kind, in the order of its first hidden slot that has cards: the cards, and the
-        # runs they go back to: (slot, None, start, end) when the slot's cards are all dealt
-        # again (one slice), else (slot, positions, start, end)
-        by_kind: dict[str, tuple[list[int], list[tuple]]] = {}
-        for slot, kind in _hidden_slot_kinds(game, player):
-            if slot >= nzones:
-                continue
-            zone = zones[slot]
-            if not zone:
-                continue
-            entry = by_kind.get(kind)
-            if entry is None:
-                entry = by_kind[kind] = ([], [])
-            cards, runs = entry
-            start = len(cards)
-            if held and not held.isdisjoint(zone):
-                free = [i for i, c in enumerate(zone) if c not in held]
-                if free:
-                    cards.extend([zone[i] for i in free])
-                    runs.append((slot, None if len(free) == len(zone) else free, start, len(cards)))
-            else:               # the usual case: no card of the slot is held, the whole slot is dealt
-                cards += zone
-                runs.append((slot, None, start, len(cards)))
-        self.kinds: list[tuple[list[int], list[tuple]]] = [entry for entry in by_kind.values() if len(entry[0]) >= 2]
-
-    def deal(self, s: State, rng: _random.Random) -> None:
-        """Deal the hidden cards of ``s`` (a copy of the state this was made from) again."""
-        zones, loc, own = s.zones, s.loc, s.own
-        for cards, runs in self.kinds:
-            cards = cards[:]
-            shuffle_as_random(rng, cards)
-            for slot, positions, a, b in runs:
-                if positions is None:
-                    zone = zones[slot] = cards[a:b]     # a new list: this state's own (copy-on-write)
-                    own[slot] = True
-                    for c in zone:
-                        loc[c] = slot
-                else:
-                    zone = zone_to_write(s, slot)
-                    for i, c in zip(positions, cards[a:b]):
-                        zone[i] = c
-                        loc[c] = slot
-
-
-def determinize(game, st: State, player: int, rng: _random.Random, deal: Optional[_Deal] = None) -> State:
-    """A copy of ``st`` as ``player`` might believe it: the cards of every zone
-    hidden from them dealt again at random (each card kind among the hidden
-    zones that hold it, every zone keeping its size), every hidden variable
-    drawn again from the values it may take (``hidden_variables``) and a new
-    random generator; the pending decision is asked again from the copy.
-    ``deal`` is the decision's ``_Deal`` when the caller keeps it across samples."""
-    s = st.clone()
-    (deal or _Deal(game, st, player)).deal(s, rng)
-    gvars, pvars = hidden_variables(game, s.players)
-    for i, values in gvars:
-        s.gvars[i] = values[rng.randrange(len(values))]
-    if pvars:
-        n = game.npvars
-        for p in range(s.players):
-            for i, values in pvars:
-                s.pvars[p * n + i] = values[rng.randrange(len(values))]
-    s.rng = rng.getrandbits(64) or 1
-    if s.pending is not None:
-        try:
-            game.repose(s)
-        except MeepleError:
-            return st.clone()       # a mid-effect state the reshuffle upset: plan on the plain copy
-    return s
-
-
-class Perspective:
-    """What a planning bot may use when its player decides: the game, the
-    decision (the player's own options, which they see) and samples of the
-    rest. Bots name options by their index in ``decision``; a sample's
-    decision is asked again and may differ (``moves``)."""
-
-    def __init__(self, game, st: State, player: int):
-        self.game = game
-        self.player = player
-        self._state = st
-        self.decision = st.pending
-        self._deal: Optional[_Deal] = None
-
-    def sample(self, rng: _random.Random) -> State:
-        if self._deal is None:
-            self._deal = _Deal(self.game, self._state, self.player)
-        return determinize(self.game, self._state, self.player, rng, self._deal)
-
-    def indices(self, options: list) -> list[int]:
-        """The options an agent was offered as indices into ``decision``: the
-        session passes indices already (``needs_labels = False``); a caller
-        passing [key, label, value] options gets them found by key."""
-        if not options or isinstance(options[0], int):
-            return list(options)
-        keys = self.decision.keys()
-        return [keys.index(o[0]) for o in options]
-
-    def moves(self, s: State, allowed: list[int]) -> list[Optional[int]]:
-        """For each allowed option of ``decision``, its index in the decision
-        ``s`` (a sample) asks, or None where the sample does not offer it. The
-        same describer and the same option values mean the same keys (keys
-        never depend on the state): the indices carry over without making a key."""
-        mine, theirs = self.decision, s.pending
-        if theirs is None:
-            return [None] * len(allowed)
-        if theirs is mine or (theirs.describer is not None and theirs.describer is mine.describer
-                              and theirs.values == mine.values):
-            return list(allowed)
-        at = {k: j for j, k in enumerate(theirs.keys())}
-        return [at.get(mine.key(i)) for i in allowed]
 
 
 def evaluator(game, text: Optional[str] = None) -> Evaluate:

@@ -289,7 +289,7 @@ class Game(Flow, Actions, Views):
         """Zone slots whose cards (or their order) ``player`` does not see."""
         cache = self.__dict__.setdefault("_hidden_slots", {})
         if player not in cache:
-            from .bots import hidden_slots
+            from .redeal import hidden_slots
             cache[player] = hidden_slots(self, player)
         return cache[player]
 

@@ -27,7 +27,7 @@ def observation(game: Game, st: State, agent, player: int):
     """What an agent gets to decide with: a planning bot a Perspective (samples
     of what its player knows, never the state), others the player's view."""
     if getattr(agent, "needs_state", False):
-        from .bots import Perspective
+        from .redeal import Perspective
         return Perspective(game, st, player)
     return game.view(st, player) if getattr(agent, "needs_view", True) else {}
 

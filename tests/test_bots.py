@@ -8,10 +8,11 @@ import pytest
 from click.testing import CliRunner
 
 from engine.agents import make_agents, parse_bot
-from engine.bots import GreedyAgent, MctsAgent, Perspective, _Deal, determinize, evaluator, relative, shuffle_as_random, standings
+from engine.bots import GreedyAgent, MctsAgent, Perspective, evaluator, relative, standings
 from engine.cli import main
 from engine.game import load_game
 from engine.session import play
+from engine.redeal import determinize, shuffle_as_random
 from engine.simulate import SimConfig, simulate
 from engine.state import Frame, copy_frames
 
@@ -116,42 +117,6 @@ def test_a_perspective_deals_its_samples_as_a_fresh_determinize_would(pack, play
         persp, kept, fresh = Perspective(game, st, me), random.Random(3), random.Random(3)
         for _ in range(3):
             assert persp.sample(kept).to_json() == determinize(game, st, me, fresh).to_json()
-
-
-def _a_hidden_deck_and_hand():
-    """A 2-player Citadels state at an action: the player's opponent's hand and the deck are hidden."""
-    st = CITADELS.new_state(2, 1)
-    rng = random.Random(1)
-    while st.round < 1 or st.pending.kind != "action":
-        CITADELS.apply(st, rng.randrange(st.pending.count()))
-    me = st.pending.player
-    return st, me, _zone(CITADELS, st, "deck"), _zone(CITADELS, st, "hand", 1 - me)
-
-
-# what a running frame holds -> the deck's positions and the hand's positions that stay put ('all': every one)
-HELD = [("nothing", lambda deck, hand: [], [], []),
-        ("a card", lambda deck, hand: [deck[5]], [5], []),
-        ("a list of cards", lambda deck, hand: [hand[:2], 7], [], [0, 1]),
-        ("a whole hand and a deck card", lambda deck, hand: [hand[:], deck[0]], [0], "all"),
-        ("a flag, not a card", lambda deck, hand: [True, False, None, "x"], [], [])]
-
-
-@pytest.mark.parametrize("what, locals_of, deck_kept, hand_kept", HELD, ids=[h[0] for h in HELD])
-def test_cards_a_running_frame_holds_stay_put_in_every_sample(what, locals_of, deck_kept, hand_kept):
-    st, me, deck, hand = _a_hidden_deck_and_hand()
-    st.frames.append(Frame(-1, 0, locals_of(deck, hand), me, -1))
-    hand_kept = range(len(hand)) if hand_kept == "all" else hand_kept
-    deal = _Deal(CITADELS, st, me)
-    moved = set()
-    for seed in range(20):
-        s = st.clone()
-        deal.deal(s, random.Random(seed))
-        s_deck, s_hand = _zone(CITADELS, s, "deck"), _zone(CITADELS, s, "hand", 1 - me)
-        assert sorted(s_deck + s_hand) == sorted(deck + hand)          # the same cards, dealt again
-        assert [s_deck[i] for i in deck_kept] == [deck[i] for i in deck_kept]
-        assert [s_hand[i] for i in hand_kept] == [hand[i] for i in hand_kept]
-        moved.update(i for i, c in enumerate(s_deck) if c != deck[i])
-    assert moved and not moved & set(deck_kept)
 
 
 def test_copied_frames_are_equal_and_own_their_locals():
@@ -260,12 +225,13 @@ def test_every_players_value_at_once_is_each_players_value(pack, text):
 
 
 # hashes of the choice logs of planning bots' games (greedy and mcts:10 against random, 2 players,
-# seeds 0-1): the bots' speed-ups changed no choice. A change of the bots' algorithm changes them
+# seeds 0-1): the bots' speed-ups changed no choice; the honest re-deal (engine/redeal.py, samples
+# from the seat's view only) changed them all, on purpose. A change of the bots' algorithm changes them
 # on purpose: then say so and update them (print _bot_games(...) for the new values).
 # Only who chose which option (by index) and the scores are hashed, not the option keys, so a
 # change of the key format (stable keys for identical pieces) leaves them be.
-PINNED = [("citadels", "greedy,random", "492b18d28706132e"), ("citadels", "mcts:10,random", "fee7a2f3e2b1d946"),
-          ("signorie", "greedy,random", "4f2d06c4cd48d394"), ("troyes", "random,greedy", "5c853532666ab91c")]
+PINNED = [("citadels", "greedy,random", "fd4c18516dfcc82e"), ("citadels", "mcts:10,random", "4a7021ef14dfde0c"),
+          ("signorie", "greedy,random", "340dc693e120f23b"), ("troyes", "random,greedy", "101a06372533c226")]
 
 
 def _bot_games(pack: str, bots: str, seeds=range(2)) -> str:

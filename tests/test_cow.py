@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from dsl.errors import Refusal
-from engine.bots import GreedyAgent, MctsAgent, Perspective, _Deal, evaluator
+from engine.bots import GreedyAgent, MctsAgent, Perspective, evaluator
+from engine.redeal import Redeal
 from engine.errors import Problems
 from engine.game import Game, load_game
 from engine.pack import read_pack, shipped_packs
@@ -77,7 +78,7 @@ def _arrange(game: Game, st) -> None:
 
 def _deal(game: Game, st) -> None:
     """A planning bot's sample: player 1's hidden cards (the deck, the others' hands) dealt again."""
-    _Deal(game, st, 0).deal(st, random.Random(4))
+    Redeal(game, st, 0).deal(st, random.Random(4))
 
 
 FORMS = [(name, statement, _pass) for name, statement in WRITES.items()] + \

@@ -13,7 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from engine.agents import make_agents
-from engine.bots import GreedyAgent, MctsAgent, Perspective, determinize, evaluator, hidden_variables
+from engine.bots import GreedyAgent, MctsAgent, Perspective, evaluator
+from engine.redeal import determinize, hidden_variables
 from engine.cli import main
 from engine.game import load_game
 from engine.session import replay
