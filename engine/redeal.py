@@ -176,12 +176,12 @@ class Redeal:
     between them.
 
     The seat sees its own options. Where they name cards lying where it cannot see and
-    say where those lie (a choice of a character among those offered face down), a
+    say where those lie (a choice among cards offered face down to the chooser), a
     sample must keep them there, or it would offer other options. Whether they do is
     found by a trial: one deal with every hidden card free, drawn by a generator of its
     own (so from what the seat sees alone), and the decision asked again from it; if its
     options differ from the seat's, the option cards stay where they are in every sample
-    (``pinned``), else none does (the Thief's choice names characters wherever they lie:
+    (``pinned``), else none does (a choice that names cards wherever they lie:
     pinning them would tell where)."""
 
     __slots__ = ("pools", "follow", "before", "resets", "game", "pinned")
