@@ -562,6 +562,18 @@ def simulate(game_name: str, games: int, players: int, seed: int, workers: str, 
 
 
 # ---------------------------------------------------------------- compare
+def _set_invalid(err: PackInvalid) -> None:
+    """A variant that does not load: when a --set change is at fault (a value a pack
+    file could not hold there either), a usage error, one line per problem naming
+    the option; otherwise the variant pack's own errors, exit 1."""
+    from .expansion import SET_FILE
+    if not any(e.span.file == SET_FILE for e in err.problems.errors):
+        _fail(err, ExitCode.CONTENT_INVALID)
+    for e in err.problems.errors:
+        click.echo(f"error: {e.message}" + (f"; {e.hint}" if e.hint else "") if e.span.file == SET_FILE else render(e), err=True)
+    sys.exit(ExitCode.USAGE)
+
+
 def _workers(workers: str) -> int:
     if workers == "auto":
         return min(MAX_WORKERS, os.cpu_count() or 1)
@@ -602,7 +614,7 @@ def compare_cmd(base: str, variant: Optional[str], games: int, players: int, see
     try:
         vgame = load_game(vname, tuple(sets))
     except PackInvalid as err:
-        _fail(err, ExitCode.CONTENT_INVALID)
+        _set_invalid(err)
     except UsageError as err:
         click.echo(f"error: {err.message}" + (f"; {err.hint}" if err.hint else ""), err=True)
         sys.exit(ExitCode.USAGE)
