@@ -2,14 +2,15 @@
 
 Exit codes are a documented IntEnum and never renumbered. The command group
 owns them: whatever a command lets escape ends here (``Main.invoke``), a
-meeple error with its code (1, or 2 for usage), Ctrl-C with 130, and anything
+meeple error with its code (1, or 2 for usage), Ctrl-C with 130, SIGTERM with
+143 (engine/stops.py), a standard output that fails with 4, and anything
 else as one line and exit 3 (``meeple --debug`` shows the traceback).
 Output files are checked before a command starts (``OutputFile``), so a long
-run or a human's game never ends in an unwritable path.
+run or a human's game never ends in an unwritable path, and are written whole
+or not at all (engine/outputs.py).
 """
 from __future__ import annotations
 
-import io
 import json
 import os
 import stat
@@ -23,7 +24,7 @@ from typing import Optional
 import click
 
 from . import __version__
-from .errors import ContentError, MeepleError, PackInvalid, Problems, Refusal, UsageError, as_json, location, render
+from .errors import MeepleError, PackInvalid, Problems, Refusal, UsageError, as_json, location, render
 from .game import Game, load_game
 
 
@@ -32,8 +33,11 @@ class ExitCode(IntEnum):
     CONTENT_INVALID = 1      # also: a scenario failed, a replay diverged, a broken log
     USAGE = 2
     INTERNAL = 3
+    OUTPUT_FAILED = 4        # an output could not be written (a full disk, a full or closed standard output)
+    WORKER_LOST = 5          # a worker process of a run died (killed, out of memory); the games before it are kept
     INTERRUPTED = 130        # Ctrl-C (128 + SIGINT), as shells report it
     BROKEN_PIPE = 141        # the output's reader closed it (128 + SIGPIPE), e.g. piped into head
+    TERMINATED = 143         # SIGTERM (128 + SIGTERM), handled as Ctrl-C is
 
 
 SEEDS = click.IntRange(-2 ** 63, 2 ** 64 - 1)      # a seed is taken modulo 2**64; logs keep it in this range
@@ -50,14 +54,78 @@ def _fail(err: MeepleError, code: ExitCode) -> None:
     sys.exit(code)
 
 
-def _write(path: str, write) -> None:
-    """Run ``write``; a file system refusal (a full disk, a folder removed meanwhile) is
-    a usage error naming the path, not a crash."""
+def _written(path: str, write) -> Optional[ExitCode]:
+    """Run ``write`` (which writes ``path`` whole or not at all: engine/outputs.py);
+    None if it worked, else the exit code. A file system refusal is one line naming
+    the path, not a crash: exit 4 when the system failed the write (a full disk),
+    2 when the path did (a folder removed meanwhile, a file where a folder was)."""
+    from .outputs import system_fault
     try:
         write()
     except OSError as err:
-        click.echo(f"error: cannot write {path}: {(err.strerror or str(err)).lower()}", err=True)
-        sys.exit(ExitCode.USAGE)
+        click.echo(f"error: cannot write {path}: {(err.strerror or str(err)).lower()} (the file is as it was)", err=True)
+        return ExitCode.OUTPUT_FAILED if system_fault(err) else ExitCode.USAGE
+    return None
+
+
+def _write(path: str, write) -> None:
+    """``_written``, or exit with its code."""
+    code = _written(path, write)
+    if code:
+        sys.exit(code)
+
+
+def _distinct(**paths: Optional[str]) -> None:
+    """Refuse, before anything runs, two output options naming one file (one would
+    overwrite the other): usage error."""
+    from .outputs import same_file
+    named = [(option, path) for option, path in paths.items() if path]
+    for i, (a, pa) in enumerate(named):
+        for b, pb in named[i + 1:]:
+            if same_file(pa, pb):
+                click.echo(f"error: --{a} and --{b} both name {pb}; give each its own file", err=True)
+                sys.exit(ExitCode.USAGE)
+
+
+def _finish_run(outputs: list, text: str, stopped_early: bool, finished: int, requested: int, what: str) -> None:
+    """The end of a run (simulate, compare): its files written, then its figures
+    printed (a standard output that fails cannot lose the files), a SIGTERM waiting
+    until both are done; then, for a run stopped early, why and how much of it
+    finished. Exit as the first file that could not be written says, else with the
+    stop's code."""
+    from .stops import deferred
+    with deferred():
+        failed = [code for code in (_written(path, write) for path, write in outputs) if code]
+        click.echo(text)
+    code = failed[0] if failed else ExitCode.OK
+    if stopped_early:
+        code = code or _say_stopped(finished, requested, what)
+    if code:
+        sys.exit(code)
+
+
+def _stop_code(stop: Optional[BaseException]) -> ExitCode:
+    """The exit code of a run stopped early: Ctrl-C, SIGTERM or a worker lost."""
+    from .stops import Terminated, WorkerLost
+    if isinstance(stop, Terminated):
+        return ExitCode.TERMINATED
+    if isinstance(stop, WorkerLost):
+        return ExitCode.WORKER_LOST
+    return ExitCode.INTERRUPTED
+
+
+def _say_stopped(finished: int, requested: int, what: str) -> ExitCode:
+    """For a run stopped early: say why (Ctrl-C, SIGTERM, a worker lost) and how much
+    of it finished (``what``: 'games' or 'pairs of games'); its exit code."""
+    from .stops import WorkerLost, stopped
+    stop = stopped()
+    head = f"error: {stop}" if isinstance(stop, WorkerLost) else str(stop or "interrupted")
+    if finished:
+        sep = "; " if isinstance(stop, WorkerLost) else ": "
+        click.echo(f"{head}{sep}{finished} of {requested} {what} finished; the figures are of those only", err=True)
+    else:
+        click.echo(f"{head} before any {'pair of games' if what == 'pairs of games' else 'game'} finished", err=True)
+    return _stop_code(stop)
 
 
 def _pack_invalid(err: PackInvalid) -> None:
@@ -82,21 +150,39 @@ def _load(game: str, generate: bool = True) -> Game:
 class Main(click.Group):
     """The command group, where every exception a command lets escape gets its exit code."""
 
+    def main(self, *args, **kwargs):
+        """All of a run of meeple, from reading its arguments (``--help``, ``--version``)
+        on: SIGTERM handled as Ctrl-C is, and a standard output that fails one line."""
+        from .outputs import StdoutFailed, guarded_stdout
+        from .stops import sigterm_stops
+        if sys.stdout is None:          # started with file descriptor 1 closed: what it prints would be lost
+            click.echo("error: the standard output is closed; give the command somewhere to print (> FILE)", err=True)
+            sys.exit(ExitCode.OUTPUT_FAILED)
+        with sigterm_stops(), guarded_stdout():
+            try:
+                return super().main(*args, **kwargs)
+            except StdoutFailed as err:
+                _stdout_failed(err)
+
     def invoke(self, ctx: click.Context):
+        from .outputs import StdoutFailed, silence_stdout
+        from .stops import WorkerLost
         try:
             return super().invoke(ctx)
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
-        except KeyboardInterrupt:
-            click.echo("\ninterrupted", err=True)
-            sys.exit(ExitCode.INTERRUPTED)
+        except WorkerLost as err:
+            click.echo(f"error: {err}", err=True)
+            sys.exit(ExitCode.WORKER_LOST)
+        except KeyboardInterrupt as err:     # Ctrl-C, or SIGTERM (engine/stops.py)
+            click.echo(f"\n{str(err) or 'interrupted'}", err=True)
+            sys.exit(_stop_code(err))
         except BrokenPipeError:
             # the reader went away (``meeple cards x | head``): not a defect; stop quietly, as Unix tools do
-            try:
-                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            except (OSError, ValueError, io.UnsupportedOperation):
-                pass
+            silence_stdout()
             sys.exit(ExitCode.BROKEN_PIPE)
+        except StdoutFailed as err:
+            _stdout_failed(err)
         except PackInvalid as err:
             _pack_invalid(err)
         except UsageError as err:
@@ -114,9 +200,19 @@ class Main(click.Group):
             sys.exit(ExitCode.INTERNAL)
 
 
+def _stdout_failed(err: Exception) -> None:
+    """A full disk (or ``> /dev/full``) under the standard output: the input is fine,
+    the output is lost; one line, exit 4, and nothing more tried on the output."""
+    from .outputs import silence_stdout
+    silence_stdout()
+    click.echo(f"error: cannot write the standard output: {err}", err=True)
+    sys.exit(ExitCode.OUTPUT_FAILED)
+
+
 class OutputFile(click.ParamType):
     """A file a command will write: refused before the command starts (usage error) when
-    its folder is missing, it is a folder, or it cannot be opened for writing."""
+    its folder is missing, it is a folder, or it cannot be opened for writing (nor a
+    file created beside it, where it is written before it is renamed into place)."""
 
     name = "file"
 
@@ -153,6 +249,8 @@ def unwritable(path: Path) -> Optional[str]:
 
 
 def _unwritable(path: Path) -> Optional[str]:
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))       # a write changes the file the link leads to (engine/outputs.py)
     if path.is_dir():
         return "it is a folder"
     folder = path.parent
@@ -170,7 +268,8 @@ def _unwritable(path: Path) -> Optional[str]:
     os.close(fd)
     if not existed:
         os.unlink(path)
-    return None
+    from .outputs import probe
+    return probe(path)          # the file is written beside, then renamed: the folder must take a new file
 
 
 @click.group(cls=Main)
@@ -424,7 +523,7 @@ def play(game_name: str, players: int, seed: Optional[int], show_seed: bool, bot
     if not seed_first:
         click.echo(f"seed {seed}")
     if log_path:
-        _write(log_path, lambda: write_log(log_path, make_log(game, st, seed, game_name, options)))
+        _write(log_path, lambda: write_log(log_path, make_log(game, st, seed, _logged_name(game_name), options)))
         click.echo(f"log written to {log_path}")
 
 
@@ -445,13 +544,16 @@ def _print_scores(game: Game, st) -> None:
 # ---------------------------------------------------------------- replay
 @main.command()
 @click.argument("log_file", metavar="LOG", type=click.Path(exists=True, dir_okay=False))
-@click.option("--pack", "pack_ref", default=None, help="replay against this pack instead of the logged one")
+@click.option("--pack", "pack_ref", default=None,
+              help="replay with this pack: needed when the log names no shipped pack; another than the logged one shows "
+                   "whether a rules change alters the game")
 @click.option("--steps", is_flag=True, help="show every choice")
 def replay(log_file: str, pack_ref: Optional[str], steps: bool) -> None:
     """Re-run a logged game; fail loudly if anything diverges.
 
     The log's shape is checked first (see 'meeple schema log'): a broken log
-    exits 1 naming each bad field.
+    exits 1 naming each bad field. Without --pack, the log must name a shipped
+    pack: a pack folder is loaded only when you name it.
     """
     from .errors import IllegalChoice
     from .logs import LogInvalid, read_log
@@ -466,15 +568,7 @@ def replay(log_file: str, pack_ref: Optional[str], steps: bool) -> None:
         except OSError as err:
             click.echo(f"error: cannot read {log_file}: {err.strerror or err}", err=True)
             sys.exit(ExitCode.USAGE)
-        if pack_ref:
-            game = _load(pack_ref)
-        else:
-            try:
-                game = load_game(log["pack"])
-            except UsageError as err:           # the log names a pack that is not there
-                raise LogInvalid([ContentError(f"invalid log: /pack: {err.message}", hint=err.hint)]) from None
-            except PackInvalid as err:
-                _pack_invalid(err)
+        game = _load(pack_ref) if pack_ref else _logged_game(log["pack"], log_file)
         st = do_replay(game, log, show, checked=True, same_pack=not pack_ref)
     except LogInvalid as err:
         for e in err.errors:
@@ -488,6 +582,38 @@ def replay(log_file: str, pack_ref: Optional[str], steps: bool) -> None:
         _fail(err, ExitCode.CONTENT_INVALID)
     click.echo(f"replayed {len(log['choices'])} choices of {game.id} ({log['players']} players, seed {log['seed']}): identical")
     _print_scores(game, st)
+
+
+def _logged_name(spec: str) -> str:
+    """How a log names the pack played: a shipped pack by its id even when it was
+    named by its folder (``content/GAME``), so the log replays without --pack."""
+    from .pack import resolve, shipped_pack
+    names = []
+    for part in spec.split("+"):
+        folder = resolve(part) if part else None
+        shipped = shipped_pack(folder.name) if folder is not None else None
+        names.append(shipped.name if shipped is not None and os.path.samefile(shipped, folder) else part)
+    return "+".join(names)
+
+
+def _logged_game(spec: str, log_file: str) -> Game:
+    """The game a log names, when it is a shipped pack (or shipped packs joined by
+    '+'). A log is data from anywhere: a folder it names is never loaded, nor its
+    setup run, unless the user names it (--pack); usage error."""
+    from .errors import printable, suggest
+    from .pack import shipped_pack, shipped_packs
+    parts = spec.split("+")
+    other = next((p for p in parts if shipped_pack(p) is None), None)
+    if other is not None:
+        hint = suggest(other, shipped_packs())
+        click.echo(f"{log_file}: error: the log names the pack {printable(other)!r}, not a shipped one "
+                   f"({', '.join(shipped_packs())}); replay loads another pack only when you name it: --pack PACK"
+                   + (f"; {hint}" if hint else ""), err=True)
+        sys.exit(ExitCode.USAGE)
+    try:
+        return load_game("+".join(str(shipped_pack(p)) for p in parts))
+    except PackInvalid as err:
+        _pack_invalid(err)
 
 
 # ---------------------------------------------------------------- simulate
@@ -513,6 +639,7 @@ def simulate(game_name: str, games: int, players: int, seed: int, workers: str, 
              report_path: Optional[str]) -> None:
     """Play many games with bots and report win rates and scores with 95% intervals."""
     from .simulate import SimConfig, format_text, simulate as run_sim
+    _distinct(records=records_path, report=report_path)
     game = _load(game_name)
     if not game.min_players <= players <= game.max_players:
         click.echo(f"error: {game.id} is for {game.min_players}-{game.max_players} players, not {players}", err=True)
@@ -546,22 +673,32 @@ def simulate(game_name: str, games: int, players: int, seed: int, workers: str, 
         click.echo(f"error: {err}", err=True)
         sys.exit(ExitCode.USAGE)
     if summary.interrupted and not summary.records:
-        click.echo("interrupted before any game finished", err=True)
-        sys.exit(ExitCode.INTERRUPTED)
+        sys.exit(_say_stopped(0, games, "games"))
     d = summary.to_dict()
-    click.echo(json.dumps(d, indent=2) if fmt == "json" else format_text(d))
+    outputs = []
     if records_path:
         from .simulate import write_records
-        _write(records_path, lambda: write_records(summary, records_path, game))
+        outputs.append((records_path, lambda: write_records(summary, records_path, game)))
     if report_path:
         from .report import write_report
-        _write(report_path, lambda: write_report(report_path, [d]))
-    if summary.interrupted:
-        click.echo(f"interrupted: {len(summary.records)} of {games} games finished; the figures are of those only", err=True)
-        sys.exit(ExitCode.INTERRUPTED)
+        outputs.append((report_path, lambda: write_report(report_path, [d])))
+    _finish_run(outputs, json.dumps(d, indent=2) if fmt == "json" else format_text(d), summary.interrupted,
+                len(summary.records), games, "games")
 
 
 # ---------------------------------------------------------------- compare
+def _set_invalid(err: PackInvalid) -> None:
+    """A variant that does not load: when a --set change is at fault (a value a pack
+    file could not hold there either), a usage error, one line per problem naming
+    the option; otherwise the variant pack's own errors, exit 1."""
+    from .expansion import SET_FILE
+    if not any(e.span.file == SET_FILE for e in err.problems.errors):
+        _fail(err, ExitCode.CONTENT_INVALID)
+    for e in err.problems.errors:
+        click.echo(f"error: {e.message}" + (f"; {e.hint}" if e.hint else "") if e.span.file == SET_FILE else render(e), err=True)
+    sys.exit(ExitCode.USAGE)
+
+
 def _workers(workers: str) -> int:
     if workers == "auto":
         return min(MAX_WORKERS, os.cpu_count() or 1)
@@ -602,7 +739,7 @@ def compare_cmd(base: str, variant: Optional[str], games: int, players: int, see
     try:
         vgame = load_game(vname, tuple(sets))
     except PackInvalid as err:
-        _fail(err, ExitCode.CONTENT_INVALID)
+        _set_invalid(err)
     except UsageError as err:
         click.echo(f"error: {err.message}" + (f"; {err.hint}" if err.hint else ""), err=True)
         sys.exit(ExitCode.USAGE)
@@ -634,18 +771,13 @@ def compare_cmd(base: str, variant: Optional[str], games: int, players: int, see
     except MeepleError as err:
         _fail(err, ExitCode.CONTENT_INVALID)
     if result.get("interrupted") and not result["games"]:
-        click.echo("interrupted before any pair of games finished", err=True)
-        sys.exit(ExitCode.INTERRUPTED)
-    if fmt == "json":
-        click.echo(json.dumps({k2: v for k2, v in result.items() if k2 != "summaries"}, indent=2))
-    else:
-        click.echo(compare_text(result))
+        sys.exit(_say_stopped(0, games, "pairs of games"))
+    outputs = []
     if report_path:
         from .report import write_report
-        _write(report_path, lambda: write_report(report_path, result["summaries"], result))
-    if result.get("interrupted"):
-        click.echo(f"interrupted: {result['games']} of {games} pairs of games finished; the figures are of those only", err=True)
-        sys.exit(ExitCode.INTERRUPTED)
+        outputs.append((report_path, lambda: write_report(report_path, result["summaries"], result)))
+    text = json.dumps({k2: v for k2, v in result.items() if k2 != "summaries"}, indent=2) if fmt == "json" else compare_text(result)
+    _finish_run(outputs, text, bool(result.get("interrupted")), result["games"], games, "pairs of games")
 
 
 # ---------------------------------------------------------------- test
@@ -833,8 +965,7 @@ def new_pack_cmd(name: str, base: str, where: str) -> None:
     try:
         files = new_pack(name, base, Path(where))
     except OSError as err:
-        click.echo(f"error: cannot write {err.filename or where}: {(err.strerror or str(err)).lower()}", err=True)
-        sys.exit(ExitCode.USAGE)
+        _folder_failed(err, Path(where) / name)
     except UsageError as err:
         _fail(err, ExitCode.USAGE)
     except MeepleError as err:
@@ -842,6 +973,14 @@ def new_pack_cmd(name: str, base: str, where: str) -> None:
     for f in files:
         click.echo(f"wrote {os.path.relpath(f)}")
     click.echo(f"next: meeple validate {os.path.relpath(Path(where) / name)}; meeple test {os.path.relpath(Path(where) / name / 'tests')}")
+
+
+def _folder_failed(err: OSError, target: Path) -> None:
+    """A new folder that could not be written (nothing of it is left): one line, exit 4
+    for a full disk, else 2."""
+    from .outputs import system_fault
+    click.echo(f"error: cannot write {target}: {(err.strerror or str(err)).lower()}; nothing was written", err=True)
+    sys.exit(ExitCode.OUTPUT_FAILED if system_fault(err) else ExitCode.USAGE)
 
 
 @main.command("new-game")
@@ -853,8 +992,7 @@ def new_game_cmd(name: str, where: str) -> None:
     try:
         files = new_game(name, Path(where))
     except OSError as err:
-        click.echo(f"error: cannot write {err.filename or where}: {(err.strerror or str(err)).lower()}", err=True)
-        sys.exit(ExitCode.USAGE)
+        _folder_failed(err, Path(where) / name)
     except UsageError as err:
         click.echo(f"error: {err.message}", err=True)
         sys.exit(ExitCode.USAGE)
@@ -890,10 +1028,10 @@ def schema(kind: Optional[str], export_dir: Optional[str], pack_spec: Optional[s
         get = lambda k: pack_schema(pack, k)      # noqa: E731
     if export_dir:
         def export() -> None:
+            from .outputs import write_text
             Path(export_dir).mkdir(parents=True, exist_ok=True)
-            for k in kinds:
-                (Path(export_dir) / f"{k}.schema.json").write_text(json.dumps(get(k), indent=2, ensure_ascii=False) + "\n",
-                                                                   encoding="utf-8")
+            for k in kinds:         # each file whole, or as it was
+                write_text(Path(export_dir) / f"{k}.schema.json", json.dumps(get(k), indent=2, ensure_ascii=False) + "\n")
         _write(export_dir, export)
         click.echo(f"wrote {len(kinds)} schema(s) to {export_dir}")
         return

@@ -586,9 +586,17 @@ def load_game(name: str, sets: tuple = (), generate: bool = True) -> Game:
     problems = Problems()
     pack = read_packs(resolve_all(name), problems, tuple(sets))
     if pack is None or problems.errors:
-        raise PackInvalid(problems)
+        raise _invalid(problems, sets)
     game = Game(pack)
     game.compile(problems, generate=generate)
     if problems.errors:
-        raise PackInvalid(problems)
+        raise _invalid(problems, sets)
     return game
+
+
+def _invalid(problems: Problems, sets: tuple) -> PackInvalid:
+    """The pack's errors, those about a --set change naming it."""
+    if sets:
+        from .expansion import name_set_changes
+        name_set_changes(problems.errors, tuple(sets))
+    return PackInvalid(problems)

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from .errors import ContentError, Span, suggest
+from .outputs import open_regular
 from .schemas import schema
 
 LOG_FORMAT = 1
@@ -59,7 +60,7 @@ def read_log(path: str | Path) -> dict:
     OSError (a missing or unreadable file) is left to the caller: it is not the log's fault.
     """
     file = str(path)
-    with open(path, "rb") as f:
+    with open_regular(path) as f:          # a pipe or a device is refused (NotRegular), not waited on
         data = f.read(MAX_LOG_BYTES + 1)
     if len(data) > MAX_LOG_BYTES:
         raise LogInvalid([ContentError(f"invalid log: the file is larger than the limit of {_bytes(MAX_LOG_BYTES)} for a log",

@@ -18,6 +18,7 @@ from . import model as M
 from .errors import ContentError, Problems, Span, UsageError, printable, suggest
 from .limits import MAX_FILE_BYTES, MAX_PACK_BYTES, MAX_PACK_FILES
 from .salvage import file_names, keep_valid_parts, unreadable_names
+from .outputs import not_regular
 from .schemas import validate
 from .yamlsrc import Document, load_yaml
 
@@ -621,7 +622,9 @@ def pack_files(root: Path, problems: Problems, budget: Optional[Budget] = None) 
                     problems.add(ContentError("this file is a link to a file outside the pack folder; it is not read",
                                               Span(_display(path), 0, 0), "copy the file into the pack"))
                     continue
-            if not path.is_file():
+            kind = not_regular(path)
+            if kind is not None:        # a pipe would block the load, a device never end it
+                problems.add(ContentError(f"this file is {kind}, not a regular file; it is not read", Span(_display(path), 0, 0)))
                 continue
             found.append(path)
             if len(found) > budget.files:

@@ -234,6 +234,5 @@ def render_html(summaries: list[dict], comparison: Optional[dict] = None) -> str
 
 
 def write_report(path: str, summaries: list[dict], comparison: Optional[dict] = None) -> None:
-    text = render_html(summaries, comparison)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
+    from .outputs import write_text
+    write_text(path, render_html(summaries, comparison))     # whole, or the file as it was

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from .limits import MAX_FILE_BYTES
+from .outputs import open_regular
 from .schemas import failing_paths, validate, value_at
 from .yamlsrc import Document
 
@@ -111,7 +112,7 @@ def unreadable_names(path: Path) -> set[str]:
     """The names a file that could not be loaded seems to declare: the ids of a
     cards file, every word of any other (a rules file may declare anything)."""
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             text = f.read(MAX_FILE_BYTES).decode("utf-8", "replace")
     except OSError:
         return set()

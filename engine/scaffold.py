@@ -64,20 +64,27 @@ def _new_folder(name: str, where: Path, what: str) -> Path:
 
 
 def new_pack(name: str, base: str, where: Path) -> list[Path]:
-    """Write the folder ``where/name``; returns the files written."""
+    """Write the folder ``where/name``, whole or not at all (built beside it, then
+    renamed: engine/outputs.py); returns the files written."""
     from .game import load_game
+    from .outputs import new_folder
     from .pack import resolve_all
     target = _new_folder(name, where, "pack")
     game = load_game(base)
     roots = resolve_all(base)
-    target.mkdir(parents=True)
+    with new_folder(target) as building:
+        return _pack_files(name, game, roots, target, building)
+
+
+def _pack_files(name: str, game: Game, roots: list[Path], target: Path, building: Path) -> list[Path]:
+    """The files of the new pack ``target``, written into ``building``; their final paths."""
     written: list[Path] = []
 
     def write(rel: str, text: str) -> None:
-        path = target / rel
+        path = building / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-        written.append(path)
+        written.append(target / rel)
 
     info = game.pack.info
     major = info.version.split(".")[0]
@@ -355,25 +362,26 @@ card kinds, zones, events, procedures, actions, flow, scoring),
 
 def new_game(name: str, where: Path) -> list[Path]:
     """Write the base game folder ``where/name``; returns the files written."""
-    target = _new_folder(name, where, "game")
-    target.mkdir(parents=True)
-    files = [("pack.yaml", _GAME_PACK, target), ("game.yaml", _GAME_RULES, target), ("cards.yaml", _GAME_CARDS, target),
-             (f"scenarios/{name}.yaml", _GAME_SCENARIO, target / "scenarios"), ("README.md", _GAME_README, target)]
-    written: list[Path] = []
-    for rel, text, folder in files:
-        path = target / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        for kind in ("pack", "game", "cards", "scenario"):
-            text = text.replace(f"@SCHEMA_{kind.upper()}@", _schema_ref(kind, up=len(folder.relative_to(target).parts)))
-        path.write_text(text.replace("@NAME@", name), encoding="utf-8")
-        written.append(path)
-    # the generic schemas, copied into the game's own schemas/ folder (modelines never lead into the engine)
+    from .outputs import new_folder
     from .schemas import schema_dir
-    for kind in ("pack", "game", "cards", "scenario"):
-        path = target / "schemas" / f"{kind}.schema.json"
-        path.parent.mkdir(exist_ok=True)
-        path.write_text((schema_dir() / f"{kind}.schema.json").read_text(encoding="utf-8"), encoding="utf-8")
-        written.append(path)
+    target = _new_folder(name, where, "game")
+    files = [("pack.yaml", _GAME_PACK), ("game.yaml", _GAME_RULES), ("cards.yaml", _GAME_CARDS),
+             (f"scenarios/{name}.yaml", _GAME_SCENARIO), ("README.md", _GAME_README)]
+    written: list[Path] = []
+    with new_folder(target) as building:       # whole or not at all (engine/outputs.py)
+        for rel, text in files:
+            path = building / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            for kind in ("pack", "game", "cards", "scenario"):
+                text = text.replace(f"@SCHEMA_{kind.upper()}@", _schema_ref(kind, up=rel.count("/")))
+            path.write_text(text.replace("@NAME@", name), encoding="utf-8")
+            written.append(target / rel)
+        # the generic schemas, copied into the game's own schemas/ folder (modelines never lead into the engine)
+        for kind in ("pack", "game", "cards", "scenario"):
+            path = building / "schemas" / f"{kind}.schema.json"
+            path.parent.mkdir(exist_ok=True)
+            path.write_text((schema_dir() / f"{kind}.schema.json").read_text(encoding="utf-8"), encoding="utf-8")
+            written.append(target / "schemas" / f"{kind}.schema.json")
     return written
 SCHEMA_KINDS = ("pack", "rules", "cards", "scenario")    # the kinds of the files a new pack holds
 

@@ -23,6 +23,7 @@ from dsl.typesys import BOOL, INT, PLAYER, Card, Enum, List, Type, Zone
 
 from .errors import UNKNOWN, ContentError, IllegalChoice, MeepleError, PackInvalid, RuleError, Span, location, suggest
 from .game import Game, load_game
+from .outputs import open_regular
 from .schemas import validate
 from .state import State
 from .yamlsrc import Document, load_yaml
@@ -624,7 +625,7 @@ def collect(paths: list[str]) -> list[Path]:
                 if not f.is_file():
                     continue            # a folder, a device, a pipe: nothing to read (a pipe would never end)
                 try:
-                    with open(f, "rb") as stream:     # the head only, however big the file
+                    with open_regular(f) as stream:     # the head only, however big the file
                         head = stream.read(2000).decode("utf-8", "ignore")
                 except OSError:
                     continue

@@ -315,12 +315,15 @@ def _where(doc: Document, path: tuple) -> str:
     data = doc.data
     head = ""
     rest = list(path)
-    if len(path) >= 2 and path[0] in ("cards", "scenarios") and isinstance(path[1], int):
+    constant = 1 if path[:1] == ("constants",) else 2 if path[:2] in (("add", "constants"), ("override", "constants")) else 0
+    if len(path) >= 2 and path[0] in ("cards", "replace", "patch", "scenarios") and isinstance(path[1], int):
         item = value_at(data, path[:2])
         label = item.get("id", item.get("name")) if isinstance(item, dict) else None
-        head = f"{'card' if path[0] == 'cards' else 'scenario'} {label!r}" if isinstance(label, str) else ""
+        head = f"{'scenario' if path[0] == 'scenarios' else 'card'} {label!r}" if isinstance(label, str) else ""
         if head:
             rest = rest[2:]
+    elif constant and len(path) > constant and isinstance(path[constant], str):
+        head, rest = f"constant {path[constant]!r}", rest[constant + 1:]
     elif len(path) >= 3 and path[0] == "actions" and isinstance(path[2], int):
         item = value_at(data, path[:3])
         label = item.get("id") if isinstance(item, dict) else None

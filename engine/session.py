@@ -102,7 +102,9 @@ def make_log(game: Game, st: State, seed: int, pack_ref: str, options: Optional[
 
 
 def write_log(path: str | Path, log: dict) -> None:
-    Path(path).write_text(json.dumps(log, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    """The log, written whole, or the file as it was (engine/outputs.py)."""
+    from .outputs import write_text
+    write_text(path, json.dumps(log, indent=1, ensure_ascii=False) + "\n")
 
 
 def replay(game: Game, log: dict, on_step: Optional[Callable[[State, list], None]] = None,

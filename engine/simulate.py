@@ -8,14 +8,12 @@ pack once.
 Ctrl-C stops a run cleanly: workers ignore SIGINT (the parent alone stops
 them), and ``simulate`` returns the games finished so far, in order (the first
 k games of the run, as a shorter run would have played them), marked
-``interrupted``.
+``interrupted``. SIGTERM and a worker process that dies do the same
+(engine/stops.py says how, and ``stops.stopped()`` which it was).
 """
 from __future__ import annotations
 
 import math
-import multiprocessing as mp
-import signal
-import threading
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Optional
@@ -23,7 +21,10 @@ from typing import Callable, Iterator, Optional
 from .agents import make_agents
 from .errors import MeepleError
 from .game import Game, load_game
+from .outputs import replaced
 from .session import play
+from .stops import worker_signals
+from .workers import context, ordered
 
 
 @dataclass(frozen=True)
@@ -174,10 +175,9 @@ _WORKER: dict = {}
 
 
 def _init_worker(pack: str, sets: tuple = ()) -> None:
-    # Ctrl-C is the parent's to handle: a worker stops when the parent terminates it
-    # (forked workers inherit this already; spawned ones get it here)
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Ctrl-C and SIGTERM are the parent's to handle: a worker stops, silently, when the
+    # parent terminates it, or when the parent dies (engine/stops.py)
+    worker_signals()
     # a forked worker already holds the parent's compiled game (copy-on-write)
     if _WORKER.get("key") != (pack, sets):
         _WORKER["game"] = load_game(pack, sets)
@@ -205,25 +205,14 @@ def run(cfg: SimConfig, progress: Optional[Callable[[int], None]] = None, game: 
                 if progress:
                     progress(1)
         return
-    forking = "fork" in mp.get_all_start_methods()
-    ctx = mp.get_context("fork") if forking else mp.get_context()
-    if forking and game is not None:
-        _WORKER["game"], _WORKER["key"] = game, (cfg.pack, cfg.sets)
-    # forked workers inherit the ignored SIGINT from the moment they exist (only the main
-    # thread may set a handler; from another one, the initializer does it)
-    main = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
-    try:
-        pool = ctx.Pool(min(cfg.workers, len(batches)), initializer=_init_worker, initargs=(cfg.pack, cfg.sets))
-    finally:
-        if main:
-            signal.signal(signal.SIGINT, previous)
-    with pool:
-        for records in pool.imap(_work, batches):
-            for r in records:
-                yield r
-                if progress:
-                    progress(1)
+    if context().get_start_method() == "fork" and game is not None:
+        _WORKER["game"], _WORKER["key"] = game, (cfg.pack, cfg.sets)     # forked workers share it
+    # in order, the workers silent, and a worker that dies stops the run (engine/workers.py)
+    for records in ordered(_work, batches, min(cfg.workers, len(batches)), _init_worker, (cfg.pack, cfg.sets)):
+        for r in records:
+            yield r
+            if progress:
+                progress(1)
 
 
 class _RayWorker:
@@ -443,7 +432,7 @@ def write_records(summary: "Summary", path: str, game: Game) -> None:
     bots = [b.strip() for b in cfg.bots.split(",") if b.strip()] or ["random"]
     if len(bots) == 1:
         bots = bots * cfg.players
-    with open(path, "w", newline="", encoding="utf-8") as f:
+    with replaced(path, newline="") as f:       # whole, or the file as it was (engine/outputs.py)
         w = csv.writer(f)
         w.writerow(["game", "game_seed", "seat", "bot", "score", "rank", "win_share", "first", "rounds", "decisions", "cards"])
         for r in summary.records:

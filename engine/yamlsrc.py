@@ -27,6 +27,7 @@ from dsl.source import TextOrigin  # noqa: F401  (re-export: the language maps D
 
 from .errors import ContentError, Span, remember_source
 from .limits import MAX_ALIAS_COPIES, MAX_FILE_BYTES, MAX_INT, MAX_YAML_DEPTH
+from .outputs import open_regular
 
 Path_ = tuple
 
@@ -309,7 +310,7 @@ def load_yaml(path: Path | str, display: str | None = None) -> Document:
     more is read); the text of a file read is kept for error excerpts."""
     file = display or str(path)
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:      # a pipe or a device is refused, not waited on
             data = f.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise ContentError(f"cannot read the file ({exc.strerror or exc})", Span(file, 0, 0)) from None

@@ -49,11 +49,11 @@ def test_a_merchant_taking_6_gold_is_a_significant_change():
 
 @pytest.mark.parametrize("setting, message", [("kep.cost=4", "no card 'kep'; did you mean 'keep'?"),
                                               ("citysize=8", "neither CARD.FIELD nor a constant"),
-                                              ("keep.cost=three", "cost must be a whole number"),
+                                              ("keep.cost=three", "card 'keep': cost must be a whole number, not 'three'"),
                                               ("troyes/districts/keep.cost=4", "'troyes' is not a pack loaded here")])
-def test_bad_set_changes_are_reported(setting, message):
+def test_bad_set_changes_are_usage_errors_naming_the_option(setting, message):
     r = run("compare", "citadels", "-n", 2, "-p", 4, "--set", setting)
-    assert r.exit_code == 1 and message in r.output, r.output
+    assert r.exit_code == 2 and r.output.startswith(f"error: --set {setting!r}: ") and message in r.output, r.output
 
 
 def test_records_have_one_row_per_player_per_game(tmp_path):

@@ -429,8 +429,8 @@ def test_a_set_value_the_loader_refuses_is_an_error(value, message):
         result = CliRunner().invoke(main, ["compare", pack, "-n", "2", "-p", "2", "--workers", "1", "--set", f"copper.cost={value}"])
     finally:
         os.chdir(old)
-    assert result.exit_code == ExitCode.CONTENT_INVALID, result.output
-    assert result.output.splitlines()[0] == f"<--set>:1:1: error: {message}"
+    assert result.exit_code == ExitCode.USAGE, result.output
+    assert result.output.splitlines()[0] == f"error: {message}"
 
 
 @needs_links
@@ -454,3 +454,22 @@ def test_a_provisional_note_is_printed_escaped(tmp_path):
     result, _ = validate("p", cwd=tmp_path)
     assert result.exit_code == ExitCode.OK, result.output
     assert "p/cards.yaml:6:11: warning: provisional value copper.cost: a guess\\x1b[2J\\u202e" in result.output.splitlines()
+
+
+@pytest.mark.parametrize("setting, message", [
+    ("temple.copies=1000000", "card 'temple': copies: must be at most 1000, found 1000000"),
+    ("temple.copies=abc", "card 'temple': copies: expected a whole number, found the text 'abc'"),
+    ("temple.name=[1, 2]", "card 'temple': name: expected a text or a mapping (key: value), found a list"),
+    ("temple.cost=-5", "card 'temple': cost must be at least 0, not -5"),
+    ("city_size=abc", "constant 'city_size': expected a whole number or a mapping (key: value), found the text 'abc'"),
+    ("temple.id=church", "a card's id names it; it cannot be set"),
+], ids=["copies past the schema's bound", "copies not a number", "a name of the wrong shape", "below the field's min",
+        "a constant not a number", "an id"])
+def test_a_set_value_gets_the_checks_of_the_same_value_in_a_pack_file(monkeypatch, setting, message):
+    """`--set` passes through the pack file's schema and the card kind's bounds: what a
+    pack file could not hold is a usage error naming the option, before any game."""
+    import engine.compare
+    monkeypatch.setattr(engine.compare, "compare", lambda *a, **k: pytest.fail("the games were played"))
+    result = CliRunner().invoke(main, ["compare", "citadels", "-n", "2", "-p", "4", "--workers", "1", "--set", setting])
+    assert result.exit_code == ExitCode.USAGE, result.output
+    assert result.output == f"error: --set {setting!r}: {message}\n"

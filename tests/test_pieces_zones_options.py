@@ -102,7 +102,7 @@ def test_cli_options_reach_the_game_and_the_log(tmp_path):
                              "--option", "double=true", "--log", str(log)])
     assert r.exit_code == 0, r.output
     assert json.loads(log.read_text())["options"] == {"double": "true"}
-    assert runner.invoke(main, ["replay", str(log)]).exit_code == 0
+    assert runner.invoke(main, ["replay", str(log), "--pack", str(PACK)]).exit_code == 0
     bad = runner.invoke(main, ["simulate", str(PACK), "-n", "2", "-p", "2", "--option", "tripple=1"])
     assert bad.exit_code == 2 and "flags has no option 'tripple'" in bad.output
     sim = runner.invoke(main, ["simulate", str(PACK), "-n", "3", "-p", "2", "--option", "double=on", "--format", "json"])
