@@ -81,11 +81,14 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
             code.direct = code.instrs[0]
         return index
 
-    def _new_unit(self, name: str, src: Source, params: tuple, me_bound: bool) -> Unit:
+    def _new_unit(self, name: str, src: Source, params: tuple, me_bound: bool, kind: str = "unit") -> Unit:
         """A fresh code unit whose first locals are the parameters (and a new text: the
-        budget of parts its functions expand to starts again)."""
+        budget of parts its functions expand to starts again). ``kind`` ('unit',
+        'expression', 'binder') is kept with what it is made of, so that a fault while
+        it runs can be told in the language's words (dsl/faults.py compiles it again)."""
         self._expanded = 0
         unit = Unit(Code(name), src.origin, _Scope(), me_bound)
+        unit.code.recipe = (kind, src, params, me_bound)
         for pname, ptype in params:
             unit.scope.names[pname] = (unit.new_slot(), ptype)
         return unit
@@ -93,7 +96,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
     def expression(self, name: str, src: Source, params: tuple = (), want: Optional[Type] = None,
                    me_bound: bool = False) -> tuple[Optional[Fn], Code]:
         """Compile one expression; returns (closure, code holding its locals)."""
-        unit = self._new_unit(name, src, params, me_bound)
+        unit = self._new_unit(name, src, params, me_bound, "expression")
         code = unit.code
         try:
             tree = parse(src.text, src.origin, "expr_start")
@@ -107,7 +110,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
 
     def binder(self, name: str, src: Source, params: tuple = ()) -> tuple[Optional[tuple], Code]:
         """Compile ``x in coll where cond`` (an action parameter)."""
-        unit = self._new_unit(name, src, params, True)
+        unit = self._new_unit(name, src, params, True, "binder")
         code = unit.code
         try:
             comp = parse(src.text, src.origin, "binder_start")

@@ -332,9 +332,9 @@ class InteractionCompiler:
                 try:                        # call_direct, written out: this runs at every action chosen
                     code.direct(st, run)
                 except MeepleError as err:
-                    raise named_error(game, err, code, code.spans[0] if code.spans else err.span)
+                    raise named_error(game, err, code, code.spans[0] if code.spans else err.span, st, run)
                 except RULE_FAULTS as exc:
-                    raise named_error(game, exc, code, code.spans[0] if code.spans else None) from None
+                    raise named_error(game, exc, code, code.spans[0] if code.spans else None, st, run) from None
                 return None
 
             def offer(st, fr):
