@@ -113,7 +113,7 @@ class _Site:
     instructions' range in the watched code (the ranges of the statements nested in
     it excluded) and its top-level expressions, in the order they were compiled."""
 
-    __slots__ = ("node", "origin", "code", "start", "end", "inner", "exprs")
+    __slots__ = ("node", "origin", "code", "start", "end", "inner", "exprs", "usage")
 
     def __init__(self, node: A.Node, origin: Any, code: Optional[Code], start: int):
         self.node = node
@@ -123,6 +123,7 @@ class _Site:
         self.end = start
         self.inner: list[tuple[int, int]] = []
         self.exprs: list[tuple[A.Node, Any, Type]] = []
+        self.usage = -1          # 'play actions': the slot of the actions used this turn
 
     def own(self) -> set:
         pcs = set(range(self.start, self.end))
@@ -150,6 +151,7 @@ class _Watching(Compiler):
         self._numbers: Optional[A.Call] = None   # a sum/min/max being compiled: its items must be numbers
         self.walks: list[str] = []               # the items of the walks being compiled, innermost last
         self.nlocals = 0
+        self.binding: Optional[tuple] = None     # an action's 'with': (its item's slot, the items, the condition)
 
     @classmethod
     def of(cls, vocab: Any, code: Code) -> Optional["_Watching"]:
@@ -159,16 +161,25 @@ class _Watching(Compiler):
         kind, src, params, me_bound = code.recipe
         self = cls(vocab)
         self.texts[src.origin] = src.text
+        if kind == "binder":       # an action's 'with': its items walked, its condition tested on each
+            tree = parse(src.text, src.origin, "binder_start")
+            self.whole = self.site = _Site(tree, src.origin, None, 0)
+            self.walks.append(tree.var)
+            made, watched = self.binder(code.name, src, params)
+            if made is None:
+                return None
+            self.binding = (made[1], made[3], made[4])
+            self.site = None
+            self.nlocals = watched.nlocals
+            return self
         unit = self._new_unit(code.name, src, params, me_bound)
         if kind == "unit":
             self.block(unit, parse(src.text, src.origin, "start"))
-        elif kind == "expression":
+        else:
             tree = parse(src.text, src.origin, "expr_start")
             self.whole = self.site = _Site(tree, unit.origin, None, 0)
             self.expr(unit, tree)
             self.site = None
-        else:
-            return None
         self.nlocals = unit.code.nlocals
         return self
 
@@ -337,9 +348,17 @@ class _Watching(Compiler):
         copy.pending, copy.answer = None, NO_ANSWER
         frame = Frame(fr.code, fr.pc, fr.locals + [None] * max(0, self.nlocals - len(fr.locals)), fr.me, fr.this)
         try:
-            if site.code is None or isinstance(site.node, _RUNS_OTHERS):
+            if self.binding is not None:
+                slot, source, cond = self.binding
+                for x in source(copy, frame):
+                    frame.locals[slot] = x
+                    if cond is not None:
+                        cond(copy, frame)
+            elif site.code is None or isinstance(site.node, _RUNS_OTHERS):
                 for _, fn, _ in site.exprs:
                     fn(copy, frame)
+            elif isinstance(site.node, A.PlayActions):
+                return self.menu_told(site, copy, frame)
             else:
                 self.run_own(site, copy, frame)
         except _Told as told:
@@ -349,6 +368,24 @@ class _Watching(Compiler):
         except MeepleError:
             return None
         return None
+
+    @staticmethod
+    def menu_told(site: _Site, st: Any, fr: Any) -> Optional[tuple[str, Span]]:
+        """'play actions': its end test, watched, then the group's menu listed by the
+        engine's reference listing (``action_options``), which tells a fault of an
+        action's 'when' or 'with' itself (it asks ``explain`` of that expression)."""
+        for _, fn, _ in site.exprs:
+            if fn(st, fr):
+                return None
+        try:
+            st.game.action_options(st, fr, site.node.group, fr.locals[site.usage])
+        except MeepleError as err:
+            return err.message, err.span
+        return None
+
+    def s_PlayActions(self, unit: Unit, s: A.PlayActions):
+        super().s_PlayActions(unit, s)
+        self.site.usage = unit.code.nlocals - 1      # its last slot: the actions used this turn
 
     @staticmethod
     def run_own(site: _Site, st: Any, fr: Any) -> None:

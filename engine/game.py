@@ -48,6 +48,10 @@ class CompiledAction:
     # the frame its effect runs in when the effect never pauses: reused, since such an
     # effect runs to its end before the next action can be chosen (no state keeps it)
     scratch: Frame = field(default_factory=lambda: Frame(-1, 0, [], -1, -1))
+    # the codes its 'when' and 'with' were compiled into (their recipes): a fault while a
+    # menu lists it is told in the language's words (``Actions.action_fault``)
+    when_code: Optional[Code] = None
+    binder_code: Optional[Code] = None
 
 
 class Game(Flow, Actions, Views):
@@ -544,6 +548,8 @@ class Game(Flow, Actions, Views):
             param_slot=0 if binder else -1, effect=effect, per_turn=a.per_turn, refusal=a.refusal,
             nlocals=max(wcode.nlocals, bcode.nlocals if a.with_ is not None else 0, 1) + 1)
         ca.menu_meta = comp.gen.binder_meta if comp.gen is not None and binder else None
+        ca.when_code = wcode if a.when else None
+        ca.binder_code = bcode if binder else None
         for res, src, span in a.price:      # display only (meeple play): never run by a game
             if res not in self.res_index:
                 self.price_errors.append(ContentError(f"action '{a.id}': price: unknown resource '{res}'", span,
