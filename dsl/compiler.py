@@ -27,6 +27,7 @@ from .source import Source
 
 from . import ast as A
 from .expressions import ExpressionCompiler
+from .guards import Guards
 from .interaction import InteractionCompiler
 from .parser import parse
 from .pygen import PyGen, fusable, inline_procedures
@@ -48,6 +49,9 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         # procedures a generated run calls in place (``dsl.pygen.inline_procedures``);
         # set before the units are compiled, when generating
         self.inline: dict[str, bool] = {}
+        # the warnings of values that are none where none stops the game (dsl/guards.py), when
+        # the caller asks for them (it knows the pack's zones and functions)
+        self.guards: Optional[Guards] = None
 
     # ------------------------------------------------------------ entry points
     def plan_calls(self, procedures: dict[str, Source]) -> None:
@@ -74,12 +78,20 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         except MeepleError as err:
             self.errors.append(err)
             return index
+        before = len(self.errors)
         self.block(unit, body)
+        self.guard(body, src, before)
         code = unit.code
         thread_jumps(code)
         if self.gen is not None and len(code.instrs) == 1 and all(fusable(s, self.inline) for s in body):
             code.direct = code.instrs[0]
         return index
+
+    def guard(self, body: Any, src: Source, before: int) -> None:
+        """Warn of the values in a text that may be none where none stops the game
+        (dsl/guards.py), once it compiled without errors (or they would be noise)."""
+        if self.guards is not None and len(self.errors) == before:
+            self.guards.look(body, src.text, src.origin)
 
     def _new_unit(self, name: str, src: Source, params: tuple, me_bound: bool, kind: str = "unit") -> Unit:
         """A fresh code unit whose first locals are the parameters (and a new text: the
@@ -103,6 +115,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
             fn, t = self.expr(unit, tree)
             if want is not None and not compatible(t, want):
                 raise self.err(unit, tree.pos, f"expected {want.describe()} here, found {t.describe()}")
+            self.guard(tree, src, len(self.errors))
             return fn, code
         except MeepleError as err:
             self.errors.append(err)
@@ -125,6 +138,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
             cond = self.truth(unit, comp.cond) if comp.cond is not None else None
             if self.gen is not None:     # what a generated action menu needs to walk it inline
                 self.gen.binder_meta = (raw, st, tuple(unit.hoist.values()) if unit.hoist else ())
+            self.guard(comp, src, len(self.errors))
             return (comp.var, slot, et, source, cond), code
         except MeepleError as err:
             self.errors.append(err)

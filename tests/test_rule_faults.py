@@ -16,7 +16,7 @@ import pytest
 from engine.errors import Problems, RuleError, render
 from engine.game import Game
 from dsl.faults import in_words
-from engine.pack import read_pack
+from engine.pack import read_pack, shipped_packs
 from fuzzing import PYTHON_WORDS       # Python's words: no message may hold any of them
 
 GAME = """\
@@ -243,3 +243,73 @@ def test_a_fault_no_expression_is_found_for_is_still_said_in_words(exc):
     said = in_words(exc)
     assert said and not PYTHON_WORDS.search(said) and str(exc) not in said
     assert PYTHON_WORDS.search(f"{type(exc).__name__}: {exc}")      # what it replaces is caught by the check
+
+
+# ---------------------------------------------------------------- what the checker sees coming
+def _warnings(tmp_path: Path, rule: str, maybe_none: bool = False) -> list[str]:
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    root = _pack(tmp_path / "pack", rule)
+    problems = Problems()
+    game = Game(read_pack(root, problems))
+    game.compile(problems, generate=False, maybe_none=maybe_none)
+    assert not problems.errors, [render(e) for e in problems.errors]
+    lines = (root / "game.yaml").read_text(encoding="utf-8").splitlines()
+    return [f"{w.message} @ {lines[w.span.line - 1][w.span.col - 1:w.span.col - 1 + w.span.length]}"
+            for w in problems.warnings if "none" in w.message]
+
+
+EMPTY = "nothing is ever put in `empty`: no card starts there and no rule moves, draws or swaps one there"
+
+
+@pytest.mark.parametrize("rule, warned", [
+    ("set total = random([]).cost", ["`random([])` is always none (the list `[]` is empty), and `.cost` of none stops the game"
+                                     " @ random([])"]),
+    ("set total = first(c in pile where false).cost + 1",
+     ["`first(c in pile where false)` is always none (its condition is false), and `.cost` of none stops the game"
+      " @ first(c in pile where false)"]),
+    ("set total = gold of holder(top(empty))",
+     [f"`top(empty)` is always none ({EMPTY}), and `holder(...)` of none stops the game @ top(empty)"]),
+    ("let c = random(empty)\nset total = c.bonus",
+     [f"`c` is always none (`let c = random(...)`: {EMPTY}), and `.bonus` of none stops the game @ c"]),
+    ("set total = max(c.cost for c in empty) + 1",
+     [f"`max(c.cost for c in empty)` is always none ({EMPTY}), and `+` of none stops the game @ max(c.cost for c in empty)"]),
+    # guarded, filled by a rule, none-safe uses, or data the checker cannot see: no warning
+    ("let c = random(empty)\nif c is not none:\n    set total = c.bonus", []),
+    ("move first(c in pile) to empty\nset total = first(c in empty).cost", []),
+    ("set total = size(those(c in pile where false))\nmove first(c in empty) to hand", []),
+    ("set total = first(c in hand).cost", []),
+    ("let x = first(c in empty)\nif first(c in empty) == x:\n    set total = 1", []),
+])
+def test_the_checker_warns_of_a_value_that_is_always_none(tmp_path, rule, warned):
+    assert _warnings(tmp_path, rule) == warned
+
+
+@pytest.mark.parametrize("rule, warned", [
+    ("set total = first(c in hand).cost", ["`first(c in hand)` may be none (`first(...)` finds nothing), and `.cost` of none "
+                                           "stops the game: test `first(c in hand) is not none` first @ first(c in hand)"]),
+    ("choose c from hand\nset total = c.cost", ["`c` may be none (`choose c` has nothing to choose), and `.cost` of none "
+                                                "stops the game: test `c is not none` first @ c"]),
+    ("give 1 gold to holder(first(c in pile))",
+     ["`holder(first(c in pile))` may be none (`holder(...)` is given a card in no player's zone), and `give` of none "
+      "stops the game: test `holder(first(c in pile)) is not none` first @ holder(first(c in pile))",
+      "`first(c in pile)` may be none (`first(...)` finds nothing), and `holder(...)` of none stops the game: "
+      "test `first(c in pile) is not none` first @ first(c in pile)"]),
+    ("may choose c from hand\nset total = c.cost", []),          # 'may choose' with nothing to choose ends the effect
+    ("choose c from hand\nif c is none:\n    stop\nset total = c.cost", []),
+])
+def test_maybe_none_warns_of_every_unguarded_use(tmp_path, rule, warned):
+    assert _warnings(tmp_path, rule, maybe_none=True) == warned
+    assert _warnings(tmp_path / "plain", rule) == []           # not without being asked
+
+
+@pytest.mark.parametrize("pack", shipped_packs())
+def test_the_shipped_packs_get_no_new_warning(pack):
+    """By default the checker warns only where a value is always none: the shipped packs
+    have none of those. (--maybe-none lists every unguarded use; theirs are safe by their
+    data: a lookup in a table of spaces, the holder of a card in a player's city.)"""
+    from engine.game import check_pack
+    from engine.pack import read_packs, resolve_all
+    problems = Problems()
+    check_pack(read_packs(resolve_all(pack), problems), problems)
+    assert not problems.errors
+    assert [w.message for w in problems.warnings if "none" in w.message and "provisional" not in w.message] == []
