@@ -19,7 +19,7 @@ Types (for checks and for picking the right closure) are the objects of
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from .errors import MeepleError, Refusal, RuleError, suggest
 from .runtime import Frame
@@ -27,7 +27,6 @@ from .source import Source
 
 from . import ast as A
 from .expressions import ExpressionCompiler
-from .guards import Guards
 from .interaction import InteractionCompiler
 from .parser import parse
 from .pygen import PyGen, fusable, inline_procedures
@@ -35,6 +34,9 @@ from .types import (CALL, MAX_NUMBER, SKIP, STOP, SUSPEND, Code, Fn, Scope, Unit
                     bounded, order_key, thread_jumps, too_big, zone_to_write)
 from .typesys import ANY, INT, AnyT, Card, List, Type, Zone, card_kind, compatible
 from .vocabulary import CompileResult, Vocabulary
+
+if TYPE_CHECKING:
+    from .guards import Guards
 
 __all__ = ["CALL", "SKIP", "STOP", "SUSPEND", "Code", "Compiler", "Scope", "Unit", "_Scope"]
 
@@ -51,7 +53,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         self.inline: dict[str, bool] = {}
         # the warnings of values that are none where none stops the game (dsl/guards.py), when
         # the caller asks for them (it knows the pack's zones and functions)
-        self.guards: Optional[Guards] = None
+        self.guards: Optional["Guards"] = None
 
     # ------------------------------------------------------------ entry points
     def plan_calls(self, procedures: dict[str, Source]) -> None:

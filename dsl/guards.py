@@ -27,6 +27,7 @@ not by flow: it errs on the side of saying nothing).
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Iterator, Optional
 
 from . import ast as A
@@ -48,6 +49,9 @@ MAYBE_NONE = {
 # of those, the ones that give none exactly when their collection is empty
 _OF_A_COLLECTION = ("first", "random", "top", "min", "max")
 _ORDER = ("<", "<=", ">", ">=")
+# the words of a text that may give an always-none value, and that may fill a zone
+_PRODUCERS = re.compile(r"\b(?:first|random|top|min|max)\s*\(")
+_FILLS = re.compile(r"\b(?:move|draw|swap)\b")
 
 
 class Guards:
@@ -64,24 +68,34 @@ class Guards:
         self.found: list[tuple[Optional[str], Optional[str], Any, frozenset]] = []
 
     def look(self, body: Any, text: str, origin: Any) -> None:
-        """Note the warnings of one parsed text (statements, or an expression)."""
+        """Note the warnings of one parsed text (statements, or an expression). Most texts
+        call none of first, random, top, min, max and fill no zone: their words say so,
+        and they are not walked."""
+        fills = _FILLS.search(text) is not None
+        if not self.maybe and not fills and _PRODUCERS.search(text) is None:
+            return
         nodes = list(_walk(body))
-        self.filled |= _filled(nodes)
+        if fills:
+            self.filled |= _filled(nodes)
         bound = _bound_names(nodes)
         certain = self._certain_names(nodes, bound)
         maybe = _maybe_names(nodes, self.functions) if self.maybe else {}
         tested_names, tested_shapes = _guards(nodes)
         seen: set = set()
         for use, what, node in _uses(nodes):
-            if (isinstance(node, A.Name) and node.name in tested_names) or _shape(node) in tested_shapes:
+            if not isinstance(node, (A.Call, A.Name)):       # only calls and names are ever none here
+                continue
+            why = self._always_none(node, certain, bound)
+            why_maybe = self._maybe_none(node, maybe) if self.maybe else None
+            if why is None and why_maybe is None:
+                continue
+            if (isinstance(node, A.Name) and node.name in tested_names) or (tested_shapes and _shape(node) in tested_shapes):
                 continue
             key = (node.pos.line, node.pos.col, what)
             if key in seen:
                 continue
             written = _text(text, node)
-            why = self._always_none(node, certain, bound)
             always = f"`{written}` is always none ({why[0]}), and {what} of none stops the game" if why else None
-            why_maybe = self._maybe_none(node, maybe) if self.maybe else None
             test = written if len(written) <= 24 else "it"
             maybe_said = (f"`{written}` may be none ({why_maybe}), and {what} of none stops the game: "
                           f"test `{test} is not none` first") if why_maybe else None
@@ -150,14 +164,27 @@ class Guards:
 
 
 def _walk(body: Any) -> Iterator[A.Node]:
-    """Every node of ``body``, with a stack (a chain of operators is as long as its text)."""
+    """Every node of ``body``, with a stack (a chain of operators is as long as its text);
+    the fields that may hold nodes are found once per kind of node."""
     stack = list(body) if isinstance(body, tuple) else [body]
     while stack:
         n = stack.pop()
         if not isinstance(n, A.Node):
+            if isinstance(n, tuple):
+                stack.extend(n)
             continue
         yield n
-        stack.extend(A.child_nodes(n))
+        kind = n.__class__
+        fields = _FIELDS.get(kind)
+        if fields is None:
+            fields = _FIELDS[kind] = tuple(f for f in kind.__slots__ if f not in ("pos", "name_pos"))
+        for f in fields:
+            v = getattr(n, f)
+            if v.__class__ is tuple or isinstance(v, A.Node):
+                stack.append(v)
+
+
+_FIELDS: dict[type, tuple] = {}
 
 
 def _filled(nodes: list) -> set[str]:

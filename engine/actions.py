@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
 
-from dsl.faults import explain, in_words
 from dsl.runtime import Frame
 from dsl.types import RULE_FAULTS, uses
 
@@ -78,6 +77,7 @@ class Actions:
     def action_fault(self, a: "CompiledAction", exc: BaseException, st: State, tmp: Frame) -> RuleError:
         """A fault of an action's 'when' or 'with' while its menu is listed, told in the
         language's words (``dsl.faults``: the expression that made the value, at its place)."""
+        from dsl.faults import explain, in_words      # the error path only
         for part, code in (("when", a.when_code), ("with", a.binder_code)):
             told = explain(self, exc, code, UNKNOWN, st, tmp) if code is not None else None
             if told is not None:

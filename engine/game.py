@@ -13,7 +13,6 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Callable, Optional
 
 from dsl.compiler import Code, Compiler
-from dsl.guards import Guards
 from dsl.runtime import ActionDescriber, Frame
 from dsl.typesys import BOOL, INT, PLAYER, Card, Type
 from dsl.vocabulary import Vocabulary
@@ -322,7 +321,9 @@ class Game(Flow, Actions, Views):
         g = self.defn
         errors: list[MeepleError] = []
         comp = Compiler(self.vocab, errors)
-        comp.guards = Guards(set(self.zone_index), set(self.function_defs), maybe_none)
+        if not generate:       # warnings are for 'meeple validate': a game that will run skips the look
+            from dsl.guards import Guards
+            comp.guards = Guards(set(self.zone_index), set(self.function_defs), maybe_none)
         if generate:
             from dsl.pygen import PyGen
             comp.gen = PyGen(self.vocab)
@@ -363,8 +364,9 @@ class Game(Flow, Actions, Views):
         self.live_score = comp.expression("live score", g.live, want=INT) if g.live else None
         self.score_res = self.res_index.get(g.score, 0)     # the loader has checked it is a resource (or reported it)
         problems.extend(errors)
-        started = {self.zone_defs[self.slot_zone[slot]].name for slot in self.card_home}
-        problems.warnings += [Problem(message, span) for message, span in comp.guards.warnings(started)]
+        if comp.guards is not None:
+            started = {self.zone_defs[self.slot_zone[slot]].name for slot in self.card_home}
+            problems.warnings += [Problem(message, span) for message, span in comp.guards.warnings(started)]
         self._check_dice(problems)
         self._check_view(problems)
         problems.extend(self.price_errors)

@@ -19,7 +19,6 @@ from dsl.parser import parse
 from dsl.runtime import Frame
 from dsl.source import Source, TextOrigin
 from dsl.errors import RuleFault
-from dsl.faults import explain_expression, in_words
 from dsl.types import RULE_FAULTS, zone_to_write
 from dsl.typesys import BOOL, INT, PLAYER, Card, Enum, List, Type, Zone
 
@@ -565,6 +564,7 @@ class _Run:
         try:
             return fn(st, fr)
         except (RuleError, *RULE_FAULTS) as exc:     # the expression itself breaks a rule: its own failure
+            from dsl.faults import explain_expression, in_words      # the error path only
             told = None
             if not isinstance(exc, RuleError) or isinstance(exc, RuleFault):    # said in the language's words
                 told = explain_expression(self.game.vocab, ex.src, ex.tree, ex.names, ex.nbase, exc, st, fr)
