@@ -543,7 +543,8 @@ def test_a_generated_choice_plays_as_its_closure_does(tmp_path, lines, gold):
 
 @pytest.mark.parametrize("lines, message", [
     ("    choose c from deck\n", "`choose c from deck`: no current player here"),
-    ("    choose c from deck by first(q in players where false)\n", "a choice for none: the one who chooses"),
+    ("    choose c from deck by first(q in players where false)\n",
+     "`first(q in players where false)` found nothing, but `choose` needs a player"),
     ("    choose c from deck by player(1 + 6 / (size(deck) - size(deck)))\n", "`6 / (size(deck) - size(deck))`: division by zero"),
 ])
 def test_an_error_of_a_generated_choice_names_the_statement_with_either_back_end(tmp_path, lines, message):

@@ -34,6 +34,7 @@ card_kinds:
     starts_in: pile
     fields: {cost: int}
     variables: {bonus: int}
+    hooks: [bonus]
   die:
     starts_in: tray
     fields: {faces: int}
@@ -65,6 +66,10 @@ procedures:
     params: {c: card}
     effect: |
       set total = size(occupant of c)
+  worth_of:
+    params: {c: card}
+    effect: |
+      set total = c.cost + 1
 flow:
   setup: |
     set total = 0
@@ -79,7 +84,8 @@ score:
 """
 CARDS = {
     "pack.yaml": 'kind: pack\nid: faults\nname: Faults\nversion: "0.1"\n',
-    "coins.yaml": "kind: cards\ncard_kind: coin\ncards:\n  - {id: copper, name: Copper, cost: 1, copies: 2}\n",
+    "coins.yaml": "kind: cards\ncard_kind: coin\ncards:\n  - id: copper\n    name: Copper\n    cost: 1\n    copies: 2\n"
+                  "    hooks:\n      bonus: |\n        gain 10 / this.bonus gold\n",
     "dice.yaml": "kind: cards\ncard_kind: die\ncards:\n  - {id: white, name: White, faces: 6, copies: 2}\n",
     "spaces.yaml": "kind: cards\ncard_kind: space\ncards:\n  - {id: well, name: Well, copies: 1}\n",
 }
@@ -122,6 +128,8 @@ CASES = [
      "occupant of first(s in board where false)"),
     ("card of the wrong kind", "call place(first(c in pile))",
      "`occupant of c`: 'occupant' belongs to space cards, not to copper", "procedure place", "occupant of c"),
+    ("field a card of the kind has not", "call worth_of(first(s in board))",
+     "`c.cost + 1`: `c.cost` is none (space cards have no 'cost'), so `+` of none", "procedure worth_of", "c.cost + 1"),
     # arithmetic, comparisons, aggregates
     ("min of nothing", "set total = min(c.cost for c in empty) * 2",
      "`min(c.cost for c in empty) * 2`: `min(...)` had no values, so `*` of none", "round", "min(c.cost for c in empty) * 2"),
@@ -159,13 +167,17 @@ CASES = [
      f"`gain 1 gold`: {NO_PLAYER}", "round", "gain 1 gold"),
     ("as none, then an expression", f"as {UNHELD}:\n    set total = gold",
      f"`gold`: {NO_PLAYER}", "round", "gold"),
-    # walks, functions, the flow's expressions, action menus
+    ("chooser none", f"choose c from pile by {UNHELD}",
+     f"`{UNHELD}` is none (the card is in no player's zone), but `choose` needs a player", "round", UNHELD),
+    # walks, functions, hooks, the flow's expressions, action menus
     ("walk condition", NONE_BONUS + "for each c in pile where c.bonus > 1:\n    set total = 1",
      "`c.bonus > 1`: `c.bonus` is none, so `>` of none (for c = copper)", "round", "c.bonus > 1"),
     ("choice condition", NONE_BONUS + "choose c from pile where c.bonus > 2\nset total = 1",
      "`c.bonus > 2`: `c.bonus` is none, so `>` of none (for c = copper)", "round", "c.bonus > 2"),
     ("pack function", "set total = worth(first(c in empty))",
-     "`c.cost`: `c` is none, so `.cost` of none (in function worth, used at GAME:51:21)", "round", "c.cost"),
+     "`c.cost`: `c` is none, so `.cost` of none (in function worth, used at GAME:56:21)", "round", "c.cost"),
+    ("card hook", "do bonus of first(c in pile)",
+     "`10 / this.bonus`: division by zero", "copper.bonus", "coins.yaml|10 / this.bonus"),
     ("end test", f"end: total + {EMPTY_MAX} > 3",
      f"`total + {EMPTY_MAX}`: `max(...)` had no values, so `+` of none", "end_when", f"total + {EMPTY_MAX}"),
     ("action when", "when: first(c in empty).cost > 0",
@@ -220,9 +232,11 @@ def test_a_fault_names_the_expression_its_place_and_what_went_wrong(tmp_path, ru
         expected = message.replace("GAME", err.span.file)      # the function's call, in the same file
         assert err.message == f"{expected} (in {unit}) (game seed 11, before the first choice)", generate
         assert not PYTHON_WORDS.search(err.message), err.message
-        assert Path(err.span.file).resolve() == (root / "game.yaml").resolve(), generate
-        line = (root / "game.yaml").read_text(encoding="utf-8").splitlines()[err.span.line - 1]
-        assert line[err.span.col - 1:err.span.col - 1 + err.span.length] == written, (generate, line, err.span)
+        file, _, text = written.rpartition("|")       # 'FILE|TEXT' for a text in another file than game.yaml
+        where = root / (file or "game.yaml")
+        assert Path(err.span.file).resolve() == where.resolve(), generate
+        line = where.read_text(encoding="utf-8").splitlines()[err.span.line - 1]
+        assert line[err.span.col - 1:err.span.col - 1 + err.span.length] == text, (generate, line, err.span)
         said.append((err.message.replace(str(root), ""), err.span.line, err.span.col))
     assert said[0] == said[1]
 
@@ -313,3 +327,18 @@ def test_the_shipped_packs_get_no_new_warning(pack):
     check_pack(read_packs(resolve_all(pack), problems), problems)
     assert not problems.errors
     assert [w.message for w in problems.warnings if "none" in w.message and "provisional" not in w.message] == []
+
+
+def test_the_readme_shows_what_meeple_says(monkeypatch):
+    """README's fault and warning examples are the output of the hostile pack they name."""
+    from click.testing import CliRunner
+    from engine.cli import main
+    repo = Path(__file__).resolve().parent.parent
+    monkeypatch.chdir(repo)
+    readme = (repo / "README.md").read_text(encoding="utf-8")
+    played = (repo / "tests/content/hostile/run_field_of_none/expected.txt").read_text(encoding="utf-8")
+    assert played in readme
+    result = CliRunner().invoke(main, ["validate", "tests/content/hostile/run_field_of_none"])
+    assert result.exit_code == 0
+    warned = "\n".join(result.output.splitlines()[:3]) + "\n"
+    assert "warning: `first(t in hand where t.worth > 1)` is always none" in warned and warned in readme

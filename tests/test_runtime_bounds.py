@@ -45,7 +45,7 @@ def test_the_corpus_has_its_cases():
     names = {p.name for p in HOSTILE}
     assert {"run_endless_actions", "run_refused_forever", "run_doubling_list", "run_squared_number",
             "run_growing_score", "run_calls_each_other", "run_event_echo", "run_end_divides_by_zero",
-            "run_tiebreak_bad_player"} <= names
+            "run_tiebreak_bad_player", "run_field_of_none"} <= names
     for folder in HOSTILE:
         assert (folder / "expected.txt").read_text(encoding="utf-8").startswith(f"tests/content/hostile/{folder.name}/")
 
@@ -469,5 +469,6 @@ def test_a_choice_for_no_player_is_a_located_rule_error(tmp_path):
     result = _cli("play", root, "-p", "2", "--seed", "1", "--bots", "random", "--quiet")
     assert result.exit_code == ExitCode.CONTENT_INVALID, result.output
     first = result.stderr.splitlines()[0]
-    assert "a choice for none: the one who chooses must be one of the 2 players" in first and "(game seed 1, before the first choice)" in first
+    assert ("`first(q in players where false)` found nothing, but `choose` needs a player (in setup)" in first
+            and "(game seed 1, before the first choice)" in first)
     assert _same_file(first.split(":", 1)[0], root / "game.yaml")
