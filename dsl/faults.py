@@ -358,7 +358,10 @@ class _Watching(Compiler):
                 for _, fn, _ in site.exprs:
                     fn(copy, frame)
             elif isinstance(site.node, A.PlayActions):
-                return self.menu_told(site, copy, frame)
+                told = self.menu_told(site, copy, frame)
+                if told is not None:
+                    return told
+                self.run_own(site, copy, frame)      # the decision it poses (a current player?)
             else:
                 self.run_own(site, copy, frame)
         except _Told as told:
@@ -436,7 +439,8 @@ class _Watching(Compiler):
     def arith_told(self, node: A.Binary, left: A.Node, v: Any, w: Any, exc: BaseException, origin: Any) -> tuple[str, Span]:
         text, span = self.text_of(node, origin), self.span_of(node, origin)
         if isinstance(exc, RuleFault):
-            return f"`{text}`: {exc.message}", span
+            zero = w == 0 and node.op in ("/", "%") and not isinstance(node.right, A.Int)
+            return f"`{text}`: {exc.message}" + (f" (`{self.text_of(node.right, origin)}` is 0)" if zero else ""), span
         culprit = left if v is None else node.right if w is None else None
         if culprit is not None:
             return f"`{text}`: {self.none_phrase(culprit, origin, None)}, so {_operation(node)}", span

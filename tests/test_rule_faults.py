@@ -144,7 +144,7 @@ CASES = [
     ("condition of a count", NONE_BONUS + "set total = count(c in pile where c.bonus > 0)",
      "`c.bonus > 0`: `c.bonus` is none, so `>` of none (for c = copper)", "round", "c.bonus > 0"),
     ("division by zero", "set total = 5 / (round - round)",
-     "`5 / (round - round)`: division by zero", "round", "5 / (round - round)"),
+     "`5 / (round - round)`: division by zero (`round - round` is 0)", "round", "5 / (round - round)"),
     ("number too large", "set total = 1000000000 * 1000000000 * 10",
      "`1000000000 * 1000000000 * 10`: a number of 20 digits is too large (a product, or a number kept in the game, "
      "is at most 10^18 in size)", "round", "1000000000 * 1000000000 * 10"),
@@ -177,7 +177,7 @@ CASES = [
     ("pack function", "set total = worth(first(c in empty))",
      "`c.cost`: `c` is none, so `.cost` of none (in function worth, used at GAME:56:21)", "round", "c.cost"),
     ("card hook", "do bonus of first(c in pile)",
-     "`10 / this.bonus`: division by zero", "copper.bonus", "coins.yaml|10 / this.bonus"),
+     "`10 / this.bonus`: division by zero (`this.bonus` is 0)", "copper.bonus", "coins.yaml|10 / this.bonus"),
     ("end test", f"end: total + {EMPTY_MAX} > 3",
      f"`total + {EMPTY_MAX}`: `max(...)` had no values, so `+` of none", "end_when", f"total + {EMPTY_MAX}"),
     ("action when", "when: first(c in empty).cost > 0",

@@ -126,7 +126,7 @@ def test_a_rule_error_names_the_seed_and_the_choice_it_followed(tmp_path):
             game.apply(st, "take" if "take" in st.pending.keys() else 0)
     err = info.value
     assert (err.seed, err.choice) == (3, 1)
-    assert err.message == "`1 / (c.cost - c.cost)`: division by zero (in action take) (game seed 3, after choice 1)"
+    assert err.message == "`1 / (c.cost - c.cost)`: division by zero (`c.cost - c.cost` is 0) (in action take) (game seed 3, after choice 1)"
     assert _same_file(err.span.file, root / "game.yaml") and err.span.line == _line_of(root / "game.yaml", "gain 1 / (")
 
 
@@ -140,7 +140,7 @@ def test_replay_shows_a_rule_error_located_not_as_a_divergence(tmp_path, monkeyp
     first = result.stderr.splitlines()[0]
     line = _line_of(broken / "game.yaml", "gain 1 / (")
     assert first.startswith(f"{os.path.relpath(broken / 'game.yaml')}:{line}:14: error: `1 / (c.cost - c.cost)`: division by zero "
-                            "(in action take) (game seed 5, after choice ")
+                            "(`c.cost - c.cost` is 0) (in action take) (game seed 5, after choice ")
     assert "replay diverged" not in result.stderr
 
 
@@ -157,7 +157,7 @@ def test_scenario_reports_rule_errors_and_broken_expectations(tmp_path):
     lines = result.output.splitlines()
     line = _line_of(broken / "game.yaml", "gain 1 / (")
     assert lines[0] == (f"FAIL {os.path.relpath(broken / 'game.yaml')}:{line}:14: taking breaks a rule: "
-                        "`1 / (c.cost - c.cost)`: division by zero (in action take) (game seed 7, after choice 1)")
+                        "`1 / (c.cost - c.cost)`: division by zero (`c.cost - c.cost` is 0) (in action take) (game seed 7, after choice 1)")
     assert lines[1] == (f"FAIL {scenario}:11:30: an expectation that cannot be evaluated: expectation cannot be evaluated: "
                         "size(hand of player(9)) == 0: `player(9)`: there is no player 9 (there are 2 players)")
 
@@ -240,7 +240,7 @@ BOUNDS = [
      "take 1000000000000000 debt from next_player(me)"),
     ("let y = 1\nrepeat 70 times:\n    let y = y + y\nset total = y",       # a local may grow by sums; what the game keeps may not
      f"`set total = y`: a number of 22 digits {TOO_BIG}", 4, "set total = y"),
-    ("let x = 7\nset total = x % (x - x)", "`x % (x - x)`: division by zero", 2, "x % (x - x)"),
+    ("let x = 7\nset total = x % (x - x)", "`x % (x - x)`: division by zero (`x - x` is 0)", 2, "x % (x - x)"),
     ("set total = distance(me, player(3))", "`player(3)`: there is no player 3 (there are 2 players)", 1, "player(3)"),
     ("set total = max(x for x in []) + 1", "`max(x for x in []) + 1`: `max(...)` had no values, so `+` of none", 1,
      "max(x for x in []) + 1"),
