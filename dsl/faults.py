@@ -534,7 +534,7 @@ def _parts(n: A.Node) -> list:
 
 def _operation(n: A.Node) -> str:
     """What an expression does with its parts, as written, done to none ('`.value` of
-    none', '`gold of` none', '`+` of none')."""
+    none', '`score of` none', '`+` of none')."""
     if isinstance(n, A.Field):
         return f"`.{n.name}` of none"
     if isinstance(n, A.Of):
