@@ -17,8 +17,8 @@ What the checker can see coming, it warns of (a warning, never an error):
 - **may be none** (``maybe=True``, ``meeple validate --maybe-none``): every use of
   such a value with no test of it written in the same text. Whether the pack's data
   always gives something (a lookup in a table of spaces, the holder of a card in a
-  player's zone) the checker cannot know: in the shipped packs every one of the 111
-  such uses is safe by their data, so this list is asked for, not shown by default.
+  player's zone) the checker cannot know: the shipped packs have 111 such uses, none
+  of which stopped a random game, so this list is asked for, not shown by default.
 
 A test of the value is a guard: ``x is none``, ``x is not none``, ``x is some_card``,
 ``x == none``, ``x != none``, ``x in ZONE`` (a name ``x``), or the same call tested
