@@ -19,7 +19,7 @@ Types (for checks and for picking the right closure) are the objects of
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from .errors import MeepleError, Refusal, RuleError, suggest
 from .runtime import Frame
@@ -35,6 +35,9 @@ from .types import (CALL, MAX_NUMBER, SKIP, STOP, SUSPEND, Code, Fn, Scope, Unit
 from .typesys import ANY, INT, PLAYER, AnyT, Card, List, Type, Zone, card_kind, compatible
 from .vocabulary import CompileResult, Vocabulary
 
+if TYPE_CHECKING:
+    from .guards import Guards
+
 __all__ = ["CALL", "SKIP", "STOP", "SUSPEND", "Code", "Compiler", "Scope", "Unit", "_Scope"]
 
 class Compiler(ExpressionCompiler, InteractionCompiler):
@@ -48,6 +51,9 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         # procedures a generated run calls in place (``dsl.pygen.inline_procedures``);
         # set before the units are compiled, when generating
         self.inline: dict[str, bool] = {}
+        # the warnings of values that are none where none stops the game (dsl/guards.py), when
+        # the caller asks for them (it knows the pack's zones and functions)
+        self.guards: Optional["Guards"] = None
 
     # ------------------------------------------------------------ entry points
     def plan_calls(self, procedures: dict[str, Source]) -> None:
@@ -74,18 +80,29 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         except MeepleError as err:
             self.errors.append(err)
             return index
+        before = len(self.errors)
         self.block(unit, body)
+        self.guard(body, src, before)
         code = unit.code
         thread_jumps(code)
         if self.gen is not None and len(code.instrs) == 1 and all(fusable(s, self.inline) for s in body):
             code.direct = code.instrs[0]
         return index
 
-    def _new_unit(self, name: str, src: Source, params: tuple, me_bound: bool) -> Unit:
+    def guard(self, body: Any, src: Source, before: int) -> None:
+        """Warn of the values in a text that may be none where none stops the game
+        (dsl/guards.py), once it compiled without errors (or they would be noise)."""
+        if self.guards is not None and len(self.errors) == before:
+            self.guards.look(body, src.text, src.origin)
+
+    def _new_unit(self, name: str, src: Source, params: tuple, me_bound: bool, kind: str = "unit") -> Unit:
         """A fresh code unit whose first locals are the parameters (and a new text: the
-        budget of parts its functions expand to starts again)."""
+        budget of parts its functions expand to starts again). ``kind`` ('unit',
+        'expression', 'binder') is kept with what it is made of, so that a fault while
+        it runs can be told in the language's words (dsl/faults.py compiles it again)."""
         self._expanded = 0
         unit = Unit(Code(name), src.origin, _Scope(), me_bound)
+        unit.code.recipe = (kind, src, params, me_bound)
         for pname, ptype in params:
             unit.bind(unit.scope, pname, unit.new_slot(ptype), ptype)
         return unit
@@ -93,13 +110,14 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
     def expression(self, name: str, src: Source, params: tuple = (), want: Optional[Type] = None,
                    me_bound: bool = False) -> tuple[Optional[Fn], Code]:
         """Compile one expression; returns (closure, code holding its locals)."""
-        unit = self._new_unit(name, src, params, me_bound)
+        unit = self._new_unit(name, src, params, me_bound, "expression")
         code = unit.code
         try:
             tree = parse(src.text, src.origin, "expr_start")
             fn, t = self.expr(unit, tree)
             if want is not None and not compatible(t, want):
                 raise self.err(unit, tree.pos, f"expected {want.describe()} here, found {t.describe()}")
+            self.guard(tree, src, len(self.errors))
             return fn, code
         except MeepleError as err:
             self.errors.append(err)
@@ -107,7 +125,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
 
     def binder(self, name: str, src: Source, params: tuple = ()) -> tuple[Optional[tuple], Code]:
         """Compile ``x in coll where cond`` (an action parameter)."""
-        unit = self._new_unit(name, src, params, True)
+        unit = self._new_unit(name, src, params, True, "binder")
         code = unit.code
         try:
             comp = parse(src.text, src.origin, "binder_start")
@@ -122,6 +140,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
             cond = self.truth(unit, comp.cond) if comp.cond is not None else None
             if self.gen is not None:     # what a generated action menu needs to walk it inline
                 self.gen.binder_meta = (raw, st, tuple(unit.hoist.values()) if unit.hoist else ())
+            self.guard(comp, src, len(self.errors))
             return (comp.var, slot, et, source, cond), code
         except MeepleError as err:
             self.errors.append(err)

@@ -99,6 +99,14 @@ class RuleError(MeepleError):
     choice = None     # choices made before the error (0: before the first)
 
 
+class RuleFault(RuleError):
+    """A value a rule computed cannot be used: a division by zero, a number or a
+    list too large, a player or a current player who is not there, a card of
+    another kind. Raised inside an expression (or by the statement using its
+    value); the run loop has ``dsl.faults`` name the expression that made it,
+    as it does for Python's own errors (``dsl.types.RULE_FAULTS``)."""
+
+
 class IllegalChoice(MeepleError):
     """A choice that is not among the legal options; the state is untouched.
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .errors import MeepleError, RuleError, suggest
+from .errors import MeepleError, RuleError, RuleFault, suggest
 from .runtime import NO_ANSWER, ChoiceDescriber, Decision, Frame, OneOfDescriber
 
 from . import ast as A
@@ -48,8 +48,9 @@ CHOOSE_KIND = "choose"       # and of every one-pick choice
 
 
 def no_such_chooser(st, who) -> RuleError:
-    """The error of a choice put to someone who is not a player of this game."""
-    return RuleError(f"a choice for {'none' if who is None else repr(who)}: the one who chooses must be "
+    """The error of a choice put to someone who is not a player of this game (a fault of
+    the value the rule gave as the chooser: ``dsl.faults`` names that expression)."""
+    return RuleFault(f"a choice for {'none' if who is None else repr(who)}: the one who chooses must be "
                      f"one of the {st.players} players")
 
 
@@ -332,9 +333,9 @@ class InteractionCompiler:
                 try:                        # call_direct, written out: this runs at every action chosen
                     code.direct(st, run)
                 except MeepleError as err:
-                    raise named_error(game, err, code, code.spans[0] if code.spans else err.span)
+                    raise named_error(game, err, code, code.spans[0] if code.spans else err.span, st, run)
                 except RULE_FAULTS as exc:
-                    raise named_error(game, exc, code, code.spans[0] if code.spans else None) from None
+                    raise named_error(game, exc, code, code.spans[0] if code.spans else None, st, run) from None
                 return None
 
             def offer(st, fr):

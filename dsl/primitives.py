@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from .errors import RuleError
+from .errors import RuleFault
 from .typesys import ANY, BOOL, CARD, COLLECTION, COMPREHENSION, ELEM, INT, PLAYER, ZONE, List, Type
 
 
@@ -69,7 +69,7 @@ def previous_player(st, p):
 def player(st, n):
     """Player number ``n`` as shown to people (1-based: player(1) is P1)."""
     if not 1 <= n <= st.players:
-        raise RuleError(f"player({n}): there are {st.players} players")
+        raise RuleFault(f"there is no player {n} (there are {st.players} players)")
     return n - 1
 
 
@@ -113,7 +113,7 @@ def top_sum(numbers, n):
 def tier(n, thresholds, points):
     """Points for the highest threshold ``n`` reaches: tier(5, [3, 5, 7], [1, 3, 6]) is 3; below the first, 0."""
     if len(thresholds) != len(points):
-        raise RuleError(f"tier(): {len(thresholds)} thresholds but {len(points)} point values")
+        raise RuleFault(f"{len(thresholds)} thresholds but {len(points)} point values")
     best = 0
     for t, v in zip(thresholds, points):
         if n >= t:

@@ -532,9 +532,9 @@ class PyGen:
                      "    try:",
                      f"        {run}(st, F)",
                      "    except _ME as _err:",
-                     f"        raise _named(st.game, _err, {k}, {span} if {span} is not None else _err.span)",
+                     f"        raise _named(st.game, _err, {k}, {span} if {span} is not None else _err.span, st, F)",
                      "    except _RF as _exc:",
-                     f"        raise _named(st.game, _exc, {k}, {span}) from None"]
+                     f"        raise _named(st.game, _exc, {k}, {span}, st, F) from None"]
             self.sources.append("\n".join(lines))
             self.group_spans.append([])
             self.placeholders.append((made, _pytypes.FunctionType(_placeholder.__code__, self.ns, made), None))

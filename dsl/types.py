@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from .errors import MeepleError, RuleError
+from .errors import MeepleError, RuleError, RuleFault
 from .runtime import Frame
 from .typesys import AnyT, Card, List, Type
 
@@ -41,6 +41,11 @@ class Code:
     # the order's closure), so a re-deal that changes the cards a paused walk has still to
     # visit can put them in order again
     ordered_walks: list = field(default_factory=list)
+    # what the unit was compiled from ('unit', 'expression' or 'binder', its Source, its
+    # parameters, whether a current player is certain): a fault while it runs is told in
+    # the language's words by compiling it again, watched (``dsl.faults``); kept there after
+    recipe: Any = field(default=None, repr=False, compare=False)
+    faults: Any = field(default=None, repr=False, compare=False)
 
     def note(self, slot: int, t: Optional[Type]) -> None:
         """Record that local ``slot`` may hold a value of type ``t`` (None: not known)."""
@@ -150,7 +155,7 @@ def _bound_me(st, fr) -> int:
 def _me(st, fr) -> int:
     me = fr.me
     if me is None or me < 0:
-        raise RuleError("no current player here (use 'as PLAYER:' or 'of PLAYER')")
+        raise RuleFault("no current player here (use 'as PLAYER:' or 'of PLAYER')")
     return me
 
 
@@ -159,21 +164,40 @@ def _me(st, fr) -> int:
 RULE_FAULTS = (TypeError, ValueError, IndexError, KeyError, ZeroDivisionError, AttributeError)
 
 
-def named_error(game, exc: BaseException, code: Code, span) -> MeepleError:
+def named_error(game, exc: BaseException, code: Code, span, st=None, fr=None) -> MeepleError:
     """The error a running unit raised, told where it happened, once: the statement
     on the generated line that raised it (the line table), else ``span``; and
-    '(in UNIT)'. Python's own errors become rule errors. ``named`` marks it done, so
-    a caller further out (the run loop around a unit run in place) leaves it be."""
+    '(in UNIT)'. A fault of a value (Python's own errors, ``RULE_FAULTS``, and
+    ``RuleFault``) is told in the language's words when the state and frame it
+    happened in are given: ``dsl.faults`` replays the statement, watched, and names
+    the expression that made the value, at its line and column. ``named`` marks it
+    done, so a caller further out (the run loop around a unit run in place) leaves it be."""
     if isinstance(exc, MeepleError):
         if not exc.named:
-            if not exc.span.line:
-                exc.span = _located(game, exc, span)
+            where = exc.span if exc.span.line else _located(game, exc, span)
+            told = _told(game, exc, code, where, st, fr) if isinstance(exc, RuleFault) else None
+            if told is not None:
+                exc.message, where = told
+            exc.span = where
             exc.message = f"{exc.message} (in {code.name})"
             exc.named = True
         return exc
-    err = RuleError(f"{type(exc).__name__}: {exc} (in {code.name})", _located(game, exc, span))
+    where = _located(game, exc, span)
+    told = _told(game, exc, code, where, st, fr)
+    if told is None:
+        from .faults import in_words
+        told = in_words(exc), where
+    err = RuleError(f"{told[0]} (in {code.name})", told[1])
     err.named = True
     return err
+
+
+def _told(game, exc: BaseException, code: Code, where, st, fr):
+    """(message, span) of a fault in the language's words, or None (no state to replay it on)."""
+    if st is None or fr is None or where is None:
+        return None
+    from .faults import explain      # the error path only: the module compiles rules again
+    return explain(game, exc, code, where, st, fr)
 
 
 def _located(game, exc: BaseException, span):
@@ -187,28 +211,28 @@ def call_direct(st, code: Code, frame) -> None:
     try:
         code.direct(st, frame)
     except MeepleError as err:
-        raise named_error(st.game, err, code, code.spans[0] if code.spans else err.span)
+        raise named_error(st.game, err, code, code.spans[0] if code.spans else err.span, st, frame)
     except RULE_FAULTS as exc:
-        raise named_error(st.game, exc, code, code.spans[0] if code.spans else None) from None
+        raise named_error(st.game, exc, code, code.spans[0] if code.spans else None, st, frame) from None
 
 
 def divide(a: int, b: int) -> int:
     """a / b rounded down, as every rule here does; a rule error when b is 0."""
     if b == 0:
-        raise RuleError("division by zero")
+        raise RuleFault("division by zero")
     return a // b
 
 
 def remainder(a: int, b: int) -> int:
     if b == 0:
-        raise RuleError("division by zero")
+        raise RuleFault("division by zero")
     return a % b
 
 
 def number_range(lo: int, hi: int) -> list:
     """lo..hi, both ends included; bounded so a rule cannot build a huge list."""
     if hi - lo >= MAX_ITEMS:
-        raise RuleError(f"range {lo}..{hi} is too long (at most {MAX_ITEMS} numbers)")
+        raise RuleFault(f"range {lo}..{hi} is too long (at most {MAX_ITEMS} numbers)")
     if not -MAX_NUMBER <= lo <= MAX_NUMBER or not -MAX_NUMBER <= hi <= MAX_NUMBER:
         raise too_big(lo if not -MAX_NUMBER <= lo <= MAX_NUMBER else hi)
     return list(range(lo, hi + 1))
@@ -219,7 +243,7 @@ def join(a: list, b: list) -> list:
     would otherwise fill the memory long before the step budget stops the loop)."""
     n = len(a) + len(b)
     if n > MAX_ITEMS:
-        raise RuleError(f"a list of {n} items is too long (a rule builds lists of at most {MAX_ITEMS} items)")
+        raise RuleFault(f"a list of {n} items is too long (a rule builds lists of at most {MAX_ITEMS} items)")
     return a + b
 
 
@@ -227,7 +251,7 @@ def too_big(n: int) -> RuleError:
     """The error for a number beyond MAX_NUMBER (said by its size: a huge number cannot
     always be written out)."""
     size = f"{len(str(abs(n)))} digits" if n.bit_length() < 10_000 else f"about {int(n.bit_length() * 0.30103) + 1} digits"
-    return RuleError(f"a number of {size} is too large (a product, or a number kept in the game, "
+    return RuleFault(f"a number of {size} is too large (a product, or a number kept in the game, "
                      f"is at most 10^{len(str(MAX_NUMBER)) - 1} in size)")
 
 
@@ -260,7 +284,7 @@ def card_zone_of(vocab, zi: int, name: str) -> Callable[[int], int]:
 
     def zone_of(c: int) -> int:
         if not is_host[c]:
-            raise RuleError(f"'{name}' belongs to {host_kind} cards, not to {ids[c]}")
+            raise RuleFault(f"'{name}' belongs to {host_kind} cards, not to {ids[c]}")
         return base + pos[c]
     return zone_of
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 
 from dsl.runtime import Frame
-from dsl.types import uses
+from dsl.types import RULE_FAULTS, uses
 
-from .errors import suggest
+from .errors import UNKNOWN, RuleError, RuleFault, suggest
 from .state import State
 
 if TYPE_CHECKING:
@@ -48,25 +48,42 @@ class Actions:
         texts: list = []
         tmp = Frame(-1, 0, [None] * self.max_action_locals, me, fr.this)
         loc = tmp.locals
-        for a, card in self.group_actions(st, me, group):
-            if a.per_turn is not None and uses(used, self.use_key(a, card)) >= a.per_turn:
-                continue
-            tmp.this = card if card is not None else fr.this
-            if a.when is not None and not a.when(st, tmp):
-                continue
-            if a.binder is None:
-                opts.append((a.index, card, None))
-                texts.append(None)
-                continue
-            _, slot, et, source, cond = a.binder
-            shown, ncv = a.shown, self.ncvars
-            for x in source(st, tmp):
-                loc[slot] = x
-                if cond is not None and not cond(st, tmp):
+        a = None
+        try:
+            for a, card in self.group_actions(st, me, group):
+                if a.per_turn is not None and uses(used, self.use_key(a, card)) >= a.per_turn:
                     continue
-                opts.append((a.index, card, x))
-                texts.append(tuple(st.cvars[x * ncv + i] for i in shown) if shown else None)
+                tmp.this = card if card is not None else fr.this
+                if a.when is not None and not a.when(st, tmp):
+                    continue
+                if a.binder is None:
+                    opts.append((a.index, card, None))
+                    texts.append(None)
+                    continue
+                _, slot, et, source, cond = a.binder
+                shown, ncv = a.shown, self.ncvars
+                for x in source(st, tmp):
+                    loc[slot] = x
+                    if cond is not None and not cond(st, tmp):
+                        continue
+                    opts.append((a.index, card, x))
+                    texts.append(tuple(st.cvars[x * ncv + i] for i in shown) if shown else None)
+        except (*RULE_FAULTS, RuleFault) as exc:
+            if a is None:
+                raise
+            raise self.action_fault(a, exc, st, tmp) from None
         return opts, (texts if any(t is not None for t in texts) else None)
+
+    def action_fault(self, a: "CompiledAction", exc: BaseException, st: State, tmp: Frame) -> RuleError:
+        """A fault of an action's 'when' or 'with' while its menu is listed, told in the
+        language's words (``dsl.faults``: the expression that made the value, at its place)."""
+        from dsl.faults import explain, in_words      # the error path only
+        for part, code in (("when", a.when_code), ("with", a.binder_code)):
+            told = explain(self, exc, code, UNKNOWN, st, tmp) if code is not None else None
+            if told is not None:
+                return RuleError(f"{told[0]} (in the '{part}' of action {a.id})", told[1])
+        said = exc.message if isinstance(exc, RuleError) else in_words(exc)
+        return RuleError(f"{said} (in action {a.id})")      # located by the run loop: the statement listing it
 
     def refusal_reason(self, st: State, key: str) -> tuple[str, str]:
         """Why ``key`` is not a legal option now, as specific as we can tell: (a stable

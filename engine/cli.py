@@ -285,7 +285,10 @@ def main(debug: bool) -> None:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--only-mine", is_flag=True,
               help="Hide the warnings (provisional values) located in the packs a pack extends; the summary counts them.")
-def validate(packs: tuple[str, ...], fmt: str, only_mine: bool) -> None:
+@click.option("--maybe-none", is_flag=True,
+              help="Also warn of every use of a value that may be none (first, random, top, min, max, holder, host, "
+                   "a plain choose) with no test of it: many are safe by the pack's data.")
+def validate(packs: tuple[str, ...], fmt: str, only_mine: bool, maybe_none: bool) -> None:
     """Check packs: YAML, schemas, references and every DSL text. Exit 1 on any error."""
     from .game import check_pack
     from .pack import provisional_warnings, read_packs, resolve_all
@@ -300,7 +303,7 @@ def validate(packs: tuple[str, ...], fmt: str, only_mine: bool) -> None:
         start = time.perf_counter()
         problems = Problems()
         pack = read_packs(roots, problems)
-        game = check_pack(pack, problems) if pack is not None else None
+        game = check_pack(pack, problems, maybe_none) if pack is not None else None
         if game is not None and not problems.errors:
             from .cardtext import number_warnings
             problems.warnings += number_warnings(pack)     # texts naming numbers their rules do not

@@ -21,6 +21,7 @@ from dsl.errors import (  # noqa: F401  (re-exports)
     MeepleError,
     Refusal,
     RuleError,
+    RuleFault,
     Span,
     location,
     printable,

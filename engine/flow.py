@@ -157,11 +157,11 @@ class Flow:
             except MeepleError as err:
                 if asking:
                     raise
-                raise named_error(self, err, codes[fr.code], codes[fr.code].spans[pc])
+                raise named_error(self, err, codes[fr.code], codes[fr.code].spans[pc], st, fr)
             except RULE_FAULTS as exc:
                 if asking:
                     raise
-                raise named_error(self, exc, codes[fr.code], codes[fr.code].spans[pc]) from None
+                raise named_error(self, exc, codes[fr.code], codes[fr.code].spans[pc], st, fr) from None
 
     def _main(self, st: State, fr: Frame) -> bool:
         """The flow: setup, rounds until the end condition, scoring. True to go on."""
@@ -191,12 +191,13 @@ class Flow:
     def _value(self, fn: Callable, code, src, st: State, me: int):
         """An expression of the flow or the score (end_when, a tie-break), evaluated outside any
         running unit: its errors are rule errors at its text, as a statement's are."""
+        fr = Frame(-1, 0, [None] * max(1, code.nlocals), me, -1)
         try:
-            return fn(st, Frame(-1, 0, [None] * max(1, code.nlocals), me, -1))
+            return fn(st, fr)
         except MeepleError as err:
-            raise named_error(self, err, code, src.span) from None
+            raise named_error(self, err, code, src.span, st, fr) from None
         except RULE_FAULTS as exc:
-            raise named_error(self, exc, code, src.span) from None
+            raise named_error(self, exc, code, src.span, st, fr) from None
 
     def _finish(self, st: State) -> None:
         st.over = True

@@ -48,6 +48,10 @@ class CompiledAction:
     # the frame its effect runs in when the effect never pauses: reused, since such an
     # effect runs to its end before the next action can be chosen (no state keeps it)
     scratch: Frame = field(default_factory=lambda: Frame(-1, 0, [], -1, -1))
+    # the codes its 'when' and 'with' were compiled into (their recipes): a fault while a
+    # menu lists it is told in the language's words (``Actions.action_fault``)
+    when_code: Optional[Code] = None
+    binder_code: Optional[Code] = None
 
 
 class Game(Flow, Actions, Views):
@@ -308,13 +312,18 @@ class Game(Flow, Actions, Views):
         """How options of type ``t`` are shown (see ``Vocabulary.describe``)."""
         return self.vocab.describe(t)
 
-    def compile(self, problems: Problems, generate: bool = True) -> None:
+    def compile(self, problems: Problems, generate: bool = True, maybe_none: bool = False) -> None:
         """Check and compile every rule. ``generate`` (games that will run; 'meeple
         validate' passes False) also writes the rules as Python (dsl/pygen.py);
-        without it the closures run, which tests keep as the reference back end."""
+        without it the closures run, which tests keep as the reference back end.
+        Values that are always none where none stops the game are warned of
+        (dsl/guards.py); with ``maybe_none``, every unguarded use of one that may be."""
         g = self.defn
         errors: list[MeepleError] = []
         comp = Compiler(self.vocab, errors)
+        if not generate:       # warnings are for 'meeple validate': a game that will run skips the look
+            from dsl.guards import Guards
+            comp.guards = Guards(set(self.zone_index), set(self.function_defs), maybe_none)
         if generate:
             from dsl.pygen import PyGen
             comp.gen = PyGen(self.vocab)
@@ -355,6 +364,9 @@ class Game(Flow, Actions, Views):
         self.live_score = comp.expression("live score", g.live, want=INT) if g.live else None
         self.score_res = self.res_index.get(g.score, 0)     # the loader has checked it is a resource (or reported it)
         problems.extend(errors)
+        if comp.guards is not None:
+            started = {self.zone_defs[self.slot_zone[slot]].name for slot in self.card_home}
+            problems.warnings += [Problem(message, span) for message, span in comp.guards.warnings(started)]
         self._check_dice(problems)
         self._check_view(problems)
         problems.extend(self.price_errors)
@@ -544,6 +556,8 @@ class Game(Flow, Actions, Views):
             param_slot=0 if binder else -1, effect=effect, per_turn=a.per_turn, refusal=a.refusal,
             nlocals=max(wcode.nlocals, bcode.nlocals if a.with_ is not None else 0, 1) + 1)
         ca.menu_meta = comp.gen.binder_meta if comp.gen is not None and binder else None
+        ca.when_code = wcode if a.when else None
+        ca.binder_code = bcode if binder else None
         for res, src, span in a.price:      # display only (meeple play): never run by a game
             if res not in self.res_index:
                 self.price_errors.append(ContentError(f"action '{a.id}': price: unknown resource '{res}'", span,
@@ -557,20 +571,21 @@ class Game(Flow, Actions, Views):
         return ca
 
 
-def check_pack(pack: M.Pack, problems: Problems) -> Optional[Game]:
+def check_pack(pack: M.Pack, problems: Problems, maybe_none: bool = False) -> Optional[Game]:
     """Build and compile ``pack`` for checking only ('meeple validate'), also when loading
     it reported errors: what loaded is still compiled, so the errors of its rules are
     reported in the same run. When the game's declarations have errors (an unknown
     type, a zone holding an unknown card kind: ``Problems.declarations_broken``), or the
     pack as loaded cannot be built, the rules are not compiled (they would only echo
     those errors): None, with the errors found before.  A pack without load errors is
-    compiled as always."""
+    compiled as always. ``maybe_none``: also warn of every unguarded use of a value that
+    may be none (dsl/guards.py)."""
     if problems.declarations_broken:
         return None
     errors, hidden = len(problems.errors), len(problems.hidden)
     try:
         game = Game(pack)
-        game.compile(problems, generate=False)      # checking only: nothing is generated
+        game.compile(problems, generate=False, maybe_none=maybe_none)      # checking only: nothing is generated
     except Exception:
         if not errors:
             raise

@@ -18,6 +18,7 @@ from dsl.compiler import Code, Compiler, Unit, _Scope
 from dsl.parser import parse
 from dsl.runtime import Frame
 from dsl.source import Source, TextOrigin
+from dsl.errors import RuleFault
 from dsl.types import RULE_FAULTS, zone_to_write
 from dsl.typesys import BOOL, INT, PLAYER, Card, Enum, List, Type, Zone
 
@@ -242,6 +243,8 @@ class _Expr:
         for (slot, _), (name, (_, t)) in zip(self.memory, memory.items()):
             unit.scope.names[name] = (slot, t)
         tree = _card_ids(game, parse(src.text, src.origin, "expr_start"), set(memory), doc.span(path))
+        # what telling a fault in the language's words needs (dsl.faults.explain_expression)
+        self.src, self.tree, self.names, self.nbase = src, tree, dict(unit.scope.names), self.code.nlocals
         if truth:
             self.fn, self.type = comp.truth(unit, tree), BOOL
         else:
@@ -562,8 +565,15 @@ class _Run:
         try:
             return fn(st, fr)
         except (RuleError, *RULE_FAULTS) as exc:     # the expression itself breaks a rule: its own failure
-            why = exc.message if isinstance(exc, RuleError) else f"{type(exc).__name__}: {exc}"
-            raise self.fail(f"expectation cannot be evaluated: {ex.text}: {why}", path) from None
+            from dsl.faults import explain_expression, in_words      # the error path only
+            told = None
+            if not isinstance(exc, RuleError) or isinstance(exc, RuleFault):    # said in the language's words
+                told = explain_expression(self.game.vocab, ex.src, ex.tree, ex.names, ex.nbase, exc, st, fr)
+            why = told[0] if told else exc.message if isinstance(exc, RuleError) else in_words(exc)
+            failure = self.fail(f"expectation cannot be evaluated: {ex.text}: {why}", path)
+            if told:
+                failure.span = told[1]
+            raise failure from None
 
     def expect(self, st: State, text: str, epath: tuple) -> None:
         ex = self.compile(text, epath, True)

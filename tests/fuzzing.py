@@ -9,6 +9,9 @@ disagree about what counts as a failure:
 - an *unlocated* error: a reported problem that names no file (a problem
   of a whole file, e.g. one too big, names the file with line 0), or a rule
   error while playing that names no line;
+- a *python* error: a reported problem or rule error that says Python's own words
+  (``TypeError``, ``'NoneType'``, ``list indices must be...``): a rule's fault is told
+  in the language's words (dsl/faults.py), never Python's;
 - a *slow* case: reading, compiling and one random game took over
   ``SLOW_SECONDS`` (a hard stop at ``HARD_SECONDS`` turns a hang into a
   slow case instead of a stuck run).
@@ -63,9 +66,16 @@ CHARS = list(" :-{}[],'\"#|>&*!%@`\tabz09_.()=<") + ["\x00", "é", "\u202e", "\r
 OPS = ["delete", "duplicate", "swap", "char", "value", "word", "word", "word", "nest", "repeat"]
 
 
+# Python's own words, which no message to a person may hold: its exceptions' names and the
+# phrases of their texts ("'NoneType' object is not subscriptable", "list indices must be ...")
+PYTHON_WORDS = re.compile(r"TypeError|ValueError|IndexError|KeyError|ZeroDivisionError|AttributeError|RecursionError|"
+                          r"NoneType|unsupported operand|subscriptable|not iterable|list indices|has no attribute|"
+                          r"not supported between|Traceback")
+
+
 @dataclass
 class Outcome:
-    kind: str                      # valid, invalid, traceback, unlocated, slow
+    kind: str                      # valid, invalid, traceback, unlocated, python, slow
     seconds: float
     detail: str = ""
     decisions: int = 0
@@ -185,6 +195,8 @@ def run_case(case: Case, workdir: Path, play_games: bool = True) -> Outcome:
         for err in problems.errors:
             if not isinstance(err, MeepleError) or not err.message or err.span.file in ("", "<unknown>"):
                 return Outcome("unlocated", time.perf_counter() - start, f"{type(err).__name__}: {err.message}")
+            if PYTHON_WORDS.search(err.message):
+                return Outcome("python", time.perf_counter() - start, f"{type(err).__name__}: {err.message}")
         if problems.errors:
             kind = "invalid"
         else:
@@ -196,6 +208,8 @@ def run_case(case: Case, workdir: Path, play_games: bool = True) -> Outcome:
     except MeepleError as err:
         if err.span.file in ("", "<unknown>") or not err.span.line:     # a rule error names its line
             return Outcome("unlocated", time.perf_counter() - start, f"{type(err).__name__}: {err.message}")
+        if PYTHON_WORDS.search(err.message):
+            return Outcome("python", time.perf_counter() - start, f"{type(err).__name__}: {err.message}")
         kind = "invalid"          # a located rule error while playing is a reported problem
     except Exception:             # noqa: BLE001 - this is what the fuzzer looks for
         return Outcome("traceback", time.perf_counter() - start, traceback.format_exc(limit=-6))

@@ -264,7 +264,7 @@ def test_an_error_in_a_procedure_run_in_place_names_the_procedure_and_its_line(t
         assert info.value.span.line == want_line
         seen.append(info.value.message)
     assert seen[0] == seen[1]
-    assert seen[0].startswith("division by zero (in procedure bump)"), seen[0]
+    assert seen[0].startswith("`7 / n`: division by zero (`n` is 0) (in procedure bump)"), seen[0]
 
 
 def _both_back_ends(root):
@@ -438,7 +438,7 @@ def _same_located_error(root, line_text: str) -> str:
 def test_an_error_in_a_loop_test_reached_by_its_way_back_names_the_test(tmp_path):
     root = _minimal_with(tmp_path, ROUND, "    let k = 0\n    while 6 / (2 - k) > 0:\n        as player(1):\n"
                                           "            call turn()\n        set k = k + 1\n")
-    assert _same_located_error(root, "while 6 / (2 - k)").startswith("division by zero")
+    assert _same_located_error(root, "while 6 / (2 - k)").startswith("`6 / (2 - k)`: division by zero (`2 - k` is 0) (in round)")
 
 
 def test_playing_as_a_player_who_is_not_there_names_the_statement_with_either_back_end(tmp_path):
@@ -463,10 +463,10 @@ TURN = "      set passed = false\n      play actions turn until passed\n"
 @pytest.mark.parametrize("changes, line_text, message", [
     # the round asks with no current player: the menu is made, the decision has no one to ask
     ([(ROUND, "    call turn()\n"), (TURN, "      play actions turn until round > 1\n")],
-     "play actions turn until", "no current player here"),
+     "play actions turn until", "`play actions turn until round > 1`: no current player here"),
     # the end test itself fails
     ([(TURN, TURN.replace("until passed", "until passed or 6 / (gold - gold) > 0"))],
-     "play actions turn until", "division by zero"),
+     "play actions turn until", "`6 / (gold - gold)`: division by zero (`gold - gold` is 0)"),
 ])
 def test_an_error_of_play_actions_names_the_statement_with_either_back_end(tmp_path, changes, line_text, message):
     """'play actions' is one generated instruction (its end test, menu and decision written
@@ -542,9 +542,10 @@ def test_a_generated_choice_plays_as_its_closure_does(tmp_path, lines, gold):
 
 
 @pytest.mark.parametrize("lines, message", [
-    ("    choose c from deck\n", "no current player here"),
-    ("    choose c from deck by first(q in players where false)\n", "a choice for none: the one who chooses"),
-    ("    choose c from deck by player(1 + 6 / (size(deck) - size(deck)))\n", "division by zero"),
+    ("    choose c from deck\n", "`choose c from deck`: no current player here"),
+    ("    choose c from deck by first(q in players where false)\n",
+     "`first(q in players where false)` found nothing, but `choose` needs a player"),
+    ("    choose c from deck by player(1 + 6 / (size(deck) - size(deck)))\n", "`6 / (size(deck) - size(deck))`: division by zero (`size(deck) - size(deck)` is 0)"),
 ])
 def test_an_error_of_a_generated_choice_names_the_statement_with_either_back_end(tmp_path, lines, message):
     root = _minimal_with(tmp_path, SETUP, SETUP + lines)

@@ -45,7 +45,7 @@ def test_the_corpus_has_its_cases():
     names = {p.name for p in HOSTILE}
     assert {"run_endless_actions", "run_refused_forever", "run_doubling_list", "run_squared_number",
             "run_growing_score", "run_calls_each_other", "run_event_echo", "run_end_divides_by_zero",
-            "run_tiebreak_bad_player"} <= names
+            "run_tiebreak_bad_player", "run_field_of_none"} <= names
     for folder in HOSTILE:
         assert (folder / "expected.txt").read_text(encoding="utf-8").startswith(f"tests/content/hostile/{folder.name}/")
 
@@ -126,7 +126,7 @@ def test_a_rule_error_names_the_seed_and_the_choice_it_followed(tmp_path):
             game.apply(st, "take" if "take" in st.pending.keys() else 0)
     err = info.value
     assert (err.seed, err.choice) == (3, 1)
-    assert err.message == "division by zero (in action take) (game seed 3, after choice 1)"
+    assert err.message == "`1 / (c.cost - c.cost)`: division by zero (`c.cost - c.cost` is 0) (in action take) (game seed 3, after choice 1)"
     assert _same_file(err.span.file, root / "game.yaml") and err.span.line == _line_of(root / "game.yaml", "gain 1 / (")
 
 
@@ -139,7 +139,8 @@ def test_replay_shows_a_rule_error_located_not_as_a_divergence(tmp_path, monkeyp
     assert result.exit_code == ExitCode.CONTENT_INVALID
     first = result.stderr.splitlines()[0]
     line = _line_of(broken / "game.yaml", "gain 1 / (")
-    assert first.startswith(f"{os.path.relpath(broken / 'game.yaml')}:{line}:9: error: division by zero (in action take) (game seed 5, after choice ")
+    assert first.startswith(f"{os.path.relpath(broken / 'game.yaml')}:{line}:14: error: `1 / (c.cost - c.cost)`: division by zero "
+                            "(`c.cost - c.cost` is 0) (in action take) (game seed 5, after choice ")
     assert "replay diverged" not in result.stderr
 
 
@@ -155,10 +156,10 @@ def test_scenario_reports_rule_errors_and_broken_expectations(tmp_path):
     assert result.exit_code == ExitCode.CONTENT_INVALID
     lines = result.output.splitlines()
     line = _line_of(broken / "game.yaml", "gain 1 / (")
-    assert lines[0] == (f"FAIL {os.path.relpath(broken / 'game.yaml')}:{line}:9: taking breaks a rule: "
-                        "division by zero (in action take) (game seed 7, after choice 1)")
-    assert lines[1] == (f"FAIL {scenario}:11:17: an expectation that cannot be evaluated: expectation cannot be evaluated: "
-                        "size(hand of player(9)) == 0: player(9): there are 2 players")
+    assert lines[0] == (f"FAIL {os.path.relpath(broken / 'game.yaml')}:{line}:14: taking breaks a rule: "
+                        "`1 / (c.cost - c.cost)`: division by zero (`c.cost - c.cost` is 0) (in action take) (game seed 7, after choice 1)")
+    assert lines[1] == (f"FAIL {scenario}:11:30: an expectation that cannot be evaluated: expectation cannot be evaluated: "
+                        "size(hand of player(9)) == 0: `player(9)`: there is no player 9 (there are 2 players)")
 
 
 # ---------------------------------------------------------------- choices per game
@@ -213,31 +214,37 @@ score:
   resource: gold
 """
 
+TOO_BIG = "is too large (a product, or a number kept in the game, is at most 10^18 in size)"
 BOUNDS = [
-    # (statements of the round, played as P1; the message; the line of the statement that breaks)
-    ("let xs = [1]\nwhile true:\n    let xs = xs + xs", f"a list of 16384 items is too long (a rule builds lists of at most {MAX_ITEMS} items)", 3),
+    # (statements of the round, played as P1; the message; the line of the statement that breaks;
+    # the text the error names and points at: the expression whose value broke the bound, else
+    # the statement keeping it)
+    ("let xs = [1]\nwhile true:\n    let xs = xs + xs",
+     f"`xs + xs`: a list of 16384 items is too long (a rule builds lists of at most {MAX_ITEMS} items)", 3, "xs + xs"),
     ("let xs = those(x in 1..5000 where x > 0) + values(x for x in 1..5000)\nlet ys = xs + [1]",
-     f"a list of {MAX_ITEMS + 1} items is too long (a rule builds lists of at most {MAX_ITEMS} items)", 2),
-    ("let r = 1..20000", f"range 1..20000 is too long (at most {MAX_ITEMS} numbers)", 1),
+     f"`xs + [1]`: a list of {MAX_ITEMS + 1} items is too long (a rule builds lists of at most {MAX_ITEMS} items)", 2, "xs + [1]"),
+    ("let r = 1..20000", f"`1..20000`: range 1..20000 is too long (at most {MAX_ITEMS} numbers)", 1, "1..20000"),
     ("let b = 1000000000 * 1000000000\nlet r = b..b + 1",     # numbers written are at most 10^15 (dsl/limits.py)
-     "a number of 19 digits is too large (a product, or a number kept in the game, is at most 10^18 in size)", 2),
-    ("let x = 2\nwhile true:\n    let x = x * x",
-     "a number of 20 digits is too large (a product, or a number kept in the game, is at most 10^18 in size)", 3),
-    ("let x = 1000000000000000 * 1000000", "a number of 22 digits is too large (a product, or a number kept in the game, is at most 10^18 in size)", 1),
-    ("repeat 2000 times:\n    gain 1000000000000000 gold",
-     "a number of 19 digits is too large (a product, or a number kept in the game, is at most 10^18 in size)", 2),
-    ("repeat 2000 times:\n    lose 1000000000000000 debt",
-     "a number of 19 digits is too large (a product, or a number kept in the game, is at most 10^18 in size)", 2),
-    ("repeat 2000 times:\n    pay 1000000000000000 debt",
-     "a number of 19 digits is too large (a product, or a number kept in the game, is at most 10^18 in size)", 2),
+     f"`b..b + 1`: a number of 19 digits {TOO_BIG}", 2, "b..b + 1"),
+    ("let x = 2\nwhile true:\n    let x = x * x", f"`x * x`: a number of 20 digits {TOO_BIG}", 3, "x * x"),
+    ("let x = 1000000000000000 * 1000000", f"`1000000000000000 * 1000000`: a number of 22 digits {TOO_BIG}", 1,
+     "1000000000000000 * 1000000"),
+    ("repeat 2000 times:\n    gain 1000000000000000 gold", f"`gain 1000000000000000 gold`: a number of 19 digits {TOO_BIG}", 2,
+     "gain 1000000000000000 gold"),
+    ("repeat 2000 times:\n    lose 1000000000000000 debt", f"`lose 1000000000000000 debt`: a number of 19 digits {TOO_BIG}", 2,
+     "lose 1000000000000000 debt"),
+    ("repeat 2000 times:\n    pay 1000000000000000 debt", f"`pay 1000000000000000 debt`: a number of 19 digits {TOO_BIG}", 2,
+     "pay 1000000000000000 debt"),
     ("repeat 2000 times:\n    take 1000000000000000 debt from next_player(me)",
-     "a number of 19 digits is too large (a product, or a number kept in the game, is at most 10^18 in size)", 2),
+     f"`take 1000000000000000 debt from next_player(me)`: a number of 19 digits {TOO_BIG}", 2,
+     "take 1000000000000000 debt from next_player(me)"),
     ("let y = 1\nrepeat 70 times:\n    let y = y + y\nset total = y",       # a local may grow by sums; what the game keeps may not
-     "a number of 22 digits is too large (a product, or a number kept in the game, is at most 10^18 in size)", 4),
-    ("let x = 7\nset total = x % (x - x)", "division by zero", 2),
-    ("set total = distance(me, player(3))", "player(3): there are 2 players", 1),
-    ("set total = max(x for x in []) + 1", "TypeError: unsupported operand type(s) for +: 'NoneType' and 'int'", 1),
-    ("set total = tier(3, [1, 2], [5])", "tier(): 2 thresholds but 1 point values", 1),
+     f"`set total = y`: a number of 22 digits {TOO_BIG}", 4, "set total = y"),
+    ("let x = 7\nset total = x % (x - x)", "`x % (x - x)`: division by zero (`x - x` is 0)", 2, "x % (x - x)"),
+    ("set total = distance(me, player(3))", "`player(3)`: there is no player 3 (there are 2 players)", 1, "player(3)"),
+    ("set total = max(x for x in []) + 1", "`max(x for x in []) + 1`: `max(...)` had no values, so `+` of none", 1,
+     "max(x for x in []) + 1"),
+    ("set total = tier(3, [1, 2], [5])", "`tier(3, [1, 2], [5])`: 2 thresholds but 1 point values", 1, "tier(3, [1, 2], [5])"),
 ]
 
 
@@ -248,8 +255,8 @@ def _run_pack(tmp_path: Path, statements: str) -> Path:
     return tmp_path
 
 
-@pytest.mark.parametrize("statements, message, line", BOUNDS, ids=[m[:40] for _, m, _ in BOUNDS])
-def test_rule_errors_are_the_same_and_located_with_either_back_end(tmp_path, statements, message, line):
+@pytest.mark.parametrize("statements, message, line, written", BOUNDS, ids=[m[:40] for _, m, _, _ in BOUNDS])
+def test_rule_errors_are_the_same_and_located_with_either_back_end(tmp_path, statements, message, line, written):
     root = _run_pack(tmp_path, statements)
     seen = []
     for generate in (True, False):
@@ -264,6 +271,8 @@ def test_rule_errors_are_the_same_and_located_with_either_back_end(tmp_path, sta
         err = info.value
         assert err.message == f"{message} (in round) (game seed 11, before the first choice)", generate
         assert _same_file(err.span.file, root / "game.yaml") and err.span.line == 16 + line, generate
+        source = (root / "game.yaml").read_text(encoding="utf-8").splitlines()[err.span.line - 1]
+        assert source[err.span.col - 1:err.span.col - 1 + err.span.length] == written, generate
         seen.append(err.message)
     assert seen[0] == seen[1]
 
@@ -460,5 +469,6 @@ def test_a_choice_for_no_player_is_a_located_rule_error(tmp_path):
     result = _cli("play", root, "-p", "2", "--seed", "1", "--bots", "random", "--quiet")
     assert result.exit_code == ExitCode.CONTENT_INVALID, result.output
     first = result.stderr.splitlines()[0]
-    assert "a choice for none: the one who chooses must be one of the 2 players" in first and "(game seed 1, before the first choice)" in first
+    assert ("`first(q in players where false)` found nothing, but `choose` needs a player (in setup)" in first
+            and "(game seed 1, before the first choice)" in first)
     assert _same_file(first.split(":", 1)[0], root / "game.yaml")

@@ -5,7 +5,7 @@
     python tools/fuzz.py --case 1234 --seed 1  # rerun one case, print its mutations and outcome
     python tools/fuzz.py --keep fuzz-failures  # write each failing case's pack there
 
-Exit 1 when any case gave a traceback, an unlocated error or ran over 2 s.
+Exit 1 when any case gave a traceback, an unlocated error, an error in Python's words or ran over 2 s.
 The mutator and the verdicts live in tests/fuzzing.py, shared with the brief
 run in tests/test_fuzz_harness.py.
 """
@@ -32,7 +32,7 @@ if "MEEPLE_CACHE_DIR" not in os.environ:
     os.environ["MEEPLE_CACHE_DIR"] = tempfile.mkdtemp(prefix="meeple-fuzz-cache-")
     atexit.register(shutil.rmtree, os.environ["MEEPLE_CACHE_DIR"], True)
 
-FAILURES = ("traceback", "unlocated", "slow")
+FAILURES = ("traceback", "unlocated", "python", "slow")
 
 
 def _work(args: tuple) -> tuple:
