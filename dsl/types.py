@@ -9,9 +9,9 @@ from typing import Any, Callable, Optional
 
 from .errors import MeepleError, RuleError
 from .runtime import Frame
+from .steps import FOLD_MAX, STEP_BUDGET, Where, charge, counted, out_of_steps  # noqa: F401  (re-exports: the budget's own module)
 from .typesys import Type
 
-STEP_BUDGET = 200_000     # instructions between two decisions (and loop rounds in one generated run)
 # Bounds on what running rules may build (README, "Limits"): checked only where a list or
 # a number can grow (a join, a range, a product, a value stored in the game), never on reads.
 MAX_ITEMS = 10_000        # items in a list a rule builds (a join 'a + b', a range 'a..b')
@@ -34,6 +34,12 @@ class Code:
     # generated units that never pause: the whole unit as one function, which callers
     # run in place (no frame pushed, no trip through the run loop)
     direct: Optional[Callable] = None
+    # steps of one run that no charge of its own takes (the walks folded into it, see FOLD_MAX),
+    # and the steps a call of it is charged (1 + cost; 0 for a procedure run in place with none)
+    cost: int = 0
+    steps: int = 1
+    # an action parameter's walk (a binder): (factor, where) as ``dsl.steps.StepPlanner.walk`` decided
+    walk: Optional[tuple] = None
 
 
 class _Scope:
