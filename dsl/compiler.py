@@ -30,7 +30,7 @@ from .expressions import ExpressionCompiler
 from .interaction import InteractionCompiler
 from .parser import parse
 from .pygen import PyGen, _then, fusable, inline_procedures
-from .steps import Where, charge, counted_branch, written
+from .steps import Where, charge, counted_branch
 from .types import (CALL, MAX_NUMBER, SKIP, STOP, SUSPEND, Code, Fn, Scope, Unit, _Scope, _branch, _jump, _me, _move, bounded,
                     order_key, thread_jumps, too_big, zone_to_write)
 from .typesys import ANY, INT, AnyT, Card, List, Type, Zone, card_kind, compatible
@@ -54,6 +54,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         self.walks: dict[int, tuple] = {}
         self.lists: dict[int, tuple] = {}
         self.bounds: dict[int, tuple] = {}
+        self.proc_written: dict[str, int] = {}
 
     # ------------------------------------------------------------ entry points
     def plan_calls(self, procedures: dict[str, Source]) -> None:
@@ -70,6 +71,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         self.inline = inline_procedures(bodies)
         if self.gen is not None:
             self.gen.inline_procs = self.inline
+        self.count_calls(bodies)
 
     def unit(self, name: str, src: Source, params: tuple = (), me_bound: bool = False) -> int:
         """Compile statements; params are (name, type) bound to locals 0.."""
@@ -84,7 +86,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         with self.apart() as run:
             self.block(unit, body)
         code = unit.code
-        code.cost = run.steps
+        code.cost, code.statements = run.steps, self.written(body)
         thread_jumps(code)
         if self.gen is not None and len(code.instrs) == 1 and all(fusable(s, self.inline) for s in body):
             code.direct = code.instrs[0]
@@ -584,7 +586,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         bound = self.bound(s.source, st_)
         plan[:] = [self.fold(bound, tested.steps) if cond is not None else 0,
                    self.fold(bound, keyed.steps) if order is not None else 0,
-                   self.fold(bound, body.steps + written(s.body))]
+                   self.fold(bound, body.steps + self.written(s.body))]
         if fusing:
             self.gen.info[id(s)] = (items_slot, var_slot, idx_slot, isinstance(st_, Zone), tuple(plan), where)
         made = gen.walk_init(src, isinstance(st_, Zone), cond, order, var_slot, items_slot, idx_slot, init,
@@ -622,7 +624,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
             self.block(unit, s.body)
         self.emit(unit, s.pos, lambda nxt: _jump(head))
         end = self.here(unit)
-        plan[0] = self.fold(max(0, s.count.value) if isinstance(s.count, A.Int) else None, body.steps + written(s.body))
+        plan[0] = self.fold(max(0, s.count.value) if isinstance(s.count, A.Int) else None, body.steps + self.written(s.body))
         if self.gen is not None and self.gen.fusing:
             self.gen.info[id(s)] = (plan[0], where)
         self.patch(unit, start, _then(init, start + 1))
@@ -642,7 +644,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
             self.block(unit, s.body)
         self.emit(unit, s.pos, lambda nxt: _jump(head))
         where = Where(unit.origin, s.pos)
-        steps = 1 + each.steps + written(s.body)
+        steps = 1 + each.steps + self.written(s.body)
         if self.gen is not None and self.gen.fusing:
             self.gen.info[id(s)] = (steps, where)
         self.patch(unit, head, self.branch(cond, head + 1, self.here(unit), (steps, where)))

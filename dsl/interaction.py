@@ -365,6 +365,9 @@ class InteractionCompiler:
                 game = st.game
                 ai, card, param = ans
                 act = game.actions[ai]
+                if act.steps:               # an effect that does much even once (``dsl.steps.ONCE_FREE``)
+                    spans = game.codes[act.effect].spans
+                    charge(st, act.steps, spans[0] if spans else None)
                 fr.locals[usage] = used_once_more(fr.locals[usage], ai * (game.ncards + 1) + (0 if card is None else card + 1))
                 code = game.codes[act.effect]
                 loc = [None] * code.nlocals

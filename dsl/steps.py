@@ -38,6 +38,9 @@ if TYPE_CHECKING:
 STEP_BUDGET = 1_000_000
 # The largest walk (its bound times what each item runs) folded rather than charged as it runs.
 FOLD_MAX = 128
+# A text run once a choice (an action's effect) is charged its statements and folded walks
+# as it starts only past this many: below, what it does once is bounded by its text.
+ONCE_FREE = 10_000
 
 Fn = Callable[[Any, Any], Any]
 
@@ -126,22 +129,6 @@ class _Apart:
         return False
 
 
-def written(stmts: tuple) -> int:
-    """The statements a round of a loop with this body runs at most, those of the loops
-    inside it left out (each of them charges its own rounds): a round is charged them
-    too, so a long body repeated is no cheaper than a long walk."""
-    n = 0
-    for s in stmts:
-        n += 1
-        if isinstance(s, A.If):
-            n += sum(written(body) for _, body in s.branches) + written(s.orelse)
-        elif isinstance(s, A.As):
-            n += written(s.body)
-        elif isinstance(s, A.ChooseOne):
-            n += sum(written(o.body) for o in s.options)
-    return n
-
-
 class StepPlanner:
     """The checker's half of the budget (mixed into ``dsl.compiler.Compiler``): ``folded``
     counts the steps of the region being compiled that need no charge of their own (see
@@ -155,6 +142,9 @@ class StepPlanner:
     result: Any
     codes: list
     inline: dict
+    # procedure run in place -> the statements a run of it runs, those of the procedures it
+    # runs in place counted in (``written``; known before any unit compiles, ``count_calls``)
+    proc_written: dict
     folded: int = 0
     walks: dict
     lists: dict
@@ -162,6 +152,36 @@ class StepPlanner:
 
     def apart(self) -> _Apart:
         return _Apart(self)
+
+    def written(self, stmts: tuple) -> int:
+        """The statements a run of these statements runs at most, those of the loops inside
+        them left out (each of them charges its own rounds), those of a procedure run in place
+        counted in: a loop's round is charged them, and a call its callee's, so a long body
+        repeated is no cheaper than a long walk."""
+        n = 0
+        for s in stmts:
+            n += 1
+            if isinstance(s, A.If):
+                n += sum(self.written(body) for _, body in s.branches) + self.written(s.orelse)
+            elif isinstance(s, A.As):
+                n += self.written(s.body)
+            elif isinstance(s, A.ChooseOne):
+                n += sum(self.written(o.body) for o in s.options)
+            elif isinstance(s, A.CallProc):
+                n += self.proc_written.get(s.name, 0)
+        return n
+
+    def count_calls(self, bodies: dict) -> None:
+        """``proc_written`` for the procedures run in place (``self.inline``: in no cycle of
+        calls), from their parsed bodies, each after those it calls."""
+        self.proc_written = {}
+        calls = {name: {s.name for s in _statements(bodies[name]) if isinstance(s, A.CallProc)} for name in self.inline}
+        left = set(self.inline)
+        while left:
+            ready = [name for name in left if not (calls[name] & left)]
+            for name in sorted(ready):
+                self.proc_written[name] = self.written(bodies[name])
+            left -= set(ready)
 
     def bound(self, node: A.Node, t: Type) -> Optional[int]:
         """At most how many items the collection ``node`` (of type ``t``) holds when it runs,
@@ -213,12 +233,28 @@ class StepPlanner:
 
     def settle_steps(self) -> None:
         """Once every unit is compiled: the steps a run of each procedure, hook and handler
-        is charged where it is called (``Code.steps``): one, and the steps folded into its
-        body. A procedure run in place (in no cycle of calls) that folds none is charged
-        nothing, like the statements around it: only a loop or a cycle of calls repeats."""
+        is charged where it is called (``Code.steps``): one, its statements and the steps
+        folded into it. A procedure run in place (in no cycle of calls) that folds none is
+        charged nothing at its call: its statements count in wherever the call does (a
+        loop's round, the caller's run; see ``written``)."""
         result = self.result
         for name, ci in result.proc_code.items():
             code = self.codes[ci]
-            code.steps = 0 if name in self.inline and not code.cost else 1 + code.cost
+            code.steps = 0 if name in self.inline and not code.cost else 1 + code.cost + code.statements
         for ci in (*result.hook_code.values(), *result.handler_code.values()):
-            self.codes[ci].steps = 1 + self.codes[ci].cost
+            self.codes[ci].steps = 1 + self.codes[ci].cost + self.codes[ci].statements
+
+
+def _statements(stmts: Optional[tuple]):
+    """Every statement of a parsed body, those inside others too."""
+    for s in stmts or ():
+        yield s
+        if isinstance(s, A.If):
+            for _, body in s.branches:
+                yield from _statements(body)
+            yield from _statements(s.orelse)
+        elif isinstance(s, (A.ForEach, A.Repeat, A.While, A.As)):
+            yield from _statements(s.body)
+        elif isinstance(s, A.ChooseOne):
+            for o in s.options:
+                yield from _statements(o.body)

@@ -34,9 +34,11 @@ class Code:
     # generated units that never pause: the whole unit as one function, which callers
     # run in place (no frame pushed, no trip through the run loop)
     direct: Optional[Callable] = None
-    # steps of one run that no charge of its own takes (the walks folded into it, see FOLD_MAX),
-    # and the steps a call of it is charged (1 + cost; 0 for a procedure run in place with none)
+    # steps of one run that no charge of its own takes: the walks folded into it (see FOLD_MAX)
+    # and the statements it runs (those of its loops left out); and the steps a call of it is
+    # charged (1 + both; 0 for a procedure run in place that folds no walk)
     cost: int = 0
+    statements: int = 0
     steps: int = 1
     # an action parameter's walk (a binder): (factor, where) as ``dsl.steps.StepPlanner.walk`` decided
     walk: Optional[tuple] = None

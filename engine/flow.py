@@ -166,6 +166,7 @@ class Flow:
         stage = fr.pc
         if stage == 0:
             fr.pc = 1
+            charge(st, self.setup_steps, self.defn.setup.span)
             st.frames.append(Frame(self.setup_code, 0, [None] * self.codes[self.setup_code].nlocals, -1, -1))
             return True
         if stage == 1:
@@ -177,6 +178,7 @@ class Flow:
             if st.round > 0 and (self._test_end(st) or st.round >= self.defn.max_rounds):
                 fr.pc = 2
                 st.budget = STEP_BUDGET      # so has the end of the game: the final scoring and the ranking
+                charge(st, self.scoring_steps, self.defn.scoring.span)
                 st.frames.append(Frame(self.scoring_code, 0, [None] * self.codes[self.scoring_code].nlocals, -1, -1))
                 return True
             charge(st, self.round_steps, self.defn.round.span)     # rounds without a choice are bounded too

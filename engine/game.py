@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Callable, Optional
 
 from dsl.compiler import Code, Compiler
+from dsl.steps import ONCE_FREE
 from dsl.runtime import ActionDescriber, Frame
 from dsl.typesys import BOOL, INT, PLAYER, Card, Type
 from dsl.vocabulary import Vocabulary
@@ -49,6 +50,7 @@ class CompiledAction:
     # its 'when' and its parameter; and how the parameter's walk is charged when it is not: (factor, where)
     menu_cost: int = 0
     walk: tuple = (0, None)
+    steps: int = 0                        # what its effect is charged as it starts (0: little enough to be free)
     # the frame its effect runs in when the effect never pauses: reused, since such an
     # effect runs to its end before the next action can be chosen (no state keeps it)
     scratch: Frame = field(default_factory=lambda: Frame(-1, 0, [], -1, -1))
@@ -362,8 +364,13 @@ class Game(Flow, Actions, Views):
         self.end_when, self._end_code = comp.expression("end_when", g.end_when, want=BOOL)
         comp.settle_steps()
         self.menu_steps = self._menu_steps()
-        # a round, its end test and the walks folded into both are charged as the round begins
-        self.round_steps = 1 + self.codes[self.round_code].cost + self._end_code.cost
+        # a round, its statements, its end test and the walks folded into them are charged as
+        # the round begins; the setup and the final scoring theirs as they begin (each once a game)
+        self.round_steps = 1 + self.codes[self.round_code].cost + self.codes[self.round_code].statements + self._end_code.cost
+        self.setup_steps, self.scoring_steps = (1 + c.cost + c.statements for c in (self.codes[self.setup_code], self.codes[self.scoring_code]))
+        for a in self.actions:          # an effect run once a choice: charged only when it does much (ONCE_FREE)
+            code = self.codes[a.effect]
+            a.steps = code.cost + code.statements if code.cost + code.statements > ONCE_FREE else 0
         self.tiebreak = [comp.expression(f"tiebreak {i + 1}", t, want=INT) for i, t in enumerate(g.tiebreak)]
         self.evaluation = comp.expression("evaluation", g.evaluation, want=INT) if g.evaluation else None
         self.live_score = comp.expression("live score", g.live, want=INT) if g.live else None

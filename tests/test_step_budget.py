@@ -66,7 +66,10 @@ procedures:
     params: {{c: card}}
     effect: |
       move c to heap
-{actions}flow:
+  long:
+    effect: |
+{long}
+{fans}{actions}flow:
   setup: |
     set total = {total}
 {setup}
@@ -81,6 +84,10 @@ score:
 {score}"""
 
 CARDS = "kind: cards\ncard_kind: token\ncards:\n  - {id: chip, name: Chip, copies: 1000}\n"
+LONG = "\n".join(f"let v{i} = {i}" for i in range(20))          # a procedure of 20 statements, no walk
+# procedures run in place, each calling the next ten times: 'call fan1()' runs 10^5 statements
+FANS = "".join(f"  fan{k}:\n    effect: |\n" + "".join(f"      call fan{k + 1}()\n" for _ in range(10)) for k in range(1, 5)) \
+    + "  fan5:\n    effect: |\n      let v = 1\n"
 
 
 def _indent(text: str, n: int) -> str:
@@ -89,16 +96,16 @@ def _indent(text: str, n: int) -> str:
 
 def _pack(root: Path, round: str = "shuffle heap", setup: str = "", end_when: str = "round >= 1",
           scoring: str = "shuffle heap", total: int = 10000, with_: str = "", when: str = "",
-          score: str = "") -> Path:
+          score: str = "", effect: str = "set total = 0") -> Path:
     """A pack of one text changed: the round runs as P1, the other texts as given."""
     root.mkdir(parents=True, exist_ok=True)
     actions = ""
     if with_ or when:
         actions = ("actions:\n  turn:\n    - id: take\n"
                    + (f"      with: {with_}\n" if with_ else "") + (f"      when: {when}\n" if when else "")
-                   + "      effect: |\n        set total = 0\n")
+                   + f"      effect: |\n        {effect}\n")
     text = GAME.format(actions=actions, total=total, setup=_indent(setup, 4), round=_indent(round, 4),
-                       end_when=end_when, scoring=_indent(scoring, 4), score=score)
+                       end_when=end_when, scoring=_indent(scoring, 4), score=score, long=_indent(LONG, 6), fans=FANS)
     (root / "pack.yaml").write_text('kind: pack\nid: loops\nname: Loops\nversion: "0.1"\n', encoding="utf-8")
     (root / "game.yaml").write_text(text, encoding="utf-8")
     (root / "cards.yaml").write_text(CARDS, encoding="utf-8")
@@ -158,7 +165,10 @@ WALKS = [
     ("let xs = 1..total\nrepeat 15 times:\n    for each x in xs by 0 - x:\n        let y = x", "for each"),
     ("let i = 0\nwhile i < 30000:\n    let i = i + 1", "while"),
     ("repeat 30000 times:\n    let i = 1", "repeat"),
-    ("call down(15)", "call down(0 + n - 1)"),                          # 2^16 calls, in a cycle of calls
+    ("call down(15)", "call down(n - 1)"),                              # 2^16 calls, in a cycle of calls
+    # a round's statements count: 2,000 tests of 21 statements; 2,000 calls of 20
+    ("let i = 0\nwhile i < 2000:\n    let i = i + 1\n" + "".join(f"    let j{k} = {k}\n" for k in range(20)), "while"),
+    ("repeat 2000 times:\n    call long()", "repeat 2000"),
     ("repeat 25 times:\n    move pile to heap\n    move heap to pile", "heap to pile"),     # 1,000 cards a move
     ("repeat 25 times:\n    shuffle pile", "shuffle pile"),
     ("repeat 25 times:\n    emit ping()", "emit ping()"),               # every card in play is looked at
@@ -191,6 +201,30 @@ PLACES = [
 @pytest.mark.parametrize("parts, needle", PLACES, ids=["setup", "end_when", "scoring", "tiebreak", "with", "when"])
 def test_every_place_an_expression_runs_is_charged(tmp_path, small_budget, parts, needle, generate):
     _stops_at(_pack(tmp_path, **parts), needle, generate, small_budget)
+
+
+@pytest.mark.parametrize("generate", [True, False], ids=["generated", "closures"])
+def test_calls_fanning_out_are_charged_as_the_setup_starts(tmp_path, small_budget, generate):
+    """Procedures run in place, ten calls of the next, five deep: no loop, but 10^5
+    statements, charged as the text that starts them begins."""
+    root = _pack(tmp_path, setup="call fan1()")
+    with pytest.raises(RuleError) as info:
+        _game(root, generate).new_state(1, 3)
+    line, col = _at(root / "game.yaml", "setup: |")
+    assert info.value.message.startswith(small_budget)
+    assert (info.value.span.line, info.value.span.col) == (line, col + len("setup: "))      # the setup's text
+
+
+@pytest.mark.parametrize("generate", [True, False], ids=["generated", "closures"])
+def test_an_effect_that_does_much_is_charged_as_it_starts(tmp_path, small_budget, generate):
+    """An action's effect runs once a choice: charged only past ONCE_FREE steps, as it starts."""
+    root = _pack(tmp_path, when="round > 0", effect="call fan1()", round="as player(1):\n    play actions turn until false")
+    game = _game(root, generate)
+    st = game.new_state(1, 3)
+    with pytest.raises(RuleError) as info:
+        game.apply(st, 0)
+    assert info.value.message.startswith(small_budget) and info.value.message.endswith(", after choice 1)")
+    assert info.value.span.line == _at(root / "game.yaml", "call fan1()")[0]
 
 
 @pytest.mark.parametrize("generate", [True, False], ids=["generated", "closures"])
