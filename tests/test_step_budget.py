@@ -1,4 +1,4 @@
-"""Every loop is charged to the step budget (README "Limits", ``dsl.types.STEP_BUDGET``):
+"""Every loop is charged to the step budget (README "Limits", ``dsl.steps``):
 each form of walk and loop, wherever an expression runs, stops a runaway pack with
 the budget's error at the text of the loop that ran out, with either back end.
 
@@ -40,6 +40,7 @@ def small_budget(monkeypatch) -> str:
         if name.split(".")[0] in ("dsl", "engine") and getattr(module, "STEP_BUDGET", None) == STEP_BUDGET:
             monkeypatch.setattr(module, "STEP_BUDGET", SMALL)
     return MESSAGE.replace(str(STEP_BUDGET), str(SMALL))
+
 
 GAME = """\
 kind: game
