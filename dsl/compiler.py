@@ -29,9 +29,10 @@ from . import ast as A
 from .expressions import ExpressionCompiler
 from .interaction import InteractionCompiler
 from .parser import parse
-from .pygen import PyGen, fusable, inline_procedures
-from .types import (CALL, MAX_NUMBER, SKIP, STOP, SUSPEND, Code, Fn, Scope, Unit, _Scope, _branch, _jump, _me, _move,
-                    bounded, order_key, thread_jumps, too_big, zone_to_write)
+from .pygen import PyGen, _then, fusable, inline_procedures
+from .steps import Where, charge, counted_branch
+from .types import (CALL, MAX_NUMBER, SKIP, STOP, SUSPEND, Code, Fn, Scope, Unit, _Scope, _branch, _jump, _me, _move, bounded,
+                    order_key, thread_jumps, too_big, zone_to_write)
 from .typesys import ANY, INT, PLAYER, AnyT, Card, List, Type, Zone, card_kind, compatible
 from .vocabulary import CompileResult, Vocabulary
 
@@ -54,21 +55,29 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         # the warnings of values that are none where none stops the game (dsl/guards.py), when
         # the caller asks for them (it knows the pack's zones and functions)
         self.guards: Optional["Guards"] = None
+        # how walks and whole lists are charged to the step budget (``dsl.steps.StepPlanner``)
+        self.folded = 0
+        self.walks: dict[int, tuple] = {}
+        self.lists: dict[int, tuple] = {}
+        self.bounds: dict[int, tuple] = {}
+        self.proc_written: dict[str, int] = {}
 
     # ------------------------------------------------------------ entry points
     def plan_calls(self, procedures: dict[str, Source]) -> None:
-        """Before any unit compiles (generating only): find the procedures a call may
-        run in place (see ``dsl.pygen.inline_procedures``). A text that does not
-        parse is left out here; compiling it reports the error."""
-        if self.gen is None:
-            return
+        """Before any unit compiles: find the procedures a call may run in place (see
+        ``dsl.pygen.inline_procedures``): the generator runs them so, and with either back
+        end a call of one that folds no step is charged none (``settle_steps``). A text
+        that does not parse is left out here; compiling it reports the error."""
         bodies: dict[str, Optional[tuple]] = {}
         for name, src in procedures.items():
             try:
                 bodies[name] = parse(src.text, src.origin, "start")
             except MeepleError:
                 bodies[name] = None
-        self.inline = self.gen.inline_procs = inline_procedures(bodies)
+        self.inline = inline_procedures(bodies)
+        if self.gen is not None:
+            self.gen.inline_procs = self.inline
+        self.count_calls(bodies)
 
     def unit(self, name: str, src: Source, params: tuple = (), me_bound: bool = False) -> int:
         """Compile statements; params are (name, type) bound to locals 0.."""
@@ -81,9 +90,11 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
             self.errors.append(err)
             return index
         before = len(self.errors)
-        self.block(unit, body)
+        with self.apart() as run:
+            self.block(unit, body)
         self.guard(body, src, before)
         code = unit.code
+        code.cost, code.statements = run.steps, self.written(body)
         thread_jumps(code)
         if self.gen is not None and len(code.instrs) == 1 and all(fusable(s, self.inline) for s in body):
             code.direct = code.instrs[0]
@@ -114,7 +125,9 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         code = unit.code
         try:
             tree = parse(src.text, src.origin, "expr_start")
-            fn, t = self.expr(unit, tree)
+            with self.apart() as run:
+                fn, t = self.expr(unit, tree)
+            code.cost = run.steps
             if want is not None and not compatible(t, want):
                 raise self.err(unit, tree.pos, f"expected {want.describe()} here, found {t.describe()}")
             self.guard(tree, src, len(self.errors))
@@ -129,15 +142,20 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         code = unit.code
         try:
             comp = parse(src.text, src.origin, "binder_start")
-            source, st = self.expr(unit, comp.source)
-            if not st.is_collection:
-                raise self.err(unit, comp.source.pos, f"'{comp.var}' must range over a zone or list, not {st.describe()}")
-            et = st.elem()
-            slot = unit.new_slot(et)
-            unit.bind(unit.scope, comp.var, slot, et)
-            raw = source
-            source = self.hoist_invariants(unit, comp.var, [comp.cond], self.as_list(source, st))
-            cond = self.truth(unit, comp.cond) if comp.cond is not None else None
+            with self.apart() as run:
+                source, st = self.expr(unit, comp.source)
+                if not st.is_collection:
+                    raise self.err(unit, comp.source.pos, f"'{comp.var}' must range over a zone or list, not {st.describe()}")
+                et = st.elem()
+                slot = unit.new_slot(et)
+                unit.bind(unit.scope, comp.var, slot, et)
+                raw = source
+                source = self.hoist_invariants(unit, comp.var, [comp.cond], self.as_list(source, st))
+                with self.apart() as each:
+                    cond = self.truth(unit, comp.cond) if comp.cond is not None else None
+                # the menu walks the parameter's items: folded, or charged as it starts (``fold``)
+                code.walk = self.walk(unit, comp, self.bound(comp.source, st), each.steps)
+            code.cost = run.steps
             if self.gen is not None:     # what a generated action menu needs to walk it inline
                 self.gen.binder_meta = (raw, st, tuple(unit.hoist.values()) if unit.hoist else ())
             self.guard(comp, src, len(self.errors))
@@ -229,13 +247,16 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
             return op
         self.emit(unit, pos, make)
 
-    def branch(self, cond: Fn, yes: int, no: int) -> Fn:
+    def branch(self, cond: Fn, yes: int, no: int, counted: Optional[tuple] = None) -> Fn:
         """An instruction going to ``yes`` if ``cond`` holds, else to ``no``: generated
         with the condition written in it where the condition was generated (one call
-        fewer a test), else the closure."""
+        fewer a test), else the closure. ``counted``: a loop's head, charging (steps,
+        where) at each test."""
         gen = self.writer()
-        made = gen.branch(cond, yes, no) if gen is not None else None
-        return made if made is not None else _branch(cond, yes, no)
+        made = gen.branch(cond, yes, no, counted) if gen is not None else None
+        if made is not None:
+            return made
+        return _branch(cond, yes, no) if counted is None else counted_branch(cond, yes, no, counted)
 
     def placeholder(self, unit: Unit, pos: A.Pos) -> int:
         code = unit.code
@@ -400,28 +421,54 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
             fr.locals[slot] = value(st, fr)
         self.simple(unit, s.pos, act)
 
-    def cards_of(self, unit: Unit, node: A.Node, verb: str = "move") -> tuple[Fn, str]:
-        """A closure giving the card ids a move acts on, and their kind ('' when unknown)."""
+    def cards_of(self, unit: Unit, node: A.Node, verb: str = "move") -> tuple[Fn, str, int, Optional[Where]]:
+        """A closure giving the card ids a move acts on, their kind ('' when unknown), and how
+        the cards are charged to the step budget when they are many (a zone, a list): (factor,
+        where) as ``walk`` decides, (0, None) for one card."""
         fn, t = self.expr(unit, node)
         if self.gen is not None and self.gen.fusing:
             self.gen.info[id(node)] = t
-        if isinstance(t, Zone):
-            return (lambda st, fr: st.zones[fn(st, fr)][:]), t.kind or ""
-        if isinstance(t, List) and isinstance(t.elem_t, (Card, AnyT)):
-            return fn, card_kind(t.elem_t) or ""
         if isinstance(t, (Card, AnyT)):
-            return (lambda st, fr: (lambda c: [] if c is None else [c])(fn(st, fr))), card_kind(t) or ""
-        raise self.err(unit, node.pos, f"expected cards to {verb}, found {t.describe()}")
+            return (lambda st, fr: (lambda c: [] if c is None else [c])(fn(st, fr))), card_kind(t) or "", 0, None
+        if isinstance(t, Zone):
+            fn, kind = (lambda f: lambda st, fr: st.zones[f(st, fr)][:])(fn), t.kind or ""
+        elif isinstance(t, List) and isinstance(t.elem_t, (Card, AnyT)):
+            kind = card_kind(t.elem_t) or ""
+        else:
+            raise self.err(unit, node.pos, f"expected cards to {verb}, found {t.describe()}")
+        return (fn, kind, *self.walk(unit, node, self.bound(node, t), 0))
+
+    def kind_check(self, holds: Optional[str]) -> Optional[Callable]:
+        """For a move the checker cannot type: a test that each card moved is of the kind the
+        zone holds (a zone holds its kind only, which bounds every walk of it; see ``bound``)."""
+        if holds is None:
+            return None
+        g = self.g
+        kinds = [g.card_defs[d].kind for d in g.card_def_index]
+        ids = g.card_def_ids
+
+        def check(cards: list) -> None:
+            for c in cards:
+                if kinds[c] != holds:
+                    raise RuleError(f"card {ids[c]} is a {kinds[c]} card: it cannot go into a zone of {holds} cards")
+        return check
 
     def s_Move(self, unit, s):
-        what, kind = self.cards_of(unit, s.what)
+        what, kind, factor, where = self.cards_of(unit, s.what)
         dest, dt = self.zone_expr(unit, s.to)
         if kind and dt.kind != kind:
             raise self.err(unit, s.to.pos, f"zone holds {dt.kind} cards, not {kind} cards")
         bottom = s.bottom
+        check = None if kind else self.kind_check(dt.kind)
+        if self.gen is not None and self.gen.fusing:
+            self.gen.info[id(s)] = (factor, where, check)
 
         def act(st, fr):
             cards = what(st, fr)
+            if factor:                   # a step a card (``fold``)
+                charge(st, len(cards) * factor, where)
+            if check is not None:
+                check(cards)
             z = dest(st, fr)
             for c in cards:
                 _move(st, c, z, bottom)
@@ -434,27 +481,46 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         if st_ != dt:
             raise self.err(unit, s.to.pos, f"cannot draw {st_.kind} cards into a zone of {dt.kind} cards")
         bottom = s.bottom
+        most = self.bound(s.source, st_)
+        if isinstance(s.count, A.Int) and most is not None:
+            most = min(most, max(0, s.count.value))
+        factor, where = self.walk(unit, s, most, 0)       # a step a card drawn (``fold``)
 
         def act(st, fr):
             n = count(st, fr)
             z = zone_to_write(st, src(st, fr))      # owned before the moves: they then write this very list
             d = dest(st, fr)
+            if factor:
+                charge(st, max(0, min(n, len(z))) * factor, where)
             for _ in range(min(n, len(z))):
                 _move(st, z[-1], d, bottom)
         self.simple(unit, s.pos, act)
 
     def s_Shuffle(self, unit, s):
-        zone, _ = self.zone_expr(unit, s.zone)
-        self.simple(unit, s.pos, lambda st, fr: st.shuffle(zone_to_write(st, zone(st, fr))))
+        zone, zt = self.zone_expr(unit, s.zone)
+        factor, where = self.walk(unit, s, self.bound(s.zone, zt), 0)      # a step a card (``fold``)
+        if self.gen is not None and self.gen.fusing:
+            self.gen.info[id(s)] = (factor, where)
+
+        def act(st, fr):
+            z = zone_to_write(st, zone(st, fr))
+            if factor:
+                charge(st, len(z) * factor, where)
+            st.shuffle(z)
+        self.simple(unit, s.pos, act)
 
     def s_Swap(self, unit, s):
         a, ta = self.zone_expr(unit, s.a)
         b, tb = self.zone_expr(unit, s.b)
         if ta != tb:
             raise self.err(unit, s.pos, f"cannot swap {ta.describe()} with {tb.describe()}")
+        both = self.bound(s.a, ta)
+        factor, where = self.walk(unit, s, 2 * both if both is not None else None, 0)    # a step a card (``fold``)
 
         def act(st, fr):
             za, zb = a(st, fr), b(st, fr)
+            if factor:
+                charge(st, (len(st.zones[za]) + len(st.zones[zb])) * factor, where)
             st.zones[za], st.zones[zb] = st.zones[zb], st.zones[za]
             st.own[za], st.own[zb] = st.own[zb], st.own[za]     # each list keeps its owner
             for c in st.zones[za]:
@@ -486,15 +552,24 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         var_slot = unit.new_slot(et)
         inner = Unit(unit.code, unit.origin, _Scope(unit.scope), unit.me_bound)
         inner.bind(inner.scope, s.var, var_slot, et)
-        cond = self.truth(inner, s.cond) if s.cond is not None else None
+        with self.apart() as tested:
+            cond = self.truth(inner, s.cond) if s.cond is not None else None
         order = None
-        if s.order is not None:
-            order = self.expr(inner, s.order)[0]
+        with self.apart() as keyed:
+            if s.order is not None:
+                order = self.expr(inner, s.order)[0]
+        where = Where(unit.origin, s.pos)
+        # the factors its filter, its sort and its rounds charge each item by (``fold``), decided
+        # once the body is compiled: the start is patched in then
+        plan = [0, 0, 0]
 
         def init(st, fr):
+            # charged as it starts: the filter's items, the sort's, then the rounds
             items = source(st, fr)
             loc = fr.locals
             if cond is not None:
+                if plan[0]:
+                    charge(st, len(items) * plan[0], where)
                 kept = []
                 for x in items:
                     loc[var_slot] = x
@@ -502,31 +577,42 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
                         kept.append(x)
                 items = kept
             if order is not None:
+                if plan[1]:
+                    charge(st, len(items) * plan[1], where)
                 keyed = []
                 for i, x in enumerate(items):
                     loc[var_slot] = x
                     keyed.append((order(st, fr), i, x))
                 keyed.sort(key=order_key)
                 items = [k[2] for k in keyed]
+            if plan[2]:
+                charge(st, len(items) * plan[2], where)
             loc[items_slot] = items
             loc[idx_slot] = 0
         gen = self.writer()
-        made = gen.walk_init(src, isinstance(st_, Zone), cond, order, var_slot, items_slot, idx_slot, init) if gen else None
-        if made is not None:
-            self.emit(unit, s.pos, made)
-        else:
-            self.simple(unit, s.pos, init)
-        if self.gen is not None and self.gen.fusing:
-            self.gen.info[id(s)] = (items_slot, var_slot, idx_slot, isinstance(st_, Zone))
+        fusing = self.gen is not None and self.gen.fusing
+        if fusing:
+            self.gen.actions[id(s)] = init
+        start = self.placeholder(unit, s.pos)
         if order is not None:
             unit.code.ordered_walks.append((items_slot, idx_slot, var_slot, order))
         head = self.placeholder(unit, s.pos)
         unit_scope = unit.scope
         unit.scope = inner.scope
-        self.block(unit, s.body)
+        with self.apart() as body:
+            self.block(unit, s.body)
         unit.scope = unit_scope
         self.emit(unit, s.pos, lambda nxt: _jump(head))
         end = self.here(unit)
+        bound = self.bound(s.source, st_)
+        plan[:] = [self.fold(bound, tested.steps) if cond is not None else 0,
+                   self.fold(bound, keyed.steps) if order is not None else 0,
+                   self.fold(bound, body.steps + self.written(s.body))]
+        if fusing:
+            self.gen.info[id(s)] = (items_slot, var_slot, idx_slot, isinstance(st_, Zone), tuple(plan), where)
+        made = gen.walk_init(src, isinstance(st_, Zone), cond, order, var_slot, items_slot, idx_slot, init,
+                             tuple(plan), where) if gen else None
+        self.patch(unit, start, made(start + 1) if made is not None else _then(init, start + 1))
 
         def loop(st, fr):
             loc = fr.locals
@@ -543,11 +629,26 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
     def s_Repeat(self, unit, s):
         count = self.number(unit, s.count)
         slot = unit.new_slot(INT)
-        self.simple(unit, s.pos, lambda st, fr: fr.locals.__setitem__(slot, count(st, fr)))
+        where = Where(unit.origin, s.pos)
+        plan = [0]           # the factor of its rounds (``fold``), decided once the body is compiled
+
+        def init(st, fr):
+            n = count(st, fr)
+            if n > 0 and plan[0]:            # every round charged as the loop starts
+                charge(st, n * plan[0], where)
+            fr.locals[slot] = n
+        if self.gen is not None and self.gen.fusing:
+            self.gen.actions[id(s)] = init
+        start = self.placeholder(unit, s.pos)
         head = self.placeholder(unit, s.pos)
-        self.block(unit, s.body)
+        with self.apart() as body:
+            self.block(unit, s.body)
         self.emit(unit, s.pos, lambda nxt: _jump(head))
         end = self.here(unit)
+        plan[0] = self.fold(max(0, s.count.value) if isinstance(s.count, A.Int) else None, body.steps + self.written(s.body))
+        if self.gen is not None and self.gen.fusing:
+            self.gen.info[id(s)] = (plan[0], where)
+        self.patch(unit, start, _then(init, start + 1))
 
         def loop(st, fr):
             left = fr.locals[slot]
@@ -558,11 +659,16 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         self.patch(unit, head, loop)
 
     def s_While(self, unit, s):
-        cond = self.truth(unit, s.cond)
-        head = self.placeholder(unit, s.pos)
-        self.block(unit, s.body)
+        with self.apart() as each:          # a test and a round, charged together at each test
+            cond = self.truth(unit, s.cond)
+            head = self.placeholder(unit, s.pos)
+            self.block(unit, s.body)
         self.emit(unit, s.pos, lambda nxt: _jump(head))
-        self.patch(unit, head, self.branch(cond, head + 1, self.here(unit)))
+        where = Where(unit.origin, s.pos)
+        steps = 1 + each.steps + self.written(s.body)
+        if self.gen is not None and self.gen.fusing:
+            self.gen.info[id(s)] = (steps, where)
+        self.patch(unit, head, self.branch(cond, head + 1, self.here(unit), (steps, where)))
 
     def s_As(self, unit, s):
         who = self.player_expr(unit, s.player)

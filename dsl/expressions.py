@@ -16,8 +16,8 @@ from . import ast as A
 from .parser import parse, to_span
 from .primitives import PRIMITIVES
 from .hoist import invariant_parts
-from .types import (UNSET, Fn, Unit, _Scope, _bound_me, _me, card_zone_of, divide, join, number_range, product,
-                    remainder)
+from .steps import StepPlanner, charge, counted, counting
+from .types import UNSET, Fn, Unit, _Scope, _bound_me, _me, card_zone_of, divide, join, number_range, product, remainder
 from .typesys import (ANY, BOOL, CARD, ELEM, INT, NONE, PLAYER, TEXT, AnyT, Card, Enum, EnumSet, List, Type, Zone,
                       card_kind, compatible)
 
@@ -35,8 +35,9 @@ class _TooMuch(DslCheckError):
     """Functions expanded beyond MAX_DEPTH levels or MAX_EXPANSION parts: reported wherever it shows."""
 
 
-class ExpressionCompiler:
-    """Expression half of the compiler; ``Compiler`` adds statements."""
+class ExpressionCompiler(StepPlanner):
+    """Expression half of the compiler; ``Compiler`` adds statements. It also plans how
+    every walk and whole-list operation is charged to the step budget (``dsl.steps``)."""
 
     g: Any
     gen: Any = None       # a dsl.pygen.PyGen while generating Python for running games
@@ -297,12 +298,15 @@ class ExpressionCompiler:
             return (lambda st, fr: name), Enum(g.enum_of_value[name])
         if name in g.enums:
             values = list(g.enums[name])
+            self.bounded(n, len(values))
             return (lambda st, fr: values), EnumSet(name)
         if name in g.kind_cards:
             ids = g.kind_cards[name]
-            return (lambda st, fr: ids[:]), List(Card(name))
+            self.bounded(n, len(ids))
+            return self.by_length(unit, n, lambda st, fr: ids[:], len(ids)), List(Card(name))
         if name == "players":
-            return (lambda st, fr: list(range(st.players))), List(PLAYER)
+            self.bounded(n, g.max_players)
+            return self.by_length(unit, n, lambda st, fr: list(range(st.players)), g.max_players), List(PLAYER)
         if name == "round":
             return (lambda st, fr: st.round), INT
         if name == "player_count":
@@ -446,7 +450,9 @@ class ExpressionCompiler:
                     for s in range(base, base + count):
                         out += st.zones[s]
                     return out
-                return every_card, List(Card(z.holds))
+                held = len(g.kind_cards.get(z.holds, ()))
+                self.bounded(n, held)
+                return self.by_length(unit, n, every_card, held), List(Card(z.holds))
             if z is None or not z.per_player:
                 raise self.err(unit, n.pos, f"'{name} of {n.scope}' needs a zone each player has")
             base = g.zone_base[zi]
@@ -464,7 +470,9 @@ class ExpressionCompiler:
                         if p != me:
                             out += st.zones[base + p]
                     return out
-            return fn, List(Card(z.holds))
+            held = len(g.kind_cards.get(z.holds, ()))
+            self.bounded(n, held)
+            return self.by_length(unit, n, fn, held), List(Card(z.holds))
         zi = g.zone_index.get(name)
         if zi is not None and g.zone_defs[zi].of_card is not None:
             z = g.zone_defs[zi]
@@ -477,7 +485,9 @@ class ExpressionCompiler:
             # 'pawn of p': that player's own pieces of the kind, wherever they are
             target = self.player_expr(unit, n.target)
             by_seat = g.seat_cards(name)
-            return (lambda st, fr: by_seat[target(st, fr)][:]), List(Card(name))
+            held = len(g.kind_cards[name])
+            self.bounded(n, held)
+            return self.by_length(unit, n, lambda st, fr: by_seat[target(st, fr)][:], held), List(Card(name))
         target = self.player_expr(unit, n.target)
         if name in g.res_index:
             r, nr = g.res_index[name], g.nres
@@ -498,8 +508,9 @@ class ExpressionCompiler:
     def x_Comprehension(self, unit, n):
         raise self.err(unit, n.pos, "a 'x in ... where ...' form belongs inside count(), sum(), any(), every(), first(), those(), min() or max()")
 
-    def comprehension(self, unit: Unit, n: A.Node) -> tuple[Fn, int, Optional[Fn], Optional[Fn], Type, Type]:
-        """(source list fn, var slot, cond, value, element type, value type)."""
+    def comprehension(self, unit: Unit, n: A.Node) -> tuple[Fn, int, Optional[Fn], Optional[Fn], Type, Type, Optional[int], int]:
+        """(source list fn, var slot, cond, value, element type, value type, at most how many
+        items the source holds (None: unknown), the steps folded into each item's test and value)."""
         if isinstance(n, A.Comprehension):
             if not n.var:
                 raise self.err(unit, n.pos, "write 'x in collection where condition'")
@@ -511,13 +522,14 @@ class ExpressionCompiler:
             slot = inner.new_slot(et)
             inner.bind(inner.scope, n.var, slot, et)
             source = self.hoist_invariants(inner, n.var, [n.cond, n.value], self.read_list(src, st_))
-            cond = self.truth(inner, n.cond) if n.cond is not None else None
-            value, vt = self.expr(inner, n.value) if n.value is not None else (None, et)
-            return source, slot, cond, value, et, vt
+            with self.apart() as each:
+                cond = self.truth(inner, n.cond) if n.cond is not None else None
+                value, vt = self.expr(inner, n.value) if n.value is not None else (None, et)
+            return source, slot, cond, value, et, vt, self.bound(n.source, st_), each.steps
         src, st_ = self.expr(unit, n)
         if not st_.is_collection:
             raise self.err(unit, n.pos, f"expected a zone or list, found {st_.describe()}")
-        return self.read_list(src, st_), -1, None, None, st_.elem(), st_.elem()
+        return self.read_list(src, st_), -1, None, None, st_.elem(), st_.elem(), self.bound(n, st_), 0
 
     def x_Call(self, unit, n):
         fdef = self.g.function_defs.get(n.func)
@@ -541,8 +553,12 @@ class ExpressionCompiler:
                     raise self.err(unit, a.pos, f"{n.func}() needs a zone, found {t.describe()}")
             elif not compatible(t, want):
                 raise self.err(unit, a.pos, f"{n.func}() needs {want.describe()}, found {t.describe()}")
+            if isinstance(want, List):        # a list the primitive reads whole (top_sum, tier, ...)
+                fn = self.by_length(unit, a, fn, self.bound(a, t))
             args.append(fn)
             types.append(t)
+        if n.func == "turn_order":
+            self.bounded(n, self.g.max_players)
         ret = prim.returns
         if ret == ELEM:
             ret = types[0].elem()
@@ -604,6 +620,7 @@ class ExpressionCompiler:
             if tree is None:
                 return (lambda st, fr: None), ANY
             body, t = self.expr(inner, tree)
+            self.bounded(n, self.bound(tree, t))
         except (_SelfUse, _TooMuch):
             raise
         except MeepleError:
@@ -632,12 +649,26 @@ class ExpressionCompiler:
     def aggregate(self, unit: Unit, n: A.Call):
         if len(n.args) != 1:
             raise self.err(unit, n.pos, f"{n.func}() takes one collection, e.g. {n.func}(c in hand where ...)")
-        src, slot, cond, value, et, vt = self.comprehension(unit, n.args[0])
+        src, slot, cond, value, et, vt, bound, inner = self.comprehension(unit, n.args[0])
         kind = n.func
         if kind in ("sum", "min", "max") and value is None and et != INT:
             raise self.err(unit, n.args[0].pos, f"{kind}() needs numbers: write {kind}(x.field for x in ...)")
         if kind in ("sum", "min", "max") and value is not None and vt != INT and vt != ANY:
             raise self.err(unit, n.args[0].pos, f"{kind}() needs numbers, found {vt.describe()}")
+        if kind in ("those", "values"):
+            self.bounded(n, bound)
+        # a walk (and a plain list read whole: sum, max, any of true/false...) is folded, or
+        # charged its items as it starts (``fold``); count, first, any of a list read no item
+        truthy = et == BOOL
+        walks = slot >= 0 or kind in ("sum", "min", "max", "those", "values") or (truthy and kind in ("any", "every"))
+        factor, where = self.walk(unit, n, bound, inner) if walks else (0, None)
+        if factor:
+            plain = src
+
+            def src(st, fr):
+                seq = plain(st, fr)
+                charge(st, len(seq) * factor, where)
+                return seq
 
         def items(st, fr):
             seq = src(st, fr)
@@ -672,7 +703,6 @@ class ExpressionCompiler:
 
         # Without a condition, any/every/first read true/false items as conditions
         # and any other item as present (player 0 and card 0 are items, not false).
-        truthy = et == BOOL
         if cond is None:
             test = (lambda st, fr: bool(fr.locals[slot])) if truthy and kind != "first" else (lambda st, fr: True)
         else:
@@ -717,6 +747,7 @@ class ExpressionCompiler:
         items = [self.expr(unit, i) for i in n.items]
         fns = [f for f, _ in items]
         et = items[0][1] if items else ANY
+        self.bounded(n, len(fns))
         return (lambda st, fr: [f(st, fr) for f in fns]), List(et)
 
     def x_Unary(self, unit, n):
@@ -730,6 +761,9 @@ class ExpressionCompiler:
         test = self.truth(unit, n.test)
         a, ta = self.expr(unit, n.then)
         b, tb = self.expr(unit, n.other)
+        ba, bb = self.bound(n.then, ta), self.bound(n.other, tb)
+        if ba is not None and bb is not None:
+            self.bounded(n, max(ba, bb))
         return (lambda st, fr: a(st, fr) if test(st, fr) else b(st, fr)), (ta if ta != NONE else tb)
 
     def x_Is(self, unit, n):
@@ -784,8 +818,10 @@ class ExpressionCompiler:
             return self.membership(unit, n)
         if op == "..":
             a, b = self.number(unit, n.left), self.number(unit, n.right)
-
-            return (lambda st, fr: number_range(a(st, fr), b(st, fr))), List(INT)
+            ends = (n.left, n.right)
+            bound = max(0, ends[1].value - ends[0].value + 1) if all(isinstance(e, A.Int) for e in ends) else None
+            self.bounded(n, bound)
+            return self.by_length(unit, n, lambda st, fr: number_range(a(st, fr), b(st, fr)), bound), List(INT)
         if op in A.ARITH:
             return self.arith(unit, n)
         if op in ("<", "<=", ">", ">="):
@@ -807,6 +843,9 @@ class ExpressionCompiler:
         b, tb = self.expr(unit, n.right)
         if not (compatible(ta, tb) or compatible(tb, ta)):
             raise self.err(unit, n.pos, f"cannot compare {ta.describe()} with {tb.describe()}")
+        if isinstance(ta, List) or isinstance(tb, List):      # lists compared item by item
+            a = self.by_length(unit, n.left, a, self.bound(n.left, ta))
+            return ((lambda st, fr: a(st, fr) == b(st, fr)) if op == "==" else (lambda st, fr: a(st, fr) != b(st, fr))), BOOL
         fused = self.fused_equality(unit, n)
         if fused is not None:
             return fused, BOOL
@@ -824,14 +863,20 @@ class ExpressionCompiler:
         flat = len(nodes) > _NESTED_CHAIN
         steps = []
         gen = self.gen
+        held = self.bound(nodes[-1].left, ta)      # at most how many items the joined list holds so far
         for node in reversed(nodes):
             op = node.op
+            joined = None            # a join charged by its length: where
             if op == "+":
                 b, tb = self.expr(unit, node.right)
                 if isinstance(ta, List) and isinstance(tb, List):
                     if not (compatible(ta, tb) or compatible(tb, ta)):
                         raise self.err(unit, node.pos, f"cannot join {ta.describe()} and {tb.describe()}")
                     t = ta if ta != List(ANY) else tb
+                    more = self.bound(node.right, tb)
+                    held = held + more if held is not None and more is not None else None
+                    self.bounded(node, held)
+                    joined = self.length_plan(unit, node, held)
                 else:
                     # numbers: each side is checked, never compiled again (compiling stays linear in the text)
                     self.numeric(unit, node.left, ta)
@@ -842,9 +887,11 @@ class ExpressionCompiler:
                 b = self.number(unit, node.right)
                 t = INT
             if flat:          # a join of lists is bounded (MAX_ITEMS), as a product is (MAX_NUMBER)
-                steps.append((join if isinstance(t, List) else _ARITH[op], b))
+                steps.append((join if isinstance(t, List) else _ARITH[op], b, joined))
             else:
                 a = self.arith_step(op, a, b, node.right, t)
+                if joined is not None:
+                    a = counting(a, joined)
                 if node is not n:            # what ``expr`` does for a node it is given
                     if unit.hoist is not None and id(node) in unit.hoist:
                         a, t = self.cached(unit.hoist[id(node)], a, t)
@@ -857,8 +904,10 @@ class ExpressionCompiler:
 
         def chain(st, fr):
             v = first(st, fr)
-            for f, b in every:
+            for f, b, joined in every:
                 v = f(v, b(st, fr))
+                if joined is not None:
+                    counted(st, v, joined)
             return v
         return chain, ta
 
@@ -923,5 +972,6 @@ class ExpressionCompiler:
             return in_zone, BOOL
         if not tb.is_collection:
             raise self.err(unit, right.pos, f"'in' needs a zone or list, found {tb.describe()}")
+        b = self.by_length(unit, right, b, self.bound(right, tb))      # a list is read item by item
         return (lambda st, fr: (a(st, fr) in b(st, fr)) != neg), BOOL
 

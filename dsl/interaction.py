@@ -10,8 +10,8 @@ from .errors import MeepleError, RuleError, RuleFault, suggest
 from .runtime import NO_ANSWER, ChoiceDescriber, Decision, Frame, OneOfDescriber
 
 from . import ast as A
-from .types import (CALL, RULE_FAULTS, SKIP, STOP, SUSPEND, Fn, Unit, _Scope, _jump, _me, call_direct, named_error,
-                    used_once_more)
+from .steps import Where, charge, out_of_steps
+from .types import CALL, RULE_FAULTS, SKIP, STOP, SUSPEND, Fn, Unit, _Scope, _jump, _me, call_direct, named_error, used_once_more
 from .typesys import INT, List, Zone, card_kind, compatible
 
 
@@ -70,13 +70,20 @@ class InteractionCompiler:
         slot = unit.new_slot(List(et) if s.up_to is not None else et)
         acc = unit.new_slot(List(et)) if s.up_to is not None else -1
         cond = None
+        tested = 0            # steps folded into the where-clause's test of each item
         if s.cond is not None:
             inner = Unit(unit.code, unit.origin, _Scope(unit.scope), unit.me_bound)
             inner.bind(inner.scope, s.var, slot, et)
             if acc >= 0:          # in 'choose up to', the where-clause sees the picks so far
                 inner.bind(inner.scope, "chosen", acc, List(et))
             source = self.hoist_invariants(inner, s.var, [s.cond], source)
-            cond = self.truth(inner, s.cond)
+            with self.apart() as each:
+                cond = self.truth(inner, s.cond)
+            tested = each.steps
+        # the options are walked when a where-clause tests them, or the picks so far are left
+        # out ('choose up to'): folded, or charged as the walk starts (``fold``)
+        factor, where = self.walk(unit, s, self.bound(s.source, st_), tested) if cond is not None or s.up_to is not None \
+            else (0, None)
         up_to = self.number(unit, s.up_to) if s.up_to is not None else None
         at_least = self.number(unit, s.at_least) if s.at_least is not None else None
         unit.bind(unit.scope, s.var, slot, List(et) if up_to else et)
@@ -91,10 +98,17 @@ class InteractionCompiler:
             """The values offered (keys and labels are made only if someone reads them)."""
             if cond is None:
                 items = source(st, fr)
-                return [x for x in items if x not in exclude] if exclude else list(items)
+                if exclude:
+                    if factor:
+                        charge(st, len(items) * factor, where)
+                    return [x for x in items if x not in exclude]
+                return list(items)
             out = []
             loc = fr.locals
-            for x in source(st, fr):
+            items = source(st, fr)
+            if factor:
+                charge(st, len(items) * factor, where)
+            for x in items:
                 if x in exclude:
                     continue
                 if cond is not None:
@@ -165,7 +179,7 @@ class InteractionCompiler:
 
     def s_Roll(self, unit, s):
         g = self.g
-        dice, kind = self.cards_of(unit, s.dice, "roll")
+        dice, kind, factor, where = self.cards_of(unit, s.dice, "roll")
         fields = g.kind_fields.get(kind, g.all_fields) if kind else g.all_fields
         cvars = g.kind_cvars.get(kind, g.all_cvars) if kind else g.all_cvars
         if fields.get("faces") != INT or cvars.get("value") != INT:
@@ -175,7 +189,10 @@ class InteractionCompiler:
         self.result.rolled.add(kind or "")      # their faces are checked once all is compiled (1 or more)
 
         def act(st, fr):
-            for c in dice(st, fr):
+            rolled = dice(st, fr)
+            if factor:                   # a step a die (``fold``)
+                charge(st, len(rolled) * factor, where)
+            for c in rolled:
                 st.cvars[c * ncv + vi] = 1 + st.rand_below(table[c][fi])
         self.simple(unit, s.pos, act)
 
@@ -232,10 +249,17 @@ class InteractionCompiler:
         if self.gen is not None and self.gen.fusing:      # a call run in place: what the writer needs
             self.gen.info[id(s)] = name
 
+        where = Where(unit.origin, s.pos)
+
         def make(nxt):
             def op(st, fr):
                 code_index = st.game.proc_code[name]
                 code = st.game.codes[code_index]
+                if code.steps:              # a run: 1 step and its folded ones (``Code.steps``; charge, written out)
+                    left = st.budget - code.steps
+                    st.budget = left
+                    if left < 0:
+                        raise out_of_steps(where)
                 loc = [None] * code.nlocals
                 for i, a in enumerate(args):
                     loc[i] = a(st, fr)
@@ -257,6 +281,8 @@ class InteractionCompiler:
             raise self.err(unit, s.pos, f"'{s.hook}' is not a hook of {kind or 'any card kind'}", suggest(s.hook, list(hooks)))
         hook = s.hook
 
+        where = Where(unit.origin, s.pos)
+
         def make(nxt):
             def op(st, fr):
                 c = card(st, fr)
@@ -264,6 +290,10 @@ class InteractionCompiler:
                 if code_index is None:
                     return nxt
                 code = st.game.codes[code_index]
+                left = st.budget - code.steps       # a run: 1 step and its folded ones (charge, written out)
+                st.budget = left
+                if left < 0:
+                    raise out_of_steps(where)
                 if code.direct is not None:
                     call_direct(st, code, Frame(code_index, 0, [None] * code.nlocals, fr.me, c))
                     return nxt
@@ -280,20 +310,26 @@ class InteractionCompiler:
         edef = g.event_defs[s.event]
         args = self.call_args(unit, s.pos, f"event '{s.event}'", edef.params, s.args)
         event = s.event
+        where = Where(unit.origin, s.pos)
 
         def make(nxt):
             def op(st, fr):
                 values = [a(st, fr) for a in args]
                 frames = []
                 game = st.game
+                steps = 0           # a step for each card looked at, and each handler's run (``Code.steps``)
                 for slot in game.live_slots(st):
                     owner = game.slot_owner[slot]
+                    steps += len(st.zones[slot])
                     for c in st.zones[slot]:
                         code_index = game.handler_code.get((game.card_def_index[c], event))
                         if code_index is not None:
-                            loc = [None] * game.codes[code_index].nlocals
+                            code = game.codes[code_index]
+                            steps += code.steps
+                            loc = [None] * code.nlocals
                             loc[:len(values)] = values
                             frames.append(Frame(code_index, 0, loc, owner if owner >= 0 else fr.me, c))
+                charge(st, steps, where)
                 fr.pc = nxt
                 if not frames:
                     return nxt
@@ -310,13 +346,29 @@ class InteractionCompiler:
         usage = unit.new_slot(List(INT))
         group = s.group
         gen = self.writer()
-        init_pc = self.emit(unit, s.pos, lambda nxt: (lambda st, fr: (fr.locals.__setitem__(usage, []), nxt)[1]))
+        where = Where(unit.origin, s.pos)
+
+        def start(nxt):
+            def op(st, fr):
+                # the first menu, which no choice precedes: its walks folded (the group's
+                # ``menu_steps``, as the game reckons them) are charged here, once a turn
+                left = st.budget - st.game.menu_steps[group]
+                st.budget = left
+                if left < 0:
+                    raise out_of_steps(where)
+                fr.locals[usage] = []
+                return nxt
+            return op
+        init_pc = self.emit(unit, s.pos, start)
 
         def make(nxt):
             def resume(st, fr, ans):
                 game = st.game
                 ai, card, param = ans
                 act = game.actions[ai]
+                if act.steps:               # an effect that does much even once (``dsl.steps.ONCE_FREE``)
+                    spans = game.codes[act.effect].spans
+                    charge(st, act.steps, spans[0] if spans else None)
                 fr.locals[usage] = used_once_more(fr.locals[usage], ai * (game.ncards + 1) + (0 if card is None else card + 1))
                 code = game.codes[act.effect]
                 loc = [None] * code.nlocals

@@ -39,9 +39,10 @@ from .primitives import PRIMITIVES
 from .errors import MeepleError, Refusal, RuleError
 from .interaction import ACTION_KIND, ACTION_PROMPT, CHOOSE_KIND, no_such_chooser
 from .runtime import NO_ANSWER, Decision, Frame
-from .types import (MAX_NUMBER, RULE_FAULTS, SKIP, STEP_BUDGET, STOP, SUSPEND, UNSET, Fn, Unit, _branch, _me, _move, card_zone_of, divide,
-                    join, named_error, number_range, order_key, overflow, own_zone, remainder, uses,
-                    zone_to_write)
+from .steps import Where, counted, counted_branch, out_of_steps
+from .types import (MAX_NUMBER, RULE_FAULTS, SKIP, STOP, SUSPEND, UNSET, Fn, Unit, _branch, _me, _move,
+                    card_zone_of, divide, join, named_error, number_range, order_key, overflow, own_zone,
+                    remainder, uses, zone_to_write)
 from .typesys import BOOL, INT, AnyT, Card, List, Type, Zone, card_kind
 
 __all__ = ["PyGen", "GENERATED_FILE", "fusable"]
@@ -115,8 +116,12 @@ def inline_procedures(bodies: dict) -> dict:
     return {name: all(isinstance(s, A.Stop) for s in bodies[name]) for name in height}
 
 
-def _over() -> RuleError:
-    return RuleError(f"step budget of {STEP_BUDGET} exceeded (a loop that never ends?)")
+def charge_lines(n: str, where: str) -> list[str]:
+    """Lines taking ``n`` steps (source) from the state's budget, stopping the rules at
+    ``where`` (a made name bound to a ``Where``) past it: ``dsl.types.charge`` written out."""
+    return [f"if (_b := st.budget - {n}) < 0:",
+            f"    raise _spent({where})",
+            "st.budget = _b"]
 
 
 def _negative(verb: str, n: int, name: str) -> RuleError:
@@ -129,14 +134,11 @@ def _interpret(instrs: list, nxt: int) -> Fn:
     n = len(instrs)
 
     def run(st, fr):
-        pc = steps = 0
+        pc = 0                  # the loops among them charge the step budget themselves
         while pc < n:
             pc = instrs[pc](st, fr)
             if pc < 0:
                 return pc
-            steps += 1
-            if steps > STEP_BUDGET:
-                raise _over()
         return nxt
     return run
 
@@ -186,12 +188,12 @@ def _cache(loc: list, slot: int, value: Any) -> Any:
     return value
 
 
-_BUILTINS = {"len": len, "list": list, "int": int, "str": str, "abs": abs, "range": range, "min": min, "max": max, "sum": sum, "bool": bool,
+_BUILTINS = {"len": len, "map": map, "list": list, "int": int, "str": str, "abs": abs, "range": range, "min": min, "max": max, "sum": sum, "bool": bool,
              "True": True, "False": False, "None": None}
 
 _RUNTIME = {"_U": UNSET, "_me": _me, "_cache": _cache, "_div": divide, "_mod": remainder, "_range": number_range,
-            "_move": _move, "_own": own_zone, "_wz": zone_to_write, "_over": _over, "_negative": _negative, "_Refusal": Refusal, "_uses": uses,
-            "_join": join, "_big": overflow, "_ME": MeepleError, "_RF": RULE_FAULTS,
+            "_move": _move, "_own": own_zone, "_wz": zone_to_write, "_spent": out_of_steps, "_negative": _negative, "_Refusal": Refusal, "_uses": uses,
+            "_join": join, "_counted": counted, "_big": overflow, "_ME": MeepleError, "_RF": RULE_FAULTS,
             "_named": named_error, "_NO_ANSWER": NO_ANSWER, "_Decision": Decision, "_no_chooser": no_such_chooser}
 
 
@@ -267,6 +269,7 @@ class PyGen:
         self.callers: dict[str, str] = {}      # procedure run in place -> made name of the function calling it
         self.inline_procs: dict[str, bool] = {}    # the procedures run in place (``inline_procedures``)
         self.menu_names: dict[str, str] = {}       # action group -> the made name its menu is called by
+        self.step_names: dict[str, str] = {}       # procedure run in place -> the made name of its steps (see ``finish``)
 
     # ------------------------------------------------------------ names
     def fresh(self, prefix: str) -> str:
@@ -338,13 +341,17 @@ class PyGen:
         lines = [f"def {name}(st, fr):", "    L = fr.locals"] + ["    " + line for line in body] + [f"    {last}"]
         return self.define(name, "\n".join(lines), fallback)
 
-    def branch(self, cond: Fn, yes: int, no: int) -> Optional[Fn]:
+    def branch(self, cond: Fn, yes: int, no: int, counted: Optional[tuple] = None) -> Optional[Fn]:
         """A branch instruction (see ``Compiler.branch``) with a generated condition's
-        source written in it, or None when the condition is not generated."""
+        source written in it, or None when the condition is not generated. ``counted``:
+        the head of a loop, which charges (steps, where) each test."""
         found = self.src_of.get(cond)
         if found is None:
             return None
-        return self.instruction("b", list(found[0]), f"return {yes} if ({found[1]}) else {no}", _branch(cond, yes, no))
+        if counted is None:
+            return self.instruction("b", list(found[0]), f"return {yes} if ({found[1]}) else {no}", _branch(cond, yes, no))
+        return self.instruction("b", charge_lines(str(counted[0]), self.const(counted[1])) + list(found[0]),
+                                f"return {yes} if ({found[1]}) else {no}", counted_branch(cond, yes, no, counted))
 
     def op(self, body: list, action: Fn) -> Callable[[int], Fn]:
         """``make(next)`` for ``Compiler.emit``: an instruction running the generated
@@ -421,19 +428,22 @@ class PyGen:
         return self.instruction("q", lines, f"return {SUSPEND}", asking)
 
     def walk_init(self, source: Fn, zone: bool, cond: Optional[Fn], order: Optional[Fn], var: int, items: int,
-                  idx: int, closure: Fn) -> Optional[Callable[[int], Fn]]:
+                  idx: int, closure: Fn, plan: tuple, where: Where) -> Optional[Callable[[int], Fn]]:
         """The first instruction of a 'for each' whose body pauses (so it walks by
         instructions), generated: its items, kept by its condition and sorted by its
         order (a stable sort, none last), into the frame's locals as the closure
         puts them, with the source, condition and order written in it (no call per
-        item). Returns ``make(next)`` for ``Compiler.emit``, or None when a part is
-        not generated. ``closure(st, fr)`` is the compiler's start, which runs instead
-        if the module cannot be compiled."""
+        item), each walk charged as the closure charges it (``plan``: the factors of
+        the filter, the sort and the rounds; 0 for one folded). Returns ``make(next)``
+        for ``Compiler.emit``, or None when a part is not generated. ``closure(st, fr)``
+        is the compiler's start, which runs instead if the module cannot be compiled."""
         found = self.src_of.get(source)
         test = self.src_of.get(cond) if cond is not None else None
         key = self.src_of.get(order) if order is not None else None
         if found is None or (cond is not None and test is None) or (order is not None and key is None):
             return None
+
+        at = self.const(where)
 
         def make(nxt: int) -> Fn:
             lines = list(found[0])
@@ -441,23 +451,33 @@ class PyGen:
                 lines.append(f"L[{items}] = st.zones[{found[1]}][:]" if zone else f"L[{items}] = {found[1]}")
             else:                 # only read while the kept ones are picked: no copy
                 seq = f"st.zones[{found[1]}]" if zone else found[1]
-                v, kept = self.fresh("v"), self.fresh("x")
-                if test is not None:          # as the closure does: every test, then every key
-                    lines += [f"{kept} = []", f"for {v} in {seq}:", f"    L[{var}] = {v}"]
+                v, kept, walked = self.fresh("v"), self.fresh("x"), self.fresh("x")
+                lines.append(f"{walked} = {seq}")
+                if test is not None:          # as the closure does: every test, then every key (each charged first)
+                    lines += self.charged(f"len({walked})", plan[0], at)
+                    lines += [f"{kept} = []", f"for {v} in {walked}:", f"    L[{var}] = {v}"]
                     lines += ["    " + line for line in test[0]]
                     lines += [f"    if {test[1]}:", f"        {kept}.append({v})"]
-                    seq = kept
+                    walked = kept
                 if key is not None:
                     keyed, t = self.fresh("x"), self.fresh("t")
-                    lines += [f"{keyed} = []", f"for {v} in {seq}:", f"    L[{var}] = {v}"]
+                    lines += self.charged(f"len({walked})", plan[1], at)
+                    lines += [f"{keyed} = []", f"for {v} in {walked}:", f"    L[{var}] = {v}"]
                     lines += ["    " + line for line in key[0]]
                     lines += [f"    {keyed}.append(({key[1]}, len({keyed}), {v}))",
                               f"{keyed}.sort(key={self.const(order_key)})"]
-                    kept = f"[{t}[2] for {t} in {keyed}]"
-                lines.append(f"L[{items}] = {kept}")
+                    walked = f"[{t}[2] for {t} in {keyed}]"
+                lines.append(f"L[{items}] = {walked}")
+            lines += self.charged(f"len(L[{items}])", plan[2], at)      # and the rounds
             lines.append(f"L[{idx}] = 0")
             return self.instruction("w", lines, f"return {nxt}", _then(closure, nxt))
         return make
+
+    def charged(self, n: str, factor: int, where: str) -> list[str]:
+        """``charge_lines`` for ``n`` items charged ``factor`` steps each (none when 0: folded)."""
+        if not factor:
+            return []
+        return charge_lines(n if factor == 1 else f"{n} * {factor}", where)
 
     def finish(self) -> None:
         """Compile every generated function at once and put each in its place."""
@@ -467,6 +487,11 @@ class PyGen:
         if not self.sources:
             return
         source = "\n\n".join(self.sources) + "\n"
+        if self.step_names:        # each procedure's steps, known now (``Compiler.settle_steps``), as a number
+            codes, procs = self.g.result.codes, self.g.result.proc_code
+            steps = {made: str(codes[procs[name]].steps) for name, made in self.step_names.items()}
+            source = re.sub(r"\b_n\d+\b", lambda m: steps[m.group(0)], source)
+            self.sources = [re.sub(r"\b_n\d+\b", lambda m: steps[m.group(0)], group) for group in self.sources]
         line = 1
         for group, spans in zip(self.sources, self.group_spans):
             for at, span in spans:
@@ -570,7 +595,7 @@ class PyGen:
         finally:
             self.forget()
         name = self.fresh("i")
-        lines = [f"def {name}(st, fr):", "    L = fr.locals", "    _n = 0"]
+        lines = [f"def {name}(st, fr):", "    L = fr.locals"]
         spans = []
         for depth, text, span in w.lines:
             spans.append((len(lines), span))
@@ -597,10 +622,11 @@ class PyGen:
         for b in stmts:
             self.stmt(w, b, depth)
 
-    def count_step(self, w: "_Writer", depth: int, span: Any) -> None:
-        w.line(depth, "_n += 1", span)
-        w.line(depth, f"if _n > {STEP_BUDGET}:", span)
-        w.line(depth + 1, "raise _over()", span)
+    def charge(self, w: "_Writer", depth: int, n: str, factor: int, where: Where, span: Any) -> None:
+        """Lines charging ``n`` items (source) ``factor`` steps each, as the checker decided
+        for the statement at ``where`` (nothing when 0: its steps are folded)."""
+        for line in self.charged(n, factor, self.const(where)):
+            w.line(depth, line, span)
 
     def me_src(self) -> str:
         m = self.fresh("t")
@@ -698,6 +724,11 @@ class PyGen:
                 seq = seq[:-3]
         else:
             seq = f"{self.const(source)}(st, fr)"
+        factor, where = a.walk
+        if factor:               # the parameter's walk charged as ``Game.action_options`` charges it (unless folded)
+            lines.append(f"{ind}_xs = {seq}")
+            lines += [ind + line for line in self.charged("len(_xs)", factor, self.const(where))]
+            seq = "_xs"
         lines.append(f"{ind}for _x in {seq}:")
         ind2 = "    " * (depth + 1)
         lines.append(f"{ind2}L[{slot}] = _x")      # the walks the condition calls read it there
@@ -791,6 +822,10 @@ class PyGen:
         else:
             w.line(depth, f"{c} = {what}", span)
             w.line(depth, f"{cs} = [] if {c} is None else [{c}]", span)
+        factor, where, check = self.info[id(s)]
+        self.charge(w, depth, f"len({cs})", factor, where, span)         # a step a card (unless folded)
+        if check is not None:                # a move the checker cannot type: each card's kind is checked
+            w.line(depth, f"{self.const(check)}({cs})", span)
         w.line(depth, f"{z} = {self.expr_src(w, s.to, depth, span)}", span)
         w.line(depth, f"for {c} in {cs}:", span)
         if s.bottom:
@@ -822,9 +857,10 @@ class PyGen:
         return True
 
     def w_ForEach(self, w, s, depth, span):
-        items, var, idx, zone = self.info[id(s)]
+        """Charged as the closure's start charges it: the filter's items, then the rounds."""
+        items, var, idx, zone, plan, where = self.info[id(s)]
         v = self.fresh("v")
-        if s.order is not None:      # sorted walks keep their closure (a stable sort with none last)
+        if s.order is not None:      # sorted walks keep their closure (a stable sort with none last), which charges
             w.line(depth, f"{self.const(self.actions[id(s)])}(st, fr)", span)
         else:                        # the walk's items, as the closure takes them: a zone is copied first
             src = self.expr_src(w, s.source, depth, span)
@@ -832,34 +868,53 @@ class PyGen:
             if s.cond is None:
                 w.line(depth, f"L[{items}] = {seq}", span)
             else:
-                kept = self.fresh("x")
+                kept, walked = self.fresh("x"), self.fresh("x")
+                w.line(depth, f"{walked} = {seq}", span)
+                self.charge(w, depth, f"len({walked})", plan[0], where, span)
                 w.line(depth, f"{kept} = []", span)
-                w.line(depth, f"for {v} in {seq}:", span)
+                w.line(depth, f"for {v} in {walked}:", span)
                 w.line(depth + 1, f"L[{var}] = {v}", span)
                 w.line(depth + 1, f"if {self.expr_src(w, s.cond, depth + 1, span)}:", span)
                 w.line(depth + 2, f"{kept}.append({v})", span)
                 w.line(depth, f"L[{items}] = {kept}", span)
+            self.charge(w, depth, f"len(L[{items}])", plan[2], where, span)
             w.line(depth, f"L[{idx}] = 0", span)      # the locals as the closures leave them
         w.line(depth, f"for {v} in L[{items}]:", span)
-        self.count_step(w, depth + 1, span)
         w.line(depth + 1, f"L[{var}] = {v}", span)
         self.body(w, s.body, depth + 1, span)
         w.line(depth, f"L[{items}] = None", span)
         return True
 
     def w_Shuffle(self, w, s, depth, span):
-        w.line(depth, f"st.shuffle(_wz(st, {self.expr_src(w, s.zone, depth, span)}))", span)
+        factor, where = self.info[id(s)]
+        if not factor:
+            w.line(depth, f"st.shuffle(_wz(st, {self.expr_src(w, s.zone, depth, span)}))", span)
+            return True
+        z = self.fresh("z")
+        w.line(depth, f"{z} = _wz(st, {self.expr_src(w, s.zone, depth, span)})", span)
+        self.charge(w, depth, f"len({z})", factor, where, span)        # a step a card
+        w.line(depth, f"st.shuffle({z})", span)
         return True
 
     def w_Repeat(self, w, s, depth, span):
-        w.line(depth, f"for _ in range({self.expr_src(w, s.count, depth, span)}):", span)
-        self.count_step(w, depth + 1, span)
+        """Every round charged as the loop starts (unless folded), as the closure charges them."""
+        factor, where = self.info[id(s)]
+        count = self.expr_src(w, s.count, depth, span)
+        if factor:
+            n = self.fresh("x")
+            w.line(depth, f"{n} = {count}", span)
+            w.line(depth, f"if {n} > 0:", span)
+            self.charge(w, depth + 1, n, factor, where, span)
+            count = n
+        w.line(depth, f"for _ in range({count}):", span)
         self.body(w, s.body, depth + 1, span)
         return True
 
     def w_While(self, w, s, depth, span):
+        """Charged each time the condition is tested, as the closure's head charges it."""
+        steps, where = self.info[id(s)]
         w.line(depth, "while True:", span)
-        self.count_step(w, depth + 1, span)
+        self.charge(w, depth + 1, str(steps), 1, where, span)
         w.line(depth + 1, f"if not {self.expr_src(w, s.cond, depth + 1, span)}:", span)
         w.line(depth + 2, "break", span)
         self.body(w, s.body, depth + 1, span)
@@ -887,6 +942,14 @@ class PyGen:
         """A call of a procedure that never pauses (``inline_procedures``): a Python call,
         or, when its body does nothing, only its arguments (their errors still count)."""
         args = [self.expr_src(w, a, depth, span) for a in s.args]
+        if not self.inline_procs[s.name]:
+            # its run is charged as the closure's call charges it (``Code.steps``), known once every
+            # unit is compiled: a made name, written as its number by ``finish``
+            steps = self.step_names.get(s.name)
+            if steps is None:
+                steps = self.step_names[s.name] = self.fresh("n")
+            w.line(depth, f"if {steps}:", span)
+            self.charge(w, depth + 1, steps, 1, Where(w.unit.origin, s.pos), span)
         if self.inline_procs[s.name]:
             w.line(depth, f"({', '.join(args)},)" if args else "pass", span)
             return True
@@ -924,7 +987,9 @@ class PyGen:
 
     def _shareable(self, ctx: _Ctx, src: str) -> str:
         cse = ctx.cse
-        if cse is None:
+        # a call that charges the step budget runs each time, as its closure does (a walk inside
+        # is never shared either: the counting pass writes it as '_dry(...)', unlike the real one)
+        if cse is None or "_counted(" in src:
             return src
         shared = cse.get("__share__")
         if shared is None:
@@ -943,8 +1008,11 @@ class PyGen:
         return t
 
     def gen(self, ctx: _Ctx, n: A.Node) -> str:
-        """Python source of one expression node (already checked)."""
-        return self.wrap(ctx, n, self._gen(ctx, n))
+        """Python source of one expression node (already checked); a list the checker
+        charges by its length is charged as it is made (``dsl.types.counted``)."""
+        src = self.wrap(ctx, n, self._gen(ctx, n))
+        where = self.list_plan(n)
+        return src if where is None else f"_counted(st, {src}, {self.const(where)})"
 
     def cached(self, ctx: _Ctx, n: A.Node) -> bool:
         """Whether ``gen`` writes ``n`` through a cache."""
@@ -977,10 +1045,12 @@ class PyGen:
             raise _Unsupported(type(n).__name__)
         comp = self.comp
         self.depth += 1
+        folded = comp.folded          # compiled again here: its steps were counted when it was checked
         try:
             fn, _ = getattr(comp, "x_" + type(n).__name__)(ctx.unit, n)
         finally:
             self.depth -= 1
+            comp.folded = folded
         return f"{self.const(fn)}(st, fr)"
 
     def me(self, ctx: _Ctx) -> str:
@@ -1106,6 +1176,16 @@ class PyGen:
             return f"({g.zone_base[zi]} + {target})"
         raise _Unsupported(name)
 
+    def walk_plan(self, node: A.Node) -> tuple[int, Any]:
+        """How the checker charges the walk ``node``: (factor, where); (0, None) when folded."""
+        found = self.comp.walks.get(id(node))
+        return (found[1], found[2]) if found is not None and found[0] is node else (0, None)
+
+    def list_plan(self, node: A.Node) -> Optional[Any]:
+        """Where the checker charges the list ``node`` gives by its length, or None (folded)."""
+        found = self.comp.lists.get(id(node))
+        return found[1] if found is not None and found[0] is node else None
+
     def seats_base(self, ctx: _Ctx, node: A.Node) -> Optional[int]:
         """The first slot of ``ZONE of all`` (a per-player zone, every seat's), which a
         walk reads seat by seat instead of joining the zones into a new list; else None."""
@@ -1204,6 +1284,8 @@ class PyGen:
                     src = f"({src})"
                 src = f"{src} {op} {b}"
                 level = prec
+            if node is not n and self.list_plan(node) is not None:       # a join charged by its length
+                src, level = f"_counted(st, {src}, {self.const(self.list_plan(node))})", 0
             if node is not n and self.cached(ctx, node):
                 if level:
                     src, level = f"({src})", 0
@@ -1319,11 +1401,14 @@ class PyGen:
     def aggregate(self, ctx: _Ctx, n: A.Call) -> str:
         kind = n.func
         arg = n.args[0]
+        factor, where = self.walk_plan(n)
         if not isinstance(arg, A.Comprehension):
             t = self.type_of(arg)
             src = self.gen(ctx, arg)
             if isinstance(t, Zone):
                 src = f"st.zones[{src}]"
+            if factor:          # a list read whole, charged a step an item (the checker's plan)
+                src = f"_counted(st, {src}, {self.const(where)})"
             truthy = t.elem() == BOOL
             if kind == "count":
                 return f"len({src})"
@@ -1377,6 +1462,13 @@ class PyGen:
         # calls and cached parts, which are locals there): evaluated there, passed in
         items = self.fresh("x")
         head = [f"def {name}(st, fr, L, {items}{''.join(', ' + p for p in passed)}):"]
+        # charged as the closures charge it: the cards of every seat's zone, when the checker
+        # charges 'ZONE of all' by its length (the closures make that list), then the walk
+        walked = f"len({items})" if every_seat is None else f"sum(map(len, st.zones[{items}:{items} + st.players]))"
+        listed = self.list_plan(arg.source) if every_seat is not None else None
+        if listed is not None:
+            head += ["    " + line for line in charge_lines(walked, self.const(listed))]
+        head += ["    " + line for line in self.charged(walked, factor, self.const(where))]
         head += [f"    {h} = _U" for h in pyhoist.values()]
         body: list[str] = []
         reset = [f"        {s}" for s in setup]

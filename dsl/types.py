@@ -9,9 +9,9 @@ from typing import Any, Callable, Optional
 
 from .errors import MeepleError, RuleError, RuleFault
 from .runtime import Frame
+from .steps import FOLD_MAX, STEP_BUDGET, Where, charge, counted, out_of_steps  # noqa: F401  (re-exports: the budget's own module)
 from .typesys import AnyT, Card, List, Type
 
-STEP_BUDGET = 200_000     # instructions between two decisions (and loop rounds in one generated run)
 # Bounds on what running rules may build (README, "Limits"): checked only where a list or
 # a number can grow (a join, a range, a product, a value stored in the game), never on reads.
 MAX_ITEMS = 10_000        # items in a list a rule builds (a join 'a + b', a range 'a..b')
@@ -46,6 +46,14 @@ class Code:
     # the language's words by compiling it again, watched (``dsl.faults``); kept there after
     recipe: Any = field(default=None, repr=False, compare=False)
     faults: Any = field(default=None, repr=False, compare=False)
+    # steps of one run that no charge of its own takes: the walks folded into it (see FOLD_MAX)
+    # and the statements it runs (those of its loops left out); and the steps a call of it is
+    # charged (1 + both; 0 for a procedure run in place that folds no walk)
+    cost: int = 0
+    statements: int = 0
+    steps: int = 1
+    # an action parameter's walk (a binder): (factor, where) as ``dsl.steps.StepPlanner.walk`` decided
+    walk: Optional[tuple] = None
 
     def note(self, slot: int, t: Optional[Type]) -> None:
         """Record that local ``slot`` may hold a value of type ``t`` (None: not known)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 
 from dsl.runtime import Frame
-from dsl.types import RULE_FAULTS, uses
+from dsl.types import RULE_FAULTS, charge, uses
 
 from .errors import UNKNOWN, RuleError, RuleFault, suggest
 from .state import State
@@ -62,7 +62,11 @@ class Actions:
                     continue
                 _, slot, et, source, cond = a.binder
                 shown, ncv = a.shown, self.ncvars
-                for x in source(st, tmp):
+                items = source(st, tmp)
+                factor, where = a.walk
+                if factor:           # the parameter's walk, unless folded into the menu's steps (Game.menu_steps)
+                    charge(st, len(items) * factor, where)
+                for x in items:
                     loc[slot] = x
                     if cond is not None and not cond(st, tmp):
                         continue

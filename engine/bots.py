@@ -21,10 +21,10 @@ import time
 from typing import Callable, Optional
 
 from dsl.runtime import Frame
-from dsl.types import RULE_FAULTS
+from dsl.types import RULE_FAULTS, STEP_BUDGET, named_error
 from dsl.typesys import INT
 
-from .errors import IllegalChoice, MeepleError
+from .errors import IllegalChoice, MeepleError, Span
 from .redeal import Perspective
 from .state import State
 
@@ -32,28 +32,36 @@ Evaluate = Callable[[State, int], float]
 
 
 def evaluator(game, text: Optional[str] = None) -> Evaluate:
-    """The value of a state for a player: the pack's evaluation (or ``text``),
-    else the score resource; a finished game counts its result. The function
-    returned also has ``every(st)``: the values of all players at once, which
-    is what a bot judging a position asks for (``values_of``)."""
+    """The value of a state for a player: the pack's evaluation (or ``text``, one given
+    on the command line, ``--eval``: checked as the pack's own texts are, by
+    ``Game.expression``), else the score resource; a finished game counts its result.
+    Each evaluation has a step budget of its own (``dsl.types.STEP_BUDGET``). A fault
+    (a division by zero, a walk past the budget) stops the game with a rule error at
+    the evaluation's text, never a silent 0: a bot that judged such positions 0 would
+    play blind and the figures would not say so. The function returned also has
+    ``every(st)``: the values of all players at once, which is what a bot judging a
+    position asks for (``values_of``)."""
     if text:
-        fn, nlocals = game.expression(text, INT)
+        fn, code = game.expression(text, INT)
+        at = Span("--eval", 1, 1, max(1, len(text)))
     elif game.evaluation:
-        fn, nlocals = game.evaluation[0], game.evaluation[1].nlocals
+        fn, code = game.evaluation
+        at = game.defn.evaluation.span
     else:
-        fn, nlocals = None, 0
-    nlocals = max(1, nlocals)
+        fn, code, at = None, None, None
+    nlocals = max(1, code.nlocals) if code is not None else 1
     nres, score = game.nres, game.score_res
-    faults = (MeepleError, *RULE_FAULTS)
 
     def value(st: State, p: int) -> float:
         if fn is None:
             return st.res[p * nres + score]
+        st.budget = STEP_BUDGET
         try:
-            v = fn(st, Frame(-1, 0, [None] * nlocals, p, -1))
-        except faults:      # a position the evaluation cannot judge counts as 0
-            return 0.0
-        return float(v or 0)
+            return float(fn(st, Frame(-1, 0, [None] * nlocals, p, -1)) or 0)
+        except MeepleError as err:
+            raise named_error(game, err, code, at) from None
+        except RULE_FAULTS as exc:
+            raise named_error(game, exc, code, at) from None
 
     seats: dict[int, list[Frame]] = {}      # players -> a frame per seat, made once (see every)
 
@@ -64,16 +72,19 @@ def evaluator(game, text: Optional[str] = None) -> Evaluate:
         if frames is None:
             frames = seats[st.players] = [Frame(-1, 0, [None] * nlocals, p, -1) for p in range(st.players)]
         # a bot judges thousands of positions a decision: one frame per seat serves them all,
-        # each evaluation given fresh locals (nothing of the last one is left to read)
+        # each evaluation given fresh locals (nothing of the last one is left to read) and its budget
         blank = [None] * nlocals
+        out = []
         try:
-            out = []
             for f in frames:
                 f.locals = blank[:]
+                st.budget = STEP_BUDGET
                 out.append(float(fn(st, f) or 0))
-            return out
-        except faults:      # the rare position the evaluation cannot judge: seat by seat, 0 where it fails
-            return [value(st, p) for p in range(st.players)]
+        except MeepleError as err:
+            raise named_error(game, err, code, at) from None
+        except RULE_FAULTS as exc:
+            raise named_error(game, exc, code, at) from None
+        return out
     value.every = every      # type: ignore[attr-defined]
     return value
 

@@ -24,7 +24,8 @@ from typing import Optional
 import click
 
 from . import __version__
-from .errors import MeepleError, PackInvalid, Problems, Refusal, UsageError, as_json, location, render
+from .errors import ContentError, MeepleError, PackInvalid, Problems, Refusal, RuleError, UsageError, as_json, location, render
+from .flow import in_game
 from .game import Game, load_game
 
 
@@ -490,7 +491,10 @@ def play(game_name: str, players: int, seed: Optional[int], show_seed: bool, bot
             obs = observation(game, st, agent, dec.player)
             if agent.name == "human" and "decision" in obs:
                 obs["decision"] = dict(obs["decision"], prompt=view.prompt(dec.prompt))
-            index = agent.choose(obs, choices)
+            try:
+                index = agent.choose(obs, choices)
+            except RuleError as err:          # a bot's evaluation broke: told the game's seed and choice
+                raise in_game(err, st) from None
             if not quiet:
                 who = "you" if agent.name == "human" else agent.name
                 watching = [h for h in humans if h != dec.player]     # the humans who see this line

@@ -12,7 +12,7 @@ from typing import Callable, Optional
 
 from dsl.compiler import SKIP, STOP, SUSPEND
 from dsl.runtime import NO_ANSWER, Decision, Frame
-from dsl.types import RULE_FAULTS, STEP_BUDGET, named_error
+from dsl.types import RULE_FAULTS, STEP_BUDGET, charge, named_error
 
 from .errors import IllegalChoice, MeepleError, Refusal, RuleError, suggest
 from .model import MAX_DECISIONS  # noqa: F401  (re-export: choices per game unless the pack says otherwise)
@@ -102,8 +102,8 @@ class Flow:
         (see ``play_out``), until the game ends, each decision answered where it
         is asked."""
         codes = self.codes
-        steps = 0
         frames = st.frames
+        st.budget = STEP_BUDGET        # the steps of the rules until the next choice (see dsl.types.charge)
         asking = False                 # True while ``choose`` answers: its errors are not the rules'
         while frames:
             fr = frames[-1]
@@ -120,13 +120,11 @@ class Flow:
                         frames.pop()
                         break
                     nxt = instrs[pc](st, fr)
-                    steps += 1
-                    if steps > STEP_BUDGET:
-                        raise RuleError(f"step budget of {STEP_BUDGET} exceeded (a loop that never ends?)")
                     if nxt < 0:
                         if nxt == SUSPEND:
                             fr.pc = pc
                             if choose is None:
+                                st.budget = STEP_BUDGET     # a paused game has its whole budget (what reads it next starts afresh)
                                 return
                             # answered here, and the rules go on at the same instruction
                             asking = True
@@ -145,7 +143,7 @@ class Flow:
                             st.pending = None
                             value = values[index]
                             st.answer = value if value != SKIP else SKIP
-                            steps = 0           # the step budget is per choice, as when each is applied
+                            st.budget = STEP_BUDGET     # the step budget is per choice, as when each is applied
                             continue
                         if nxt == STOP:
                             frames.pop()
@@ -168,16 +166,22 @@ class Flow:
         stage = fr.pc
         if stage == 0:
             fr.pc = 1
+            charge(st, self.setup_steps, self.defn.setup.span)
             st.frames.append(Frame(self.setup_code, 0, [None] * self.codes[self.setup_code].nlocals, -1, -1))
             return True
         if stage == 1:
+            if st.round == 0:
+                st.budget = STEP_BUDGET      # the setup had a budget of its own: the first round starts afresh
             if st.prepare is not None and st.round + 1 >= st.prepare[0]:
                 prepare, st.prepare = st.prepare[1], None
                 prepare(st)
             if st.round > 0 and (self._test_end(st) or st.round >= self.defn.max_rounds):
                 fr.pc = 2
+                st.budget = STEP_BUDGET      # so has the end of the game: the final scoring and the ranking
+                charge(st, self.scoring_steps, self.defn.scoring.span)
                 st.frames.append(Frame(self.scoring_code, 0, [None] * self.codes[self.scoring_code].nlocals, -1, -1))
                 return True
+            charge(st, self.round_steps, self.defn.round.span)     # rounds without a choice are bounded too
             st.round += 1
             st.frames.append(Frame(self.round_code, 0, [None] * self.codes[self.round_code].nlocals, -1, -1))
             return True
@@ -200,6 +204,7 @@ class Flow:
             raise named_error(self, exc, code, src.span, st, fr) from None
 
     def _finish(self, st: State) -> None:
+        st.budget = STEP_BUDGET     # the ranking's tie-breaks, and whatever reads the finished game, start afresh
         st.over = True
         st.pending = None
         r, nr = self.score_res, self.nres
@@ -214,7 +219,11 @@ class Flow:
         return [p for p in range(st.players) if keys[p] == best]
 
     def rank_keys(self, st: State) -> list[tuple]:
+        """Each player's score then tie-breaks, best first when sorted down. The tie-breaks are
+        evaluated with a step budget of their own (the game may have ended on its last step)."""
         out = []
+        if self.tiebreak:
+            st.budget = STEP_BUDGET
         for p in range(st.players):
             k = [st.scores[p]]
             for (fn, code), src in zip(self.tiebreak, self.defn.tiebreak):

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Callable, Optional
 
 from dsl.compiler import Code, Compiler
+from dsl.steps import ONCE_FREE
 from dsl.runtime import ActionDescriber, Frame
 from dsl.typesys import BOOL, INT, PLAYER, Card, Type
 from dsl.vocabulary import Vocabulary
@@ -45,6 +46,11 @@ class CompiledAction:
     nlocals: int
     menu_meta: Optional[tuple] = None     # generated menus: the parameter's source before copying, its type, caches
     shown: tuple = ()                     # card variables its options' labels read (a die's value): kept with the decision
+    # its part of a menu, in steps: its walks folded (``dsl.steps.StepPlanner.fold``), in
+    # its 'when' and its parameter; and how the parameter's walk is charged when it is not: (factor, where)
+    menu_cost: int = 0
+    walk: tuple = (0, None)
+    steps: int = 0                        # what its effect is charged as it starts (0: little enough to be free)
     # the frame its effect runs in when the effect never pauses: reused, since such an
     # effect runs to its end before the next action can be chosen (no state keeps it)
     scratch: Frame = field(default_factory=lambda: Frame(-1, 0, [], -1, -1))
@@ -274,20 +280,26 @@ class Game(Flow, Actions, Views):
         unit = Unit(Code("expression"), origin, _Scope())
         errors: list = []
         fn, _ = Compiler(self.vocab, errors).expr(unit, parse(text, origin, "expr_start"))
+        st.budget = STEP_BUDGET            # an evaluation has a step budget of its own
         return fn(st, Frame(-1, 0, [None] * (unit.code.nlocals + 1), -1 if player is None else player, -1))
 
-    def expression(self, text: str, want: Optional[Type] = None) -> tuple[Callable, int]:
-        """Compile an effect-language expression once (a bot's evaluation given on
-        the command line, say): (closure, locals it needs); PackInvalid lists errors."""
+    def expression(self, text: str, want: Optional[Type] = None, name: str = "--eval") -> tuple[Callable, Code]:
+        """Compile an effect-language expression given outside the pack (a bot's evaluation
+        on the command line, ``--eval``), checked as the pack's own texts are: (closure, its
+        code: the locals it needs and the name its run-time errors give). Its text is a file
+        of one line named ``name`` for its errors, which show it with a caret; PackInvalid
+        lists them."""
         from dsl.source import Source, TextOrigin
-        origin = TextOrigin("<expression>", 1, 1, False)
+        from .errors import remember_source
+        remember_source(name, text)
+        origin = TextOrigin(name, 1, 1, False)
         errors: list = []
-        fn, code = Compiler(self.vocab, errors).expression("expression", Source(text, origin, Span("<expression>", 1, 1)), want=want)
+        fn, code = Compiler(self.vocab, errors).expression(name, Source(text, origin, Span(name, 1, 1, max(1, len(text)))), want=want)
         if errors or fn is None:
             problems = Problems()
             problems.extend(errors)
             raise PackInvalid(problems)
-        return fn, code.nlocals
+        return fn, code
 
     def hidden_slots_of(self, player: int) -> list[int]:
         """Zone slots whose cards (or their order) ``player`` does not see."""
@@ -359,6 +371,15 @@ class Game(Flow, Actions, Views):
         self.round_code = comp.unit("round", g.round)
         self.scoring_code = comp.unit("scoring", g.scoring)
         self.end_when, self._end_code = comp.expression("end_when", g.end_when, want=BOOL)
+        comp.settle_steps()
+        self.menu_steps = self._menu_steps()
+        # a round, its statements, its end test and the walks folded into them are charged as
+        # the round begins; the setup and the final scoring theirs as they begin (each once a game)
+        self.round_steps = 1 + self.codes[self.round_code].cost + self.codes[self.round_code].statements + self._end_code.cost
+        self.setup_steps, self.scoring_steps = (1 + c.cost + c.statements for c in (self.codes[self.setup_code], self.codes[self.scoring_code]))
+        for a in self.actions:          # an effect run once a choice: charged only when it does much (ONCE_FREE)
+            code = self.codes[a.effect]
+            a.steps = code.cost + code.statements if code.cost + code.statements > ONCE_FREE else 0
         self.tiebreak = [comp.expression(f"tiebreak {i + 1}", t, want=INT) for i, t in enumerate(g.tiebreak)]
         self.evaluation = comp.expression("evaluation", g.evaluation, want=INT) if g.evaluation else None
         self.live_score = comp.expression("live score", g.live, want=INT) if g.live else None
@@ -390,6 +411,17 @@ class Game(Flow, Actions, Views):
             comp.gen.finish()
         self.pygen = comp.gen
         self.can_refuse = self.uses_require      # read at every choice: a plain attribute
+
+    def _menu_steps(self) -> dict[str, int]:
+        """Per action group, the steps of a menu that no choice precedes (the first of a
+        'play actions'), charged as it starts: each action's folded walks and, where cards
+        grant actions, every card the player's zones may hold (a menu looks at each)."""
+        out = {}
+        for group in self.action_groups:
+            acts = list(self.rule_actions.get(group, ())) + [a for acts in self.card_actions.values() for a in acts if a.group == group]
+            granted = any(a.group == group for acts in self.card_actions.values() for a in acts)
+            out[group] = 1 + sum(a.menu_cost for a in acts) + (self.ncards if granted else 0)
+        return out
 
     def _check_vocabulary(self, problems: Problems) -> None:
         """Rules of the vocabulary that need the whole pack; unknown names, kinds and
@@ -558,6 +590,8 @@ class Game(Flow, Actions, Views):
         ca.menu_meta = comp.gen.binder_meta if comp.gen is not None and binder else None
         ca.when_code = wcode if a.when else None
         ca.binder_code = bcode if binder else None
+        ca.menu_cost = 1 + wcode.cost + (bcode.cost if binder else 0)
+        ca.walk = bcode.walk if binder and bcode.walk is not None else (0, None)
         for res, src, span in a.price:      # display only (meeple play): never run by a game
             if res not in self.res_index:
                 self.price_errors.append(ContentError(f"action '{a.id}': price: unknown resource '{res}'", span,

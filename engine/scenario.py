@@ -19,7 +19,7 @@ from dsl.parser import parse
 from dsl.runtime import Frame
 from dsl.source import Source, TextOrigin
 from dsl.errors import RuleFault
-from dsl.types import RULE_FAULTS, zone_to_write
+from dsl.types import RULE_FAULTS, STEP_BUDGET, zone_to_write
 from dsl.typesys import BOOL, INT, PLAYER, Card, Enum, List, Type, Zone
 
 from .errors import UNKNOWN, ContentError, IllegalChoice, MeepleError, PackInvalid, RuleError, Span, location, suggest
@@ -562,6 +562,7 @@ class _Run:
             raise
 
     def evaluate(self, st: State, ex: _Expr, fn, fr: Frame, path: tuple) -> Any:
+        st.budget = STEP_BUDGET          # an expectation has a step budget of its own (dsl.types.charge)
         try:
             return fn(st, fr)
         except (RuleError, *RULE_FAULTS) as exc:     # the expression itself breaks a rule: its own failure

@@ -13,7 +13,8 @@ import json
 from pathlib import Path
 from typing import Callable, Optional
 
-from .errors import ContentError, IllegalChoice, MeepleError, Refusal, Span
+from .errors import ContentError, IllegalChoice, MeepleError, Refusal, RuleError, Span
+from .flow import in_game
 from .game import Game
 from .logs import LOG_FORMAT, LogInvalid, check_log, state_sha256
 from .state import State
@@ -68,7 +69,10 @@ def play(game: Game, players: int, seed: int, agents: list, on_decision: Optiona
         labels = getattr(agent, "needs_labels", True)
         while True:
             # an agent that only counts the options (random) gets their numbers: no keys or labels are made
-            pick = agent.choose(view, [dec.options[i] for i in allowed] if labels else allowed)
+            try:
+                pick = agent.choose(view, [dec.options[i] for i in allowed] if labels else allowed)
+            except RuleError as err:        # a bot's evaluation broke: told the game's seed and choice
+                raise in_game(err, st) from None
             try:
                 game.apply(st, allowed[pick])
                 if on_choice is not None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from dsl.runtime import NO_ANSWER, Decision, Frame  # noqa: F401  (re-exports: the running program is the language's)
+from dsl.types import STEP_BUDGET
 
 from .rng import MASK, next_u64
 
@@ -38,7 +39,7 @@ def copy_frames(frames: list[Frame]) -> list[Frame]:
 class State:
     __slots__ = ("game", "players", "res", "pvars", "gvars", "zones", "loc", "cvars", "rng",
                  "frames", "pending", "answer", "_log", "round", "over", "scores", "ranking", "events", "track", "opts", "prepare", "checkpoint",
-                 "seed", "refused", "own")
+                 "seed", "refused", "own", "budget")
 
     def __init__(self, game: Any, players: int):
         self.game = game
@@ -66,6 +67,7 @@ class State:
         self.checkpoint = None              # the state at the last action choice, for 'require' (not saved)
         self.seed: Optional[int] = None     # the game's seed, named by rule errors (not saved: the log has it)
         self.refused = 0                    # choices undone by refusals (not rolled back, not saved): bounds refusal loops
+        self.budget = STEP_BUDGET           # steps left until the next choice (dsl.types.charge; not saved)
 
     # ---- the choices made
     @property
@@ -141,6 +143,7 @@ class State:
         new.checkpoint = None
         new.seed = self.seed
         new.refused = self.refused
+        new.budget = self.budget
         return new
 
     def restore(self, other: "State") -> None:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from dsl.runtime import ActionDescriber, ChoiceDescriber, Frame
-from dsl.types import RULE_FAULTS
+from dsl.types import RULE_FAULTS, STEP_BUDGET
 from dsl.typesys import PLAYER, Card
 
 from .errors import MeepleError
@@ -207,6 +207,7 @@ class TerminalView:
         fn, code = g.live_score
         out = []
         for p in range(st.players):
+            st.budget = STEP_BUDGET       # each evaluation has a step budget of its own
             try:
                 out.append(int(fn(st, Frame(-1, 0, [None] * max(1, code.nlocals), p, -1)) or 0))
             except (MeepleError, *RULE_FAULTS):       # a position it cannot judge: the score as it stands
@@ -407,6 +408,7 @@ class TerminalView:
         for res, fn, nlocals in prices:
             locals_ = [None] * max(1, nlocals)
             locals_[0] = param
+            st.budget = STEP_BUDGET
             try:
                 paid.append(f"{fn(st, Frame(-1, 0, locals_, st.pending.player, -1 if card is None else card))} {res}")
             except (MeepleError, *RULE_FAULTS):      # a price it cannot work out is not shown

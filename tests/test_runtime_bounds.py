@@ -376,11 +376,13 @@ def test_dice_faces_are_checked_when_the_pack_loads(tmp_path, faces, shown, vali
 
 
 # ---------------------------------------------------------------- bots
-def test_an_evaluation_that_breaks_judges_the_position_as_zero(monkeypatch):
+def test_an_evaluation_that_breaks_stops_the_run(monkeypatch):
+    """Not judged 0 (a bot would play blind): tests/test_step_budget.py has the cases."""
     monkeypatch.chdir(REPO)
     result = _cli("simulate", "tests/content/valid/minimal", "-n", "2", "-p", "2", "--workers", "1",
                   "--bots", "greedy", "--eval", "max(c.cost for c in hand) + 1")
-    assert result.exit_code == ExitCode.OK, result.output
+    assert result.exit_code == ExitCode.CONTENT_INVALID, result.output
+    assert result.stderr.startswith("--eval:1:1: error: "), result.stderr
 
 
 # ---------------------------------------------------------------- a seeded search

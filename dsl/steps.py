@@ -1,0 +1,260 @@
+"""The step budget: how every loop the rules run is charged, with either back end.
+
+A state carries ``budget``, the steps left until the next choice. What takes steps
+(README, "Limits"): each item a walk goes through (count, sum, min, max, any, every,
+first, those, values over ``x in COLL``, a 'where' filter, a 'by' sort, a 'for each',
+the options a 'choose ... where' or an action's 'with:' walks) and each statement of a
+loop's round; each round of 'repeat' and each test of 'while'; each item of a list an
+operation reads or makes whole (a range, a join, 'x in list', '==' of lists, sum of a
+list, a kind's cards, 'ZONE of all'); each card moved, drawn, shuffled or rolled by a
+statement acting on many; each card an 'emit' looks at; each procedure, hook or handler
+run; each round of the game; the walks of a turn's first action menu. A loop is
+charged when it starts, for every item it may walk, so nested loops multiply at once.
+
+The checker (``StepPlanner``, mixed into the compiler) decides every charge, once,
+for both back ends: the closures and the generated source charge at the same places
+the same amounts (tests/test_step_budget.py compares them on the shipped packs). A
+walk it can bound (a zone holds cards of its kind only; the players; a written list)
+to at most FOLD_MAX steps with what each item runs is *folded*: charged nothing when
+it runs, its bound added to the charge of what repeats it (the walk, loop, call or
+round around it). The hot path, made of such walks, pays nothing, and nothing repeats
+uncharged; the price is that a folded walk counts as its bound, not its length.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
+from . import ast as A
+from .errors import RuleError
+from .typesys import Type, Zone
+
+if TYPE_CHECKING:
+    from .types import Unit
+
+# Steps the rules may take between two choices, and in a setup, an end of the game or an
+# evaluation. The shipped packs take at most 57,000 (benchmarks/steps.py; folded walks
+# counted at their bounds, so an upper bound of the work); a runaway loop stops within
+# a second.
+STEP_BUDGET = 1_000_000
+# The largest walk (its bound times what each item runs) folded rather than charged as it runs.
+FOLD_MAX = 128
+# A text run once a choice (an action's effect) is charged its statements and folded walks
+# as it starts only past this many: below, what it does once is bounded by its text.
+ONCE_FREE = 10_000
+
+Fn = Callable[[Any, Any], Any]
+
+
+class Where:
+    """Where a loop is written in a pack's text: made into a file position only when the
+    step budget runs out there (rare), so loading a pack computes no span for its loops."""
+
+    __slots__ = ("origin", "line", "col", "length")
+
+    def __init__(self, origin: Any, pos: Any):
+        self.origin = origin
+        self.line, self.col, self.length = pos.line, pos.col, pos.length
+
+    def span(self):
+        from .parser import to_span
+        return to_span(self.origin, self.line, self.col, self.length)
+
+
+def out_of_steps(where: Any) -> RuleError:
+    """The error of rules that ran past ``STEP_BUDGET``, located at the loop that went past it
+    (``where``: a ``Where``, a span, or None)."""
+    return RuleError(f"step budget of {STEP_BUDGET} exceeded (a loop that never ends, or a count over too many items?)",
+                     where.span() if where.__class__ is Where else where)
+
+
+def counted(st, items: Any, where: Any) -> Any:
+    """``items`` (a list, or the number of them), charged a step each: a list the checker
+    cannot bound, read or made whole (its length taken, see ``charge``)."""
+    left = st.budget - len(items)
+    st.budget = left
+    if left < 0:
+        raise out_of_steps(where)
+    return items
+
+
+def charge(st, n: int, where: Any) -> None:
+    """Take ``n`` steps from the state's budget (``st.budget``, what is left of
+    ``STEP_BUDGET`` until the next choice); past it, the rules stop at ``where``.
+    Generated code writes these three lines inline; closures off the hot path call this."""
+    left = st.budget - n
+    st.budget = left
+    if left < 0:
+        raise out_of_steps(where)
+
+
+def counted_branch(cond: Fn, yes: int, no: int, counted: tuple) -> Callable:
+    """The head of a 'while': ``counted`` = (steps, where), the steps taken each time its
+    condition is tested (the round's, and the walks folded into its test and body)."""
+    steps, where = counted
+
+    def head(st, fr) -> int:
+        left = st.budget - steps
+        st.budget = left
+        if left < 0:
+            raise out_of_steps(where)
+        return yes if cond(st, fr) else no
+    return head
+
+
+def counting(fn: Fn, where: Where) -> Fn:
+    """``fn``'s list charged a step an item (``dsl.types.counted``) each time it is made."""
+    def count(st, fr):
+        return counted(st, fn(st, fr), where)
+    count.counts = True          # type: ignore[attr-defined]
+    return count
+
+
+class _Apart:
+    """A region compiled apart (a loop's body, a walk's test): the steps folded into it
+    (``StepPlanner.fold``) are its own, read as ``steps`` afterwards, and not the
+    region's around it."""
+
+    __slots__ = ("comp", "outer", "steps")
+
+    def __init__(self, comp: "StepPlanner"):
+        self.comp = comp
+        self.steps = 0
+
+    def __enter__(self) -> "_Apart":
+        self.outer, self.comp.folded = self.comp.folded, 0
+        return self
+
+    def __exit__(self, *exc: Any) -> bool:
+        self.steps, self.comp.folded = self.comp.folded, self.outer
+        return False
+
+
+class StepPlanner:
+    """The checker's half of the budget (mixed into ``dsl.compiler.Compiler``): ``folded``
+    counts the steps of the region being compiled that need no charge of their own (see
+    ``fold``); ``walks`` gives each walk node its factor (0: folded; else its items are
+    charged that many steps each when it runs) and where it is; ``lists`` the nodes whose
+    list is charged by its length when it is read or made; ``bounds`` what the checker
+    knows of a list's size. Each maps id(node) to (node, ...): holding the node keeps its
+    id from being reused by another while the plans are read."""
+
+    g: Any                  # the vocabulary, and what compiling produces (the compiler's)
+    result: Any
+    codes: list
+    inline: dict
+    # procedure run in place -> the statements a run of it runs, those of the procedures it
+    # runs in place counted in (``written``; known before any unit compiles, ``count_calls``)
+    proc_written: dict
+    folded: int = 0
+    walks: dict
+    lists: dict
+    bounds: dict
+
+    def apart(self) -> _Apart:
+        return _Apart(self)
+
+    def written(self, stmts: tuple) -> int:
+        """The statements a run of these statements runs at most, those of the loops inside
+        them left out (each of them charges its own rounds), those of a procedure run in place
+        counted in: a loop's round is charged them, and a call its callee's, so a long body
+        repeated is no cheaper than a long walk."""
+        n = 0
+        for s in stmts:
+            n += 1
+            if isinstance(s, A.If):
+                n += sum(self.written(body) for _, body in s.branches) + self.written(s.orelse)
+            elif isinstance(s, A.As):
+                n += self.written(s.body)
+            elif isinstance(s, A.ChooseOne):
+                n += sum(self.written(o.body) for o in s.options)
+            elif isinstance(s, A.CallProc):
+                n += self.proc_written.get(s.name, 0)
+        return n
+
+    def count_calls(self, bodies: dict) -> None:
+        """``proc_written`` for the procedures run in place (``self.inline``: in no cycle of
+        calls), from their parsed bodies, each after those it calls."""
+        self.proc_written = {}
+        calls = {name: {s.name for s in _statements(bodies[name]) if isinstance(s, A.CallProc)} for name in self.inline}
+        left = set(self.inline)
+        while left:
+            ready = [name for name in left if not (calls[name] & left)]
+            for name in sorted(ready):
+                self.proc_written[name] = self.written(bodies[name])
+            left -= set(ready)
+
+    def bound(self, node: A.Node, t: Type) -> Optional[int]:
+        """At most how many items the collection ``node`` (of type ``t``) holds when it runs,
+        when the checker can tell: a zone holds cards of its kind only (a move the checker
+        cannot type is checked when it runs), the players, a written list..."""
+        if isinstance(t, Zone):
+            return len(self.g.kind_cards.get(t.kind, ())) if t.kind is not None else None
+        found = self.bounds.get(id(node))
+        return found[1] if found is not None else None
+
+    def bounded(self, node: A.Node, bound: Optional[int]) -> None:
+        """Note that the list ``node`` gives holds at most ``bound`` items (None: unknown)."""
+        if bound is not None:
+            self.bounds[id(node)] = (node, bound)
+
+    def fold(self, bound: Optional[int], inner: int = 0) -> int:
+        """How a walk of at most ``bound`` items, each running ``inner`` folded steps, is
+        charged. Bounded to at most FOLD_MAX steps, it is folded: its steps are added to the
+        region (``folded``), charged with whatever repeats the region, and it costs nothing
+        when it runs (0). Else it is charged when it starts: its items, ``1 + inner`` steps
+        each (the factor returned)."""
+        if bound is not None and bound * (1 + inner) <= FOLD_MAX:
+            self.folded += bound * (1 + inner)
+            return 0
+        return 1 + inner
+
+    def walk(self, unit: Unit, node: A.Node, bound: Optional[int], inner: int) -> tuple[int, Where]:
+        """``fold`` for the walk ``node``, its decision kept for the generator: (factor, where)."""
+        plan = self.fold(bound, inner), Where(unit.origin, node.pos)
+        self.walks[id(node)] = (node, *plan)
+        return plan
+
+    def by_length(self, unit: Unit, node: A.Node, fn: Fn, bound: Optional[int]) -> Fn:
+        """``node``'s list (what ``fn`` gives) read or made whole by one operation: folded
+        when it is bounded, else charged a step an item as it is read (``counted``); the
+        generator charges it the same way (``lists``)."""
+        if getattr(fn, "counts", False):       # charged as it is made: a list made, then read whole,
+            return fn                          # is charged once (the generator writes its node once)
+        where = self.length_plan(unit, node, bound)
+        return fn if where is None else counting(fn, where)
+
+    def length_plan(self, unit: Unit, node: A.Node, bound: Optional[int]) -> Optional[Where]:
+        """``by_length``'s decision: None when folded, else where the list is charged."""
+        if not self.fold(bound):
+            return None
+        where = Where(unit.origin, node.pos)
+        self.lists[id(node)] = (node, where)
+        return where
+
+    def settle_steps(self) -> None:
+        """Once every unit is compiled: the steps a run of each procedure, hook and handler
+        is charged where it is called (``Code.steps``): one, its statements and the steps
+        folded into it. A procedure run in place (in no cycle of calls) that folds none is
+        charged nothing at its call: its statements count in wherever the call does (a
+        loop's round, the caller's run; see ``written``)."""
+        result = self.result
+        for name, ci in result.proc_code.items():
+            code = self.codes[ci]
+            code.steps = 0 if name in self.inline and not code.cost else 1 + code.cost + code.statements
+        for ci in (*result.hook_code.values(), *result.handler_code.values()):
+            self.codes[ci].steps = 1 + self.codes[ci].cost + self.codes[ci].statements
+
+
+def _statements(stmts: Optional[tuple]):
+    """Every statement of a parsed body, those inside others too."""
+    for s in stmts or ():
+        yield s
+        if isinstance(s, A.If):
+            for _, body in s.branches:
+                yield from _statements(body)
+            yield from _statements(s.orelse)
+        elif isinstance(s, (A.ForEach, A.Repeat, A.While, A.As)):
+            yield from _statements(s.body)
+        elif isinstance(s, A.ChooseOne):
+            for o in s.options:
+                yield from _statements(o.body)
