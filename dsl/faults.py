@@ -149,7 +149,7 @@ class _Watching(Compiler):
         self.site: Optional[_Site] = None
         self._depth = 0
         self._numbers: Optional[A.Call] = None   # a sum/min/max being compiled: its items must be numbers
-        self.walks: list[str] = []               # the items of the walks being compiled, innermost last
+        self.walking: list[str] = []               # the items of the walks being compiled, innermost last
         self.nlocals = 0
         self.binding: Optional[tuple] = None     # an action's 'with': (its item's slot, the items, the condition)
 
@@ -164,7 +164,7 @@ class _Watching(Compiler):
         if kind == "binder":       # an action's 'with': its items walked, its condition tested on each
             tree = parse(src.text, src.origin, "binder_start")
             self.whole = self.site = _Site(tree, src.origin, None, 0)
-            self.walks.append(tree.var)
+            self.walking.append(tree.var)
             made, watched = self.binder(code.name, src, params)
             if made is None:
                 return None
@@ -217,7 +217,7 @@ class _Watching(Compiler):
     def watch(self, unit: Unit, n: A.Node, fn: Any) -> Any:
         """``fn`` keeping its value, and telling a fault of its own operation."""
         seen, origin = self.seen, unit.origin
-        context = (unit.scope, tuple(self.walks))
+        context = (unit.scope, tuple(self.walking))
         called = n.func if isinstance(n, A.Call) and n.func in self.g.function_defs else None
 
         def watched(st, fr):
@@ -246,18 +246,18 @@ class _Watching(Compiler):
         return ""
 
     def s_ForEach(self, unit: Unit, s: A.ForEach):
-        self.walks.append(s.var)
+        self.walking.append(s.var)
         try:
             super().s_ForEach(unit, s)
         finally:
-            self.walks.pop()
+            self.walking.pop()
 
     def s_Choose(self, unit: Unit, s: A.Choose):
-        self.walks.append(s.var)
+        self.walking.append(s.var)
         try:
             super().s_Choose(unit, s)
         finally:
-            self.walks.pop()
+            self.walking.pop()
 
     def local_slot(self, unit: Unit, node: A.Node) -> Optional[int]:
         return None             # every read goes through its watched closure
@@ -308,17 +308,17 @@ class _Watching(Compiler):
         numbers, self._numbers = self._numbers, None
         walk = isinstance(n, A.Comprehension) and bool(n.var)
         if walk:
-            self.walks.append(n.var)
+            self.walking.append(n.var)
         try:
-            source, slot, cond, value, et, vt = super().comprehension(unit, n)
+            source, slot, cond, value, et, vt, bound, steps = super().comprehension(unit, n)
         finally:
             if walk:
-                self.walks.pop()
+                self.walking.pop()
         if numbers is not None and value is not None:
             value = self.a_number(value, n.value, numbers, unit.origin, slot, n.var, et)
         elif numbers is not None:
             source = self.numbers_only(source, n, numbers, unit.origin)
-        return source, slot, cond, value, et, vt
+        return source, slot, cond, value, et, vt, bound, steps
 
     def a_number(self, value: Any, node: A.Node, agg: A.Call, origin: Any, slot: int, var: str, et: Type) -> Any:
         """An item's value for sum/min/max, told when it is none."""
