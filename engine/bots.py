@@ -24,9 +24,9 @@ from dsl.runtime import Frame
 from dsl.types import RULE_FAULTS, STEP_BUDGET, named_error
 from dsl.typesys import INT
 
-from .errors import IllegalChoice, MeepleError, Span
+from .errors import IllegalChoice, MeepleError, RuleError, Span
 from .redeal import Perspective
-from .state import State
+from .state import OverBudget, State, StepMeter, refill
 
 Evaluate = Callable[[State, int], float]
 
@@ -56,12 +56,16 @@ def evaluator(game, text: Optional[str] = None) -> Evaluate:
         if fn is None:
             return st.res[p * nres + score]
         st.budget = STEP_BUDGET
+        fr = Frame(-1, 0, [None] * nlocals, p, -1)
         try:
-            return float(fn(st, Frame(-1, 0, [None] * nlocals, p, -1)) or 0)
+            v = float(fn(st, fr) or 0)
         except MeepleError as err:
-            raise named_error(game, err, code, at) from None
+            raise named_error(game, err, code, at, st, fr) from None
         except RULE_FAULTS as exc:
-            raise named_error(game, exc, code, at) from None
+            raise named_error(game, exc, code, at, st, fr) from None
+        if st.meter is not None:        # a planning bot's sample: the steps go to its decision's budget
+            refill(st)
+        return v
 
     seats: dict[int, list[Frame]] = {}      # players -> a frame per seat, made once (see every)
 
@@ -75,15 +79,20 @@ def evaluator(game, text: Optional[str] = None) -> Evaluate:
         # each evaluation given fresh locals (nothing of the last one is left to read) and its budget
         blank = [None] * nlocals
         out = []
+        meter = st.meter
+        f = frames[0]
         try:
             for f in frames:
                 f.locals = blank[:]
                 st.budget = STEP_BUDGET
                 out.append(float(fn(st, f) or 0))
+                if meter is not None:
+                    meter.take(STEP_BUDGET - st.budget)
         except MeepleError as err:
-            raise named_error(game, err, code, at) from None
+            raise named_error(game, err, code, at, st, f) from None
         except RULE_FAULTS as exc:
-            raise named_error(game, exc, code, at) from None
+            raise named_error(game, exc, code, at, st, f) from None
+        st.budget = STEP_BUDGET
         return out
     value.every = every      # type: ignore[attr-defined]
     return value
@@ -149,6 +158,43 @@ def collector_paused(choose: Callable) -> Callable:
     return paused
 
 
+# Steps a planning bot's decision may take, all its samples together (README, "Limits"): the
+# rules it plays on them and the evaluations it makes, counted as the rules' step budget counts
+# (dsl/steps.py). Greedy and MCTS's default search (200 iterations, playouts of 12 decisions)
+# get this many; a bigger search, proportionally more (``MctsAgent``). The shipped packs'
+# heaviest decisions take several times less (benchmarks/bot_steps.py); a pack or an evaluation
+# that would make a bot plan for minutes stops with a message instead.
+DECISION_STEPS = 50_000_000
+MCTS_DEFAULT_WORK = 200 * 13        # iterations x (playout depth + 1) of the default search
+
+
+def metered(choose: Callable) -> Callable:
+    """A bot's ``choose`` run against its decision's budget of steps (``DECISION_STEPS``, or
+    the bot's ``steps``): past it, a rule error naming the game, its seed and the choice."""
+    @functools.wraps(choose)
+    def run(self, persp: Perspective, options: list) -> int:
+        persp.meter = StepMeter(self.steps or DECISION_STEPS)
+        try:
+            return choose(self, persp, options)
+        except OverBudget:
+            raise over_budget(self.name, persp) from None
+        finally:
+            persp.meter = None
+    return run
+
+
+def over_budget(bot: str, persp: Perspective) -> RuleError:
+    """The error of a planning decision that went past its budget of steps."""
+    seed, choice, seat, prompt = persp.where()
+    budget = persp.meter.budget if persp.meter is not None else DECISION_STEPS
+    game = f"{persp.game.id}, game seed {seed}" if seed is not None else persp.game.id
+    err = RuleError(f"the {bot} bot's decision went past its budget of {budget:,} steps ({game}, choice {choice}, "
+                    f"P{seat + 1}: {prompt}): planning costs too much here; give it less to do (fewer MCTS "
+                    f"iterations, shorter playouts, a lighter --eval) or play this seat with random")
+    err.seed, err.choice = seed, choice - 1
+    return err
+
+
 def _apply(game, st: State, index: int) -> bool:
     """Play option ``index`` of the pending decision; False if the rules refuse it."""
     try:
@@ -169,11 +215,12 @@ class GreedyAgent:
     needs_state = True
     needs_labels = False      # options by index: no keys or labels are made for it
 
-    def __init__(self, seed: int, evaluate: Evaluate, follow: int = 4):
+    def __init__(self, seed: int, evaluate: Evaluate, follow: int = 4, steps: Optional[int] = None):
         self.rng = _random.Random(seed)
         self.evaluate = evaluate
         self.values = values_of(evaluate)
         self.follow = follow
+        self.steps = steps
 
     def value(self, game, s: State, p: int) -> float:
         if s.over:
@@ -208,6 +255,7 @@ class GreedyAgent:
         return best, states, values
 
     @collector_paused
+    @metered
     def choose(self, persp: Perspective, options: list) -> int:
         if len(options) == 1:
             return 0
@@ -287,8 +335,12 @@ class MctsAgent:
     needs_labels = False      # options by index (keys for the tree's root only)
 
     def __init__(self, seed: int, evaluate: Evaluate, iterations: int = 200, millis: Optional[float] = None,
-                 depth: int = 12, exploration: float = 0.7):
+                 depth: int = 12, exploration: float = 0.7, steps: Optional[int] = None):
         self.rng = _random.Random(seed)
+        # a search bigger than the default (more iterations, longer playouts) gets a budget as
+        # much bigger; one bounded by time gets the default search's
+        work = (iterations if millis is None else 200) * (depth + 1)
+        self.steps = steps or DECISION_STEPS * max(1, -(-work // MCTS_DEFAULT_WORK))
         self.evaluate = evaluate
         self.values = values_of(evaluate)
         self.iterations = iterations
@@ -297,6 +349,7 @@ class MctsAgent:
         self.c = exploration
 
     @collector_paused
+    @metered
     def choose(self, persp: Perspective, options: list) -> int:
         if len(options) == 1:
             return 0

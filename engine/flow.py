@@ -16,7 +16,7 @@ from dsl.types import RULE_FAULTS, STEP_BUDGET, charge, named_error
 
 from .errors import IllegalChoice, MeepleError, Refusal, RuleError, suggest
 from .model import MAX_DECISIONS  # noqa: F401  (re-export: choices per game unless the pack says otherwise)
-from .state import State
+from .state import State, refill
 
 MAX_DEPTH = 1_000         # procedures, hooks and events running inside each other
 MAIN = -100               # the frame that drives the flow
@@ -103,6 +103,8 @@ class Flow:
         is asked."""
         codes = self.codes
         frames = st.frames
+        if st.meter is not None:           # what read the paused state used (a planning bot's sample)
+            st.meter.take(STEP_BUDGET - st.budget)
         st.budget = STEP_BUDGET        # the steps of the rules until the next choice (see dsl.types.charge)
         asking = False                 # True while ``choose`` answers: its errors are not the rules'
         while frames:
@@ -124,6 +126,8 @@ class Flow:
                         if nxt == SUSPEND:
                             fr.pc = pc
                             if choose is None:
+                                if st.meter is not None:          # a planning bot's sample: the steps go to its decision's budget
+                                    st.meter.take(STEP_BUDGET - st.budget)
                                 st.budget = STEP_BUDGET     # a paused game has its whole budget (what reads it next starts afresh)
                                 return
                             # answered here, and the rules go on at the same instruction
@@ -143,6 +147,8 @@ class Flow:
                             st.pending = None
                             value = values[index]
                             st.answer = value if value != SKIP else SKIP
+                            if st.meter is not None:          # a planning bot's sample: the steps go to its decision's budget
+                                st.meter.take(STEP_BUDGET - st.budget)
                             st.budget = STEP_BUDGET     # the step budget is per choice, as when each is applied
                             continue
                         if nxt == STOP:
@@ -171,13 +177,13 @@ class Flow:
             return True
         if stage == 1:
             if st.round == 0:
-                st.budget = STEP_BUDGET      # the setup had a budget of its own: the first round starts afresh
+                refill(st)      # the setup had a budget of its own: the first round starts afresh
             if st.prepare is not None and st.round + 1 >= st.prepare[0]:
                 prepare, st.prepare = st.prepare[1], None
                 prepare(st)
             if st.round > 0 and (self._test_end(st) or st.round >= self.defn.max_rounds):
                 fr.pc = 2
-                st.budget = STEP_BUDGET      # so has the end of the game: the final scoring and the ranking
+                refill(st)      # so has the end of the game: the final scoring and the ranking
                 charge(st, self.scoring_steps, self.defn.scoring.span)
                 st.frames.append(Frame(self.scoring_code, 0, [None] * self.codes[self.scoring_code].nlocals, -1, -1))
                 return True
@@ -204,7 +210,7 @@ class Flow:
             raise named_error(self, exc, code, src.span, st, fr) from None
 
     def _finish(self, st: State) -> None:
-        st.budget = STEP_BUDGET     # the ranking's tie-breaks, and whatever reads the finished game, start afresh
+        refill(st)     # the ranking's tie-breaks, and whatever reads the finished game, start afresh
         st.over = True
         st.pending = None
         r, nr = self.score_res, self.nres
@@ -223,7 +229,7 @@ class Flow:
         evaluated with a step budget of their own (the game may have ended on its last step)."""
         out = []
         if self.tiebreak:
-            st.budget = STEP_BUDGET
+            refill(st)
         for p in range(st.players):
             k = [st.scores[p]]
             for (fn, code), src in zip(self.tiebreak, self.defn.tiebreak):

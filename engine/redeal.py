@@ -38,7 +38,7 @@ from dsl.types import zone_to_write
 from dsl.typesys import BOOL, PLAYER, Card, Enum
 
 from .errors import MeepleError
-from .state import State
+from .state import State, StepMeter
 
 
 def hidden_slots(game, player: int) -> list[int]:
@@ -338,12 +338,14 @@ def _reorder(s: State, fr: Frame, items_slot: int, idx_slot: int, var_slot: int,
     loc[items_slot] = items[:i] + [t[3] for t in keyed]
 
 
-def determinize(game, st: State, player: int, rng: _random.Random, deal: Optional[Redeal] = None) -> State:
+def determinize(game, st: State, player: int, rng: _random.Random, deal: Optional[Redeal] = None,
+                meter: Optional[StepMeter] = None) -> State:
     """A copy of ``st`` as ``player`` might believe it (see the module's docstring): the
     hidden cards dealt again, every hidden variable drawn again from the values it may
     take (``hidden_variables``) and a new random generator; the pending decision is asked
     again from the copy. ``deal`` is the decision's ``Redeal`` when the caller keeps it
-    across samples.
+    across samples; ``meter``, a planning decision's budget, goes with the copy (the rules
+    asking the decision again take from it, and so does whatever is played on the copy).
 
     Where asking the decision again fails (a deal the paused rules cannot go on from),
     another deal is drawn, up to four; after that the copy keeps the decision as the
@@ -351,6 +353,7 @@ def determinize(game, st: State, player: int, rng: _random.Random, deal: Optiona
     deal = deal or Redeal(game, st, player)
     for attempt in range(5):
         s = st.clone()
+        s.meter = meter
         deal.deal(s, rng)
         gvars, pvars = hidden_variables(game, s.players)
         for i, values in gvars:
@@ -383,11 +386,18 @@ class Perspective:
         self._state = st
         self.decision = st.pending
         self._deal: Optional[Redeal] = None
+        self.meter: Optional[StepMeter] = None      # the decision's budget of steps, set by the bot deciding
 
     def sample(self, rng: _random.Random) -> State:
         if self._deal is None:
             self._deal = Redeal(self.game, self._state, self.player)
-        return determinize(self.game, self._state, self.player, rng, self._deal)
+        return determinize(self.game, self._state, self.player, rng, self._deal, self.meter)
+
+    def where(self) -> tuple:
+        """What names the decision in a message: (the game's seed, the choice's number, the
+        seat, the prompt): all the seat knows."""
+        st = self._state
+        return st.seed, st.choices() + 1, self.player, self.decision.prompt if self.decision is not None else ""
 
     def indices(self, options: list) -> list[int]:
         """The options an agent was offered as indices into ``decision``: the

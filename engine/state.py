@@ -19,6 +19,43 @@ from .rng import MASK, next_u64
 _new = object.__new__
 
 
+class OverBudget(Exception):
+    """A planning bot's decision went past its budget of steps (``StepMeter``). Not a
+    ``MeepleError``: the bots' own handlers of rule errors (a playout a sample cannot
+    finish) must not swallow it; the bot turns it into a rule error naming the game."""
+
+
+class StepMeter:
+    """The steps a planning bot's decision may take, all its samples together: the rules
+    it plays on them and the evaluations it makes. Every copy of a sample shares the
+    meter, and whatever ends a step budget (a choice reached, a finished game, an
+    evaluation done: ``refill``) takes what that budget used from it."""
+
+    __slots__ = ("left", "budget")
+
+    def __init__(self, budget: int):
+        self.budget = budget
+        self.left = budget
+
+    def take(self, steps: int) -> None:
+        self.left -= steps
+        if self.left < 0:
+            raise OverBudget(self.budget)
+
+    @property
+    def used(self) -> int:
+        return self.budget - self.left
+
+
+def refill(st: "State") -> None:
+    """A fresh step budget for what runs next on ``st``, the last one's use taken from the
+    state's meter, when a planning bot's sample has one."""
+    m = st.meter
+    if m is not None:
+        m.take(STEP_BUDGET - st.budget)
+    st.budget = STEP_BUDGET
+
+
 def copy_frames(frames: list[Frame]) -> list[Frame]:
     """Copies of running frames (each with its own locals), as ``Frame.copy`` makes them but
     without its two Python calls a frame (``copy`` and ``__init__``): a planning bot clones
@@ -39,7 +76,7 @@ def copy_frames(frames: list[Frame]) -> list[Frame]:
 class State:
     __slots__ = ("game", "players", "res", "pvars", "gvars", "zones", "loc", "cvars", "rng",
                  "frames", "pending", "answer", "_log", "round", "over", "scores", "ranking", "events", "track", "opts", "prepare", "checkpoint",
-                 "seed", "refused", "own", "budget")
+                 "seed", "refused", "own", "budget", "meter")
 
     def __init__(self, game: Any, players: int):
         self.game = game
@@ -68,6 +105,7 @@ class State:
         self.seed: Optional[int] = None     # the game's seed, named by rule errors (not saved: the log has it)
         self.refused = 0                    # choices undone by refusals (not rolled back, not saved): bounds refusal loops
         self.budget = STEP_BUDGET           # steps left until the next choice (dsl.types.charge; not saved)
+        self.meter: Optional[StepMeter] = None   # a planning bot's decision budget, on its samples only (not saved)
 
     # ---- the choices made
     @property
@@ -144,6 +182,7 @@ class State:
         new.seed = self.seed
         new.refused = self.refused
         new.budget = self.budget
+        new.meter = self.meter
         return new
 
     def restore(self, other: "State") -> None:

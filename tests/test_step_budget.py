@@ -321,7 +321,8 @@ def test_eval_is_checked_like_pack_text(monkeypatch, text, col, message):
 
 
 @pytest.mark.parametrize("text, message", [
-    ("gold / (size(hand) - size(hand))", "division by zero (in --eval)"),
+    ("gold / (size(hand) - size(hand))",
+     "`gold / (size(hand) - size(hand))`: division by zero (`size(hand) - size(hand)` is 0) (in --eval)"),
     ("count(x in 1..10000 where count(y in 1..10 where y == x) > 0)", "{budget} (in --eval)"),
 ])
 def test_an_evaluation_that_breaks_stops_the_run(monkeypatch, small_budget, text, message):
@@ -347,7 +348,8 @@ def test_the_packs_own_evaluation_stops_the_run_as_eval_does(tmp_path, monkeypat
     result = _cli("simulate", "pack", "-n", "1", "-p", "2", "--workers", "1", "--bots", "greedy")
     assert result.exit_code == ExitCode.CONTENT_INVALID
     line, col = _at(game, "gold / (gold")
-    assert result.stderr.splitlines()[0].startswith(f"pack/game.yaml:{line}:{col}: error: division by zero (in evaluation) (game seed ")
+    assert result.stderr.splitlines()[0].startswith(
+        f"pack/game.yaml:{line}:{col}: error: `gold / (gold - gold)`: division by zero (`gold - gold` is 0) (in evaluation) (game seed ")
 
 
 # ---------------------------------------------------------------- both back ends, the shipped packs
