@@ -228,7 +228,7 @@ def test_every_players_value_at_once_is_each_players_value(pack, text):
         except RuleError as err:          # never a silent 0 (tests/test_step_budget.py)
             with pytest.raises(RuleError) as one:
                 [value(st, p) for p in range(3)]
-            assert one.value.message == err.message == "division by zero (in --eval)"
+            assert one.value.message == err.message == "`12 / gold`: division by zero (`gold` is 0) (in --eval)"
             broke += 1
             continue
         assert every == [value(st, p) for p in range(3)]
