@@ -56,8 +56,12 @@ def _write(path: str, write) -> None:
     try:
         write()
     except OSError as err:
-        click.echo(f"error: cannot write {path}: {(err.strerror or str(err)).lower()}", err=True)
-        sys.exit(ExitCode.USAGE)
+        _cannot_write(path, err)
+
+
+def _cannot_write(path: str, err: OSError) -> None:
+    click.echo(f"error: cannot write {path}: {(err.strerror or str(err)).lower()}", err=True)
+    sys.exit(ExitCode.USAGE)
 
 
 def _pack_invalid(err: PackInvalid) -> None:
@@ -512,7 +516,7 @@ def simulate(game_name: str, games: int, players: int, seed: int, workers: str, 
              option_pairs: tuple[str, ...], fmt: str, backend: str, address: str, records_path: Optional[str],
              report_path: Optional[str]) -> None:
     """Play many games with bots and report win rates and scores with 95% intervals."""
-    from .simulate import SimConfig, format_text, simulate as run_sim
+    from .simulate import RecordsUnwritable, SimConfig, format_text, simulate as run_sim
     game = _load(game_name)
     if not game.min_players <= players <= game.max_players:
         click.echo(f"error: {game.id} is for {game.min_players}-{game.max_players} players, not {players}", err=True)
@@ -533,31 +537,40 @@ def simulate(game_name: str, games: int, players: int, seed: int, workers: str, 
     options = _options(game, option_pairs)
     cfg = SimConfig(game_name, games, players, seed, max(1, k), bots, tuple(sorted(options.items())), evaluation,
                     backend=backend, address=address)
+    # --records rows are written as each game finishes (see engine.simulate.RecordWriter)
+    records = None
+    if records_path:
+        try:
+            records = open(records_path, "w", newline="", encoding="utf-8")
+        except OSError as err:
+            _cannot_write(records_path, err)
     try:
         if sys.stderr.isatty():
             from .progress import Progress
             with Progress(games, "simulating", sys.stderr) as bar:
-                summary = run_sim(cfg, bar.update)
+                summary = run_sim(cfg, bar.update, game, records)
         else:
-            summary = run_sim(cfg)
+            summary = run_sim(cfg, game=game, records=records)
     except MeepleError as err:
         _fail(err, ExitCode.CONTENT_INVALID)
+    except RecordsUnwritable as err:
+        _cannot_write(records_path, err.error)
     except RuntimeError as err:
         click.echo(f"error: {err}", err=True)
         sys.exit(ExitCode.USAGE)
-    if summary.interrupted and not summary.records:
+    finally:
+        if records is not None:
+            _write(records_path, records.close)
+    if summary.interrupted and not summary.games:
         click.echo("interrupted before any game finished", err=True)
         sys.exit(ExitCode.INTERRUPTED)
     d = summary.to_dict()
     click.echo(json.dumps(d, indent=2) if fmt == "json" else format_text(d))
-    if records_path:
-        from .simulate import write_records
-        _write(records_path, lambda: write_records(summary, records_path, game))
     if report_path:
         from .report import write_report
         _write(report_path, lambda: write_report(report_path, [d]))
     if summary.interrupted:
-        click.echo(f"interrupted: {len(summary.records)} of {games} games finished; the figures are of those only", err=True)
+        click.echo(f"interrupted: {summary.games} of {games} games finished; the figures are of those only", err=True)
         sys.exit(ExitCode.INTERRUPTED)
 
 
@@ -628,9 +641,9 @@ def compare_cmd(base: str, variant: Optional[str], games: int, players: int, see
         if sys.stderr.isatty():
             from .progress import Progress
             with Progress(2 * games, "simulating both", sys.stderr) as bar:
-                result = compare(a, b, bar.update)
+                result = compare(a, b, bar.update, (game, vgame))
         else:
-            result = compare(a, b)
+            result = compare(a, b, games=(game, vgame))
     except MeepleError as err:
         _fail(err, ExitCode.CONTENT_INVALID)
     if result.get("interrupted") and not result["games"]:
