@@ -3,7 +3,7 @@
 ``simulate`` and ``compare`` used to keep every game's record (about 27 KB a Citadels
 game) and make their figures from the lists at the end. Here each finished game is
 folded into running sums and is then forgotten; what is kept grows with the pack (its
-cards, the distinct scores seen), never with the number of games.
+cards and zones) and the distinct scores of each seat, never with the number of games.
 
 The figures are those of the lists, with one documented exception:
 
@@ -27,7 +27,6 @@ The figures are those of the lists, with one documented exception:
 from __future__ import annotations
 
 import math
-from bisect import bisect_left
 from collections import Counter
 
 
@@ -75,54 +74,40 @@ class Series:
 
 
 class CardCounts:
-    """How the players who had a card did, per card, folded in game by game: the
-    cards each player had in a game are counted (in C, ``Counter.update``) under
-    the score that player ended with, so a card's count, score sum and sum of
-    squares are read off at the end (``rows``), exact; the win shares of its
-    winners are added as they come, in game order and by seat, as the lists added
-    them (a loser's share, 0.0, adds nothing). Memory: the distinct scores times the
-    cards seen, whatever the number of games. Codes are ``player * width + key``."""
+    """How the players who had a card did, per card (a *key*), folded in game by game
+    into lists indexed by key (as small as the pack: its zone kinds times its cards):
+    how many players had it, the sum and the sum of squares of their final scores
+    (exact integers), and their win shares, added in game order (a game's winners all
+    have the same share, so the order among them is no matter; a loser's share, 0.0,
+    adds nothing). A game's codes are ``player * width + key``."""
 
-    __slots__ = ("width", "by_score", "wins")
+    __slots__ = ("width", "n", "s", "q", "wins")
 
     def __init__(self, width: int) -> None:
         self.width = width
-        self.by_score: dict[int, Counter] = {}        # a final score -> Counter of the codes of the players who ended with it
-        self.wins: dict[int, float] = {}              # key -> its holders' win shares
+        self.n = [0] * width
+        self.s = [0] * width
+        self.q = [0] * width
+        self.wins: list = [0] * width
 
-    def add(self, codes: list, scores: list, shares: list) -> None:
-        """One game's codes, sorted, each once (negative ones are skipped)."""
-        width, wins = self.width, self.wins
-        start = bisect_left(codes, 0)
-        for p, score in enumerate(scores):
-            end = bisect_left(codes, (p + 1) * width, start)
-            if end > start:
-                mine = codes[start:end]
-                counter = self.by_score.get(score)
-                if counter is None:
-                    counter = self.by_score[score] = Counter()
-                counter.update(mine)
-                share = shares[p]
-                if share:
-                    offset = p * width
-                    for code in mine:
-                        key = code - offset
-                        wins[key] = wins.get(key, 0) + share
-            start = end
+    def add(self, codes, scores: list, shares: list) -> None:
+        """One game's codes, each once (negative ones are skipped)."""
+        width, n, s, q, wins = self.width, self.n, self.s, self.q, self.wins
+        squares = [v * v for v in scores]
+        for code in codes:
+            if code >= 0:
+                p, key = divmod(code, width)
+                n[key] += 1
+                s[key] += scores[p]
+                q[key] += squares[p]
+                if shares[p]:
+                    wins[key] += shares[p]
 
     def rows(self) -> dict[int, tuple]:
-        """key -> (win shares, players who had it, their score sum, their sum of squares)."""
-        out: dict[int, list] = {}
-        width = self.width
-        for score, counter in self.by_score.items():
-            for code, n in counter.items():
-                row = out.get(code % width)
-                if row is None:
-                    row = out[code % width] = [0, 0, 0]
-                row[0] += n
-                row[1] += score * n
-                row[2] += score * score * n
-        return {key: (self.wins.get(key, 0), n, s, q) for key, (n, s, q) in out.items()}
+        """key -> (win shares, players who had it, their score sum, their sum of squares),
+        for every key someone had."""
+        n, s, q, wins = self.n, self.s, self.q, self.wins
+        return {key: (wins[key], n[key], s[key], q[key]) for key in range(self.width) if n[key]}
 
 
 def card_row(card: str, wins, n: int, s: int, q: int) -> dict:
@@ -156,7 +141,7 @@ class Tally:
         self.kinds: list[int] = []                          # zone kinds in the order games first met them
         self.held = CardCounts(tables.width)                # (zone kind, card) keys: who had the card there
         self.users = CardCounts(tables.ndefs)               # card keys: who used it (once a game and player)
-        self.times: Counter = Counter()                     # (player, card) codes -> times used
+        self.times: Counter = Counter()                     # used codes (player, card) -> times used
 
     def add(self, o) -> None:
         """Fold in one finished game (``engine.simulate.Outcome``)."""
@@ -175,8 +160,8 @@ class Tally:
         self.first_wins += shares[o.first]
         if len(self.kinds) < self.tables.ownable:
             self._meet_kinds(o.held)
-        self.held.add(sorted(o.held), scores, shares)
-        self.users.add(sorted(set(o.used)), scores, shares)
+        self.held.add(o.held, scores, shares)
+        self.users.add(set(o.used), scores, shares)
         self.times.update(o.used)
 
     def _meet_kinds(self, held: tuple) -> None:

@@ -330,3 +330,20 @@ def test_compare_pairs_the_games_as_they_finish(monkeypatch):
     c = compare(SimConfig("citadels", 12, 4, 2, 1), SimConfig("citadels", 12, 4, 2, 1, sets=("temple.cost=3",)))
     assert c["interrupted"] and c["games"] == 5
     assert [s["games"] for s in c["summaries"]] == [5, 5]
+
+
+# ---------------------------------------------------------------- the benchmark of simulate against the bare loop
+def test_the_overhead_benchmark_prints_both_rates_for_the_same_games(capsys):
+    """benchmarks/simulate_overhead.py: both sides play the same games (the same
+    decisions, or it stops with 1), and it prints both rates side by side."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("simulate_overhead", REPO / "benchmarks" / "simulate_overhead.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.main(["citadels", "--players", "3", "--games", "3", "--rounds", "2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].split() == ["round", "bare", "games/s", "simulate", "games/s", "simulate/bare"]
+    assert [line.split()[0] for line in out[2:5]] == ["1", "2", "best"]
+    assert out[5].startswith("median of the rounds' ratios: ") and "the same games on both sides" in out[5]
+    game = load_game("citadels")
+    assert bench.bare(game, 3, 0, 3) == bench.simulated(game, "citadels", 3, 0, 3) > 0
