@@ -18,6 +18,10 @@ comparison is fair), each side over all the games, in rounds that alternate
 (bare, simulate, bare, simulate, ...) so that both see the same drift of a shared
 machine. It prints each round, then each side's best round and their ratio, and
 the median of the rounds' ratios (the aim: simulate / bare >= 0.9).
+
+On a busy machine CPU time drifts with the neighbours (caches, memory bandwidth);
+``benchmarks/simulate_overhead.sh`` counts instructions instead (valgrind), which do
+not: ``--side bare`` or ``--side simulate`` plays one side once, for it to count.
 """
 from __future__ import annotations
 
@@ -67,11 +71,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", "-n", type=int, default=1000)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--side", choices=["bare", "simulate"], help="play this side once, untimed (for valgrind to count)")
     args = ap.parse_args(argv)
     if args.games < 1 or args.rounds < 1:
         ap.error("--games and --rounds must be at least 1")
     game = load_game(args.pack)
     simulated(game, args.pack, args.players, args.seed, 1)        # one-off: the bots' evaluation, the card tables
+    if args.side:
+        play = bare if args.side == "bare" else lambda *a: simulated(game, args.pack, *a[1:])
+        print(play(game, args.players, args.seed, args.games), "decisions")
+        return 0
     print(f"{args.pack} {args.players}p, {args.games} games (seed {args.seed}, random bots) a round, "
           f"{args.rounds} rounds, CPU time, one process")
     print(f"{'round':<7}{'bare games/s':>14}{'simulate games/s':>18}{'simulate/bare':>15}")

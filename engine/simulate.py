@@ -25,7 +25,7 @@ import time
 import weakref
 from collections import deque
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator, NamedTuple, Optional, TextIO
+from typing import Callable, Iterator, NamedTuple, Optional, TextIO
 
 from .agents import make_agents
 from .errors import MeepleError

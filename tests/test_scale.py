@@ -10,7 +10,6 @@ import gc
 import io
 import math
 import signal
-import sys
 import tracemalloc
 from fractions import Fraction
 from pathlib import Path
@@ -347,3 +346,6 @@ def test_the_overhead_benchmark_prints_both_rates_for_the_same_games(capsys):
     assert out[5].startswith("median of the rounds' ratios: ") and "the same games on both sides" in out[5]
     game = load_game("citadels")
     assert bench.bare(game, 3, 0, 3) == bench.simulated(game, "citadels", 3, 0, 3) > 0
+    for side in ("bare", "simulate"):          # one side once, for valgrind to count (simulate_overhead.sh)
+        assert bench.main(["citadels", "--players", "3", "--games", "3", "--side", side]) == 0
+        assert capsys.readouterr().out == f"{bench.bare(game, 3, 0, 3)} decisions\n"
