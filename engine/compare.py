@@ -197,8 +197,10 @@ def compare(base: SimConfig, variant: SimConfig, progress: Optional[Callable[[in
     except KeyboardInterrupt:
         interrupted = True
     finally:
-        runs.close()
-        folding.uninstall()
+        try:
+            runs.close()
+        finally:
+            folding.uninstall()
     a, b = (Summary(cfg, t, tally, interrupted) for cfg, t, tally in zip((base, variant), seconds, tallies))
     result = comparison(a, b, pairs)
     return dict(result, interrupted=True, games_requested=base.games) if interrupted else result

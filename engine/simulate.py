@@ -89,7 +89,7 @@ class CardTables:
     """A pack's cards and the zones they enter, numbered, so that a game's outcome names
     them by number and a run's statistics by name.
 
-    A *zone kind* is "KIND in ZONE" ("district in city"): a card entering a player's
+    A *zone kind* is "KIND in ZONE" ("card in hand", "piece in play"): a card entering a player's
     zone counts for that zone kind, once a game and player however many copies entered.
     A held code is ``(player * nkinds + zone kind) * ndefs + card definition``, negative
     for a zone no player owns.
@@ -246,11 +246,19 @@ def _key(cfg: SimConfig) -> tuple:
     return (cfg.pack, cfg.sets)
 
 
+# A worker's signals: Ctrl-C is the parent's to handle (ignored), and the SIGTERM with which
+# the parent's Pool.terminate() stops it ends it at once (the default). A Python handler
+# inherited for SIGTERM (one a library set in the parent) could lose that signal: CPython
+# drops a signal caught between the fork and the child's setup, and the worker then waits
+# for ever on the task queue's lock, which the terminating parent holds.
+WORKER_SIGNALS = ((signal.SIGINT, signal.SIG_IGN), (signal.SIGTERM, signal.SIG_DFL))
+
+
 def _init_worker(keys: tuple) -> None:
-    # Ctrl-C is the parent's to handle: a worker stops when the parent terminates it
-    # (forked workers inherit this already; spawned ones get it here)
+    # forked workers have their signals from the moment they exist (see play_runs); spawned ones get them here
     if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        for sig, disposition in WORKER_SIGNALS:
+            signal.signal(sig, disposition)
     # a forked worker already holds the parent's compiled games (copy-on-write)
     games = _WORKER.setdefault("games", {})
     for key in keys:
@@ -285,16 +293,16 @@ def play_runs(cfgs: list[SimConfig], progress: Optional[Callable[[int], None]] =
     ctx = mp.get_context("fork") if forking else mp.get_context()
     if forking:
         _WORKER.setdefault("games", {}).update({_key(c): g for c, g in zip(cfgs, loaded)})
-    # forked workers inherit the ignored SIGINT from the moment they exist (only the main
-    # thread may set a handler; from another one, the initializer does it)
+    # forked workers inherit WORKER_SIGNALS from the moment they exist (only the main thread
+    # may set a handler; from another one, the initializer does it)
     main = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    previous = [(sig, signal.signal(sig, disposition)) for sig, disposition in WORKER_SIGNALS] if main else []
     batches = -(-cfg.games // _chunk(cfg)) * len(cfgs)
     try:
         pool = ctx.Pool(min(cfg.workers, batches), initializer=_init_worker, initargs=(tuple(_key(c) for c in cfgs),))
     finally:
-        if main:
-            signal.signal(signal.SIGINT, previous)
+        for sig, handler in previous:
+            signal.signal(sig, handler)
     with pool:
         for side, outcomes in pool.imap(_work, _tasks(cfgs)):
             for o in outcomes:
@@ -521,8 +529,10 @@ def simulate(cfg: SimConfig, progress: Optional[Callable[[int], None]] = None, g
     except KeyboardInterrupt:
         interrupted = True
     finally:
-        games.close()            # stops the workers now, not when the generator is collected
-        folding.uninstall()
+        try:
+            games.close()        # stops the workers now, not when the generator is collected
+        finally:
+            folding.uninstall()
     return Summary(cfg, time.perf_counter() - start, tally, interrupted)
 
 

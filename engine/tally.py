@@ -1,9 +1,10 @@
 """Statistics folded in as games finish: a run's memory does not grow with its games.
 
-``simulate`` and ``compare`` used to keep every game's record (about 27 KB a Citadels
-game) and make their figures from the lists at the end. Here each finished game is
-folded into running sums and is then forgotten; what is kept grows with the pack (its
-cards and zones) and the distinct scores of each seat, never with the number of games.
+``simulate`` and ``compare`` used to keep every game's record (about 27 KB a 4-player
+game, as measured for issue 21) and made their figures from the lists at
+the end. Here each finished game is folded into running sums and is then forgotten;
+what is kept grows with the pack (its cards and zones) and the distinct scores of each
+seat, never with the number of games.
 
 The figures are those of the lists, with one documented exception:
 
@@ -191,7 +192,7 @@ class Tally:
         return out
 
     def card_tables(self) -> dict[str, list[dict]]:
-        """Per zone kind ("district in city"), in the order games met them, a row per
+        """Per zone kind ("KIND in ZONE"), in the order games met them, a row per
         card that entered it, sorted by card id."""
         t = self.tables
         by_kind: dict[int, list[tuple[str, tuple]]] = {k: [] for k in self.kinds}

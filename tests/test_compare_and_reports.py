@@ -95,11 +95,14 @@ def test_the_comparison_report_shows_both_side_by_side(tmp_path):
 def test_the_ray_backend_gives_the_local_results():
     """Same seed, same figures: a local Ray instance (the extra meeple[ray])
     against one local process."""
+    import io
     from engine.simulate import SimConfig, simulate
-    local = simulate(SimConfig("citadels", 16, 4, seed=2, workers=1)).to_dict()
-    ray = simulate(SimConfig("citadels", 16, 4, seed=2, workers=2, backend="ray")).to_dict()
+    local_rows, ray_rows = io.StringIO(), io.StringIO()
+    local = simulate(SimConfig("citadels", 16, 4, seed=2, workers=1), records=local_rows).to_dict()
+    ray = simulate(SimConfig("citadels", 16, 4, seed=2, workers=2, backend="ray"), records=ray_rows).to_dict()
     for key in ("seats", "cards", "mean_rounds", "mean_decisions", "score_spread", "first_player"):
         assert ray[key] == local[key], key
+    assert ray_rows.getvalue() == local_rows.getvalue() and local_rows.getvalue().count("\n") == 1 + 16 * 4
 
 
 def _known_case():

@@ -296,6 +296,29 @@ def test_a_signal_while_a_game_is_folded_in_waits_until_it_is():
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
+def test_a_worker_ends_at_the_sigterm_that_stops_it(monkeypatch):
+    """A Python SIGTERM handler of the parent's (Ray's driver sets one) is not a worker's:
+    a worker is born with the default, so Pool.terminate()'s SIGTERM ends it even before
+    it is set up (a caught one can be lost then, and the worker waits for ever on the
+    task queue); the parent keeps its own handler."""
+    import engine.simulate as simulate_module
+    real = simulate_module.run_one
+
+    def run_one(game, cfg, i):       # played in a worker: tell what its SIGTERM does
+        return real(game, cfg, i)._replace(rounds=signal.getsignal(signal.SIGTERM) is signal.SIG_DFL)
+    monkeypatch.setattr(simulate_module, "run_one", run_one)
+
+    def parents(signum, frame):
+        raise SystemExit(signum)
+    previous = signal.signal(signal.SIGTERM, parents)
+    try:
+        outcomes = list(simulate_module.run(SimConfig(MINIMAL, 6, 2, 0, 2)))
+        assert signal.getsignal(signal.SIGTERM) is parents
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert [o.rounds for o in outcomes] == [True] * 6
+
+
 def test_an_interrupted_run_has_the_figures_of_its_first_games(monkeypatch):
     """Ctrl-C at game 7 of 20: the figures of games 0-6, as a run of 7 gives them."""
     import engine.simulate as simulate_module
