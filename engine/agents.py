@@ -29,6 +29,8 @@ class RandomAgent:
 
     def __init__(self, seed: int = 0):
         self.rng = _random.Random(seed)
+        # the index among n options, the draw ``choose`` makes (a random playout calls it directly)
+        self.pick = self.rng.randrange
 
     def choose(self, view: dict, options: list[list]) -> int:
         return self.rng.randrange(len(options))

@@ -24,7 +24,7 @@ from typing import Optional
 import click
 
 from . import __version__
-from .errors import ContentError, MeepleError, PackInvalid, Problems, Refusal, RuleError, UsageError, as_json, location, render
+from .errors import MeepleError, PackInvalid, Problems, Refusal, RuleError, UsageError, as_json, location, render
 from .flow import in_game
 from .game import Game, load_game
 
@@ -60,13 +60,28 @@ def _written(path: str, write) -> Optional[ExitCode]:
     None if it worked, else the exit code. A file system refusal is one line naming
     the path, not a crash: exit 4 when the system failed the write (a full disk),
     2 when the path did (a folder removed meanwhile, a file where a folder was)."""
-    from .outputs import system_fault
     try:
         write()
     except OSError as err:
-        click.echo(f"error: cannot write {path}: {(err.strerror or str(err)).lower()} (the file is as it was)", err=True)
-        return ExitCode.OUTPUT_FAILED if system_fault(err) else ExitCode.USAGE
+        return _cannot_write(path, err)
     return None
+
+
+def _cannot_write(path: str, err: OSError) -> ExitCode:
+    """Say that ``path`` could not be written (it is as it was); the exit code: 4 when
+    the system failed the write (a full disk), 2 when the path did."""
+    from .outputs import system_fault
+    click.echo(f"error: cannot write {path}: {(err.strerror or str(err)).lower()} (the file is as it was)", err=True)
+    return ExitCode.OUTPUT_FAILED if system_fault(err) else ExitCode.USAGE
+
+
+def _replacement(path: str):
+    """An ``outputs.Replacement`` for ``path``, or exit as ``_cannot_write`` says."""
+    from .outputs import Replacement
+    try:
+        return Replacement(path, newline="")
+    except OSError as err:
+        sys.exit(_cannot_write(path, err))
 
 
 def _write(path: str, write) -> None:
@@ -645,7 +660,7 @@ def simulate(game_name: str, games: int, players: int, seed: int, workers: str, 
              option_pairs: tuple[str, ...], fmt: str, backend: str, address: str, records_path: Optional[str],
              report_path: Optional[str]) -> None:
     """Play many games with bots and report win rates and scores with 95% intervals."""
-    from .simulate import SimConfig, format_text, simulate as run_sim
+    from .simulate import RecordsUnwritable, SimConfig, format_text, simulate as run_sim
     _distinct(records=records_path, report=report_path)
     game = _load(game_name)
     if not game.min_players <= players <= game.max_players:
@@ -667,30 +682,38 @@ def simulate(game_name: str, games: int, players: int, seed: int, workers: str, 
     options = _options(game, option_pairs)
     cfg = SimConfig(game_name, games, players, seed, max(1, k), bots, tuple(sorted(options.items())), evaluation,
                     backend=backend, address=address)
+    # --records rows are written as each game finishes (engine.simulate.RecordWriter), into a
+    # file beside the one named, put in its place once the run is over (engine/outputs.py)
+    records = _replacement(records_path) if records_path else None
     try:
-        if sys.stderr.isatty():
-            from .progress import Progress
-            with Progress(games, "simulating", sys.stderr) as bar:
-                summary = run_sim(cfg, bar.update)
-        else:
-            summary = run_sim(cfg)
-    except MeepleError as err:
-        _fail(err, ExitCode.CONTENT_INVALID)
-    except RuntimeError as err:
-        click.echo(f"error: {err}", err=True)
-        sys.exit(ExitCode.USAGE)
-    if summary.interrupted and not summary.records:
-        sys.exit(_say_stopped(0, games, "games"))
-    d = summary.to_dict()
-    outputs = []
-    if records_path:
-        from .simulate import write_records
-        outputs.append((records_path, lambda: write_records(summary, records_path, game)))
-    if report_path:
-        from .report import write_report
-        outputs.append((report_path, lambda: write_report(report_path, [d])))
-    _finish_run(outputs, json.dumps(d, indent=2) if fmt == "json" else format_text(d), summary.interrupted,
-                len(summary.records), games, "games")
+        try:
+            if sys.stderr.isatty():
+                from .progress import Progress
+                with Progress(games, "simulating", sys.stderr) as bar:
+                    summary = run_sim(cfg, bar.update, game, records.file if records else None)
+            else:
+                summary = run_sim(cfg, game=game, records=records.file if records else None)
+        except MeepleError as err:
+            _fail(err, ExitCode.CONTENT_INVALID)
+        except RecordsUnwritable as err:
+            sys.exit(_cannot_write(records_path, err.error))
+        except RuntimeError as err:
+            click.echo(f"error: {err}", err=True)
+            sys.exit(ExitCode.USAGE)
+        if summary.interrupted and not summary.games:
+            sys.exit(_say_stopped(0, games, "games"))
+        d = summary.to_dict()
+        outputs = []
+        if records is not None:
+            outputs.append((records_path, records.commit))
+        if report_path:
+            from .report import write_report
+            outputs.append((report_path, lambda: write_report(report_path, [d])))
+        _finish_run(outputs, json.dumps(d, indent=2) if fmt == "json" else format_text(d), summary.interrupted,
+                    summary.games, games, "games")
+    finally:
+        if records is not None:
+            records.discard()        # nothing once committed; else the file named stays as it was
 
 
 # ---------------------------------------------------------------- compare
@@ -772,9 +795,9 @@ def compare_cmd(base: str, variant: Optional[str], games: int, players: int, see
         if sys.stderr.isatty():
             from .progress import Progress
             with Progress(2 * games, "simulating both", sys.stderr) as bar:
-                result = compare(a, b, bar.update)
+                result = compare(a, b, bar.update, (game, vgame))
         else:
-            result = compare(a, b)
+            result = compare(a, b, games=(game, vgame))
     except MeepleError as err:
         _fail(err, ExitCode.CONTENT_INVALID)
     if result.get("interrupted") and not result["games"]:

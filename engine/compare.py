@@ -12,17 +12,75 @@ Benjamini-Hochberg procedure over all the metrics (false discovery rate 5%).
 from __future__ import annotations
 
 import math
+import time
+from collections import deque
 from typing import Callable, Optional
 
-from .simulate import GameRecord, SimConfig, Summary, mean_ci, simulate, wilson
+from .game import Game, load_game
+from .simulate import Outcome, SimConfig, Summary, _Folding, card_tables, play_runs
+from .tally import Tally, normal_interval, wilson
 
 
-def _paired(name: str, base: list[float], variant: list[float], unit: str = "win share") -> dict:
-    diffs = [v - b for b, v in zip(base, variant)]
-    m, lo, hi = mean_ci(diffs)
-    n = max(1, len(base))
-    return {"metric": name, "base": sum(base) / n, "variant": sum(variant) / n, "difference": m, "ci": [lo, hi],
-            "significant": (lo > 0 or hi < 0) and lo != hi, "paired": True, "unit": unit}
+class Paired:
+    """One per-game metric of both runs, folded in pair by pair: the base's and the
+    variant's sums (added in game order, as ``sum()`` added the lists) and the exact
+    sums of the differences and of their squares, in units of ``1 / scale`` (a win
+    share is a whole number of them), for the difference's 95% normal interval."""
+
+    __slots__ = ("name", "unit", "scale", "n", "base", "variant", "total", "s", "q")
+
+    def __init__(self, name: str, unit: str, scale: int = 1):
+        self.name, self.unit, self.scale = name, unit, scale
+        self.n = 0
+        self.base = self.variant = self.total = 0
+        self.s = self.q = 0
+
+    def add(self, b, v, units: int) -> None:
+        """One pair: the base's value ``b``, the variant's ``v``, and ``v - b`` in units."""
+        self.n += 1
+        self.base += b
+        self.variant += v
+        self.total += v - b
+        self.s += units
+        self.q += units * units
+
+    def to_dict(self) -> dict:
+        m, lo, hi = normal_interval(self.n, self.total, self.s, self.q, self.scale)
+        n = max(1, self.n)
+        return {"metric": self.name, "base": self.base / n, "variant": self.variant / n, "difference": m, "ci": [lo, hi],
+                "significant": (lo > 0 or hi < 0) and lo != hi, "paired": True, "unit": self.unit}
+
+
+class Pairs:
+    """Every per-game metric of two runs of ``players``, paired game by game: each
+    seat's win share and score, the game's length, its score spread and the first
+    chooser's win share."""
+
+    def __init__(self, players: int):
+        self.players = players
+        self.scale = math.lcm(*range(1, players + 1))        # a win share 1/k is scale // k units
+        self.metrics: list[Paired] = []
+        for p in range(players):
+            self.metrics += [Paired(f"P{p + 1} win rate", "win share", self.scale), Paired(f"P{p + 1} mean score", "points")]
+        self.metrics += [Paired("game length (rounds)", "rounds"), Paired("score spread (best - worst)", "points"),
+                         Paired("first player win rate", "win share", self.scale)]
+
+    def _units(self, o: Outcome) -> list[int]:
+        share = self.scale // len(o.winners)
+        return [share if p in o.winners else 0 for p in range(self.players)]
+
+    def add(self, a: Outcome, b: Outcome) -> None:
+        """Game i of the base run and game i of the variant's."""
+        sa, sb, ua, ub = a.shares(), b.shares(), self._units(a), self._units(b)
+        metrics = self.metrics
+        for p in range(self.players):
+            metrics[2 * p].add(sa[p], sb[p], ub[p] - ua[p])
+            metrics[2 * p + 1].add(a.scores[p], b.scores[p], b.scores[p] - a.scores[p])
+        k = 2 * self.players
+        metrics[k].add(a.rounds, b.rounds, b.rounds - a.rounds)
+        spread_a, spread_b = max(a.scores) - min(a.scores), max(b.scores) - min(b.scores)
+        metrics[k + 1].add(spread_a, spread_b, spread_b - spread_a)
+        metrics[k + 2].add(sa[a.first], sb[b.first], ub[b.first] - ua[a.first])
 
 
 def _newcombe(name: str, wins_a: float, n_a: int, wins_b: float, n_b: int) -> dict:
@@ -36,20 +94,12 @@ def _newcombe(name: str, wins_a: float, n_a: int, wins_b: float, n_b: int) -> di
             "significant": lo > 0 or hi < 0, "paired": False, "unit": "win share"}
 
 
-def compare_summaries(a: Summary, b: Summary) -> dict:
+def comparison(a: Summary, b: Summary, pairs: Pairs) -> dict:
     """Every metric of the two runs, in the ORDER."""
-    ra, rb = a.records, b.records
     players = a.config.players
-    metrics = []
-    for p in range(players):
-        metrics.append(_paired(f"P{p + 1} win rate", [r.share(p) for r in ra], [r.share(p) for r in rb]))
-        metrics.append(_paired(f"P{p + 1} mean score", [r.scores[p] for r in ra], [r.scores[p] for r in rb], "points"))
-    metrics.append(_paired("game length (rounds)", [r.rounds for r in ra], [r.rounds for r in rb], "rounds"))
-    metrics.append(_paired("score spread (best - worst)", [max(r.scores) - min(r.scores) for r in ra],
-                           [max(r.scores) - min(r.scores) for r in rb], "points"))
-    metrics.append(_paired("first player win rate", [r.share(r.first) for r in ra], [r.share(r.first) for r in rb]))
+    metrics = [m.to_dict() for m in pairs.metrics]
     live = set(a.live_zones) | set(b.live_zones)
-    for kind, (ca, cb) in _card_tables(ra, rb, players, live).items():
+    for kind, (ca, cb) in _card_tables(a.tally, b.tally, live).items():
         for cid in sorted(set(ca) | set(cb)):
             wa, na = ca.get(cid, (0.0, 0))
             wb, nb = cb.get(cid, (0.0, 0))
@@ -60,7 +110,7 @@ def compare_summaries(a: Summary, b: Summary) -> dict:
     order(metrics)
     da, db = a.to_dict(), b.to_dict()
     return {"base": {"pack": da["pack"], "sets": list(a.config.sets)}, "variant": {"pack": db["pack"], "sets": list(b.config.sets)},
-            "games": len(ra), "players": players, "bots": a.config.bots, "seed": a.config.seed,
+            "games": pairs.metrics[0].n, "players": players, "bots": a.config.bots, "seed": a.config.seed,
             "significant": sum(1 for m in metrics if m["significant"]), "metrics": metrics,
             "summaries": [da, db]}
 
@@ -102,35 +152,58 @@ def _false_discovery(metrics: list[dict], rate: float = 0.05) -> None:
         m["significant"] = m["significant"] and i in keep
 
 
-def _card_tables(ra: list[GameRecord], rb: list[GameRecord], players: int, live: set) -> dict:
+def _card_tables(a: Tally, b: Tally, live: set) -> dict:
+    """Per zone kind in a live zone (the base's in the order its games met them, then the
+    variant's), per side, card -> (win shares, players who had it)."""
     out: dict[str, tuple[dict, dict]] = {}
-    for side, records in ((0, ra), (1, rb)):
-        for r in records:
-            for p in range(players):
-                for kind, ids in r.chosen[p].items():
-                    if kind.split(" in ", 1)[1] not in live:
-                        continue
-                    table = out.setdefault(kind, ({}, {}))[side]
-                    for cid in ids:
-                        w, n = table.get(cid, (0.0, 0))
-                        table[cid] = (w + r.share(p), n + 1)
+    for side, tally in ((0, a), (1, b)):
+        for kind, cards in tally.card_wins().items():
+            if kind.split(" in ", 1)[1] in live:
+                out.setdefault(kind, ({}, {}))[side].update(cards)
     return out
 
 
-def compare(base: SimConfig, variant: SimConfig, progress: Optional[Callable[[int], None]] = None) -> dict:
-    """Run both (same seeds, bots, players) and compare them.
+def compare(base: SimConfig, variant: SimConfig, progress: Optional[Callable[[int], None]] = None,
+            games: Optional[tuple[Game, Game]] = None) -> dict:
+    """Run both (same seeds, bots, players) side by side and compare them: game i of
+    each is folded in as a pair as soon as both are finished. ``games``: both configs'
+    games, already loaded.
 
     On Ctrl-C, the pairs both runs finished are compared (game i of each starts
     alike, so the first k of both are pairs), and the result says ``interrupted``.
     """
-    a = simulate(base, progress)
-    b = Summary(variant, 0.0, [], a.live_zones, True) if a.interrupted else simulate(variant, progress)
-    if not (a.interrupted or b.interrupted):
-        return compare_summaries(a, b)
-    k = min(len(a.records), len(b.records))
-    a = Summary(a.config, a.seconds, a.records[:k], a.live_zones, True)
-    b = Summary(b.config, b.seconds, b.records[:k], b.live_zones, True)
-    return dict(compare_summaries(a, b), interrupted=True, games_requested=base.games)
+    loaded = list(games) if games is not None else [load_game(c.pack, c.sets) for c in (base, variant)]
+    tallies = [Tally(card_tables(g), base.players) for g in loaded]
+    pairs = Pairs(base.players)
+    seconds = [0.0, 0.0]                # each side's share of the time: from the result before to its own
+    waiting: deque = deque()            # the base's outcomes whose pair is not in yet (at most a batch)
+    interrupted = False
+    folding = _Folding().install()
+    runs = play_runs([base, variant], progress, loaded)
+    last = time.perf_counter()
+    try:
+        for side, o in runs:
+            now = time.perf_counter()
+            seconds[side] += now - last
+            last = now
+            if side == 0:
+                waiting.append(o)
+                continue
+            a = waiting.popleft()
+            with folding:
+                tallies[0].add(a)
+                tallies[1].add(o)
+                pairs.add(a, o)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        try:
+            runs.close()
+        finally:
+            folding.uninstall()
+    a, b = (Summary(cfg, t, tally, interrupted) for cfg, t, tally in zip((base, variant), seconds, tallies))
+    result = comparison(a, b, pairs)
+    return dict(result, interrupted=True, games_requested=base.games) if interrupted else result
 
 
 def format_text(c: dict, limit: int = 25) -> str:

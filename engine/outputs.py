@@ -95,28 +95,69 @@ def _open_special(target: Path) -> int:
     return fd
 
 
+class Replacement:
+    """A text file being written for ``path``, for an output written over a whole run
+    (``--records``, a row a game): ``file`` is the temporary file beside ``path``;
+    ``commit`` renames it into place once all is written, flushed and synced;
+    ``discard`` removes it, leaving ``path`` as it was (and does nothing after a
+    commit). ``replaced`` is the same as a ``with`` block."""
+
+    def __init__(self, path: PathLike, newline: Optional[str] = None, encoding: str = "utf-8"):
+        target = _target(path)
+        self.target: Path = target
+        self.tmp: Optional[Path] = None
+        if _is_special(target):
+            self.file: IO[str] = open(_open_special(target), "w", newline=newline, encoding=encoding)
+            return
+        fd, self.tmp = _temporary(target)
+        try:
+            self.file = open(fd, "w", newline=newline, encoding=encoding)
+        except BaseException:
+            os.close(fd)
+            self.discard()
+            raise
+
+    def commit(self) -> None:
+        """Put the file in place (OSError when the disk refuses: the temporary file is
+        then removed, ``path`` as it was)."""
+        f = self.file
+        try:
+            if self.tmp is not None:
+                f.flush()
+                os.fsync(f.fileno())        # a full disk may only say so here (delayed allocation)
+            f.close()
+            if self.tmp is not None:
+                os.replace(self.tmp, self.target)
+                self.tmp = None
+        except BaseException:
+            self.discard()
+            raise
+
+    def discard(self) -> None:
+        """Drop what was written: ``path`` stays as it was."""
+        try:
+            self.file.close()
+        except (OSError, AttributeError):
+            pass
+        if self.tmp is not None:
+            try:
+                os.unlink(self.tmp)
+            except OSError:
+                pass
+            self.tmp = None
+
+
 @contextmanager
 def replaced(path: PathLike, newline: Optional[str] = None, encoding: str = "utf-8") -> Iterator[IO[str]]:
     """A text file to write ``path`` with: renamed into place when the block ends
     normally, removed (``path`` untouched) when it raises. OSError on failure."""
-    target = _target(path)
-    if _is_special(target):
-        with open(_open_special(target), "w", newline=newline, encoding=encoding) as f:
-            yield f
-        return
-    fd, tmp = _temporary(target)
+    out = Replacement(path, newline, encoding)
     try:
-        with open(fd, "w", newline=newline, encoding=encoding) as f:
-            yield f
-            f.flush()
-            os.fsync(f.fileno())        # a full disk may only say so here (delayed allocation)
-        os.replace(tmp, target)
+        yield out.file
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        out.discard()
         raise
+    out.commit()
 
 
 def write_text(path: PathLike, text: str, newline: Optional[str] = None) -> None:

@@ -53,10 +53,13 @@ def play(game: Game, players: int, seed: int, agents: list, on_decision: Optiona
     if on_decision is None and not game.can_refuse and all(_by_count(a) for a in agents):
         # agents that need neither a view nor labels (random): the rules go on where each
         # decision is asked (Game.play_out), the same game as choice by choice below
+        # each seat's ``pick(n)`` (the index among n options) where the agent has one (random:
+        # its generator's randrange, no call of ours between), else its ``choose`` of n numbers
         empty: dict = {}
+        picks = [getattr(a, "pick", None) or (lambda n, a=a: a.choose(empty, range(n))) for a in agents]
 
         def choose(dec) -> int:
-            return agents[dec.player].choose(empty, range(len(dec.values)))
+            return picks[dec.player](len(dec.values))
         game.play_out(st, choose, on_choice)
         return st
     while not st.over:

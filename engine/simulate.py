@@ -1,29 +1,39 @@
-"""Many games with bots, in parallel, with statistics a designer can trust.
+"""Many games with bots, in parallel, with statistics a designer can trust, in
+memory that does not grow with the number of games.
 
 Game ``i`` of a run with seed ``s`` always uses the same game seed and bot
 seeds, and results are gathered in game order, so the figures are identical
 whatever the number of worker processes. Each worker loads and compiles the
-pack once.
+pack once. A finished game comes back as an ``Outcome`` (numbers only: its
+scores, winners, length, and the cards its players held and used, by number)
+and is folded into the run's statistics (``engine.tally``) and written as
+``--records`` rows at once, then forgotten.
 
 Ctrl-C stops a run cleanly: workers ignore SIGINT (the parent alone stops
 them), and ``simulate`` returns the games finished so far, in order (the first
 k games of the run, as a shorter run would have played them), marked
-``interrupted``. SIGTERM and a worker process that dies do the same
-(engine/stops.py says how, and ``stops.stopped()`` which it was).
+``interrupted``. A game is folded in whole or not at all (``_Folding``).
+SIGTERM and a worker process that dies do the same (engine/stops.py says how,
+and ``stops.stopped()`` which it was).
 """
 from __future__ import annotations
 
-import math
+import csv
+import io
+import signal
+import threading
 import time
-from dataclasses import dataclass, field
-from typing import Callable, Iterator, Optional
+import weakref
+from collections import deque
+from dataclasses import dataclass
+from typing import Callable, Iterator, NamedTuple, Optional, TextIO
 
 from .agents import make_agents
 from .errors import MeepleError
 from .game import Game, load_game
-from .outputs import replaced
 from .session import play
 from .stops import worker_signals
+from .tally import Tally, wilson  # noqa: F401 (wilson: also compare's)
 from .workers import context, ordered
 
 
@@ -42,20 +52,24 @@ class SimConfig:
     address: str = ""            # a Ray cluster to join (empty: start a local Ray)
 
 
-@dataclass
-class GameRecord:
+class Outcome(NamedTuple):
+    """One finished game, as numbers (cheap to send back from a worker): what the
+    statistics and a records row need. Cards are named through ``CardTables``."""
     index: int
-    scores: list[int]
-    winners: list[int]
+    scores: list
+    winners: list
     rounds: int
     decisions: int
-    chosen: list[dict[str, list[str]]]      # per player: "kind in zone" -> card ids that entered that zone
-    first: int = 0                          # the player who made the game's first choice (who starts)
-    used: list = field(default_factory=list)  # per player: card kind -> {card id: times used} (see ``UseRecorder``)
+    first: int                  # the player who made the game's first choice (who starts)
+    held: tuple                 # (player, zone kind, card) codes of the cards that entered a player's zones, each
+                                # once, in the order the game's record of moves first lists them (see ``CardTables``)
+    used: tuple                 # (player, card) codes, one per use, in the order of the choices
 
-    def share(self, p: int) -> float:
-        """Player p's share of the win (ties split it)."""
-        return 1 / len(self.winners) if p in self.winners else 0.0
+    def shares(self) -> list[float]:
+        """Each player's share of the win (ties split it)."""
+        w = self.winners
+        share = 1 / len(w)
+        return [share if p in w else 0.0 for p in range(len(self.scores))]
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -74,59 +88,95 @@ def _evaluator(game: Game, text: str):
     return _EVALUATORS[key]
 
 
-class UseRecorder:
-    """Which cards each player used in a game, seen from the engine alone (no game words).
+class CardTables:
+    """A pack's cards and the zones they enter, numbered, so that a game's outcome names
+    them by number and a run's statistics by name.
 
-    A player *uses* card C when a choice of theirs that stood names C:
+    A *zone kind* is "KIND in ZONE" ("card in hand", "piece in play"): a card entering a player's
+    zone counts for that zone kind, once a game and player however many copies entered.
+    A held code is ``(player * nkinds + zone kind) * ndefs + card definition``, negative
+    for a zone no player owns.
+
+    A player *uses* card C when a choice of theirs that stood names C (seen from the
+    engine alone, no game words):
     - an action whose parameter is a card (``with: a in activities``): C is the parameter;
     - an action a card grants (a card's own action): C is that card;
     - a ``choose`` among cards: C is the card picked.
-    Each such choice counts once per card it names. Cards that only moved into a
-    player's zones are the other tables (``GameRecord.chosen``). A refusal that undoes
-    choices undoes their uses too (a use is kept with its choice's number)."""
-
-    __slots__ = ("ids", "action_keyers", "action_describer", "raw", "hook")
+    Each such choice counts once per card it names. The choices that stood are the
+    game's log at its end (a refusal takes the choices it undoes out of the log, and
+    their uses with them). A used code is ``player * ndefs + card definition``."""
 
     def __init__(self, game: Game):
-        self.ids = game.card_def_ids
-        self.action_describer = game.action_describer
-        # per action index: whether its parameter is a card (its options are keyed by card id)
-        self.action_keyers = [k is not None and _is_card_keyer(k, self.ids) for _, _, k, _ in game.action_describer.actions]
-        # the hot path only notes (choice number + 1, player, value, describer); ``uses`` reads them after the game
-        raw: list = []
-        add = raw.append
+        defs = game.card_defs
+        self.ndefs = len(defs)
+        self.def_ids = [c.id for c in defs]
+        self.def_kinds = [c.kind for c in defs]
+        self.kind_cards: dict[str, list[str]] = {}       # card kind -> its card ids (the usage tables list every one)
+        for c in defs:
+            self.kind_cards.setdefault(c.kind, []).append(c.id)
+        self.live_zones = tuple(z.name for z in game.zone_defs if z.in_play)
+        names: list[str] = []
+        zone_kind = []
+        for z in game.zone_defs:
+            name = f"{z.holds} in {z.name}"
+            if name not in names:
+                names.append(name)
+            zone_kind.append(names.index(name))
+        self.kind_names, self.nkinds = names, len(names)
+        self.kind_live = [n.split(" in ", 1)[1] in self.live_zones for n in names]
+        self.width = per_player = self.nkinds * self.ndefs          # a player's held codes: p * width ...
+        # a slot's code base: a card's code is its slot's base + its definition; negative for
+        # a slot no player owns (below -ndefs, so that every such code is negative)
+        self.slot_base = [-1 - self.ndefs if owner < 0 else owner * per_player + zone_kind[zone] * self.ndefs
+                          for owner, zone in zip(game.slot_owner, game.slot_zone)]
+        # the zone kinds a player's zones can be: once a run met them all, it stops looking for new ones
+        self.ownable = len({zone_kind[zone] for owner, zone in zip(game.slot_owner, game.slot_zone) if owner >= 0})
+        self.card_def = game.card_def_index                 # card -> its definition
+        self.actions = game.action_describer
+        ids = game.card_def_ids
+        # per action: whether its parameter is a card (its options are keyed by card id)
+        self.card_param = [k is not None and _is_card_keyer(k, ids) for _, _, k, _ in self.actions.actions]
+        self._ids = ids
+        self._choices: dict = {}                           # a choice's describer -> whether it picks a card
 
-        def hook(st, dec, index: int, add=add) -> None:
-            add((st.choices(), dec.player, dec.values[index], dec.describer))
-        self.raw, self.hook = raw, hook
+    def held(self, track: set) -> tuple:
+        """The held codes of a game's record of moves ((slot, card) pairs): each once, in
+        the order the record first lists them; a move into a zone no player owns gives a
+        negative code (the statistics skip them)."""
+        base, card_def = self.slot_base, self.card_def
+        return tuple(dict.fromkeys([base[s] + card_def[c] for s, c in track]))
 
-    def uses(self) -> list[tuple[int, int]]:
-        """(player, card instance) per use, in the order of the choices that stood."""
-        out: list[tuple[int, int, int]] = []      # (choice number + 1, player, card)
-        keyers, ids = self.action_keyers, self.ids
-        actions = self.action_describer
-        for n, player, v, describer in self.raw:
-            while out and out[-1][0] >= n:      # undone by a refusal, made anew now
-                out.pop()
-            if describer is actions:
-                ai, card, x = v
+    def used(self, log: list) -> tuple:
+        """The used codes of a finished game's log, one per use, in the order of the choices.
+        The log as the game left it (``st._log``: each choice with its decision), before
+        anyone reads ``st.log``, which writes the option keys in place of the decisions."""
+        out: list[int] = []
+        add = out.append
+        actions, card_param, card_def, ndefs, sorts = self.actions, self.card_param, self.card_def, self.ndefs, self._choices
+        for player, index, dec in log:
+            d = dec.describer
+            if d is actions:
+                ai, card, x = dec.values[index]
                 if card is not None:
-                    out.append((n, player, card))
-                if x is not None and keyers[ai] and type(x) is int:
-                    out.append((n, player, x))
-            elif type(v) is int:
-                keyer = getattr(describer, "keyer", None)
-                if keyer is not None and _is_card_keyer(keyer, ids):
-                    out.append((n, player, v))
-        return [(p, c) for _, p, c in out]
+                    add(player * ndefs + card_def[card])
+                if x is not None and card_param[ai] and x.__class__ is int:
+                    add(player * ndefs + card_def[x])
+            elif sorts[d] if d in sorts else self._sort(d):
+                v = dec.values[index]
+                if v.__class__ is int:
+                    add(player * ndefs + card_def[v])
+        return tuple(out)
 
-    def per_player(self, game: Game, players: int) -> list[dict[str, dict[str, int]]]:
-        out: list[dict[str, dict[str, int]]] = [dict() for _ in range(players)]
-        defs, index, ids = game.card_defs, game.card_def_index, self.ids
-        for p, c in self.uses():
-            by_card = out[p].setdefault(defs[index[c]].kind, {})
-            by_card[ids[c]] = by_card.get(ids[c], 0) + 1
-        return [{k: dict(sorted(v.items())) for k, v in sorted(d.items())} for d in out]
+    def _sort(self, describer) -> bool:
+        """Whether a choice described so picks a card (its options are keyed by card id)."""
+        keyer = getattr(describer, "keyer", None)
+        sort = self._choices[describer] = keyer is not None and _is_card_keyer(keyer, self._ids)
+        return sort
+
+    def outcome(self, game: Game, st, index: int) -> Outcome:
+        log = st._log           # read as logged: the decisions, no keys made
+        return Outcome(index, st.scores, game.winners(st), st.round, len(log), log[0][0] if log else 0,
+                       self.held(st.track), self.used(log))
 
 
 def _is_card_keyer(keyer, ids: list) -> bool:
@@ -134,26 +184,27 @@ def _is_card_keyer(keyer, ids: list) -> bool:
     return getattr(keyer, "__self__", None) is ids
 
 
-def run_one(game: Game, cfg: SimConfig, index: int) -> GameRecord:
+_TABLES: "weakref.WeakKeyDictionary[Game, CardTables]" = weakref.WeakKeyDictionary()
+
+
+def card_tables(game: Game) -> CardTables:
+    """The game's ``CardTables``, made once per game and process."""
+    tables = _TABLES.get(game)
+    if tables is None:
+        tables = _TABLES[game] = CardTables(game)
+    return tables
+
+
+def run_one(game: Game, cfg: SimConfig, index: int) -> Outcome:
     gs = game_seed(cfg.seed, index)
     agents = make_agents(cfg.bots, cfg.players, gs, game, _evaluator(game, cfg.evaluation))   # compiled once per process
-    recorder = UseRecorder(game)
     try:
-        st = play(game, cfg.players, gs, agents, track=True, options=dict(cfg.options), on_choice=recorder.hook)
+        st = play(game, cfg.players, gs, agents, track=True, options=dict(cfg.options))
     except MeepleError as err:
         # which game of the run stopped (the run stops there): see ``stopped_game``
         err.game, err.config = index, cfg
         raise
-    chosen: list[dict[str, set]] = [dict() for _ in range(cfg.players)]
-    for slot, card in st.track:
-        owner = game.slot_owner[slot]
-        if owner < 0:
-            continue
-        zone = game.zone_defs[game.slot_zone[slot]]
-        chosen[owner].setdefault(f"{zone.holds} in {zone.name}", set()).add(game.card_def_ids[card])
-    return GameRecord(index, st.scores, game.winners(st), st.round, st.choices(),
-                      [{k: sorted(v) for k, v in c.items()} for c in chosen], st._log[0][0] if st.choices() else 0,     # the first chooser (no key is made)
-                      recorder.per_player(game, cfg.players))
+    return card_tables(game).outcome(game, st, index)
 
 
 def stopped_game(err: MeepleError) -> Optional[str]:
@@ -171,67 +222,108 @@ def stopped_game(err: MeepleError) -> Optional[str]:
     return f"game {index} of {cfg.pack}{changed} (game seed {gs}) stopped the run; to play it again: {again}"
 
 
+# ---------------------------------------------------------------- running the games
+# A run plays one config (simulate) or several side by side (compare: base and
+# variant), in batches of games: side 0's batch j, then side 1's batch j, and so on,
+# so that the games of every side come back in game order and game i of each side
+# comes back close to the others' (compare pairs them as they come).
+Task = tuple        # (side, config, first game, end)
+
+
+def _chunk(cfg: SimConfig) -> int:
+    return max(1, min(50, cfg.games // max(1, cfg.workers * 8)))
+
+
+def _tasks(cfgs: list[SimConfig]) -> Iterator[Task]:
+    """The batches, made as they are handed out (nothing a game is kept for the run)."""
+    games, chunk = cfgs[0].games, _chunk(cfgs[0])
+    for start in range(0, games, chunk):
+        for side, cfg in enumerate(cfgs):
+            yield side, cfg, start, min(games, start + chunk)
+
+
 _WORKER: dict = {}
 
 
-def _init_worker(pack: str, sets: tuple = ()) -> None:
+def _key(cfg: SimConfig) -> tuple:
+    return (cfg.pack, cfg.sets)
+
+
+def _init_worker(keys: tuple) -> None:
     # Ctrl-C and SIGTERM are the parent's to handle: a worker stops, silently, when the
     # parent terminates it, or when the parent dies (engine/stops.py)
     worker_signals()
-    # a forked worker already holds the parent's compiled game (copy-on-write)
-    if _WORKER.get("key") != (pack, sets):
-        _WORKER["game"] = load_game(pack, sets)
-        _WORKER["key"] = (pack, sets)
+    # a forked worker already holds the parent's compiled games (copy-on-write)
+    games = _WORKER.setdefault("games", {})
+    for key in keys:
+        if key not in games:
+            games[key] = load_game(*key)
 
 
-def _work(args: tuple) -> list[GameRecord]:
-    cfg, indices = args
-    game = _WORKER["game"]
-    return [run_one(game, cfg, i) for i in indices]
+def _work(task: Task) -> tuple[int, list[Outcome]]:
+    side, cfg, start, end = task
+    game = _WORKER["games"][_key(cfg)]
+    return side, [run_one(game, cfg, i) for i in range(start, end)]
 
 
-def run(cfg: SimConfig, progress: Optional[Callable[[int], None]] = None, game: Optional[Game] = None) -> Iterator[GameRecord]:
-    """Yield records in game order."""
-    chunk = max(1, min(50, cfg.games // max(1, cfg.workers * 8)))
-    batches = [(cfg, list(range(i, min(cfg.games, i + chunk)))) for i in range(0, cfg.games, chunk)]
+def play_runs(cfgs: list[SimConfig], progress: Optional[Callable[[int], None]] = None,
+              games: Optional[list[Game]] = None) -> Iterator[tuple[int, Outcome]]:
+    """(side, outcome) for every game of every config (same number of games each), each
+    side's in game order, batches interleaved as said above. ``games``: the configs'
+    games, already loaded (else each is loaded here)."""
+    cfg = cfgs[0]
     if cfg.backend == "ray":
-        yield from _run_ray(cfg, batches, progress)
+        yield from _run_ray(cfgs, progress)
         return
+    loaded = games or [load_game(c.pack, c.sets) for c in cfgs]
     if cfg.workers <= 1:
-        g = game or load_game(cfg.pack, cfg.sets)
-        for _, indices in batches:
-            for i in indices:
-                yield run_one(g, cfg, i)
+        for side, c, start, end in _tasks(cfgs):
+            for i in range(start, end):
+                yield side, run_one(loaded[side], c, i)
                 if progress:
                     progress(1)
         return
-    if context().get_start_method() == "fork" and game is not None:
-        _WORKER["game"], _WORKER["key"] = game, (cfg.pack, cfg.sets)     # forked workers share it
+    if context().get_start_method() == "fork":        # forked workers share the parent's compiled games
+        _WORKER.setdefault("games", {}).update({_key(c): g for c, g in zip(cfgs, loaded)})
+    batches = -(-cfg.games // _chunk(cfg)) * len(cfgs)
     # in order, the workers silent, and a worker that dies stops the run (engine/workers.py)
-    for records in ordered(_work, batches, min(cfg.workers, len(batches)), _init_worker, (cfg.pack, cfg.sets)):
-        for r in records:
-            yield r
+    for side, outcomes in ordered(_work, _tasks(cfgs), min(cfg.workers, batches), _init_worker,
+                                  (tuple(_key(c) for c in cfgs),)):
+        for o in outcomes:
+            yield side, o
             if progress:
                 progress(1)
 
 
+def run(cfg: SimConfig, progress: Optional[Callable[[int], None]] = None, game: Optional[Game] = None) -> Iterator[Outcome]:
+    """Yield one config's outcomes in game order."""
+    runs = play_runs([cfg], progress, [game] if game is not None else None)
+    try:
+        for _, o in runs:
+            yield o
+    finally:
+        runs.close()
+
+
 class _RayWorker:
-    """One Ray actor: loads and compiles the pack once, then plays batches."""
+    """One Ray actor: loads and compiles the packs once, then plays batches."""
 
-    def __init__(self, pack: str, sets: tuple):
-        self.game = load_game(pack, sets)
+    def __init__(self, keys: tuple):
+        self.games = {key: load_game(*key) for key in keys}
 
-    def play(self, cfg: SimConfig, indices: list[int]) -> list[GameRecord]:
-        return [run_one(self.game, cfg, i) for i in indices]
+    def play(self, side: int, cfg: SimConfig, start: int, end: int) -> tuple[int, list[Outcome]]:
+        game = self.games[_key(cfg)]
+        return side, [run_one(game, cfg, i) for i in range(start, end)]
 
 
-def _run_ray(cfg: SimConfig, batches: list, progress: Optional[Callable[[int], None]]) -> Iterator[GameRecord]:
+def _run_ray(cfgs: list[SimConfig], progress: Optional[Callable[[int], None]]) -> Iterator[tuple[int, Outcome]]:
     """The same batches on Ray actors (the optional extra meeple[ray]); results
     come back in game order, so they equal a local run's."""
     try:
         import ray
     except ImportError as err:
         raise RuntimeError("the Ray backend needs Ray: pip install 'meeple[ray]'") from err
+    cfg = cfgs[0]
     started = False
     if not ray.is_initialized():
         kwargs = {"address": cfg.address} if cfg.address else {"num_cpus": max(1, cfg.workers)}
@@ -239,11 +331,13 @@ def _run_ray(cfg: SimConfig, batches: list, progress: Optional[Callable[[int], N
         started = True
     try:
         actor = ray.remote(_RayWorker)
-        workers = [actor.remote(cfg.pack, cfg.sets) for _ in range(max(1, cfg.workers))]
-        pending = [workers[i % len(workers)].play.remote(batch[0], batch[1]) for i, batch in enumerate(batches)]
-        for ref in pending:               # in order: identical to a local run
-            for r in ray.get(ref):
-                yield r
+        keys = tuple(_key(c) for c in cfgs)
+        workers = [actor.remote(keys) for _ in range(max(1, cfg.workers))]
+        pending = deque(workers[i % len(workers)].play.remote(*task) for i, task in enumerate(_tasks(cfgs)))
+        while pending:                    # in order: identical to a local run
+            side, outcomes = ray.get(pending.popleft())     # a batch read is let go (Ray frees it)
+            for o in outcomes:
+                yield side, o
                 if progress:
                     progress(1)
     finally:
@@ -251,74 +345,131 @@ def _run_ray(cfg: SimConfig, batches: list, progress: Optional[Callable[[int], N
             ray.shutdown()
 
 
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval for a proportion."""
-    if n == 0:
-        return (0.0, 0.0)
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+class _Folding:
+    """A finished game is folded into the statistics and written as records rows whole,
+    or not at all: while it is (``with folding:``), a signal whose handler would raise
+    (Ctrl-C's KeyboardInterrupt, or a SIGTERM handler's exception) waits, and is handled
+    as soon as the game is in. Outside, signals are handled as they come (a game being
+    played is dropped). Only the main thread handles signals; elsewhere this does nothing."""
+
+    SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM") if hasattr(signal, name))
+
+    def __init__(self) -> None:
+        self.busy = False
+        self.waiting: Optional[tuple] = None
+        self.handlers: dict = {}
+
+    def install(self) -> "_Folding":
+        if threading.current_thread() is threading.main_thread():
+            for sig in self.SIGNALS:
+                handler = signal.getsignal(sig)
+                if callable(handler):
+                    self.handlers[sig] = handler
+                    signal.signal(sig, self._deliver)
+        return self
+
+    def uninstall(self) -> None:
+        for sig, handler in self.handlers.items():
+            signal.signal(sig, handler)
+        self.handlers = {}
+
+    def _deliver(self, signum: int, frame) -> None:
+        if self.busy:
+            self.waiting = (signum, frame)
+        else:
+            self.handlers[signum](signum, frame)
+
+    def __enter__(self) -> None:
+        self.busy = True
+
+    def __exit__(self, *exc) -> None:
+        self.busy = False
+        if self.waiting is not None and exc[0] is None:
+            signum, frame = self.waiting
+            self.waiting = None
+            self.handlers[signum](signum, frame)
 
 
-def mean_ci(values: list[float], z: float = 1.96) -> tuple[float, float, float]:
-    n = len(values)
-    if n == 0:
-        return (0.0, 0.0, 0.0)
-    m = sum(values) / n
-    if n == 1:
-        return (m, m, m)
-    var = sum((v - m) ** 2 for v in values) / (n - 1)
-    half = z * math.sqrt(var / n)
-    return (m, m - half, m + half)
+class RecordsUnwritable(Exception):
+    """Writing ``--records`` failed (a full disk...): ``error`` is the OSError."""
+
+    def __init__(self, error: OSError):
+        super().__init__(str(error))
+        self.error = error
+
+
+class RecordWriter:
+    """``--records``: one CSV row per player per game, what a designer loads into a
+    spreadsheet, written as each game is folded in (in game order), a game's rows in
+    one write."""
+
+    HEADER = ["game", "game_seed", "seat", "bot", "score", "rank", "win_share", "first", "rounds", "decisions", "cards"]
+
+    def __init__(self, file: TextIO, cfg: SimConfig, tables: CardTables):
+        self.file, self.cfg, self.tables = file, cfg, tables
+        bots = [b.strip() for b in cfg.bots.split(",") if b.strip()] or ["random"]
+        self.bots = bots * cfg.players if len(bots) == 1 else bots
+        self.buffer = io.StringIO()
+        self.csv = csv.writer(self.buffer)
+        self.csv.writerow(self.HEADER)
+        self._flush()
+
+    def _flush(self) -> None:
+        text = self.buffer.getvalue()
+        self.buffer.seek(0)
+        self.buffer.truncate()
+        try:
+            self.file.write(text)
+        except OSError as err:
+            raise RecordsUnwritable(err) from err
+
+    def cards(self, o: Outcome) -> list[str]:
+        """Per player, the cards that entered their live zones: 'KIND in ZONE:card' by
+        zone kind, then card id."""
+        t = self.tables
+        out: list[list[tuple[str, str]]] = [[] for _ in range(self.cfg.players)]
+        for code in o.held:
+            if code >= 0:
+                p, rest = divmod(code, t.width)
+                kind, d = divmod(rest, t.ndefs)
+                if t.kind_live[kind]:
+                    out[p].append((t.kind_names[kind], t.def_ids[d]))
+        return [";".join(f"{kind}:{cid}" for kind, cid in sorted(cards)) for cards in out]
+
+    def write(self, o: Outcome) -> None:
+        cfg, scores = self.cfg, o.scores
+        order = sorted(range(cfg.players), key=lambda p: -scores[p])
+        shares, cards, seed = o.shares(), self.cards(o), game_seed(cfg.seed, o.index)
+        self.csv.writerows([o.index, seed, f"P{p + 1}", self.bots[p], scores[p], order.index(p) + 1,
+                            round(shares[p], 4), int(o.first == p), o.rounds, o.decisions, cards[p]]
+                           for p in range(cfg.players))
+        self._flush()
 
 
 @dataclass
 class Summary:
+    """A run's figures (``tally``), the time it took, and whether Ctrl-C cut it short
+    (then they are of its first ``games`` games)."""
     config: SimConfig
     seconds: float
-    records: list[GameRecord] = field(default_factory=list)
-    live_zones: tuple = ()
-    interrupted: bool = False        # Ctrl-C: the records are the first games of the run only
-    kind_cards: dict = field(default_factory=dict)   # card kind -> its card ids (the usage tables list every one)
+    tally: Tally
+    interrupted: bool = False
+
+    @property
+    def games(self) -> int:
+        """The games folded in."""
+        return self.tally.n
+
+    @property
+    def live_zones(self) -> tuple:
+        return self.tally.tables.live_zones
 
     def to_dict(self) -> dict:
-        cfg = self.config
-        n = len(self.records)
-        seats = []
-        for p in range(cfg.players):
-            wins = sum(1 / len(r.winners) for r in self.records if p in r.winners)
-            lo, hi = wilson(wins, n)
-            m, mlo, mhi = mean_ci([r.scores[p] for r in self.records])
-            counts: dict[int, int] = {}
-            for r in self.records:
-                counts[r.scores[p]] = counts.get(r.scores[p], 0) + 1
-            seats.append({"seat": f"P{p + 1}", "games": n, "win_rate": wins / n if n else 0.0, "win_ci": [lo, hi],
-                          "mean_score": m, "score_ci": [mlo, mhi],
-                          "score_distribution": {str(k): counts[k] for k in sorted(counts)}})
-        kinds: dict[str, dict[str, list]] = {}
-        for r in self.records:
-            for p in range(cfg.players):
-                share = 1 / len(r.winners) if p in r.winners else 0.0
-                for kind, ids in r.chosen[p].items():
-                    for cid in ids:
-                        kinds.setdefault(kind, {}).setdefault(cid, []).append((share, r.scores[p]))
-        cards = {}
-        for kind, by_card in kinds.items():
-            rows = []
-            for cid, entries in sorted(by_card.items()):
-                k = len(entries)
-                wins = sum(e[0] for e in entries)
-                lo, hi = wilson(wins, k)
-                m, mlo, mhi = mean_ci([e[1] for e in entries])
-                rows.append({"card": cid, "games": k, "win_rate": wins / k, "win_ci": [lo, hi], "mean_score": m, "score_ci": [mlo, mhi]})
-            cards[kind] = rows
-        used = self._used()
-        rounds = mean_ci([r.rounds for r in self.records])
-        spread = mean_ci([max(r.scores) - min(r.scores) for r in self.records])
-        first_wins = sum(r.share(r.first) for r in self.records)
-        flo, fhi = wilson(first_wins, n)
+        cfg, t = self.config, self.tally
+        n = t.n
+        cards = t.card_tables()
+        rounds, spread = t.rounds.interval(), t.spread.interval()
+        flo, fhi = wilson(t.first_wins, n)
         return {
             "pack": cfg.pack, "sets": list(cfg.sets), "players": cfg.players, "games": n, "seed": cfg.seed, "workers": cfg.workers,
             "bots": cfg.bots,
@@ -326,71 +477,47 @@ class Summary:
             "seconds": round(self.seconds, 3),
             "games_per_second": round(n / self.seconds, 2) if self.seconds > 0 else None,
             "mean_rounds": rounds[0], "rounds_ci": [rounds[1], rounds[2]],
-            "mean_decisions": sum(r.decisions for r in self.records) / n if n else 0,
+            "mean_decisions": t.decisions / n if n else 0,
             # the gap between the best and the worst score of a game
             "score_spread": spread[0], "spread_ci": [spread[1], spread[2]],
             # the win rate of the player who made the first choice, against a fair 1 / players
-            "first_player": {"win_rate": first_wins / n if n else 0.0, "win_ci": [flo, fhi], "fair": 1 / cfg.players},
-            "seats": seats, "cards": cards,
-            # per card kind, every card: how often players used it (see UseRecorder) and how its users did
-            "used": used,
+            "first_player": {"win_rate": t.first_wins / n if n else 0.0, "win_ci": [flo, fhi], "fair": 1 / cfg.players},
+            "seats": t.seats(), "cards": cards,
+            # per card kind, every card: how often players used it (see CardTables) and how its users did
+            "used": t.use_tables(),
             # the text report shows cards that reached a live zone (played, built)
             "shown": sorted(k for k in cards if k.split(" in ", 1)[1] in self.live_zones),
             **({"interrupted": True, "games_requested": cfg.games} if self.interrupted else {}),
         }
 
 
-    def _used(self) -> dict[str, list[dict]]:
-        """The usage tables: per kind of card used at all, a row per card of that kind
-        (unused ones too): times used, by seat, and the win rate and mean score of the
-        players who used it (one entry per game and player, however often they used it)."""
-        cfg = self.config
-        seen: dict[str, dict[str, list]] = {}
-        for r in self.records:
-            for p, by_kind in enumerate(r.used):
-                share = r.share(p)
-                for kind, by_card in by_kind.items():
-                    cards = seen.setdefault(kind, {})
-                    for cid, times in by_card.items():
-                        cards.setdefault(cid, []).append((p, times, share, r.scores[p]))
-        out = {}
-        for kind in sorted(seen):
-            rows = []
-            for cid in sorted(set(self.kind_cards.get(kind, ())) | set(seen[kind])):
-                entries = seen[kind].get(cid, [])
-                k = len(entries)
-                wins = sum(e[2] for e in entries)
-                lo, hi = wilson(wins, k)
-                m, mlo, mhi = mean_ci([e[3] for e in entries])
-                by_seat = [0] * cfg.players
-                for e in entries:
-                    by_seat[e[0]] += e[1]
-                rows.append({"card": cid, "times": sum(by_seat), "by_seat": {f"P{p + 1}": n for p, n in enumerate(by_seat)},
-                             "users": k, "win_rate": wins / k if k else 0.0, "win_ci": [lo, hi],
-                             "mean_score": m, "score_ci": [mlo, mhi]})
-            out[kind] = rows
-        return out
-
-
-def simulate(cfg: SimConfig, progress: Optional[Callable[[int], None]] = None) -> Summary:
-    """Run the games; on Ctrl-C, the summary of those finished (``interrupted``)."""
-    game = load_game(cfg.pack, cfg.sets)
+def simulate(cfg: SimConfig, progress: Optional[Callable[[int], None]] = None, game: Optional[Game] = None,
+             records: Optional[TextIO] = None) -> Summary:
+    """Run the games; on Ctrl-C, the summary of those finished (``interrupted``).
+    ``game``: the config's game, already loaded; ``records``: where to write the
+    ``--records`` rows, as each game finishes."""
+    game = game or load_game(cfg.pack, cfg.sets)
+    tables = card_tables(game)
+    tally = Tally(tables, cfg.players)
+    writer = RecordWriter(records, cfg, tables) if records is not None else None
     start = time.perf_counter()
-    records: list[GameRecord] = []
     interrupted = False
-    games = run(cfg, progress, game)
+    folding = _Folding().install()
+    games = play_runs([cfg], progress, [game])
     try:
-        for r in games:
-            records.append(r)
+        for _, o in games:
+            with folding:
+                if writer is not None:
+                    writer.write(o)
+                tally.add(o)
     except KeyboardInterrupt:
         interrupted = True
     finally:
-        games.close()            # stops the workers now, not when the generator is collected
-    live = tuple(z.name for z in game.zone_defs if z.in_play)
-    kinds: dict[str, list[str]] = {}
-    for c in game.card_defs:
-        kinds.setdefault(c.kind, []).append(c.id)
-    return Summary(cfg, time.perf_counter() - start, records, live, interrupted, kinds)
+        try:
+            games.close()        # stops the workers now, not when the generator is collected
+        finally:
+            folding.uninstall()
+    return Summary(cfg, time.perf_counter() - start, tally, interrupted)
 
 
 def format_text(d: dict) -> str:
@@ -423,22 +550,3 @@ def format_text(d: dict) -> str:
                          f"[{pct(r['win_ci'][0])}, {pct(r['win_ci'][1])}] {r['mean_score']:>9.2f}  {interval:<16}"
                          + "/".join(str(n) for n in r["by_seat"].values()))
     return "\n".join(lines)
-
-
-def write_records(summary: "Summary", path: str, game: Game) -> None:
-    """One row per player per game: what a designer loads into a spreadsheet."""
-    import csv
-    cfg = summary.config
-    bots = [b.strip() for b in cfg.bots.split(",") if b.strip()] or ["random"]
-    if len(bots) == 1:
-        bots = bots * cfg.players
-    with replaced(path, newline="") as f:       # whole, or the file as it was (engine/outputs.py)
-        w = csv.writer(f)
-        w.writerow(["game", "game_seed", "seat", "bot", "score", "rank", "win_share", "first", "rounds", "decisions", "cards"])
-        for r in summary.records:
-            order = sorted(range(cfg.players), key=lambda p: -r.scores[p])
-            for p in range(cfg.players):
-                cards = ";".join(f"{kind}:{cid}" for kind, ids in sorted(r.chosen[p].items())
-                                 if kind.split(" in ", 1)[1] in summary.live_zones for cid in ids)
-                w.writerow([r.index, game_seed(cfg.seed, r.index), f"P{p + 1}", bots[p], r.scores[p], order.index(p) + 1,
-                            round(r.share(p), 4), int(r.first == p), r.rounds, r.decisions, cards])

@@ -1,8 +1,9 @@
-"""Numbers for every card, however it is used (engine/simulate.py, ``UseRecorder``):
+"""Numbers for every card, however it is used (engine/simulate.py, ``CardTables.used``):
 a player uses card C when a choice of theirs that stood names C: an action whose
 parameter is C, C's own action, or a ``choose`` that picked C. A refusal undoes
-the uses of the choices it undoes. The engine test pack tests/packs/usage has all
-three, and a refusal of each sort; a scripted player makes the counts exact."""
+the uses of the choices it undoes (they leave the log the uses are read from). The
+engine test pack tests/packs/usage has all three, and a refusal of each sort; a
+scripted player makes the counts exact."""
 import json
 from pathlib import Path
 
@@ -10,7 +11,8 @@ import pytest
 
 from engine.game import load_game
 from engine.session import play
-from engine.simulate import GameRecord, SimConfig, Summary, UseRecorder, format_text, simulate
+from engine.simulate import Outcome, SimConfig, Summary, card_tables, format_text, simulate
+from engine.tally import Tally
 
 PACK = str(Path(__file__).parent / "packs" / "usage")
 GAME = load_game(PACK)
@@ -36,18 +38,26 @@ class Sniffer:
 
 
 def scripted():
-    rec = UseRecorder(GAME)
-    st = play(GAME, 2, 0, [Sniffer(), Sniffer()], track=True, on_choice=rec.hook)
-    return st, rec
+    st = play(GAME, 2, 0, [Sniffer(), Sniffer()], track=True)
+    return st, card_tables(GAME).used(st._log)
+
+
+def per_player(used: tuple) -> list[dict[str, dict[str, int]]]:
+    """Used codes -> per player, card kind -> {card: times}."""
+    tables = card_tables(GAME)
+    out: list[dict] = [{}, {}]
+    for code in used:
+        p, d = divmod(code, tables.ndefs)
+        by_card = out[p].setdefault(tables.def_kinds[d], {})
+        by_card[tables.def_ids[d]] = by_card.get(tables.def_ids[d], 0) + 1
+    return out
 
 
 def test_the_scripted_game_as_expected():
-    st, rec = scripted()
+    st, _ = scripted()
     assert [k for _, _, k in st.log] == ["sniff", "plum", "pick:pear", "pick:plum"]
     # the sniff of the apple (two choices that stood, then undone) and each player's pick of the apple
     assert st.refused == 4
-    # told of: sniff (stood, then undone by the refusal of the apple), sniff, plum, pick:pear, pick:plum
-    assert len(rec.raw) == 5
     assert st.scores == [2, 3]
 
 
@@ -60,25 +70,26 @@ def test_the_scripted_game_as_expected():
     (1, "tool", None),
 ])
 def test_uses_per_player(player, kind, expected):
-    _, rec = scripted()
-    assert rec.per_player(GAME, 2)[player].get(kind) == expected
+    _, used = scripted()
+    assert per_player(used)[player].get(kind) == expected
 
 
 def test_uses_in_order():
-    _, rec = scripted()
-    names = [(p, GAME.card_def_ids[c]) for p, c in rec.uses()]
+    _, used = scripted()
+    tables = card_tables(GAME)
+    names = [(code // tables.ndefs, tables.def_ids[code % tables.ndefs]) for code in used]
     assert names == [(0, "hammer"), (0, "plum"), (0, "pear"), (1, "plum")]
 
 
 def test_summary_usage_table_exact():
-    _, rec = scripted()
-    used = rec.per_player(GAME, 2)
+    _, used = scripted()
     cfg = SimConfig(PACK, 2, 2)
     # the same game twice, then one where nobody used anything and P1 won
-    records = [GameRecord(0, [2, 3], [1], 1, 4, [{}, {}], 0, used), GameRecord(1, [2, 3], [1], 1, 4, [{}, {}], 0, used),
-               GameRecord(2, [5, 1], [0], 1, 4, [{}, {}], 0, [{}, {}])]
-    kinds = {"fruit": ["apple", "pear", "plum"], "tool": ["hammer"]}
-    d = Summary(cfg, 1.0, records, kind_cards=kinds).to_dict()
+    tally = Tally(card_tables(GAME), 2)
+    for o in (Outcome(0, [2, 3], [1], 1, 4, 0, (), used), Outcome(1, [2, 3], [1], 1, 4, 0, (), used),
+              Outcome(2, [5, 1], [0], 1, 4, 0, (), ())):
+        tally.add(o)
+    d = Summary(cfg, 1.0, tally).to_dict()
     fruit = {r["card"]: r for r in d["used"]["fruit"]}
     assert list(d["used"]) == ["fruit", "tool"]
     assert [r["card"] for r in d["used"]["fruit"]] == ["apple", "pear", "plum"]       # every card of the kind, unused too

@@ -95,23 +95,32 @@ def test_the_comparison_report_shows_both_side_by_side(tmp_path):
 def test_the_ray_backend_gives_the_local_results():
     """Same seed, same figures: a local Ray instance (the extra meeple[ray])
     against one local process."""
+    import io
     from engine.simulate import SimConfig, simulate
-    local = simulate(SimConfig("citadels", 16, 4, seed=2, workers=1)).to_dict()
-    ray = simulate(SimConfig("citadels", 16, 4, seed=2, workers=2, backend="ray")).to_dict()
+    local_rows, ray_rows = io.StringIO(), io.StringIO()
+    local = simulate(SimConfig("citadels", 16, 4, seed=2, workers=1), records=local_rows).to_dict()
+    ray = simulate(SimConfig("citadels", 16, 4, seed=2, workers=2, backend="ray"), records=ray_rows).to_dict()
     for key in ("seats", "cards", "mean_rounds", "mean_decisions", "score_spread", "first_player"):
         assert ray[key] == local[key], key
+    assert ray_rows.getvalue() == local_rows.getvalue() and local_rows.getvalue().count("\n") == 1 + 16 * 4
 
 
 def _known_case():
     """40 paired games, 2 players: the variant adds 3 +- 1 points to P1 (clear),
     1 +- 2 to P2 (less clear), half a round to a game, and changes no winner."""
-    from engine.compare import compare_summaries
-    from engine.simulate import GameRecord, SimConfig, Summary
-    base, variant = [], []
+    from engine.compare import Pairs, comparison
+    from engine.game import load_game
+    from engine.simulate import Outcome, SimConfig, Summary, card_tables
+    from engine.tally import Tally
+    tables = card_tables(load_game(str(REPO / "tests" / "content" / "valid" / "minimal")))
+    base, variant, pairs = Tally(tables, 2), Tally(tables, 2), Pairs(2)
     for i in range(40):
-        base.append(GameRecord(i, [10, 10], [0], 10, 100, [{}, {}]))
-        variant.append(GameRecord(i, [13 + (i % 3 - 1), 11 + (i % 5 - 2)], [0], 10 + i % 2, 100, [{}, {}]))
-    return compare_summaries(Summary(SimConfig("base", 40, 2), 1.0, base), Summary(SimConfig("variant", 40, 2), 1.0, variant))
+        a = Outcome(i, [10, 10], [0], 10, 100, 0, (), ())
+        b = Outcome(i, [13 + (i % 3 - 1), 11 + (i % 5 - 2)], [0], 10 + i % 2, 100, 0, (), ())
+        base.add(a)
+        variant.add(b)
+        pairs.add(a, b)
+    return comparison(Summary(SimConfig("base", 40, 2), 1.0, base), Summary(SimConfig("variant", 40, 2), 1.0, variant), pairs)
 
 
 def test_the_compare_table_is_in_the_order_it_states():
@@ -140,8 +149,11 @@ def test_the_compare_table_is_in_the_order_it_states():
                                             ([0, 0, 0], 0.0),
                                             ([0, 2, 1], 1 / 1.96)])
 def test_clarity_of_a_difference(diffs, clarity):
-    from engine.compare import _paired, order
-    m = [_paired("x", [0] * len(diffs), diffs)]
+    from engine.compare import Paired, order
+    paired = Paired("x", "points")
+    for d in diffs:
+        paired.add(0, d, d)
+    m = [paired.to_dict()]
     order(m)
     assert m[0]["clarity"] == (clarity if clarity is None else pytest.approx(clarity * 3 ** 0.5))
 
