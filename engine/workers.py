@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import signal
+import time
 from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -66,8 +67,13 @@ def _result(future: Future, processes: dict) -> Any:
 def _lost(processes: dict) -> WorkerLost:
     """Which worker died: the one dead of another cause than the SIGTERM the pool then
     sent the others (all are waited for, so that each has its exit code)."""
+    deadline = time.monotonic() + JOIN_SECONDS
     for p in processes.values():
-        p.join(JOIN_SECONDS)
+        p.join(max(0.0, deadline - time.monotonic()))
+    # the pool's own thread may be reaping a worker as we join it: its exit code shows
+    # once that thread has it (a join that lost the race returns with none)
+    while any(p.exitcode is None for p in processes.values()) and time.monotonic() < deadline:
+        time.sleep(0.01)
     dead = [p for p in processes.values() if p.exitcode is not None]
     first = next((p for p in dead if p.exitcode != -signal.SIGTERM), dead[0] if dead else None)
     return WorkerLost(first.pid if first else None, first.exitcode if first else -signal.SIGKILL)
