@@ -25,11 +25,15 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tools"))
+from checkout import use  # noqa: E402
 
-from engine.errors import Problems  # noqa: E402
-from engine.game import Game, load_game  # noqa: E402
-from engine.pack import read_pack, resolve, shipped_packs  # noqa: E402
+use(ROOT)          # this checkout's meeple, not an installed one
+
+from meeple.core.errors import Problems  # noqa: E402
+from meeple.runtime.game import Game, load_game  # noqa: E402
+from meeple.loading.folders import resolve, shipped_packs  # noqa: E402
+from meeple.loading.pack import read_pack
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 import reference_citadels  # noqa: E402
@@ -90,13 +94,13 @@ def validation(pack: str, repeats: int = 5) -> tuple[float, float]:
         Game(p).compile(problems, generate=False)
         best = min(best, time.perf_counter() - start)
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "engine.cli", "validate", pack], cwd=ROOT, capture_output=True, check=True)
+    subprocess.run([sys.executable, "-m", "meeple", "validate", pack], cwd=ROOT, capture_output=True, check=True)
     return best, time.perf_counter() - start
 
 
 def parallel_speedup(pack: str, players: int, games: int) -> tuple[float, float, float]:
     """Games per second with 1 and 2 worker processes, and the speed-up."""
-    from engine.simulate import SimConfig, simulate
+    from meeple.workbench.simulate import SimConfig, simulate
     rates = []
     for workers in (1, 2):
         summary = simulate(SimConfig(pack, games, players, seed=1, workers=workers))
@@ -106,9 +110,9 @@ def parallel_speedup(pack: str, players: int, games: int) -> tuple[float, float,
 
 def decision_cost(game: Game, players: int, bots: str, games: int) -> float:
     """Milliseconds per decision of the planning bot in seat 1."""
-    from engine.agents import make_agents
-    from engine.bots import evaluator
-    from engine.session import play
+    from meeple.play.agents import make_agents
+    from meeple.play.bots import evaluator
+    from meeple.play.session import play
     total, decisions = 0.0, 0
     value = evaluator(game)
     for seed in range(games):

@@ -1,4 +1,4 @@
-"""Steps a planning bot's decision takes (engine/bots.py, DECISION_STEPS), measured.
+"""Steps a planning bot's decision takes (engine/play/bots.py, DECISION_STEPS), measured.
 
     python benchmarks/bot_steps.py [--games 2] [--decisions 40] [PACK:BOT ...]
 
@@ -14,13 +14,17 @@ import statistics
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+from checkout import use  # noqa: E402
 
-from engine import state as state_module  # noqa: E402
-from engine.agents import make_agents  # noqa: E402
-from engine.bots import evaluator  # noqa: E402
-from engine.game import load_game  # noqa: E402
-from engine.session import play  # noqa: E402
+use(ROOT)          # this checkout's meeple, not an installed one
+
+from meeple.runtime import state as state_module  # noqa: E402
+from meeple.play.agents import make_agents  # noqa: E402
+from meeple.play.bots import evaluator  # noqa: E402
+from meeple.runtime.game import load_game  # noqa: E402
+from meeple.play.session import play  # noqa: E402
 
 CASES = ["citadels:greedy", "citadels:mcts", "troyes:greedy", "troyes:mcts", "troyes:mcts:200:40",
          "signorie:greedy", "signorie:mcts", "citadels-2016:mcts", "citadels-dark-city:mcts"]
@@ -36,7 +40,7 @@ def measure(pack: str, bot: str, games: int, decisions: int) -> tuple[list[int],
         def __init__(self, budget: int):
             super().__init__(budget)
             used.append(self)
-    import engine.bots as bots
+    import meeple.play.bots as bots
     bots.StepMeter = Recording
     game = load_game(pack)
     value = evaluator(game)

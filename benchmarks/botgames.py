@@ -10,6 +10,7 @@ prints the bot's decisions made to standard error.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Any, Callable
 
 
@@ -22,11 +23,13 @@ def play_bot(root: str, pack: str, bot: str, players: int, games: int, decisions
     """Play the games with the engine of the checkout at ``root``; each of the bot's
     decisions is ``deciding(choose, view, options)`` (the bot's own choose, called).
     Returns how many decisions the bot made."""
-    sys.path.insert(0, root)
-    from engine.agents import make_agents
-    from engine.bots import evaluator
-    from engine.game import load_game
-    from engine.session import play
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+    from checkout import module, use
+    use(root)
+    make_agents = module(root, "meeple.play.agents").make_agents
+    evaluator = module(root, "meeple.play.bots").evaluator
+    load_game = module(root, "meeple.runtime.game").load_game
+    from meeple.play.session import play
     game = load_game(pack)
     value = evaluator(game)
 

@@ -42,8 +42,10 @@ def _tracer(seen: collections.Counter):
 
 def count(root: str, pack: str, players: int, games: int) -> tuple[collections.Counter, int]:
     """Bytecodes per function (file:line:name) over ``games`` seeded random games, and the decisions made."""
-    sys.path.insert(0, root)
-    from engine.game import load_game
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+    from checkout import module, use
+    use(root)
+    load_game = module(root, "meeple.runtime.game").load_game
     game = load_game(pack)
     seen: collections.Counter = collections.Counter()
 

@@ -8,12 +8,15 @@
 # caches are off, so both runs do the same work outside the games.
 set -euo pipefail
 root=$(cd "$1" && pwd); pack=$2; players=$3; games=$4
+tools=$(cd "$(dirname "$0")/../tools" && pwd)      # tools/checkout.py imports that checkout's meeple
 py=$(python -c 'import sys; print(sys.executable)')
 play='
 import random, sys
 root, pack, players, games = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-sys.path.insert(0, root)
-from engine.game import load_game
+sys.path.insert(0, sys.argv[5])
+from checkout import module, use
+use(root)
+load_game = module(root, "meeple.runtime.game").load_game
 g = load_game(pack)
 made = 0
 for seed in range(games):
@@ -30,7 +33,7 @@ print(made, file=sys.stderr)
 '
 count() {
   PYTHONHASHSEED=0 MEEPLE_CACHE_DIR="" valgrind --tool=callgrind --callgrind-out-file=/dev/null \
-    "$py" -c "$play" "$root" "$pack" "$players" "$1" 2>&1 | awk '/Collected/ {c=$4} /^[0-9]+$/ {d=$1} END {print c, d}'
+    "$py" -c "$play" "$root" "$pack" "$players" "$1" "$tools" 2>&1 | awk '/Collected/ {c=$4} /^[0-9]+$/ {d=$1} END {print c, d}'
 }
 read -r c0 _ < <(count 0)
 read -r c1 d1 < <(count "$games")

@@ -42,10 +42,10 @@ BOTS_BEFORE = {("citadels", "greedy"): 1.33, ("troyes", "greedy"): 11.8,
 
 def worker(pack: str, players: int, warmup: int, games: int) -> dict:
     """Warm up, then time meeple against the reference; one JSON-able record."""
-    sys.path[:0] = [str(ROOT), str(HERE)]
-    import bench
+    sys.path[:0] = [str(HERE)]
+    import bench          # this checkout's meeple (bench.py says so)
     import reference_citadels
-    from engine.game import load_game
+    from meeple.runtime.game import load_game
     game = load_game(pack)
     ref_players = players if pack == bench.REFERENCE_PACK else bench.REFERENCE_PLAYERS
     start = time.perf_counter()
@@ -63,9 +63,9 @@ def worker(pack: str, players: int, warmup: int, games: int) -> dict:
 
 def bot_worker(pack: str, bots: str, warmup: int, games: int) -> dict:
     """A planning bot's milliseconds per decision (bench.decision_cost) after warm-up games."""
-    sys.path[:0] = [str(ROOT), str(HERE)]
-    import bench
-    from engine.game import load_game
+    sys.path[:0] = [str(HERE)]
+    import bench          # this checkout's meeple (bench.py says so)
+    from meeple.runtime.game import load_game
     game = load_game(pack)
     players = max(2, game.min_players)
     seats = bots + ",random" * (players - 1)

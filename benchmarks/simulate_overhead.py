@@ -6,7 +6,7 @@ What it compares: the same games, played twice in one process.
 - *bare*: the engine's fastest random playout, as ``benchmarks/bench.py`` times it
   (``Game.play_out``, each choice the seat's ``randrange`` of the number of options),
   with nothing recorded: no record of moves, no log read, no statistics.
-- *simulate*: ``engine.simulate.simulate`` as ``meeple simulate PACK -p P --workers 1``
+- *simulate*: ``meeple.workbench.simulate.simulate`` as ``meeple simulate PACK -p P --workers 1``
   calls it (the pack already loaded, as the CLI hands it over), random bots, its
   summary made (``to_dict``): what the designer's command costs beyond the games.
 Both use simulate's seeds: game i of a run with seed s has game seed ``s * 1_000_003 +
@@ -33,10 +33,13 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tools"))
+from checkout import use  # noqa: E402
 
-from engine.game import Game, load_game  # noqa: E402
-from engine.simulate import SimConfig, game_seed, simulate  # noqa: E402
+use(ROOT)          # this checkout's meeple, not an installed one
+
+from meeple.runtime.game import Game, load_game  # noqa: E402
+from meeple.workbench.simulate import SimConfig, game_seed, simulate  # noqa: E402
 
 
 def bare(game: Game, players: int, seed: int, games: int) -> int:

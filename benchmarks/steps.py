@@ -2,7 +2,7 @@
 
 A script, not a test: ``python benchmarks/steps.py [--games N] [PACK ...]``.
 
-Why: the step budget (``dsl.types.STEP_BUDGET``, README "Limits") must stop a
+Why: the step budget (``meeple.dsl.types.STEP_BUDGET``, README "Limits") must stop a
 runaway pack quickly yet never a real one. This plays random games of every
 shipped pack at every player count with both back ends and prints, per pack,
 the most steps any one budget took (the setup, the rules between two choices,
@@ -18,11 +18,15 @@ import random
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+from checkout import use  # noqa: E402
 
-import engine.flow as flow  # noqa: E402
-from dsl.types import STEP_BUDGET  # noqa: E402
-from engine.game import load_game  # noqa: E402
+use(ROOT)          # this checkout's meeple, not an installed one
+
+import meeple.runtime.flow as flow  # noqa: E402
+from meeple.dsl.types import STEP_BUDGET  # noqa: E402
+from meeple.runtime.game import load_game  # noqa: E402
 
 PACKS = ("citadels", "citadels-2016", "citadels-dark-city", "troyes", "signorie")
 

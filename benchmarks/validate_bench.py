@@ -1,7 +1,7 @@
 """Benchmark: the cold-process time of ``meeple validate`` of all five shipped packs together.
 
 A script, not a test: run ``python benchmarks/validate_bench.py [--runs N]``.
-Each run is a fresh interpreter (``python -m engine.cli validate PACK...``), as a
+Each run is a fresh interpreter (``python -m meeple validate PACK...``), as a
 designer or CI runs it; it prints every run, the best and the median. The
 parser's tables come from the user's cache after the first run ever (see
 dsl/parser.py); ``--no-cache`` measures without it (MEEPLE_CACHE_DIR="").
@@ -27,7 +27,7 @@ def cold_validate(packs=PACKS, runs: int = 3, cache: bool = True) -> list[float]
     times = []
     for _ in range(runs):
         start = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "engine.cli", "validate", *packs], cwd=ROOT, env=env,
+        subprocess.run([sys.executable, "-m", "meeple", "validate", *packs], cwd=ROOT, env=env,
                        capture_output=True, check=True)
         times.append(time.perf_counter() - start)
     return times

@@ -19,8 +19,10 @@ HERE = Path(__file__).resolve().parent.parent
 
 PLAY = r'''
 import json, random, sys, time
-sys.path.insert(0, {root!r})
-from engine.game import load_game
+sys.path.insert(0, {tools!r})
+from checkout import module, use
+use({root!r})
+load_game = module({root!r}, "meeple.runtime.game").load_game
 g = load_game({pack!r})
 count = (lambda st: st.pending.count()) if hasattr(g, "menus") else (lambda st: len(st.pending.options))
 start = time.perf_counter()
@@ -63,8 +65,8 @@ def main() -> None:
         for players in (int(p) for p in args.players.split(",")):
             before, now, ref = [], [], []
             for _ in range(args.rounds):
-                before.append(_rate(PLAY.format(root=str(Path(args.other).resolve()), pack=pack, players=players, games=args.games)))
-                now.append(_rate(PLAY.format(root=str(HERE), pack=pack, players=players, games=args.games)))
+                before.append(_rate(PLAY.format(root=str(Path(args.other).resolve()), tools=str(HERE / "tools"), pack=pack, players=players, games=args.games)))
+                now.append(_rate(PLAY.format(root=str(HERE), tools=str(HERE / "tools"), pack=pack, players=players, games=args.games)))
                 ref.append(_rate(REFERENCE.format(bench=str(HERE / "benchmarks"), players=min(players, 7), games=5 * args.games)))
             b, n, r = median(before), median(now), median(ref)
             print(f"{pack:<20} {players}p  before {b:7.1f}  now {n:7.1f} games/s  now/before {n / b:4.2f}x   "

@@ -8,14 +8,14 @@ a name up in a dictionary.
 
 Two back ends share this one checker. Closures (expressions as nested
 closures, one instruction per statement) are what ``meeple validate`` builds
-and what tests keep as the reference. With a ``dsl.pygen.PyGen`` attached
+and what tests keep as the reference. With a ``meeple.dsl.pygen.PyGen`` attached
 (games that will run), every top-level expression is also written as Python,
 every run of statements that never pauses becomes one instruction written as
 Python (``fused``), and a unit that never pauses gets ``Code.direct``, so its
 callers run it in place.
 
 Types (for checks and for picking the right closure) are the objects of
-``dsl.typesys``. A trailing '?' is not tracked: any value may be none.
+``meeple.dsl.typesys``. A trailing '?' is not tracked: any value may be none.
 """
 from __future__ import annotations
 
@@ -49,13 +49,13 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         self.errors = errors
         self.result: CompileResult = vocab.result     # what compiling produces goes here
         self.codes: list[Code] = self.result.codes
-        # procedures a generated run calls in place (``dsl.pygen.inline_procedures``);
+        # procedures a generated run calls in place (``meeple.dsl.pygen.inline_procedures``);
         # set before the units are compiled, when generating
         self.inline: dict[str, bool] = {}
         # the warnings of values that are none where none stops the game (dsl/guards.py), when
         # the caller asks for them (it knows the pack's zones and functions)
         self.guards: Optional["Guards"] = None
-        # how walks and whole lists are charged to the step budget (``dsl.steps.StepPlanner``)
+        # how walks and whole lists are charged to the step budget (``meeple.dsl.steps.StepPlanner``)
         self.folded = 0
         self.walks: dict[int, tuple] = {}
         self.lists: dict[int, tuple] = {}
@@ -65,7 +65,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
     # ------------------------------------------------------------ entry points
     def plan_calls(self, procedures: dict[str, Source]) -> None:
         """Before any unit compiles: find the procedures a call may run in place (see
-        ``dsl.pygen.inline_procedures``): the generator runs them so, and with either back
+        ``meeple.dsl.pygen.inline_procedures``): the generator runs them so, and with either back
         end a call of one that folds no step is charged none (``settle_steps``). A text
         that does not parse is left out here; compiling it reports the error."""
         bodies: dict[str, Optional[tuple]] = {}

@@ -2,8 +2,8 @@
 content it came from.
 
 These live in the language because the parser, the checks and the compiled
-rules raise them; the engine re-exports them from ``engine.errors`` beside its
-own errors (pack loading, usage) and the rendering (``engine.errors.render``).
+rules raise them; the engine re-exports them from ``meeple.core.errors`` beside its
+own errors (pack loading, usage) and the rendering (``meeple.core.errors.render``).
 Location is data: a ``Span``.
 """
 from __future__ import annotations
@@ -72,7 +72,7 @@ class MeepleError(Exception):
         self.hint = hint
 
     def __str__(self) -> str:  # pragma: no cover - convenience
-        # The first line of ``engine.errors.render(err, with_excerpt=False)``.
+        # The first line of ``meeple.core.errors.render(err, with_excerpt=False)``.
         head = f"{location(self.span)}: error: {self.message}"
         return f"{head}; {self.hint}" if self.hint else head
 
@@ -103,8 +103,8 @@ class RuleFault(RuleError):
     """A value a rule computed cannot be used: a division by zero, a number or a
     list too large, a player or a current player who is not there, a card of
     another kind. Raised inside an expression (or by the statement using its
-    value); the run loop has ``dsl.faults`` name the expression that made it,
-    as it does for Python's own errors (``dsl.types.RULE_FAULTS``)."""
+    value); the run loop has ``meeple.dsl.faults`` name the expression that made it,
+    as it does for Python's own errors (``meeple.dsl.types.RULE_FAULTS``)."""
 
 
 class IllegalChoice(MeepleError):
@@ -145,3 +145,18 @@ def suggest(name: str, candidates: Iterable[str]) -> str | None:
     # Names from YAML may be numbers, booleans or null: compare their text, never fail.
     close = difflib.get_close_matches(str(name), [str(c) for c in candidates], n=1, cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else None
+
+
+def in_words(exc: BaseException) -> str:
+    """What a Python error means, said without Python's words: for a fault no
+    expression could be pinned to."""
+    text = str(exc)
+    if isinstance(exc, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(exc, (TypeError, AttributeError)) and "None" in text:
+        return "a value that is none was used where a value is needed"
+    if isinstance(exc, TypeError):
+        return "a value of the wrong kind was used"
+    if isinstance(exc, (IndexError, KeyError)):
+        return "a number out of range was used (no such player, card or place)"
+    return "a value out of range was used"

@@ -37,10 +37,10 @@ class _TooMuch(DslCheckError):
 
 class ExpressionCompiler(StepPlanner):
     """Expression half of the compiler; ``Compiler`` adds statements. It also plans how
-    every walk and whole-list operation is charged to the step budget (``dsl.steps``)."""
+    every walk and whole-list operation is charged to the step budget (``meeple.dsl.steps``)."""
 
     g: Any
-    gen: Any = None       # a dsl.pygen.PyGen while generating Python for running games
+    gen: Any = None       # a meeple.dsl.pygen.PyGen while generating Python for running games
     # ------------------------------------------------------------ helpers
     def err(self, unit: Unit, pos: A.Pos, message: str, hint: Optional[str] = None) -> DslCheckError:
         return DslCheckError(message, to_span(unit.origin, pos.line, pos.col, pos.length), hint)

@@ -3,8 +3,8 @@
 A value a rule computed may be unusable where it is used: ``first(...)`` found
 nothing and its ``.value`` is read, ``random`` picks from an empty list, a divisor
 is zero. Neither back end tests for these on the hot path: Python raises its own
-error (``dsl.types.RULE_FAULTS``) or a helper raises ``RuleFault``, and
-``dsl.types.named_error`` asks this module, once, after the fact, what it was.
+error (``meeple.dsl.types.RULE_FAULTS``) or a helper raises ``RuleFault``, and
+``meeple.dsl.types.named_error`` asks this module, once, after the fact, what it was.
 
 How: the unit that faulted is compiled again with the closure back end, every
 expression *watched* (``_Watching``): each keeps its last value, and a fault in an
@@ -25,7 +25,7 @@ from typing import Any, Optional
 
 from . import ast as A
 from .compiler import Compiler
-from .errors import MeepleError, RuleFault, Span, location
+from .errors import MeepleError, RuleFault, Span, in_words, location  # noqa: F401  (in_words: told here too)
 from .expressions import _ARITH
 from .hoist import free_names
 from .parser import parse, to_span
@@ -43,21 +43,6 @@ _MISSING = object()
 _RUNS_OTHERS = (A.CallProc, A.DoHook, A.Emit)
 _NO_PLAYER = "no current player here (use 'as PLAYER:' or 'of PLAYER')"
 _LONGEST = 60          # an expression named in a message is cut to this many chars
-
-
-def in_words(exc: BaseException) -> str:
-    """What a Python error means, said without Python's words: for a fault no
-    expression could be pinned to."""
-    text = str(exc)
-    if isinstance(exc, ZeroDivisionError):
-        return "division by zero"
-    if isinstance(exc, (TypeError, AttributeError)) and "None" in text:
-        return "a value that is none was used where a value is needed"
-    if isinstance(exc, TypeError):
-        return "a value of the wrong kind was used"
-    if isinstance(exc, (IndexError, KeyError)):
-        return "a number out of range was used (no such player, card or place)"
-    return "a value out of range was used"
 
 
 def explain(game: Any, exc: BaseException, code: Code, where: Span, st: Any, fr: Any) -> Optional[tuple[str, Span]]:

@@ -6,7 +6,7 @@ Some of the language's values are none when there is nothing to give:
 a card on no card, a plain ``choose`` with nothing to choose. Used where a value is
 needed (a field, a player's resource or zone, arithmetic, an order comparison, a
 primitive's argument, a statement's amount, player or count), none stops the game
-with a rule error (``dsl.faults`` tells it in words).
+with a rule error (``meeple.dsl.faults`` tells it in words).
 
 What the checker can see coming, it warns of (a warning, never an error):
 

@@ -1,6 +1,6 @@
 """Statements that involve players or other code: choices, procedure calls,
 card hooks, events and the action loop. Each suspends or pushes a frame,
-so the running effect stays plain data (see ``dsl.runtime.Frame``).
+so the running effect stays plain data (see ``meeple.dsl.runtime.Frame``).
 """
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ CHOOSE_KIND = "choose"       # and of every one-pick choice
 
 def no_such_chooser(st, who) -> RuleError:
     """The error of a choice put to someone who is not a player of this game (a fault of
-    the value the rule gave as the chooser: ``dsl.faults`` names that expression)."""
+    the value the rule gave as the chooser: ``meeple.dsl.faults`` names that expression)."""
     return RuleFault(f"a choice for {'none' if who is None else repr(who)}: the one who chooses must be "
                      f"one of the {st.players} players")
 
@@ -366,7 +366,7 @@ class InteractionCompiler:
                 game = st.game
                 ai, card, param = ans
                 act = game.actions[ai]
-                if act.steps:               # an effect that does much even once (``dsl.steps.ONCE_FREE``)
+                if act.steps:               # an effect that does much even once (``meeple.dsl.steps.ONCE_FREE``)
                     spans = game.codes[act.effect].spans
                     charge(st, act.steps, spans[0] if spans else None)
                 fr.locals[usage] = used_once_more(fr.locals[usage], ai * (game.ncards + 1) + (0 if card is None else card + 1))

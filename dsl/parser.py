@@ -1,10 +1,10 @@
-"""Parse DSL text into the located AST of ``dsl.ast``.
+"""Parse DSL text into the located AST of ``meeple.dsl.ast``.
 
 The Lark parser is built once per process (LALR, with an indenter so blocks
 read like Python). The transformer only builds nodes; it never raises domain
 errors (Lark would wrap them in VisitError). Syntax errors become
 ``DslSyntaxError`` at the YAML file's line and column, and so do texts past the
-limits of ``dsl.limits`` (too long, nested too deep, a number too large), found
+limits of ``meeple.dsl.limits`` (too long, nested too deep, a number too large), found
 before any pass over the tree could recurse too deep.
 """
 from __future__ import annotations
@@ -67,7 +67,7 @@ def _parser() -> Lark:
     # With a cache file, Lark checks the hash of the grammar, the options and its own version
     # written at the head of the file, and builds afresh (and rewrites the file) on any
     # mismatch, or when the file cannot be read whole (another process writing it meanwhile).
-    parser = Lark.open_from_package("dsl", "grammar.lark", ("",), postlex=_DslIndenter(),
+    parser = Lark.open_from_package(__package__, "grammar.lark", ("",), postlex=_DslIndenter(),
                                     cache=str(cache) if cache is not None else False, **_LARK_OPTIONS)
     _pass_single_children(parser)
     return parser
@@ -118,7 +118,7 @@ def _cache_file() -> Optional[Path]:
         root.mkdir(mode=0o700, parents=True, exist_ok=True)
         if not _private(root):
             return None
-        grammar = pkgutil.get_data("dsl", "grammar.lark")      # read as Lark reads it
+        grammar = pkgutil.get_data(__package__, "grammar.lark")      # read as Lark reads it
         if grammar is None:
             return None
         import lark
@@ -133,7 +133,7 @@ def _cache_file() -> Optional[Path]:
 
 @lru_cache(maxsize=1)
 def _tree_cache() -> TreeCache:
-    """The trees kept between runs (``dsl.treecache``), in a file beside the parser's
+    """The trees kept between runs (``meeple.dsl.treecache``), in a file beside the parser's
     tables whose name holds a hash of the grammar's file name and of the code that builds
     and stores trees; none when there is no private cache folder."""
     tables = _cache_file()
@@ -142,7 +142,7 @@ def _tree_cache() -> TreeCache:
     try:
         h = hashlib.sha256(tables.name.encode())
         for module in ("ast.py", "parser.py", "treecache.py"):
-            h.update(pkgutil.get_data("dsl", module) or b"")
+            h.update(pkgutil.get_data(__package__, module) or b"")
         path = tables.with_name(f"dsl-trees-{h.hexdigest()[:20]}.json")
         if path.exists() and not _private(path):
             return TreeCache(None)

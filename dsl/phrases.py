@@ -2,7 +2,7 @@
 operator and primitive, in English and Japanese.
 
 The phrases sit here, beside the grammar and the primitives' registry, so that a new node
-type or primitive without a phrase fails a test (tests/test_phrases.py walks ``dsl.ast``'s
+type or primitive without a phrase fails a test (tests/test_phrases.py walks ``meeple.dsl.ast``'s
 node classes and ``PRIMITIVES``) instead of rendering as nothing. A pack's own words (its
 resources, zones, variables, card kinds, card names, functions' phrases) come in a
 ``Lexicon`` the caller builds from the pack's ``name: {en, ja}`` declarations: this module

@@ -118,7 +118,7 @@ def inline_procedures(bodies: dict) -> dict:
 
 def charge_lines(n: str, where: str) -> list[str]:
     """Lines taking ``n`` steps (source) from the state's budget, stopping the rules at
-    ``where`` (a made name bound to a ``Where``) past it: ``dsl.types.charge`` written out."""
+    ``where`` (a made name bound to a ``Where``) past it: ``meeple.dsl.types.charge`` written out."""
     return [f"if (_b := st.budget - {n}) < 0:",
             f"    raise _spent({where})",
             "st.budget = _b"]
@@ -834,7 +834,7 @@ class PyGen:
         # a move to the top, written out (the commonest statement of all)
         o = self.fresh("o")
         w.line(depth + 1, f"{o} = st.loc[{c}]", span)
-        # copy-on-write (dsl.types.own_zone): a list not owned is copied first; owned, no call
+        # copy-on-write (meeple.dsl.types.own_zone): a list not owned is copied first; owned, no call
         w.line(depth + 1, f"(st.zones[{o}] if st.own[{o}] else _own(st, {o})).remove({c})", span)
         w.line(depth + 1, f"(st.zones[{z}] if st.own[{z}] else _own(st, {z})).append({c})", span)
         w.line(depth + 1, f"if {o} != {z}:", span)
@@ -1009,7 +1009,7 @@ class PyGen:
 
     def gen(self, ctx: _Ctx, n: A.Node) -> str:
         """Python source of one expression node (already checked); a list the checker
-        charges by its length is charged as it is made (``dsl.types.counted``)."""
+        charges by its length is charged as it is made (``meeple.dsl.types.counted``)."""
         src = self.wrap(ctx, n, self._gen(ctx, n))
         where = self.list_plan(n)
         return src if where is None else f"_counted(st, {src}, {self.const(where)})"

@@ -2,7 +2,7 @@
 its locals), the decision a program is waiting on, and the no-answer marker.
 
 The compiled rules create and resume these; the engine's state holds them
-(``engine.state`` re-exports them), which is what lets a game suspend on a
+(``meeple.runtime.state`` re-exports them), which is what lets a game suspend on a
 decision and be cloned, saved or sent to another process meanwhile.
 """
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Protocol, Sequence
 
-if TYPE_CHECKING:       # annotations only: dsl.types imports this module
+if TYPE_CHECKING:       # annotations only: meeple.dsl.types imports this module
     from .types import Code
 
 
@@ -405,7 +405,7 @@ class RunningGame(Protocol):
 
     The compiled instructions never import the engine: the state they are
     given carries its game, and these are the only names they use of it (the
-    compiler itself reads a ``dsl.vocabulary.Vocabulary`` instead). The
+    compiler itself reads a ``meeple.dsl.vocabulary.Vocabulary`` instead). The
     engine's ``Game`` provides them; the code tables are the ones the compiler
     wrote to ``Vocabulary.result``. Optional: ``pygen`` (the generated-code
     writer, read with ``getattr``) lets an error name the generated statement's
@@ -431,4 +431,10 @@ class RunningGame(Protocol):
     def action_options(self, st: Any, fr: Frame, group: str, used: list) -> tuple[list, Optional[list]]:
         """An action group's legal option values (action, card, parameter) and the labels
         that read the state (or None), when no menu was generated for the group."""
+        ...
+
+    def explain_fault(self, exc: BaseException, code: "Code", where: Any, st: Any, fr: Frame) -> Optional[tuple[str, Any]]:
+        """A fault of ``code`` at ``where`` in the language's words, (message, span), or
+        None (``meeple.dsl.faults.explain``: it compiles the rule again, watched, so it
+        sits above the compiler and the rules reach it through the game)."""
         ...

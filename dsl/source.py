@@ -1,7 +1,7 @@
 """DSL text and where it starts in its file, so positions inside the text map
 back to file, line and column.
 
-The engine's YAML loader (``engine.yamlsrc``) records a ``TextOrigin`` for every
+The engine's YAML loader (``meeple.loading.yamlsrc``) records a ``TextOrigin`` for every
 scalar and the pack model keeps each DSL snippet as a ``Source``; both are
 re-exported there.
 

@@ -102,7 +102,7 @@ def counted_branch(cond: Fn, yes: int, no: int, counted: tuple) -> Callable:
 
 
 def counting(fn: Fn, where: Where) -> Fn:
-    """``fn``'s list charged a step an item (``dsl.types.counted``) each time it is made."""
+    """``fn``'s list charged a step an item (``meeple.dsl.types.counted``) each time it is made."""
     def count(st, fr):
         return counted(st, fn(st, fr), where)
     count.counts = True          # type: ignore[attr-defined]
@@ -130,7 +130,7 @@ class _Apart:
 
 
 class StepPlanner:
-    """The checker's half of the budget (mixed into ``dsl.compiler.Compiler``): ``folded``
+    """The checker's half of the budget (mixed into ``meeple.dsl.compiler.Compiler``): ``folded``
     counts the steps of the region being compiled that need no charge of their own (see
     ``fold``); ``walks`` gives each walk node its factor (0: folded; else its items are
     charged that many steps each when it runs) and where it is; ``lists`` the nodes whose

@@ -2,7 +2,7 @@
 the texts it parsed last time (parsing is about half of validating a pack).
 
 A tree is stored as JSON, never as a pickle: reading it back builds only the node
-classes of ``dsl.ast`` with the right number of fields, plus ints, texts, bools and
+classes of ``meeple.dsl.ast`` with the right number of fields, plus ints, texts, bools and
 none, so a file someone tampered with can at worst miss (the text is parsed again),
 never run code. The file sits next to Lark's table cache, in a folder of the user's
 own that no one else may write to (``parser._cache_file``); its name holds a hash of

@@ -1,13 +1,13 @@
 """Shared pieces of the compiler: code units, scopes, run-time signals.
 
-The types the checker gives expressions are in ``dsl.typesys``.
+The types the checker gives expressions are in ``meeple.dsl.typesys``.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from .errors import MeepleError, RuleError, RuleFault
+from .errors import MeepleError, RuleError, RuleFault, in_words
 from .runtime import Frame
 from .steps import FOLD_MAX, STEP_BUDGET, Where, charge, counted, out_of_steps  # noqa: F401  (re-exports: the budget's own module)
 from .typesys import AnyT, Card, List, Type
@@ -43,7 +43,7 @@ class Code:
     ordered_walks: list = field(default_factory=list)
     # what the unit was compiled from ('unit', 'expression' or 'binder', its Source, its
     # parameters, whether a current player is certain): a fault while it runs is told in
-    # the language's words by compiling it again, watched (``dsl.faults``); kept there after
+    # the language's words by compiling it again, watched (``meeple.dsl.faults``); kept there after
     recipe: Any = field(default=None, repr=False, compare=False)
     faults: Any = field(default=None, repr=False, compare=False)
     # steps of one run that no charge of its own takes: the walks folded into it (see FOLD_MAX)
@@ -52,7 +52,7 @@ class Code:
     cost: int = 0
     statements: int = 0
     steps: int = 1
-    # an action parameter's walk (a binder): (factor, where) as ``dsl.steps.StepPlanner.walk`` decided
+    # an action parameter's walk (a binder): (factor, where) as ``meeple.dsl.steps.StepPlanner.walk`` decided
     walk: Optional[tuple] = None
 
     def note(self, slot: int, t: Optional[Type]) -> None:
@@ -177,7 +177,7 @@ def named_error(game, exc: BaseException, code: Code, span, st=None, fr=None) ->
     on the generated line that raised it (the line table), else ``span``; and
     '(in UNIT)'. A fault of a value (Python's own errors, ``RULE_FAULTS``, and
     ``RuleFault``) is told in the language's words when the state and frame it
-    happened in are given: ``dsl.faults`` replays the statement, watched, and names
+    happened in are given: ``meeple.dsl.faults`` replays the statement, watched, and names
     the expression that made the value, at its line and column. ``named`` marks it
     done, so a caller further out (the run loop around a unit run in place) leaves it be."""
     if isinstance(exc, MeepleError):
@@ -193,7 +193,6 @@ def named_error(game, exc: BaseException, code: Code, span, st=None, fr=None) ->
     where = _located(game, exc, span)
     told = _told(game, exc, code, where, st, fr)
     if told is None:
-        from .faults import in_words
         told = in_words(exc), where
     err = RuleError(f"{told[0]} (in {code.name})", told[1])
     err.named = True
@@ -204,8 +203,8 @@ def _told(game, exc: BaseException, code: Code, where, st, fr):
     """(message, span) of a fault in the language's words, or None (no state to replay it on)."""
     if st is None or fr is None or where is None:
         return None
-    from .faults import explain      # the error path only: the module compiles rules again
-    return explain(game, exc, code, where, st, fr)
+    explain = getattr(game, "explain_fault", None)      # RunningGame.explain_fault (optional)
+    return explain(exc, code, where, st, fr) if explain is not None else None
 
 
 def _located(game, exc: BaseException, span):

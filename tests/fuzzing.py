@@ -32,11 +32,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-from engine.agents import RandomAgent
-from engine.errors import MeepleError, Problems
-from engine.game import Game
-from engine.pack import read_pack
-from engine.session import play
+from meeple.play.agents import RandomAgent
+from meeple.core.errors import MeepleError, Problems
+from meeple.runtime.game import Game
+from meeple.loading.pack import read_pack
+from meeple.play.session import play
 
 ROOT = Path(__file__).resolve().parent.parent
 # The packs mutated, with a weight each: small packs often (fast), Troyes rarely (its compile takes ~0.2 s).

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
-from engine.game import Game, load_game
-from engine.pack import shipped_packs
-from engine.state import State
+from meeple.runtime.game import Game, load_game
+from meeple.loading.folders import shipped_packs
+from meeple.runtime.state import State
 
 GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
 FORMAT = 1

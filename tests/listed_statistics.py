@@ -9,11 +9,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from engine.agents import make_agents
-from engine.errors import MeepleError
-from engine.game import Game
-from engine.session import play
-from engine.simulate import SimConfig, _evaluator
+from meeple.play.agents import make_agents
+from meeple.core.errors import MeepleError
+from meeple.runtime.game import Game
+from meeple.play.session import play
+from meeple.workbench.simulate import SimConfig, _evaluator
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -257,7 +257,7 @@ def record_rows(summary: "Summary") -> list[list]:
     return rows
 
 
-# ---------------------------------------------------------------- compare (engine/compare.py)
+# ---------------------------------------------------------------- compare (engine/workbench/compare.py)
 def _paired(name: str, base: list[float], variant: list[float], unit: str = "win share") -> dict:
     diffs = [v - b for b, v in zip(base, variant)]
     m, lo, hi = mean_ci(diffs)
@@ -359,7 +359,7 @@ def _false_discovery(metrics: list[dict], rate: float = 0.05) -> None:
 
 
 
-# ---------------------------------------------------------------- runs (as engine.simulate.simulate and engine.compare.compare ran them, one process)
+# ---------------------------------------------------------------- runs (as meeple.workbench.simulate.simulate and meeple.workbench.compare.compare ran them, one process)
 def simulate_listed(game: Game, cfg: SimConfig) -> Summary:
     """Every game's record in a list, then the summary of the lists."""
     records = [run_one(game, cfg, i) for i in range(cfg.games)]

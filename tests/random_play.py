@@ -13,8 +13,8 @@ import json
 import random
 from typing import Any, Callable, Optional
 
-from engine.game import Game
-from engine.state import State
+from meeple.runtime.game import Game
+from meeple.runtime.state import State
 
 Check = Callable[[State], None]
 Chooser = Callable[[State], int]      # the index of the option to take in st.pending

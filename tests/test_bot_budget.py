@@ -1,4 +1,4 @@
-"""A planning bot's decision has a budget of steps (engine/bots.py, DECISION_STEPS): the
+"""A planning bot's decision has a budget of steps (engine/play/bots.py, DECISION_STEPS): the
 rules it plays on its samples and the evaluations it makes, all counted as the rules'
 step budget counts them. A pack whose options each cost much, or a heavy evaluation,
 stops with a message naming the pack, the seed and the choice, instead of planning
@@ -10,12 +10,12 @@ import random
 import pytest
 from click.testing import CliRunner
 
-import engine.bots as bots
-from engine.bots import GreedyAgent, MctsAgent, evaluator
-from engine.cli import main
-from engine.errors import RuleError
-from engine.game import load_game
-from engine.redeal import Perspective
+import meeple.play.bots as bots
+from meeple.play.bots import GreedyAgent, MctsAgent, evaluator
+from meeple.cli import main
+from meeple.core.errors import RuleError
+from meeple.runtime.game import load_game
+from meeple.runtime.redeal import Perspective
 from hostile import minimal_files, write_pack
 
 # the minimal pack with an action of 300 options that each cost about 2,000 steps

@@ -1,4 +1,4 @@
-"""The planning bots (engine/bots.py): what a sample of the hidden information
+"""The planning bots (engine/play/bots.py): what a sample of the hidden information
 keeps and changes, that greedy beats random, that MCTS plays legal moves within
 its budget, and that a simulation's --eval reaches the bots."""
 import platform
@@ -7,14 +7,14 @@ import random
 import pytest
 from click.testing import CliRunner
 
-from engine.agents import make_agents, parse_bot
-from engine.bots import GreedyAgent, MctsAgent, Perspective, evaluator, relative, standings
-from engine.cli import main
-from engine.game import load_game
-from engine.session import play
-from engine.redeal import determinize, shuffle_as_random
-from engine.simulate import SimConfig, simulate
-from engine.state import Frame, copy_frames
+from meeple.play.agents import make_agents, parse_bot
+from meeple.play.bots import GreedyAgent, MctsAgent, Perspective, evaluator, relative, standings
+from meeple.cli import main
+from meeple.runtime.game import load_game
+from meeple.play.session import play
+from meeple.runtime.redeal import determinize, shuffle_as_random
+from meeple.workbench.simulate import SimConfig, simulate
+from meeple.runtime.state import Frame, copy_frames
 
 CITADELS = load_game("citadels")
 
@@ -218,7 +218,7 @@ EVALUATIONS = [("citadels", None), ("troyes", None), ("signorie", None), ("citad
 
 @pytest.mark.parametrize("pack, text", EVALUATIONS)
 def test_every_players_value_at_once_is_each_players_value(pack, text):
-    from engine.errors import RuleError
+    from meeple.core.errors import RuleError
     game = load_game(pack)
     value = evaluator(game, text)
     broke = 0
@@ -236,7 +236,7 @@ def test_every_players_value_at_once_is_each_players_value(pack, text):
 
 
 # hashes of the choice logs of planning bots' games (greedy and mcts:10 against random, 2 players,
-# seeds 0-1): the bots' speed-ups changed no choice; the honest re-deal (engine/redeal.py, samples
+# seeds 0-1): the bots' speed-ups changed no choice; the honest re-deal (engine/runtime/redeal.py, samples
 # from the seat's view only) changed them all, on purpose. A change of the bots' algorithm changes them
 # on purpose: then say so and update them (print _bot_games(...) for the new values).
 # Only who chose which option (by index) and the scores are hashed, not the option keys, so a
@@ -262,7 +262,7 @@ def test_planning_bots_make_the_choices_they_made(pack, bots, digest):
     assert _bot_games(pack, bots) == digest
 
 
-# ---- the cycle collector is paused while a planning bot decides (engine.bots.collector_paused)
+# ---- the cycle collector is paused while a planning bot decides (meeple.play.bots.collector_paused)
 
 PAUSED = [(pack, bot) for pack in ("citadels", "troyes", "signorie") for bot in ("greedy", "mcts:20")]
 
@@ -286,7 +286,7 @@ def test_a_planning_decision_leaves_no_cycle_for_the_paused_collector(pack, bot)
 @pytest.mark.parametrize("enabled", [True, False])
 def test_the_collector_is_as_it_was_after_a_decision_even_a_failed_one(enabled):
     import gc
-    from engine.bots import collector_paused
+    from meeple.play.bots import collector_paused
     seen = []
 
     @collector_paused

@@ -1,4 +1,4 @@
-"""Numbers for every card, however it is used (engine/simulate.py, ``CardTables.used``):
+"""Numbers for every card, however it is used (engine/workbench/simulate.py, ``CardTables.used``):
 a player uses card C when a choice of theirs that stood names C: an action whose
 parameter is C, C's own action, or a ``choose`` that picked C. A refusal undoes
 the uses of the choices it undoes (they leave the log the uses are read from). The
@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.game import load_game
-from engine.session import play
-from engine.simulate import Outcome, SimConfig, Summary, card_tables, format_text, simulate
-from engine.tally import Tally
+from meeple.runtime.game import load_game
+from meeple.play.session import play
+from meeple.workbench.simulate import Outcome, SimConfig, Summary, card_tables, format_text, simulate
+from meeple.workbench.tally import Tally
 
 PACK = str(Path(__file__).parent / "packs" / "usage")
 GAME = load_game(PACK)

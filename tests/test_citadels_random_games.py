@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as S
 
-from engine.game import load_game
-from engine.state import State
+from meeple.runtime.game import load_game
+from meeple.runtime.state import State
 from random_play import play_checked
 
 GAME = load_game("citadels")

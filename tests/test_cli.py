@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from engine.cli import ExitCode, main
+from meeple.cli import ExitCode, main
 
 
 @pytest.fixture

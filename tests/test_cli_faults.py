@@ -20,11 +20,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import engine.cli as cli
-import engine.logs as logs
-import engine.simulate as simulate_module
-from engine.cli import ExitCode, main
-from engine.errors import RuleError, Span, UsageError
+import meeple.cli as cli
+import meeple.runtime.logs as logs
+import meeple.workbench.simulate as simulate_module
+from meeple.cli import ExitCode, main
+from meeple.core.errors import RuleError, Span, UsageError
 
 REPO = Path(__file__).resolve().parent.parent
 MINIMAL = str(REPO / "tests" / "content" / "valid" / "minimal")
@@ -310,7 +310,7 @@ def _mutations(log: dict, rng: random.Random, count: int = 220):
 def _legal_alternative(log: dict, rng: random.Random) -> str:
     """A choice changed to another option that is legal there (index and key both): the
     log of a different, legal game."""
-    from engine.game import load_game
+    from meeple.runtime.game import load_game
     game = load_game(log["pack"])
     st = game.new_state(log["players"], log["seed"], options=log["options"])
     at = []                    # (choice number, the decision there) where there was a choice to make
@@ -337,7 +337,7 @@ def test_a_thousand_cuts_no_tampered_log_is_accepted_and_none_crashes(played, tm
     replay': exit 1 every time, with a message, never a traceback; the choices' quick
     check never passes a choice jsonschema refuses."""
     from jsonschema import Draft202012Validator
-    from engine.game import load_game
+    from meeple.runtime.game import load_game
     loaded = functools.lru_cache(maxsize=None)(load_game)      # the pack is not under test: load it once
     monkeypatch.setattr(cli, "load_game", loaded)
     monkeypatch.setattr(cli, "_load", lambda ref, generate=True: loaded(ref))
@@ -444,7 +444,7 @@ def test_a_report_without_matplotlib_is_refused_before_the_games(tmp_path, monke
 
 
 def test_a_log_that_cannot_be_written_at_the_end_exits_4(tmp_path, monkeypatch):
-    import engine.session as session
+    import meeple.play.session as session
 
     def full(path, log):
         raise OSError(28, "No space left on device")
@@ -532,7 +532,7 @@ def test_a_reader_that_closes_the_pipe_is_no_internal_error():
     r, w = os.pipe()
     os.close(r)
     try:
-        proc = subprocess.run([sys.executable, "-m", "engine.cli", "cards", "citadels"], cwd=REPO,
+        proc = subprocess.run([sys.executable, "-m", "meeple", "cards", "citadels"], cwd=REPO,
                               stdout=w, stderr=subprocess.PIPE, text=True, timeout=60)
     finally:
         os.close(w)
@@ -551,7 +551,7 @@ def test_a_real_ctrl_c_stops_the_workers_without_tracebacks():
     """SIGINT to the whole process group, as a terminal sends it: the parent prints the
     games finished, the workers print nothing, exit 130."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "engine.cli", "simulate", MINIMAL, "-p", "2", "-n", "200000", "--workers", "2", "--seed", "1"],
+        [sys.executable, "-m", "meeple", "simulate", MINIMAL, "-p", "2", "-n", "200000", "--workers", "2", "--seed", "1"],
         cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         deadline = time.monotonic() + 20
@@ -602,7 +602,7 @@ def test_debug_shows_the_traceback_of_an_internal_error(monkeypatch):
 
 
 def test_a_rule_error_before_the_first_decision_is_not_a_traceback(monkeypatch):
-    from engine.game import Game
+    from meeple.runtime.game import Game
     monkeypatch.setattr(Game, "new_state", _raising(RuleError("setup failed", Span("game.yaml", 9, 3))))
     r = invoke("play", MINIMAL, "-p", 2, "--bots", "random")
     assert r.exit_code == ExitCode.CONTENT_INVALID and "game.yaml:9:5" not in r.output and "game.yaml:9:3: error: setup failed" in r.output

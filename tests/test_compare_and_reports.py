@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from engine.cli import main
+from meeple.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 RICH = str(REPO / "tests" / "content" / "valid" / "rich-merchant")
@@ -96,7 +96,7 @@ def test_the_ray_backend_gives_the_local_results():
     """Same seed, same figures: a local Ray instance (the extra meeple[ray])
     against one local process."""
     import io
-    from engine.simulate import SimConfig, simulate
+    from meeple.workbench.simulate import SimConfig, simulate
     local_rows, ray_rows = io.StringIO(), io.StringIO()
     local = simulate(SimConfig("citadels", 16, 4, seed=2, workers=1), records=local_rows).to_dict()
     ray = simulate(SimConfig("citadels", 16, 4, seed=2, workers=2, backend="ray"), records=ray_rows).to_dict()
@@ -108,10 +108,10 @@ def test_the_ray_backend_gives_the_local_results():
 def _known_case():
     """40 paired games, 2 players: the variant adds 3 +- 1 points to P1 (clear),
     1 +- 2 to P2 (less clear), half a round to a game, and changes no winner."""
-    from engine.compare import Pairs, comparison
-    from engine.game import load_game
-    from engine.simulate import Outcome, SimConfig, Summary, card_tables
-    from engine.tally import Tally
+    from meeple.workbench.compare import Pairs, comparison
+    from meeple.runtime.game import load_game
+    from meeple.workbench.simulate import Outcome, SimConfig, Summary, card_tables
+    from meeple.workbench.tally import Tally
     tables = card_tables(load_game(str(REPO / "tests" / "content" / "valid" / "minimal")))
     base, variant, pairs = Tally(tables, 2), Tally(tables, 2), Pairs(2)
     for i in range(40):
@@ -126,7 +126,7 @@ def _known_case():
 def test_the_compare_table_is_in_the_order_it_states():
     """Differences in different units cannot be ranked by size: the table is
     ordered, and says so, by |difference| / half its interval (significant first)."""
-    from engine.compare import ORDER, format_text
+    from meeple.workbench.compare import ORDER, format_text
     c = _known_case()
     assert [(m["metric"], round(m["clarity"], 2), m["significant"]) for m in c["metrics"]] == [
         ("P1 mean score", 11.54, True),
@@ -149,7 +149,7 @@ def test_the_compare_table_is_in_the_order_it_states():
                                             ([0, 0, 0], 0.0),
                                             ([0, 2, 1], 1 / 1.96)])
 def test_clarity_of_a_difference(diffs, clarity):
-    from engine.compare import Paired, order
+    from meeple.workbench.compare import Paired, order
     paired = Paired("x", "points")
     for d in diffs:
         paired.add(0, d, d)
@@ -161,7 +161,7 @@ def test_clarity_of_a_difference(diffs, clarity):
 def test_the_comparison_report_has_a_forest_plot_of_the_differences():
     """One row per metric (its label as SVG text, in the table's order within
     its unit), its interval, a zero line per unit panel."""
-    from engine.report import render_html
+    from meeple.workbench.report import render_html
     c = _known_case()
     page = render_html(c["summaries"], c)
     svg = page.split("<h3>Forest plot of the differences</h3>")[1].split("<table")[0]
@@ -202,7 +202,7 @@ def test_the_simulate_report_has_the_card_tables_of_the_text(tmp_path):
      ["canal", "30", "P1: 20, P2: 10", "75.0%", "[60.0%, 90.0%]", "a&lt;b"]),
 ])
 def test_card_tables_render_whatever_fields_a_row_has(row, cells):
-    from engine.report import card_tables
+    from meeple.workbench.report import card_tables
     page = card_tables({"cards": {"activity in row": [row]}, "shown": ["activity in row"]})
     assert page.startswith("<h3>Cards: activity in row</h3>")
     assert re.findall(r"<td>([^<]*)</td>", page.replace("&lt;", "\0")) == [c.replace("&lt;", "\0") for c in cells]

@@ -18,8 +18,8 @@ import json
 
 import pytest
 
-from engine.pack import shipped_packs
-from engine.state import State
+from meeple.loading.folders import shipped_packs
+from meeple.runtime.state import State
 from golden_games import game_of
 from random_play import difference, finished, play_checked, play_plain, seeded
 

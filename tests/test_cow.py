@@ -1,4 +1,4 @@
-"""Copy-on-write zone lists (State.clone shares them; dsl.types.own_zone copies).
+"""Copy-on-write zone lists (State.clone shares them; meeple.dsl.types.own_zone copies).
 
 Why: a planning bot clones the state for every option it tries, and copying
 50-170 zone lists was half of a clone. Sharing them is only safe if every
@@ -16,13 +16,14 @@ from pathlib import Path
 
 import pytest
 
-from dsl.errors import Refusal
-from engine.bots import GreedyAgent, MctsAgent, Perspective, evaluator
-from engine.redeal import Redeal
-from engine.errors import Problems
-from engine.game import Game, load_game
-from engine.pack import read_pack, shipped_packs
-from engine.scenario import _Start
+from meeple.dsl.errors import Refusal
+from meeple.play.bots import GreedyAgent, MctsAgent, Perspective, evaluator
+from meeple.runtime.redeal import Redeal
+from meeple.core.errors import Problems
+from meeple.runtime.game import Game, load_game
+from meeple.loading.folders import shipped_packs
+from meeple.loading.pack import read_pack
+from meeple.authoring.scenario import _Start
 from golden_games import game_of
 
 MINIMAL = Path(__file__).parent / "content" / "valid" / "minimal"

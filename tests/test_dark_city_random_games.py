@@ -7,8 +7,8 @@ gold never negative, clone() and the JSON round-trip.)"""
 
 import pytest
 
-from engine.game import load_game
-from engine.state import State
+from meeple.runtime.game import load_game
+from meeple.runtime.state import State
 from random_play import play_checked
 
 GAME = load_game("citadels-dark-city")

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.errors import IllegalChoice, PackInvalid
-from engine.game import load_game
+from meeple.core.errors import IllegalChoice, PackInvalid
+from meeple.runtime.game import load_game
 
 PACK = str(Path(__file__).parent / "packs" / "dice")
 GAME = load_game(PACK)

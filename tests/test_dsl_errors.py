@@ -1,6 +1,6 @@
 """Effect-language errors: the exact message and where it points.
 
-Syntax errors come from ``dsl.parser.parse`` with a TextOrigin (the place in
+Syntax errors come from ``meeple.dsl.parser.parse`` with a TextOrigin (the place in
 a YAML file where the text starts); check errors from compiling a snippet as a
 procedure of the minimal test pack. Positions are given inside the snippet
 (line 1, column 1 = its first character) and mapped to the file here, so each
@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from dsl.parser import parse
-from engine.errors import DslCheckError, DslSyntaxError, Problems, RuleError
-from engine.game import STEP_BUDGET, Game
-from engine.pack import read_pack
-from engine.yamlsrc import TextOrigin
+from meeple.dsl.parser import parse
+from meeple.core.errors import DslCheckError, DslSyntaxError, Problems, RuleError
+from meeple.runtime.game import STEP_BUDGET, Game
+from meeple.loading.pack import read_pack
+from meeple.loading.yamlsrc import TextOrigin
 
 MINIMAL = Path(__file__).parent / "content" / "valid" / "minimal"
 
@@ -202,8 +202,8 @@ def test_step_budget_stops_an_endless_loop_at_its_line(tmp_path):
 def test_rules_that_call_themselves_stop_with_a_located_error(tmp_path):
     """A procedure calling itself is cut at a depth limit, not run until memory runs out."""
     import shutil
-    from engine.errors import RuleError
-    from engine.game import MAX_DEPTH, load_game
+    from meeple.core.errors import RuleError
+    from meeple.runtime.game import MAX_DEPTH, load_game
     pack = tmp_path / "pack"
     shutil.copytree(Path(__file__).parent / "packs" / "flags", pack)
     game = pack / "game.yaml"
@@ -274,7 +274,7 @@ def test_errors_in_quoted_and_plain_scalars_point_at_the_right_place(tmp_path, w
 
 def test_a_scalar_read_otherwise_than_yaml_did_points_at_its_start():
     """Where the text cannot be matched with its source, the start of the scalar, never a wrong line."""
-    from dsl.parser import to_span
+    from meeple.dsl.parser import to_span
     origin = TextOrigin("f.yaml", 4, 13, False, raw='"gain 1 \\q"', style='"', text="gain 1 ?")
     assert (to_span(origin, 1, 8).line, to_span(origin, 1, 8).col) == (4, 12)
     origin = TextOrigin("f.yaml", 4, 13, False, raw='"gain 1 x"', style='"', text="not this text")
@@ -287,8 +287,8 @@ def test_every_character_of_a_dumped_scalar_maps_to_where_yaml_wrote_it():
     or (a space or newline made by folding) to the end of a line."""
     import random
     import yaml
-    from engine.yamlsrc import load_yaml_text
-    from dsl.source import position
+    from meeple.loading.yamlsrc import load_yaml_text
+    from meeple.dsl.source import position
     rng = random.Random(7)
     styled = {'"': 0, "'": 0, "": 0, ">": 0}
     for k in range(300):

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from dsl.errors import DslCheckError, DslSyntaxError
-from dsl.limits import MAX_DEPTH, MAX_EXPANSION, MAX_INT, MAX_TEXT
-from dsl.parser import parse
-from dsl.source import TextOrigin
-from engine.errors import Problems
-from engine.game import Game
-from engine.pack import read_pack
+from meeple.dsl.errors import DslCheckError, DslSyntaxError
+from meeple.dsl.limits import MAX_DEPTH, MAX_EXPANSION, MAX_INT, MAX_TEXT
+from meeple.dsl.parser import parse
+from meeple.dsl.source import TextOrigin
+from meeple.core.errors import Problems
+from meeple.runtime.game import Game
+from meeple.loading.pack import read_pack
 
 MINIMAL = Path(__file__).parent / "content" / "valid" / "minimal"
 SECOND = 1.0          # every refusal and every compile here stays under this
@@ -26,9 +26,9 @@ SECOND = 1.0          # every refusal and every compile here stays under this
 
 @pytest.fixture(autouse=True)
 def _forget_the_trees_of_these_texts():
-    """The parser keeps the trees of texts it has read (dsl.parser._TREES); the very deep and
+    """The parser keeps the trees of texts it has read (meeple.dsl.parser._TREES); the very deep and
     very long ones made here are not left for other tests, which walk them recursively."""
-    import dsl.parser as P
+    import meeple.dsl.parser as P
     before = set(P._TREES)
     yield
     for key in set(P._TREES) - before:
@@ -390,7 +390,7 @@ CLI = [
 @pytest.mark.parametrize("command", [["validate"], ["play", "--players", "2", "--seed", "1", "--bots", "random"]])
 def test_the_command_line_reports_the_limit_located_and_exits_1(tmp_path, setup, where, message, command):
     from click.testing import CliRunner
-    from engine.cli import main
+    from meeple.cli import main
     root = make_pack(tmp_path / "p", setup)
     begin = time.perf_counter()
     result = CliRunner().invoke(main, command[:1] + [str(root)] + command[1:])
@@ -436,11 +436,11 @@ def test_mutated_texts_of_shipped_packs_compile_or_are_refused_never_crash():
     """Texts of the shipped packs, mutated (seeded; MEEPLE_FUZZ_DSL=N for a longer run), are
     compiled with both back ends: only the language's own errors, each within a second."""
     import os
-    from dsl.compiler import Compiler
-    from dsl.errors import MeepleError, Span
-    from dsl.pygen import PyGen
-    from dsl.source import Source
-    from engine.game import load_game
+    from meeple.dsl.compiler import Compiler
+    from meeple.dsl.errors import MeepleError, Span
+    from meeple.dsl.pygen import PyGen
+    from meeple.dsl.source import Source
+    from meeple.runtime.game import load_game
     runs = int(os.environ.get("MEEPLE_FUZZ_DSL", "150"))
     games = {name: load_game(name, generate=False) for name in ("citadels", "troyes")}
     texts = []

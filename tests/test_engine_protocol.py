@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.errors import IllegalChoice
-from engine.game import load_game
-from engine.session import ReplayDiverged, make_log, replay
+from meeple.core.errors import IllegalChoice
+from meeple.runtime.game import load_game
+from meeple.play.session import ReplayDiverged, make_log, replay
 
 GAME = load_game("citadels")
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,4 +1,4 @@
-"""Packs that extend packs (engine/expansion.py): what the merged game holds,
+"""Packs that extend packs (engine/loading/expansion.py): what the merged game holds,
 load order, and which changes by two packs are conflicts.
 
 The broken cases with their exact messages are fixture folders under
@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.errors import PackInvalid, Problems
-from engine.game import load_game
-from engine.pack import read_packs, resolve_all
+from meeple.core.errors import PackInvalid, Problems
+from meeple.runtime.game import load_game
+from meeple.loading.folders import resolve_all
+from meeple.loading.pack import read_packs
 
 REPO = Path(__file__).resolve().parent.parent
 MINIMAL = REPO / "tests" / "content" / "valid" / "minimal"
@@ -137,7 +138,7 @@ def test_resolve_all_splits_on_plus():
 def test_diff_lists_each_change_card_by_card():
     import json
     from click.testing import CliRunner
-    from engine.cli import main
+    from meeple.cli import main
     result = CliRunner().invoke(main, ["diff", str(MINIMAL), str(PLUS), "--format", "json"])
     assert result.exit_code == 0, result.output
     d = json.loads(result.output)
@@ -151,7 +152,7 @@ def test_diff_lists_each_change_card_by_card():
 
 def test_diff_of_a_pack_with_itself_is_empty():
     from click.testing import CliRunner
-    from engine.cli import main
+    from meeple.cli import main
     result = CliRunner().invoke(main, ["diff", "citadels", "citadels"])
     assert result.exit_code == 0 and result.output.strip().endswith("no differences")
 
@@ -159,7 +160,7 @@ def test_diff_of_a_pack_with_itself_is_empty():
 @pytest.mark.parametrize("base", ["citadels", "troyes", "signorie"])
 def test_new_pack_validates_and_passes_its_test_as_generated(tmp_path, monkeypatch, base):
     from click.testing import CliRunner
-    from engine.cli import main
+    from meeple.cli import main
     monkeypatch.chdir(tmp_path)
     runner = CliRunner()
     made = runner.invoke(main, ["new-pack", "mymod", "--extends", base])
@@ -181,7 +182,7 @@ def test_rules_schema_sections_follow_the_game_schema():
     sections (card kinds and players / flow / score with nothing required);
     tools/make_rules_schema.py writes it again after the game schema changes."""
     import copy
-    from engine.schemas import schema
+    from meeple.loading.schemas import schema
     game, rules = schema("game")["properties"], schema("rules")["properties"]
     for section, spec in rules["add"]["properties"].items():
         want = copy.deepcopy(game[section])

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.scenario import run_file
+from meeple.authoring.scenario import run_file
 
 CONTENT = Path(__file__).resolve().parent.parent / "content"
 FAMILY = ("citadels", "citadels-dark-city", "citadels-2016")
@@ -77,9 +77,9 @@ def test_the_expansions_do_not_write_the_destroy_formula_out(pack):
 
 
 # ---------------------------------------------------------------- override fingerprints (base_sha)
-from engine.errors import Problems  # noqa: E402
-from engine.expansion import fingerprint  # noqa: E402
-from engine.pack import read_packs  # noqa: E402
+from meeple.core.errors import Problems  # noqa: E402
+from meeple.loading.expansion import fingerprint  # noqa: E402
+from meeple.loading.pack import read_packs  # noqa: E402
 
 OVERRIDE = """\
 kind: rules

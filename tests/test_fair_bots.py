@@ -1,5 +1,5 @@
 """Bots play fair: a planning bot's choice is a function of its seat's information
-and its own seed (engine/redeal.py).
+and its own seed (engine/runtime/redeal.py).
 
 The property, over every shipped pack: from states reached by random play, build
 a second state the deciding seat cannot tell apart (every card it cannot see
@@ -19,11 +19,11 @@ import random
 
 import pytest
 
-from dsl.runtime import Frame
-from dsl.types import order_key
-from engine.bots import GreedyAgent, MctsAgent, evaluator
-from engine.game import load_game
-from engine.redeal import Perspective, Redeal, determinize, hidden_variables
+from meeple.dsl.runtime import Frame
+from meeple.dsl.types import order_key
+from meeple.play.bots import GreedyAgent, MctsAgent, evaluator
+from meeple.runtime.game import load_game
+from meeple.runtime.redeal import Perspective, Redeal, determinize, hidden_variables
 
 PACKS = ["citadels", "citadels-dark-city", "citadels-2016", "troyes", "signorie"]
 SLOW = os.environ.get("MEEPLE_SLOW") == "1"

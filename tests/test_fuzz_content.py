@@ -3,7 +3,7 @@
 Hypothesis mutates the YAML text of tests/content/valid/minimal (deletes,
 duplicates or swaps lines, changes a character, replaces a value or a word of
 a rule) and loads the result. Whatever the damage, reading and compiling may
-only report problems (``engine.errors.MeepleError``), and ``meeple validate``
+only report problems (``meeple.core.errors.MeepleError``), and ``meeple validate``
 may only exit 0 (valid) or 1 (invalid), never with a traceback.
 """
 import shutil
@@ -14,10 +14,10 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from engine.cli import main
-from engine.errors import MeepleError, Problems
-from engine.game import Game
-from engine.pack import read_pack
+from meeple.cli import main
+from meeple.core.errors import MeepleError, Problems
+from meeple.runtime.game import Game
+from meeple.loading.pack import read_pack
 from fuzzing import apply      # the one mutator of pack texts (tools/fuzz.py shares it)
 
 MINIMAL = Path(__file__).parent / "content" / "valid" / "minimal"

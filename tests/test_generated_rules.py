@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.errors import Problems
-from engine.game import Game, load_game
-from engine.pack import read_pack, shipped_packs
-from dsl.pygen import GENERATED_FILE
+from meeple.core.errors import Problems
+from meeple.runtime.game import Game, load_game
+from meeple.loading.folders import shipped_packs
+from meeple.loading.pack import read_pack
+from meeple.dsl.pygen import GENERATED_FILE
 
 MINIMAL = Path(__file__).parent / "content" / "valid" / "minimal"
 
@@ -121,7 +122,7 @@ def _minimal_with(tmp_path, old: str, new: str) -> Game:
      "set z = 7 % z"),
 ])
 def test_rule_errors_point_at_the_statement_with_either_back_end(tmp_path, old, new, line_text):
-    from engine.errors import RuleError
+    from meeple.core.errors import RuleError
     root = _minimal_with(tmp_path, old, new)
     text = (root / "game.yaml").read_text(encoding="utf-8").splitlines()
     want_line = next(i for i, line in enumerate(text, 1) if line_text in line)
@@ -171,7 +172,7 @@ def test_hostile_identifiers_stay_names_of_the_pack(tmp_path):
 def test_compiling_is_linear_in_the_text(text, value):
     """Each node is compiled once: a sum of 40 terms used to compile its left side
     twice at every '+' (2^40 steps). Counted, not timed; and both back ends agree."""
-    from dsl.compiler import Compiler
+    from meeple.dsl.compiler import Compiler
     g = load_game("citadels")
     calls = {"n": 0}
 
@@ -179,9 +180,9 @@ def test_compiling_is_linear_in_the_text(text, value):
         def expr(self, unit, n):
             calls["n"] += 1
             return super().expr(unit, n)
-    from dsl.parser import parse
-    from dsl.source import TextOrigin
-    from dsl.types import Code, Unit, _Scope
+    from meeple.dsl.parser import parse
+    from meeple.dsl.source import TextOrigin
+    from meeple.dsl.types import Code, Unit, _Scope
     origin = TextOrigin("<expression>", 1, 1, False)
     tree = parse(text, origin, "expr_start")
     fn, _ = Counting(g.vocab, []).expr(Unit(Code("x"), origin, _Scope()), tree)
@@ -247,7 +248,7 @@ def test_an_error_in_a_procedure_run_in_place_names_the_procedure_and_its_line(t
     """A call of a procedure that never pauses is a plain Python call in the generated
     run; its errors still point at the callee's statement and say '(in procedure NAME)',
     as the closures' run loop says."""
-    from engine.errors import RuleError
+    from meeple.core.errors import RuleError
     root = _minimal_with(tmp_path, *PROC_ERROR)
     game = (root / "game.yaml").read_text(encoding="utf-8")
     (root / "game.yaml").write_text(game.replace("        set passed = true\n    - id: pass",
@@ -291,7 +292,7 @@ def _chain(n: int) -> str:
 def test_calls_run_in_place_only_up_to_a_depth(tmp_path, chain, inline):
     """A chain of calls deeper than INLINE_DEPTH keeps frames for the rest (never Python's
     recursion limit), and plays exactly as the closures do."""
-    from dsl.pygen import INLINE_DEPTH
+    from meeple.dsl.pygen import INLINE_DEPTH
     assert INLINE_DEPTH == 16
     root = _minimal_with(tmp_path, "procedures:\n  turn:", _chain(chain))
     game = (root / "game.yaml").read_text(encoding="utf-8")
@@ -317,9 +318,9 @@ def test_calls_run_in_place_only_up_to_a_depth(tmp_path, chain, inline):
     ({"a": None, "b": "call a()"}, {}),                                         # a text that did not parse
 ])
 def test_which_procedures_run_in_place(bodies, want):
-    from dsl.parser import parse
-    from dsl.pygen import inline_procedures
-    from dsl.source import TextOrigin
+    from meeple.dsl.parser import parse
+    from meeple.dsl.pygen import inline_procedures
+    from meeple.dsl.source import TextOrigin
     parsed = {k: parse(v + "\n", TextOrigin("t.yaml", 1, 1, True), "start") if v is not None else None for k, v in bodies.items()}
     assert inline_procedures(parsed) == want
 
@@ -349,7 +350,7 @@ def test_when_a_generated_part_does_not_compile_every_rule_runs_as_its_closure(t
     of other groups, so then all the rules run as their closures (they did: a run called a
     walk that was never defined, and the game stopped with a NameError)."""
     import builtins
-    import dsl.pygen as G
+    import meeple.dsl.pygen as G
     root = _minimal_with(tmp_path, "procedures:\n",
                          "functions:\n  cheap:\n    params: {limit: int}\n"
                          "    value: count(c in deck where c.cost <= limit)\n\nprocedures:\n")
@@ -385,7 +386,7 @@ def test_a_walk_whose_body_pauses_starts_as_its_closure_does(tmp_path, monkeypat
     generated; the closures, and the closure that stands in when the generated module
     cannot be compiled, keep and order the same items."""
     import builtins
-    import dsl.pygen as G
+    import meeple.dsl.pygen as G
     root = _minimal_with(tmp_path, ROUND, walk + "        as p:\n            call turn()\n")
     both = list(_both_back_ends(root))
     assert "def _w" in both[0][1].pygen.source and both[0][1].pygen.fallbacks == 0
@@ -423,7 +424,7 @@ def test_no_jump_leads_to_a_jump_or_the_end(pack):
 def _same_located_error(root, line_text: str) -> str:
     """The pack at ``root`` played with either back end: both stop with a rule error at
     the line holding ``line_text``, with the same message (returned)."""
-    from engine.errors import RuleError
+    from meeple.core.errors import RuleError
     text = (root / "game.yaml").read_text(encoding="utf-8").splitlines()
     want_line = next(i for i, line in enumerate(text, 1) if line_text in line)
     seen = []
@@ -443,7 +444,7 @@ def test_an_error_in_a_loop_test_reached_by_its_way_back_names_the_test(tmp_path
 
 
 def test_playing_as_a_player_who_is_not_there_names_the_statement_with_either_back_end(tmp_path):
-    from engine.errors import RuleError
+    from meeple.core.errors import RuleError
     root = _minimal_with(tmp_path, ROUND, "    for each p in players:\n        as player(9):\n            call turn()\n")
     text = (root / "game.yaml").read_text(encoding="utf-8").splitlines()
     want_line = next(i for i, line in enumerate(text, 1) if "as player(9)" in line)
@@ -486,11 +487,11 @@ def test_play_actions_compiled_after_the_pack_lists_by_the_engine():
     """A 'play actions' compiled after the pack was (a snippet with its own generated
     module, which has no menus): it lists the group's actions by the engine's listing
     and poses the decision the pack's own turn does."""
-    from dsl.compiler import Compiler
-    from dsl.pygen import PyGen
-    from dsl.runtime import Frame
-    from dsl.source import Source, TextOrigin
-    from engine.errors import Span
+    from meeple.dsl.compiler import Compiler
+    from meeple.dsl.pygen import PyGen
+    from meeple.dsl.runtime import Frame
+    from meeple.dsl.source import Source, TextOrigin
+    from meeple.core.errors import Span
     game = load_game(str(MINIMAL))
     errors: list = []
     comp = Compiler(game.vocab, errors)

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from engine.agents import make_agents
-from engine.bots import GreedyAgent, MctsAgent, Perspective, evaluator
-from engine.redeal import determinize, hidden_variables
-from engine.cli import main
-from engine.game import load_game
-from engine.session import replay
-from engine.views import HIDDEN_CHOICE
+from meeple.play.agents import make_agents
+from meeple.play.bots import GreedyAgent, MctsAgent, Perspective, evaluator
+from meeple.runtime.redeal import determinize, hidden_variables
+from meeple.cli import main
+from meeple.runtime.game import load_game
+from meeple.play.session import replay
+from meeple.runtime.views import HIDDEN_CHOICE
 
 SECRETS = str(Path(__file__).parent / "packs" / "secrets")
 GAME = load_game(SECRETS)
@@ -229,7 +229,7 @@ def test_a_planning_bot_decides_the_same_whatever_a_hidden_variable_holds():
 
 def test_a_whole_game_of_the_2016_pack_with_planning_bots_still_plays():
     game = load_game("citadels-2016")
-    from engine.session import play
+    from meeple.play.session import play
     st = play(game, 4, 1, make_agents("greedy,mcts:10,random,greedy", 4, 1, game, evaluator(game)),
               options={"rank1": 2, "rank2": 2})
     assert st.over and len(st.scores) == 4

@@ -22,12 +22,12 @@ import pytest
 from click.testing import CliRunner
 
 import hostile as H
-from engine import yamlsrc
-from engine.cli import ExitCode, main
-from engine.errors import ContentError, MeepleError, Span, printable, render
-from engine.limits import MAX_ALIAS_COPIES, MAX_FILE_BYTES, MAX_INT, MAX_PACK_FILES, MAX_PACKS
-from engine.schemas import python_pattern
-from engine.yamlsrc import load_yaml, load_yaml_text
+from meeple.loading import yamlsrc
+from meeple.cli import ExitCode, main
+from meeple.core.errors import ContentError, MeepleError, Span, printable, render
+from meeple.loading.limits import MAX_ALIAS_COPIES, MAX_FILE_BYTES, MAX_INT, MAX_PACK_FILES, MAX_PACKS
+from meeple.loading.schemas import python_pattern
+from meeple.loading.yamlsrc import load_yaml, load_yaml_text
 
 REPO = H.REPO
 # run_* folders are packs that validate and then run into a bound of running games
@@ -468,8 +468,8 @@ def test_a_provisional_note_is_printed_escaped(tmp_path):
 def test_a_set_value_gets_the_checks_of_the_same_value_in_a_pack_file(monkeypatch, setting, message):
     """`--set` passes through the pack file's schema and the card kind's bounds: what a
     pack file could not hold is a usage error naming the option, before any game."""
-    import engine.compare
-    monkeypatch.setattr(engine.compare, "compare", lambda *a, **k: pytest.fail("the games were played"))
+    import meeple.workbench.compare
+    monkeypatch.setattr(meeple.workbench.compare, "compare", lambda *a, **k: pytest.fail("the games were played"))
     result = CliRunner().invoke(main, ["compare", "citadels", "-n", "2", "-p", "4", "--workers", "1", "--set", setting])
     assert result.exit_code == ExitCode.USAGE, result.output
     assert result.output == f"error: --set {setting!r}: {message}\n"

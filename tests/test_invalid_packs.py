@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from engine.agents import RandomAgent
-from engine.cli import ExitCode, main
-from engine.game import load_game
-from engine.session import play
+from meeple.play.agents import RandomAgent
+from meeple.cli import ExitCode, main
+from meeple.runtime.game import load_game
+from meeple.play.session import play
 
 REPO = Path(__file__).resolve().parent.parent
 CONTENT = REPO / "tests" / "content"

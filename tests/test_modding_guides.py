@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from engine.cli import main
+from meeple.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 GUIDES = {game: ROOT / "content" / game / "MODDING.md" for game in ("troyes", "citadels", "signorie")}

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from engine.cli import main
+from meeple.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 TRIALS = sorted(p for p in (REPO / "tests" / "content" / "trial").iterdir() if p.is_dir())
@@ -53,8 +53,8 @@ def test_a_refused_name_is_said_without_a_made_up_place(tmp_path, command, messa
 
 
 def test_render_of_an_error_without_a_place():
-    from engine.errors import UsageError, render
-    from dsl.errors import Span
+    from meeple.core.errors import UsageError, render
+    from meeple.dsl.errors import Span
     assert render(UsageError("no such thing")) == "error: no such thing"
     assert render(UsageError("bad", Span("a.yaml", 3, 4))) == "a.yaml:3:4: error: bad"
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from engine.cli import main
-from engine.game import load_game
+from meeple.cli import main
+from meeple.runtime.game import load_game
 from random_play import play_checked
 
 

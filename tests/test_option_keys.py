@@ -13,15 +13,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from dsl.runtime import ActionDescriber, ChoiceDescriber, Decision, fitting
-from dsl.typesys import Card
-from dsl.types import SKIP
-from engine.agents import HumanAgent
-from engine.cli import main
-from engine.errors import IllegalChoice
-from engine.game import load_game
-from engine.scenario import run_file
-from engine.session import ReplayDiverged, replay
+from meeple.dsl.runtime import ActionDescriber, ChoiceDescriber, Decision, fitting
+from meeple.dsl.typesys import Card
+from meeple.dsl.types import SKIP
+from meeple.play.agents import HumanAgent
+from meeple.cli import main
+from meeple.core.errors import IllegalChoice
+from meeple.runtime.game import load_game
+from meeple.authoring.scenario import run_file
+from meeple.play.session import ReplayDiverged, replay
 
 HERE = Path(__file__).parent
 OLD_LOG = HERE / "logs" / "troyes-positional-keys.json"

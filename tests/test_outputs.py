@@ -1,5 +1,5 @@
 """Outputs written whole or not at all, inputs that are regular files, and a
-standard output that fails (engine/outputs.py and where the command line uses it).
+standard output that fails (engine/core/outputs.py and where the command line uses it).
 
 A file a command writes is a temporary file beside it until everything is
 written, then renamed into place: a fault at any step (a full disk at a write,
@@ -23,10 +23,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import engine.cli as cli
-import engine.outputs as outputs
-from engine.cli import ExitCode, main
-from engine.outputs import NotRegular, open_regular, replaced, write_text
+import meeple.cli as cli
+import meeple.core.outputs as outputs
+from meeple.cli import ExitCode, main
+from meeple.core.outputs import NotRegular, open_regular, replaced, write_text
 
 REPO = Path(__file__).resolve().parent.parent
 MINIMAL = str(REPO / "tests" / "content" / "valid" / "minimal")
@@ -44,7 +44,7 @@ def invoke(*args):
 def meeple(*args, **kwargs) -> subprocess.CompletedProcess:
     """The real command, in its own process (stdout and stderr captured unless given)."""
     kwargs.setdefault("capture_output", not ({"stdout", "stderr"} & set(kwargs)))
-    return subprocess.run([sys.executable, "-m", "engine.cli", *map(str, args)], cwd=REPO, text=True, timeout=GUARD, **kwargs)
+    return subprocess.run([sys.executable, "-m", "meeple", *map(str, args)], cwd=REPO, text=True, timeout=GUARD, **kwargs)
 
 
 def leftovers(folder: Path) -> list[str]:
@@ -277,7 +277,7 @@ def test_a_full_standard_output_still_writes_the_records(tmp_path):
 
 
 def test_a_closed_standard_output_is_refused():
-    proc = subprocess.run(["sh", "-c", 'exec "$0" -m engine.cli validate citadels >&-', sys.executable], cwd=REPO,
+    proc = subprocess.run(["sh", "-c", 'exec "$0" -m meeple validate citadels >&-', sys.executable], cwd=REPO,
                           stderr=subprocess.PIPE, text=True, timeout=GUARD)
     assert proc.returncode == ExitCode.OUTPUT_FAILED
     assert proc.stderr == "error: the standard output is closed; give the command somewhere to print (> FILE)\n"

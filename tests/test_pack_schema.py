@@ -10,11 +10,11 @@ import yaml
 from click.testing import CliRunner
 from jsonschema import Draft202012Validator
 
-from engine.cli import ExitCode, main
-from engine.game import load_game
-from engine.pack import content_root, shipped_packs
-from engine.schemas import _explain, pack_schema
-from engine.yamlsrc import load_yaml
+from meeple.cli import ExitCode, main
+from meeple.runtime.game import load_game
+from meeple.loading.folders import content_root, shipped_packs
+from meeple.loading.schemas import _explain, pack_schema
+from meeple.loading.yamlsrc import load_yaml
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -6,9 +6,9 @@ import stat
 import lark.lark
 import pytest
 
-from dsl import parser as P
-from engine.errors import DslSyntaxError
-from engine.yamlsrc import TextOrigin
+from meeple.dsl import parser as P
+from meeple.core.errors import DslSyntaxError
+from meeple.loading.yamlsrc import TextOrigin
 
 TEXT = "gain 2 gold\nif count(c in hand where c.cost > 3) >= 2:\n    lose 1 gold\nelse:\n    move this to discard\n"
 
@@ -88,11 +88,12 @@ def test_a_text_is_parsed_once_and_its_errors_are_located_every_time():
 
 
 def test_the_trees_are_those_of_larks_transformer():
-    """dsl.parser builds nodes without Lark's Transformer: the same nodes, positions included,
+    """meeple.dsl.parser builds nodes without Lark's Transformer: the same nodes, positions included,
     for every text of every shipped pack."""
-    from engine.errors import Problems
-    from engine.game import Game
-    from engine.pack import read_packs, resolve_all
+    from meeple.core.errors import Problems
+    from meeple.runtime.game import Game
+    from meeple.loading.folders import resolve_all
+    from meeple.loading.pack import read_packs
     for pack in ("citadels", "citadels-2016", "citadels-dark-city", "signorie", "troyes"):
         problems = Problems()
         Game(read_packs(resolve_all(pack), problems)).compile(problems)
@@ -104,7 +105,7 @@ def test_the_trees_are_those_of_larks_transformer():
 
 
 def _reference():
-    """Lark as it comes, without the shortcut of dsl.parser._pass_single_children."""
+    """Lark as it comes, without the shortcut of meeple.dsl.parser._pass_single_children."""
     from lark import Lark
     return Lark.open_from_package("dsl", "grammar.lark", ("",), postlex=P._DslIndenter(), **P._LARK_OPTIONS)
 
@@ -141,8 +142,8 @@ def test_the_shortcut_parser_fails_as_lark_does(text):
 # ---------------------------------------------------------------- trees kept between runs
 def _shipped_texts():
     """(text, start rule) of every rule text of the shipped packs."""
-    from engine.game import load_game
-    from engine.pack import shipped_packs
+    from meeple.runtime.game import load_game
+    from meeple.loading.folders import shipped_packs
     out = {}
     for pack in shipped_packs():
         g = load_game(pack, generate=False)
@@ -155,7 +156,7 @@ def _shipped_texts():
 def test_every_shipped_tree_is_kept_and_read_back_as_it_was():
     """A tree written as JSON and read back is the very tree the parser built (nodes,
     positions, tuples), for every rule text of every shipped pack."""
-    from dsl.treecache import decode, encode
+    from meeple.dsl.treecache import decode, encode
     import json
     texts = _shipped_texts()
     assert len(texts) > 300
@@ -170,9 +171,9 @@ def test_a_process_reads_the_trees_the_last_one_kept(tmp_path, monkeypatch):
     import subprocess
     import sys
     env = dict(os.environ, MEEPLE_CACHE_DIR=str(tmp_path / "cache"))
-    script = ("import sys; from dsl import parser as P; calls = []; real = P._parse\n"
+    script = ("import sys; from meeple.dsl import parser as P; calls = []; real = P._parse\n"
               "P._parse = lambda *a: calls.append(1) or real(*a)\n"
-              "from engine.game import load_game; load_game('citadels', generate=False)\n"
+              "from meeple.runtime.game import load_game; load_game('citadels', generate=False)\n"
               "print(len(calls))")
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     first = subprocess.run([sys.executable, "-c", script], env=env, cwd=root, capture_output=True, text=True, check=True)
@@ -191,8 +192,8 @@ def test_a_process_reads_the_trees_the_last_one_kept(tmp_path, monkeypatch):
 ])
 def test_a_broken_or_tampered_tree_file_is_read_as_a_miss(tmp_path, content):
     """Whatever the file holds, a text is parsed afresh unless its entry is a tree of
-    dsl.ast's own classes with their fields: nothing else is built, nothing runs."""
-    from dsl.treecache import TreeCache
+    meeple.dsl.ast's own classes with their fields: nothing else is built, nothing runs."""
+    from meeple.dsl.treecache import TreeCache
     path = tmp_path / "trees.json"
     key = TreeCache.key(TEXT, "start")
     if content is None:
@@ -206,7 +207,7 @@ def test_a_broken_or_tampered_tree_file_is_read_as_a_miss(tmp_path, content):
 
 
 def test_the_tree_file_keeps_at_most_its_bound(tmp_path, monkeypatch):
-    from dsl import treecache
+    from meeple.dsl import treecache
     monkeypatch.setattr(treecache, "MAX_ENTRIES", 8)
     kept = treecache.TreeCache(tmp_path / "trees.json")
     for i in range(20):

@@ -1,4 +1,4 @@
-"""Rules text generated from the effect language (dsl/phrases.py, engine/cardtext.py):
+"""Rules text generated from the effect language (dsl/phrases.py, engine/authoring/cardtext.py):
 every node type, operator, verb and primitive has a phrase in each language, a text reads
 as the rules say in the pack's own words, and `meeple cards` shows it."""
 import inspect
@@ -10,15 +10,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from dsl import ast as A
-from dsl.parser import parse
-from dsl.phrases import CARD_PHRASES, LANGS, OPERATORS, PHRASES, PRIMITIVE_PHRASES, VERBS, Lexicon, Renderer
-from dsl.primitives import PRIMITIVES
-from dsl.source import TextOrigin
-from engine.cardtext import card_lines, lexicon
-from engine.cli import ExitCode, main
-from engine.game import load_game
-from engine.pack import shipped_packs
+from meeple.dsl import ast as A
+from meeple.dsl.parser import parse
+from meeple.dsl.phrases import CARD_PHRASES, LANGS, OPERATORS, PHRASES, PRIMITIVE_PHRASES, VERBS, Lexicon, Renderer
+from meeple.dsl.primitives import PRIMITIVES
+from meeple.dsl.source import TextOrigin
+from meeple.authoring.cardtext import card_lines, lexicon
+from meeple.cli import ExitCode, main
+from meeple.runtime.game import load_game
+from meeple.loading.folders import shipped_packs
 
 NODE_CLASSES = sorted(c.__name__ for _, c in inspect.getmembers(A, inspect.isclass)
                       if issubclass(c, A.Node) and c is not A.Node)

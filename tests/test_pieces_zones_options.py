@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.errors import IllegalChoice, PackInvalid
-from engine.game import load_game
-from engine.state import State
+from meeple.core.errors import IllegalChoice, PackInvalid
+from meeple.runtime.game import load_game
+from meeple.runtime.state import State
 
 PACK = Path(__file__).parent / "packs" / "flags"
 GAME = load_game(str(PACK))
@@ -95,7 +95,7 @@ def test_misuse_is_a_located_error(tmp_path, edit, message):
 
 def test_cli_options_reach_the_game_and_the_log(tmp_path):
     from click.testing import CliRunner
-    from engine.cli import main
+    from meeple.cli import main
     runner = CliRunner()
     log = tmp_path / "log.json"
     r = runner.invoke(main, ["play", str(PACK), "-p", "2", "--seed", "1", "--bots", "random", "--quiet",
@@ -122,7 +122,7 @@ def test_membership_in_a_zone_of_any_card():
 
 def test_rules_level_provisional_values_are_listed():
     from click.testing import CliRunner
-    from engine.cli import main
+    from meeple.cli import main
     out = CliRunner().invoke(main, ["cards", str(PACK), "--provisional"]).output
     assert "game.majority: an example of a rules-level guess" in out and out.strip().endswith("1 provisional value(s)")
 
@@ -138,7 +138,7 @@ def test_a_card_typed_field_holds_that_card(tmp_path):
 
 
 def test_require_refuses_the_choice_and_restores_the_state(tmp_path):
-    from engine.errors import Refusal
+    from meeple.core.errors import Refusal
     copy = edited(tmp_path, ("game.yaml", "            if e is not none:\n                move top(supply) to flags of e\n",
                              "            if e is not none:\n                move top(supply) to flags of e\n"
                              "                require not (e is war) \"the war is not open yet\"\n"))
@@ -155,7 +155,7 @@ def test_require_refuses_the_choice_and_restores_the_state(tmp_path):
 
 def test_play_prints_log_notes(tmp_path):
     from click.testing import CliRunner
-    from engine.cli import main
+    from meeple.cli import main
     copy = edited(tmp_path, ("game.yaml", "                move top(supply) to flags of e\n",
                              "                move top(supply) to flags of e\n                log \"a cube goes on an event\"\n"))
     out = CliRunner().invoke(main, ["play", str(copy), "-p", "2", "--seed", "1", "--bots", "random"]).output
@@ -163,7 +163,7 @@ def test_play_prints_log_notes(tmp_path):
 
 
 def test_require_in_an_action_sends_the_player_back_to_the_action_menu(tmp_path):
-    from engine.errors import Refusal
+    from meeple.core.errors import Refusal
     copy = tmp_path / "flags"
     shutil.copytree(PACK, copy)
     game = copy / "game.yaml"

@@ -8,11 +8,11 @@ import random
 
 import pytest
 
-from engine.agents import make_agents
-from engine.errors import IllegalChoice, Refusal
-from engine.game import load_game
-from engine.session import play
-from engine.simulate import card_tables
+from meeple.play.agents import make_agents
+from meeple.core.errors import IllegalChoice, Refusal
+from meeple.runtime.game import load_game
+from meeple.play.session import play
+from meeple.workbench.simulate import card_tables
 
 REFUSING = "tests/content/hostile/run_refused_forever"
 

@@ -6,8 +6,8 @@ its value in a known state. A primitive added to the registry without a row
 """
 import pytest
 
-from dsl.primitives import PRIMITIVES
-from engine.game import load_game
+from meeple.dsl.primitives import PRIMITIVES
+from meeple.runtime.game import load_game
 
 GAME = load_game("citadels")
 
@@ -112,9 +112,9 @@ def test_invariant_parts_are_evaluated_once_and_lazily(text, expected):
 
 
 def test_invariant_parts_found():
-    from dsl.hoist import invariant_parts
-    from dsl.parser import parse
-    from engine.yamlsrc import TextOrigin
+    from meeple.dsl.hoist import invariant_parts
+    from meeple.dsl.parser import parse
+    from meeple.loading.yamlsrc import TextOrigin
     text = "count(a in players where a != me and size(hand of a) > size(deck) and any(p in players where p == me))"
     tree = parse(text, TextOrigin("t.yaml", 1, 1, False), "expr_start")
     comp = tree.args[0]

@@ -4,7 +4,7 @@ import io
 
 import pytest
 
-from engine.progress import Progress, format_duration
+from meeple.workbench.progress import Progress, format_duration
 
 
 class Clock:

@@ -6,14 +6,15 @@ card writes, and a card's count (copies or per_player) when it is not 1. It is
 cited when a ``sources:`` entry (the card's own, its card file's, or the
 game's) names it with a reference the pack declares (pack.yaml references:,
 inherited by the packs that extend it), and provisional when a
-``provisional:`` note names it (engine.pack.provenance)."""
+``provisional:`` note names it (meeple.loading.pack.provenance)."""
 import shutil
 from pathlib import Path
 
 import pytest
 
-from engine.errors import Problems
-from engine.pack import provenance, read_packs, resolve_all
+from meeple.core.errors import Problems
+from meeple.loading.folders import resolve_all
+from meeple.loading.pack import provenance, read_packs
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = ["citadels", "citadels+citadels-dark-city", "citadels+citadels-2016", "troyes", "signorie"]
@@ -133,7 +134,7 @@ def test_an_expansion_inherits_references_and_a_patch_drops_the_citation(tmp_pat
 
 def test_the_cli_prints_the_provenance(tmp_path):
     from click.testing import CliRunner
-    from engine.cli import main
+    from meeple.cli import main
     out = CliRunner().invoke(main, ["cards", "citadels", "--provenance"])
     assert out.exit_code == 0, out.output
     assert "observatory.cost = 5  provisional: classic cards.tsv" in out.output

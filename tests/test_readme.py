@@ -6,8 +6,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from engine.cli import main
-from engine.game import load_game
+from meeple.cli import main
+from meeple.runtime.game import load_game
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,8 +1,8 @@
 """The game's random generator (one integer of state, the same draws everywhere) and other small runtime helpers."""
 import pytest
 
-from engine.rng import next_u64, seed_state
-from engine.state import State
+from meeple.core.rng import next_u64, seed_state
+from meeple.runtime.state import State
 
 
 def test_splitmix64_gives_its_published_first_outputs():
@@ -38,7 +38,7 @@ def test_shuffle_is_fisher_yates_over_rand_below(n):
     ([7, 2, 9, 1], 9, 1, [7, 2, 9, 2]),
 ])
 def test_uses_per_turn_are_flat_key_count_pairs(used, key, count, after):
-    from dsl.types import used_once_more, uses
+    from meeple.dsl.types import used_once_more, uses
     before = list(used)
     assert uses(used, key) == count
     assert used_once_more(used, key) == after

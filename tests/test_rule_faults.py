@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.errors import Problems, RuleError, render
-from engine.game import Game
-from dsl.faults import in_words
-from engine.pack import read_pack, shipped_packs
+from meeple.core.errors import Problems, RuleError, render
+from meeple.runtime.game import Game
+from meeple.dsl.faults import in_words
+from meeple.loading.folders import shipped_packs
+from meeple.loading.pack import read_pack
 from fuzzing import PYTHON_WORDS       # Python's words: no message may hold any of them
 
 GAME = """\
@@ -321,8 +322,9 @@ def test_the_shipped_packs_get_no_new_warning(pack):
     """By default the checker warns only where a value is always none: the shipped packs
     have none of those. (--maybe-none lists every unguarded use; theirs are safe by their
     data: a lookup in a table of spaces, the holder of a card in a player's city.)"""
-    from engine.game import check_pack
-    from engine.pack import read_packs, resolve_all
+    from meeple.runtime.game import check_pack
+    from meeple.loading.folders import resolve_all
+    from meeple.loading.pack import read_packs
     problems = Problems()
     check_pack(read_packs(resolve_all(pack), problems), problems)
     assert not problems.errors
@@ -332,7 +334,7 @@ def test_the_shipped_packs_get_no_new_warning(pack):
 def test_the_readme_shows_what_meeple_says(monkeypatch):
     """README's fault and warning examples are the output of the hostile pack they name."""
     from click.testing import CliRunner
-    from engine.cli import main
+    from meeple.cli import main
     repo = Path(__file__).resolve().parent.parent
     monkeypatch.chdir(repo)
     readme = (repo / "README.md").read_text(encoding="utf-8")

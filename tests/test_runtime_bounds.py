@@ -20,11 +20,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from dsl.types import MAX_ITEMS, MAX_NUMBER
-from engine.cli import ExitCode, main
-from engine.errors import Problems, RuleError
-from engine.game import MAX_DECISIONS, Game, load_game
-from engine.pack import read_pack
+from meeple.dsl.types import MAX_ITEMS, MAX_NUMBER
+from meeple.cli import ExitCode, main
+from meeple.core.errors import Problems, RuleError
+from meeple.runtime.game import MAX_DECISIONS, Game, load_game
+from meeple.loading.pack import read_pack
 
 REPO = Path(__file__).resolve().parent.parent
 HOSTILE = sorted(p for p in (REPO / "tests" / "content" / "hostile").glob("run_*") if p.is_dir())
@@ -182,8 +182,8 @@ def test_a_pack_sets_its_own_bound_on_choices(tmp_path, monkeypatch):
 def test_shipped_games_stay_far_below_the_bound_on_choices():
     game = load_game("citadels-2016")
     assert game.max_decisions == MAX_DECISIONS
-    from engine.agents import make_agents
-    from engine.session import play
+    from meeple.play.agents import make_agents
+    from meeple.play.session import play
     st = play(game, 8, 1, make_agents("random", 8, 1, game))
     assert len(st.log) < MAX_DECISIONS // 5
 
@@ -427,11 +427,11 @@ def _statement(r: random.Random, d: int) -> str:
 def test_seeded_snippets_raise_only_located_rule_errors():
     """Random statements run in a game with either back end: only rule errors, each
     located, each within a second (MEEPLE_RUNTIME_FUZZ=N runs N snippets, not 60)."""
-    from dsl.compiler import Compiler
-    from dsl.pygen import PyGen
-    from dsl.runtime import Frame
-    from dsl.source import Source, TextOrigin
-    from engine.errors import MeepleError, Span
+    from meeple.dsl.compiler import Compiler
+    from meeple.dsl.pygen import PyGen
+    from meeple.dsl.runtime import Frame
+    from meeple.dsl.source import Source, TextOrigin
+    from meeple.core.errors import MeepleError, Span
     count = int(os.environ.get("MEEPLE_RUNTIME_FUZZ", "60"))
     game = load_game(str(MINIMAL))
     r = random.Random(20240611)

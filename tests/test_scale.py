@@ -1,8 +1,8 @@
-"""Runs at any scale (engine/simulate.py, engine/tally.py, engine/compare.py): a finished
+"""Runs at any scale (engine/workbench/simulate.py, engine/workbench/tally.py, engine/workbench/compare.py): a finished
 game is folded into running statistics and written as records rows at once, then
 forgotten, so memory does not grow with the number of games; and the figures are
 those the lists of every game's record gave (tests/listed_statistics.py keeps that
-code as the oracle), interval ends to their last digit aside (engine/tally.py says why)."""
+code as the oracle), interval ends to their last digit aside (engine/workbench/tally.py says why)."""
 from __future__ import annotations
 
 import csv
@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 
 import listed_statistics as listed
-from engine.compare import Paired, compare
-from engine.game import load_game
-from engine.session import play
-from engine.agents import make_agents
-from engine.simulate import SimConfig, _Folding, card_tables, simulate
-from engine.tally import Series, normal_interval
+from meeple.workbench.compare import Paired, compare
+from meeple.runtime.game import load_game
+from meeple.play.session import play
+from meeple.play.agents import make_agents
+from meeple.workbench.simulate import SimConfig, _Folding, card_tables, simulate
+from meeple.workbench.tally import Series, normal_interval
 
 REPO = Path(__file__).resolve().parent.parent
 MINIMAL = str(REPO / "tests" / "content" / "valid" / "minimal")
@@ -159,7 +159,7 @@ def test_records_are_written_as_each_game_finishes(workers):
 
 def test_a_games_rows_are_written_before_the_next_game_is_played(monkeypatch):
     """Streamed, not kept: when game i starts, games 0..i-1 are in the file already."""
-    import engine.simulate as simulate_module
+    import meeple.workbench.simulate as simulate_module
     real, out, seen = simulate_module.run_one, Watched(), []
 
     def run_one(game, cfg, i):
@@ -301,7 +301,7 @@ def test_a_worker_ends_at_the_sigterm_that_stops_it(monkeypatch):
     a worker is born with the default, so Pool.terminate()'s SIGTERM ends it even before
     it is set up (a caught one can be lost then, and the worker waits for ever on the
     task queue); the parent keeps its own handler."""
-    import engine.simulate as simulate_module
+    import meeple.workbench.simulate as simulate_module
     real = simulate_module.run_one
 
     def run_one(game, cfg, i):       # played in a worker: tell what its SIGTERM does
@@ -321,7 +321,7 @@ def test_a_worker_ends_at_the_sigterm_that_stops_it(monkeypatch):
 
 def test_an_interrupted_run_has_the_figures_of_its_first_games(monkeypatch):
     """Ctrl-C at game 7 of 20: the figures of games 0-6, as a run of 7 gives them."""
-    import engine.simulate as simulate_module
+    import meeple.workbench.simulate as simulate_module
     real = simulate_module.run_one
 
     def run_one(game, cfg, i):
@@ -341,7 +341,7 @@ def test_an_interrupted_run_has_the_figures_of_its_first_games(monkeypatch):
 def test_compare_pairs_the_games_as_they_finish(monkeypatch):
     """compare plays base and variant side by side: Ctrl-C in the base's game 5 leaves
     the 5 pairs both sides finished (the variant's game 5 is not played yet or dropped)."""
-    import engine.simulate as simulate_module
+    import meeple.workbench.simulate as simulate_module
     real = simulate_module.run_one
 
     def run_one(game, cfg, i):

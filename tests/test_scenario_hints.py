@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.scenario import run_file
+from meeple.authoring.scenario import run_file
 
 DICE = Path(__file__).parent / "packs" / "dice"
 

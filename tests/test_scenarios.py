@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from engine.cli import ExitCode, main
-from engine.scenario import collect, run_file
+from meeple.cli import ExitCode, main
+from meeple.authoring.scenario import collect, run_file
 
 ROOT = Path(__file__).parent / "scenarios"
 FILES = collect([str(ROOT)])
@@ -224,7 +224,7 @@ REQUIRE_CODES = [
 
 @pytest.mark.parametrize("message, code", REQUIRE_CODES)
 def test_require_codes(message, code):
-    from engine.errors import Refusal
+    from meeple.core.errors import Refusal
     assert Refusal(message).code == code
     assert Refusal(message, code="mine").code == "mine"
 
@@ -302,9 +302,9 @@ def test_start_failures_are_exact_and_located(tmp_path, start, message, col):
 @pytest.mark.parametrize("how", ["first", "random"])
 def test_a_skipped_start_is_the_game_the_default_choices_play(how):
     """start: {round: 3} reaches the state that choosing the same options by hand reaches."""
-    from engine.game import load_game
-    from engine.rng import next_u64, seed_state
-    from engine.scenario import _Run
+    from meeple.runtime.game import load_game
+    from meeple.core.rng import next_u64, seed_state
+    from meeple.authoring.scenario import _Run
     game = load_game(str(Path(__file__).parent / "packs" / "flags"))
     by_hand = game.new_state(2, 5)
     rng = seed_state(5)

@@ -1,4 +1,4 @@
-"""engine.schemas' quick check never calls a file valid that jsonschema finds invalid.
+"""meeple.loading.schemas' quick check never calls a file valid that jsonschema finds invalid.
 
 It is what spares most loads the jsonschema walk (and import); a file it does not find
 valid goes to jsonschema, so messages cannot change. Checked on every YAML file of the
@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from engine import schemas as S
-from engine.errors import ContentError
-from engine.yamlsrc import load_yaml
+from meeple.loading import schemas as S
+from meeple.core.errors import ContentError
+from meeple.loading.yamlsrc import load_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -100,7 +100,7 @@ def test_random_changes_never_pass_the_quick_check_wrongly(seed):
 def test_jsonschema_is_not_imported_for_valid_files():
     import subprocess
     import sys
-    code = ("import sys; from engine.pack import read_pack, resolve; from engine.errors import Problems; "
+    code = ("import sys; from meeple.loading.pack import read_pack; from meeple.loading.folders import resolve; from meeple.core.errors import Problems; "
             "p = Problems(); read_pack(resolve('citadels'), p); assert not p.errors; print('jsonschema' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

@@ -5,7 +5,7 @@ is the generic tests/test_provenance.py; here, what is particular to this pack:
 - a card whose hooks hold the rules text (assistants, bonus spaces, reward
   tiles) has its `text` marked when no source gives it;
 - the values the rules checks named are marked."""
-from engine.game import load_game
+from meeple.runtime.game import load_game
 
 PACK = load_game("signorie").pack
 

@@ -1,4 +1,4 @@
-"""Every loop is charged to the step budget (README "Limits", ``dsl.steps``):
+"""Every loop is charged to the step budget (README "Limits", ``meeple.dsl.steps``):
 each form of walk and loop, wherever an expression runs, stops a runaway pack with
 the budget's error at the text of the loop that ran out, with either back end.
 
@@ -20,12 +20,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import engine.flow as flow
-from dsl.types import STEP_BUDGET
-from engine.cli import ExitCode, main
-from engine.errors import Problems, RuleError
-from engine.game import Game, load_game
-from engine.pack import read_pack
+import meeple.runtime.flow as flow
+from meeple.dsl.types import STEP_BUDGET
+from meeple.cli import ExitCode, main
+from meeple.core.errors import Problems, RuleError
+from meeple.runtime.game import Game, load_game
+from meeple.loading.pack import read_pack
 
 REPO = Path(__file__).resolve().parent.parent
 MESSAGE = f"step budget of {STEP_BUDGET} exceeded (a loop that never ends, or a count over too many items?)"
@@ -37,7 +37,7 @@ def small_budget(monkeypatch) -> str:
     """A budget of SMALL steps wherever one is given (the rules, an evaluation, an
     expectation) and in its error's message; returns the message."""
     for name, module in list(sys.modules.items()):
-        if name.split(".")[0] in ("dsl", "engine") and getattr(module, "STEP_BUDGET", None) == STEP_BUDGET:
+        if name.split(".")[0] == "meeple" and getattr(module, "STEP_BUDGET", None) == STEP_BUDGET:
             monkeypatch.setattr(module, "STEP_BUDGET", SMALL)
     return MESSAGE.replace(str(STEP_BUDGET), str(SMALL))
 

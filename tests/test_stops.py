@@ -1,4 +1,4 @@
-"""Runs stopped from outside lose nothing (engine/stops.py): SIGTERM is handled
+"""Runs stopped from outside lose nothing (engine/workbench/stops.py): SIGTERM is handled
 as Ctrl-C is, a worker process killed under a run stops it cleanly, and a
 parent killed outright leaves no half file and silent workers.
 
@@ -23,9 +23,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import engine.simulate as simulate_module
-from engine import stops
-from engine.cli import ExitCode, main
+import meeple.workbench.simulate as simulate_module
+from meeple.workbench import stops
+from meeple.cli import ExitCode, main
 
 REPO = Path(__file__).resolve().parent.parent
 MINIMAL = str(REPO / "tests" / "content" / "valid" / "minimal")
@@ -108,7 +108,7 @@ def _alive(pid: int) -> bool:
 
 
 def _simulate(records: Path, *extra) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "engine.cli", "simulate", MINIMAL, "-p", "2", "-n", "1000000",
+    return subprocess.Popen([sys.executable, "-m", "meeple", "simulate", MINIMAL, "-p", "2", "-n", "1000000",
                              "--workers", "2", "--records", str(records), *extra],
                             cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
@@ -189,7 +189,7 @@ def test_a_run_killed_outright_leaves_the_old_file_and_silent_workers(tmp_path):
 
 @linux
 def test_sigterm_to_a_game_waiting_for_a_human_exits_143():
-    proc = subprocess.Popen([sys.executable, "-m", "engine.cli", "play", MINIMAL, "-p", "2", "--bots", "human,random",
+    proc = subprocess.Popen([sys.executable, "-m", "meeple", "play", MINIMAL, "-p", "2", "--bots", "human,random",
                              "--seed", "1"], cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
     first = proc.stdout.readline()             # the game began; it waits for the human's choice

@@ -1,4 +1,4 @@
-"""The play view (engine/terminal.py): driven through a pseudo-terminal as a person
+"""The play view (engine/play/terminal.py): driven through a pseudo-terminal as a person
 plays, and its layout functions one by one, against the shipped packs' ``view:``."""
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from engine.cli import main
-from engine.game import load_game
-from engine.terminal import TerminalView
+from meeple.cli import main
+from meeple.runtime.game import load_game
+from meeple.play.terminal import TerminalView
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -26,7 +26,7 @@ def play_in_a_terminal(args: list[str], answers: list[str], columns: int = 100, 
     prompt (then '1'), and returns the screen as text."""
     master, slave = os.openpty()
     env = dict(os.environ, COLUMNS=str(columns), LINES="40")
-    proc = subprocess.Popen([sys.executable, "-m", "engine.cli", "play", *args], stdin=slave, stdout=slave,
+    proc = subprocess.Popen([sys.executable, "-m", "meeple", "play", *args], stdin=slave, stdout=slave,
                             stderr=slave, env=env, cwd=ROOT)
     os.close(slave)
     screen, typed = b"", 0
@@ -187,7 +187,7 @@ def test_the_live_score_of_a_finished_classic_game_is_its_end_scoring():
     live expression on a final state counts the end scoring once more: twice the score."""
     g = load_game("citadels")
     fn, code = g.live_score
-    from dsl.runtime import Frame
+    from meeple.dsl.runtime import Frame
     for seed in (1, 2, 3, 4):
         st = g.new_state(4, seed)
         import random
@@ -443,14 +443,14 @@ def test_the_game_ends_with_the_humans_own_view_then_the_scores():
     ("  手札: 城 (yellow, cost 4)", 18, 4, ["  手札: 城", "    (yellow, cost", "    4)"]),
 ])
 def test_wide_text_wraps_by_display_width(text, width, indent, expected):
-    from engine.terminal import width_of, wrap
+    from meeple.play.terminal import width_of, wrap
     out = wrap(text, width, indent).splitlines()
     assert out == expected
     assert width_of("城") == 2 and width_of("a城") == 3
 
 
 def test_lang_ja_plays_in_japanese_within_60_columns():
-    from engine.terminal import width_of
+    from meeple.play.terminal import width_of
     screen = play_in_a_terminal(CITADELS_SEED_3 + ["--lang", "ja"], ["4", "? 1", "1", "1"], columns=60)
     lines = screen.splitlines()
     assert max(width_of(line) for line in lines) <= 60

@@ -1,5 +1,5 @@
 """`meeple validate` warns where a card's hand-written text names a number its rules do
-not (engine/cardtext.py): the text says 6, the cost is now 7. A warning, never an error."""
+not (engine/authoring/cardtext.py): the text says 6, the cost is now 7. A warning, never an error."""
 import json
 import os
 import shutil
@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from engine.cardtext import number_warnings, text_numbers
-from engine.cli import ExitCode, main
-from engine.errors import Problems
-from engine.game import check_pack, load_game
-from engine.pack import read_packs, resolve_all, shipped_packs
+from meeple.authoring.cardtext import number_warnings, text_numbers
+from meeple.cli import ExitCode, main
+from meeple.core.errors import Problems
+from meeple.runtime.game import check_pack, load_game
+from meeple.loading.folders import resolve_all, shipped_packs
+from meeple.loading.pack import read_packs
 
 CONTENT = Path(__file__).resolve().parent.parent / "content"
 

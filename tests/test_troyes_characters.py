@@ -8,8 +8,8 @@ threshold boundary, with the 2-player thresholds where the seed has them.
 """
 import pytest
 
-from engine.game import load_game
-from engine.state import Frame
+from meeple.runtime.game import load_game
+from meeple.runtime.state import Frame
 
 GAME = load_game("troyes")
 G = GAME

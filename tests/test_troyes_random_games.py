@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-from engine.game import load_game
-from engine.state import State
+from meeple.runtime.game import load_game
+from meeple.runtime.state import State
 from random_play import play_checked
 
 GAME = load_game("troyes")

@@ -2,7 +2,7 @@
 where, and that they behave as values (equal, hashable, spelt and parsed back)."""
 import pytest
 
-from dsl.typesys import (ANY, BOOL, CARD, COLLECTION, INT, NONE, PLAYER, TEXT, ZONE, Card, Enum, EnumSet, List, Zone,
+from meeple.dsl.typesys import (ANY, BOOL, CARD, COLLECTION, INT, NONE, PLAYER, TEXT, ZONE, Card, Enum, EnumSet, List, Zone,
                          card_kind, compatible, declared, parse)
 
 DESCRIBED = [

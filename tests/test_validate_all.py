@@ -4,7 +4,7 @@ import re
 
 from click.testing import CliRunner
 
-from engine.cli import ExitCode, main
+from meeple.cli import ExitCode, main
 
 PACKS = ("citadels", "citadels-2016", "citadels-dark-city", "signorie", "troyes")
 

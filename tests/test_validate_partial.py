@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from engine.cli import ExitCode, main
-from engine.errors import ContentError, Problems, Span
-from engine.salvage import keep_valid_parts
-from engine.yamlsrc import load_yaml_text
+from meeple.cli import ExitCode, main
+from meeple.core.errors import ContentError, Problems, Span
+from meeple.loading.salvage import keep_valid_parts
+from meeple.loading.yamlsrc import load_yaml_text
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -164,7 +164,7 @@ def test_many_broken_parts_are_left_out_in_linear_time(broken):
     tools/fuzz.py: a line repeated 3,000 times took 20 s). Past MAX_PARTS_LEFT_OUT broken
     parts the file is left out whole."""
     import time
-    from engine.salvage import MAX_PARTS_LEFT_OUT
+    from meeple.loading.salvage import MAX_PARTS_LEFT_OUT
     cards = "".join(f"  - {{id: b{i}, name: B, cost: 1, copies: two}}\n" for i in range(broken))
     text = "kind: cards\ncard_kind: coin\ncards:\n  - {id: a, name: A, cost: 1}\n" + cards + "  - {id: z, name: Z, cost: 2}\n"
     start = time.perf_counter()

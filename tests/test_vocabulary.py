@@ -9,13 +9,13 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Optional
 
-from engine.game import load_game
-from dsl.compiler import Compiler
-from dsl.errors import Span
-from dsl.runtime import Frame
-from dsl.source import Source, TextOrigin
-from dsl.typesys import INT, Type
-from dsl.vocabulary import Vocabulary
+from meeple.runtime.game import load_game
+from meeple.dsl.compiler import Compiler
+from meeple.dsl.errors import Span
+from meeple.dsl.runtime import Frame
+from meeple.dsl.source import Source, TextOrigin
+from meeple.dsl.typesys import INT, Type
+from meeple.dsl.vocabulary import Vocabulary
 
 ROOT = Path(__file__).resolve().parent.parent
 COMPILER_MODULES = ("compiler.py", "expressions.py", "interaction.py", "pygen.py", "hoist.py", "types.py")
@@ -42,7 +42,7 @@ def test_the_vocabulary_declares_every_name_the_compiler_reads():
         for name, line in sorted(_names_read_of_vocabulary(ROOT / "dsl" / module)):
             if not hasattr(v, name):
                 missing.append(f"dsl/{module}:{line}: {name}")
-    assert not missing, "add these to dsl/vocabulary.py (and fill them in engine/game.py):\n" + "\n".join(missing)
+    assert not missing, "add these to dsl/vocabulary.py (and fill them in engine/runtime/game.py):\n" + "\n".join(missing)
 
 
 def _compile(vocab: Vocabulary, text: str, want: Optional[Type] = None):

@@ -1,8 +1,8 @@
 """Positions survive YAML loading; duplicate keys and syntax errors are located."""
 import pytest
 
-from engine.errors import ContentError, render
-from engine.yamlsrc import load_yaml_text
+from meeple.core.errors import ContentError, render
+from meeple.loading.yamlsrc import load_yaml_text
 
 
 def test_spans_and_block_origins():
@@ -31,7 +31,7 @@ def test_bad_yaml_is_located(text, message, line, col):
 
 
 def test_folded_text_maps_columns_back_to_their_source_line():
-    from dsl.parser import to_span
+    from meeple.dsl.parser import to_span
     doc = load_yaml_text("w: >-\n  first and\n  second\n", "f.yaml")
     origin = doc.origins[("w",)]
     assert doc.data["w"] == "first and second"

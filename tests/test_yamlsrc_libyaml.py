@@ -1,4 +1,4 @@
-"""The libyaml (C) path of engine.yamlsrc reads every file exactly as the pure-Python path.
+"""The libyaml (C) path of meeple.loading.yamlsrc reads every file exactly as the pure-Python path.
 
 Same data (types included), same span of every value and key, same text origins; and
 wherever the two could disagree (a problem in the file, text libyaml reads differently,
@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from engine import yamlsrc
-from engine.errors import ContentError, render
-from engine.yamlsrc import _fast_ok, _load_fast, _load_pure, load_yaml_text
+from meeple.loading import yamlsrc
+from meeple.core.errors import ContentError, render
+from meeple.loading.yamlsrc import _fast_ok, _load_fast, _load_pure, load_yaml_text
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted(p for d in (ROOT / "content", ROOT / "tests") for p in d.rglob("*.yaml"))

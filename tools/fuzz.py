@@ -21,7 +21,10 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]     # this checkout's engine, not an installed one
+sys.path[:0] = [str(ROOT / "tools"), str(ROOT / "tests")]
+from checkout import use  # noqa: E402
+
+use(ROOT)          # this checkout's meeple, not an installed one
 
 import fuzzing as F  # noqa: E402
 

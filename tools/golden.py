@@ -14,10 +14,13 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]     # this checkout's engine, not an installed one
+sys.path[:0] = [str(ROOT / "tools"), str(ROOT / "tests")]
+from checkout import use  # noqa: E402
+
+use(ROOT)          # this checkout's meeple, not an installed one
 
 import golden_games as G  # noqa: E402
-from engine.pack import shipped_packs  # noqa: E402
+from meeple.loading.folders import shipped_packs  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

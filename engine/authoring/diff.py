@@ -1,0 +1,129 @@
+"""What one pack changes against another, card by card and rule by rule.
+
+Works on any two loaded packs (a game and its expansion, a mod's folder and
+the pack it copies, two versions of one pack): the comparison is of the
+built model, so it shows the effect of ``extends`` changes and of edited
+files alike. Where the second pack records how it changed a card (replace,
+patch), the verb is that one.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from meeple.loading import model as M
+
+
+def _card_view(c: M.CardDef) -> dict[str, Any]:
+    view: dict[str, Any] = dict(c.fields)
+    view["name"] = c.names.get()
+    view["text"] = c.text.get()
+    view["copies"] = c.copies
+    if c.per_player:
+        view["per_player"] = c.per_player
+    for h, src in c.hooks:
+        view[f"hooks.{h}"] = src.text.strip()
+    for e, src in c.handlers:
+        view[f"triggers.{e}"] = src.text.strip()
+    for a in c.actions:
+        view[f"actions.{a.id}"] = a.effect.text.strip()
+    return view
+
+
+def _rules_view(g: M.GameDef) -> dict[str, Any]:
+    view: dict[str, Any] = {"players": (g.min_players, g.max_players)}
+    for c in g.constants:
+        view[f"constant {c.name}"] = dict(c.by_players).get(0, dict(c.by_players))
+    for e, values in g.enums:
+        view[f"enum {e}"] = list(values)
+    for r in g.resources:
+        view[f"resource {r.name}"] = (r.minimum, r.maximum, r.start)
+    for v in g.variables:
+        view[f"variable {v.name}"] = (v.type.name, v.default)
+    for v in g.player_variables:
+        view[f"player variable {v.name}"] = (v.type.name, v.default)
+    for k in g.card_kinds:
+        view[f"card kind {k.name}"] = ([f.name for f in k.fields], [v.name for v in k.variables], list(k.hooks))
+    for z in g.zones:
+        view[f"zone {z.name}"] = (z.per_player, z.visibility, z.holds, z.of_card)
+    for e in g.events:
+        view[f"event {e.name}"] = [p.name for p in e.params]
+    for p in g.procedures:
+        view[f"procedure {p.name}"] = p.body.text.strip()
+    for f in g.functions:
+        view[f"function {f.name}"] = f.body.text.strip()
+    for a in g.actions:
+        view[f"action {a.group}.{a.id}"] = ((a.when.text.strip() if a.when else ""), (a.with_.text.strip() if a.with_ else ""),
+                                            a.effect.text.strip())
+    for o in g.options:
+        view[f"option {o.name}"] = o.default
+    for step in ("setup", "round", "end_when", "scoring"):
+        view[f"flow {step}"] = getattr(g, step).text.strip()
+    view["flow max_rounds"] = g.max_rounds
+    view["flow max_decisions"] = g.max_decisions
+    view["score"] = (g.score, [t.text for t in g.tiebreak], g.evaluation.text if g.evaluation else None)
+    return view
+
+
+def diff_packs(a: M.Pack, b: M.Pack) -> dict[str, Any]:
+    """{'cards': {added, removed, replaced, changed}, 'rules': {added, removed, changed}} from a to b."""
+    ops = {(c.what, c.name): c.op for c in b.changes if c.what == "card"}
+    acards = {c.id: c for c in a.cards}
+    bcards = {c.id: c for c in b.cards}
+    cards: dict[str, list] = {"added": [], "removed": [], "replaced": [], "changed": []}
+    for cid, c in bcards.items():
+        if cid not in acards:
+            cards["added"].append({"id": cid, "kind": c.kind, "name": c.names.get()})
+    for cid, c in acards.items():
+        if cid not in bcards:
+            cards["removed"].append({"id": cid, "kind": c.kind, "name": c.names.get()})
+    for cid, c in bcards.items():
+        if cid not in acards:
+            continue
+        old, new = _card_view(acards[cid]), _card_view(c)
+        keys = [k for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
+        if not keys and ops.get(("card", cid)) != "replace":
+            continue
+        entry = {"id": cid, "kind": c.kind, "changes": [{"key": k, "from": old.get(k), "to": new.get(k)} for k in keys]}
+        cards["replaced" if ops.get(("card", cid)) == "replace" else "changed"].append(entry)
+    ra, rb = _rules_view(a.game), _rules_view(b.game)
+    rules = {"added": sorted(k for k in rb if k not in ra), "removed": sorted(k for k in ra if k not in rb),
+             "changed": [{"rule": k, "from": ra[k], "to": rb[k]} for k in sorted(ra) if k in rb and ra[k] != rb[k]]}
+    return {"from": {"pack": a.info.id, "version": a.info.version}, "to": {"pack": b.info.id, "version": b.info.version},
+            "load_order": [{"pack": i, "version": v} for i, v, _ in b.load_order], "cards": cards, "rules": rules}
+
+
+def _short(value: Any, width: int = 60) -> str:
+    text = " ".join(str(value).split())
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+def render(d: dict[str, Any]) -> str:
+    """The diff as text for the terminal."""
+    lines = [f"{d['from']['pack']} {d['from']['version']} -> {d['to']['pack']} {d['to']['version']}"]
+    if len(d["load_order"]) > 1:
+        lines.append("load order: " + " -> ".join(f"{x['pack']} {x['version']}" for x in d["load_order"]))
+    c = d["cards"]
+    for what in ("added", "removed"):
+        if c[what]:
+            lines.append(f"cards {what} ({len(c[what])}):")
+            for x in c[what]:
+                lines.append(f"  {x['kind']:<12} {x['id']:<22} {x['name']}")
+    for what in ("replaced", "changed"):
+        if c[what]:
+            lines.append(f"cards {what} ({len(c[what])}):")
+            for x in c[what]:
+                lines.append(f"  {x['kind']:<12} {x['id']}")
+                for ch in x["changes"]:
+                    lines.append(f"      {ch['key']}: {_short(ch['from'], 30)} -> {_short(ch['to'], 30)}")
+    r = d["rules"]
+    if r["added"]:
+        lines.append(f"rules added ({len(r['added'])}): " + ", ".join(r["added"]))
+    if r["removed"]:
+        lines.append(f"rules removed ({len(r['removed'])}): " + ", ".join(r["removed"]))
+    if r["changed"]:
+        lines.append(f"rules changed ({len(r['changed'])}):")
+        for x in r["changed"]:
+            lines.append(f"  {x['rule']}: {_short(x['from'], 30)} -> {_short(x['to'], 30)}")
+    if len(lines) == 1 + (len(d["load_order"]) > 1):
+        lines.append("no differences")
+    return "\n".join(lines)

@@ -1,0 +1,1 @@
+"""What every room stands on: the error hierarchy with source positions, the seeded random generator, and safe reading and writing of files."""

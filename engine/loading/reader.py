@@ -1,0 +1,526 @@
+"""Validated YAML documents to model objects (``meeple.loading.model``), every
+reference checked and every problem collected with its place.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from meeple.dsl.source import TextOrigin
+
+from meeple.loading import model as M
+from meeple.core.errors import ContentError, Problems, Span, printable, suggest
+from meeple.loading.salvage import file_names
+from meeple.loading.yamlsrc import Document
+
+
+BUILTIN_TYPES = ("int", "bool", "player", "text", "card")
+
+
+def _value_problem(value: Any, type_name: str, nullable: bool, enums: dict) -> Optional[str]:
+    """Why a literal from YAML is not a value of the declared type, or None if it is."""
+    if value is None:
+        return None if nullable else f"is empty, but the type '{type_name}' is not optional (write '{type_name}?')"
+    if type_name == "int":
+        ok, want = isinstance(value, int) and not isinstance(value, bool), "a whole number"
+    elif type_name == "bool":
+        ok, want = isinstance(value, bool), "true or false"
+    elif type_name == "text":
+        ok, want = isinstance(value, str), "a text"
+    elif type_name in enums:
+        ok, want = isinstance(value, str) and value in enums[type_name], f"one of {', '.join(map(str, enums[type_name]))}"
+    else:   # players and cards exist only in a running game
+        ok, want = False, "none (a game starts without it)"
+    return None if ok else f"must be {want}, not {value!r}"
+
+
+def _yaml(value: Any) -> str:
+    """A value as YAML writes it (null, true), for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value)
+
+
+def _count(key: Any) -> Optional[int]:
+    """A player count written as a YAML key (2 or "2"), or None."""
+    if isinstance(key, int) and not isinstance(key, bool):
+        return key
+    if isinstance(key, str) and key.isdigit():
+        return int(key)
+    return None
+
+
+def _a(noun: str) -> str:
+    return ("an " if noun[0] in "aeiou" else "a ") + noun
+
+
+def _value_hint(value: Any, type_name: str, enums: dict) -> Optional[str]:
+    if type_name in enums:
+        return suggest(str(value), [str(v) for v in enums[type_name]])
+    return None
+
+
+CARD_SOURCE_KEYS = ("name", "text", "copies", "per_player")   # what a citation may name beside a card's fields
+
+
+def cited_reference(citation: str) -> str:
+    """The reference id a citation names: its first word ("seed-002 l.90" -> "seed-002")."""
+    words = str(citation).split()
+    return words[0].rstrip(":,;") if words else ""
+
+
+class Reader:
+    """Turns validated documents into model objects, collecting reference errors."""
+
+    def __init__(self, problems: Problems, references: Optional[dict[str, Span]] = None):
+        self.problems = problems
+        # the reference ids citations may name (pack.yaml references:, with the extended packs'); None: not checked
+        self.references = references
+
+    def check_citation(self, citation: Any, span: Span, what: str) -> None:
+        """A citation names a declared reference id (did-you-mean on a typo)."""
+        if self.references is None:
+            return
+        ref = cited_reference(citation)
+        if ref not in self.references:
+            known = sorted(self.references)
+            self.problems.add(ContentError(
+                f"{what}: the citation {printable(str(citation))!r} names no reference '{printable(ref)}'", span,
+                suggest(ref, known) or (f"references: {', '.join(known)}" if known else
+                                        "declare the source under references: in pack.yaml (id: what it is)")))
+
+    def game_sources(self, doc: Document) -> tuple:
+        """The game's sources: {constant or resource.bound: citation}, checked."""
+        d = doc.data
+        sources = d.get("sources") or {}
+        if not sources:
+            return ()
+        marked = d.get("provisional") or {}
+        names = {*(d.get("constants") or {}), *(d.get("resources") or {}), "players"}
+        out = []
+        for what, cite in sources.items():
+            span = doc.key_span(("sources", what))
+            head = str(what).split(".")[0]
+            if head not in names:
+                self.error(f"sources: '{printable(str(what))}' is not a constant, a resource nor 'players' of this game", span,
+                           suggest(head, sorted(map(str, names))))
+            elif what in marked:
+                self.error(f"sources: '{what}' is cited and also marked provisional; a value is one or the other", span,
+                           "drop the citation, or the provisional note if the source confirms it")
+            self.check_citation(cite, doc.span(("sources", what)), f"sources: {what}")
+            out.append((str(what), str(cite), span))
+        return tuple(out)
+
+    def card_sources(self, doc: Document, path: tuple, c: dict, kind: Optional[M.CardKindDef], file_sources: dict) -> tuple:
+        """A card's sources: its file's (for every card in it), then its own over them. A file's
+        citation yields to the card's provisional note; the card's own may not sit beside one."""
+        own = c.get("sources") or {}
+        marked = c.get("provisional") or {}
+        out = []
+        for what, cite in file_sources.items():
+            if what not in own and what not in marked:
+                out.append((what, str(cite), doc.key_span(("sources", what))))
+        for what, cite in own.items():
+            span = doc.key_span(path + ("sources", what))
+            self.check_source_key(what, kind, span, f"card '{c['id']}'")
+            if what in marked:
+                self.error(f"card '{c['id']}': '{what}' is cited and also marked provisional; a value is one or the other", span,
+                           "drop the citation, or the provisional note if the source confirms it")
+            self.check_citation(cite, doc.span(path + ("sources", what)), f"card '{c['id']}': sources: {what}")
+            out.append((str(what), str(cite), span))
+        return tuple(out)
+
+    def check_source_key(self, what: Any, kind: Optional[M.CardKindDef], span: Span, who: str) -> None:
+        if kind is None:
+            return
+        names = [*(f.name for f in kind.fields), *CARD_SOURCE_KEYS]
+        head = str(what).split(".")[0]
+        if head not in names:
+            self.error(f"{who}: sources: '{printable(str(what))}' is not a field of {kind.name}", span, suggest(head, names))
+
+    def names(self, value: Any) -> M.Names:
+        if isinstance(value, str):
+            return M.Names((("en", value),))
+        if isinstance(value, dict):
+            return M.Names(tuple((k, str(v)) for k, v in value.items()))
+        return M.Names(())
+
+    def source(self, doc: Document, path: tuple, text: Any, span: Optional[Span] = None) -> Optional[M.Source]:
+        if text is None:
+            return None
+        text = str(text)
+        origin = doc.origins.get(path) or TextOrigin(doc.file, doc.span(path).line, doc.span(path).col, False)
+        return M.Source(text, origin, span or doc.span(path))
+
+    def text_sources(self, doc: Document, path: tuple, text: Any) -> tuple[tuple[str, M.Source], ...]:
+        """A card's ``text:`` per locale with where it is written (a plain text is English)."""
+        if isinstance(text, str):
+            return (("en", self.source(doc, path + ("text",), text)),)
+        if isinstance(text, dict):
+            return tuple((str(k), self.source(doc, path + ("text", k), v)) for k, v in text.items() if isinstance(v, str))
+        return ()
+
+    def typeref(self, doc: Document, path: tuple, value: Any) -> M.TypeRef:
+        if isinstance(value, dict):
+            value = value.get("type", "int")
+        text = str(value)
+        return M.TypeRef(text.rstrip("?"), text.endswith("?"), doc.span(path))
+
+    def var(self, doc: Document, path: tuple, name: str, value: Any) -> M.VarDef:
+        t = self.typeref(doc, path, value)
+        default = value.get("default") if isinstance(value, dict) else None
+        if default is None and not t.nullable:
+            default = {"int": 0, "bool": False}.get(t.name)
+        visibility = value.get("visibility", "public") if isinstance(value, dict) else "public"
+        names = self.names(value["name"]) if isinstance(value, dict) and "name" in value else None
+        return M.VarDef(name, t, default, doc.key_span(path), visibility, names)
+
+    def action(self, doc: Document, path: tuple, data: dict, group: str, card: Optional[str]) -> M.ActionDef:
+        return M.ActionDef(
+            id=data["id"], group=data.get("group", group), names=self.names(data.get("name", data["id"])),
+            when=self.source(doc, path + ("when",), data.get("when")),
+            with_=self.source(doc, path + ("with",), data.get("with")),
+            effect=self.source(doc, path + ("effect",), data["effect"]),
+            per_turn=data.get("per_turn"), refusal=data.get("refusal"), span=doc.span(path + ("id",)), card=card,
+            price=tuple((res, self.source(doc, path + ("price", res), text), doc.key_span(path + ("price", res)))
+                        for res, text in (data.get("price") or {}).items()),
+            text=self.names(data.get("text")),
+        )
+
+    def params(self, doc: Document, path: tuple, data: dict) -> tuple[M.ParamDef, ...]:
+        return tuple(M.ParamDef(k, self.typeref(doc, path + (k,), v)) for k, v in (data or {}).items())
+
+    def game(self, doc: Document) -> M.GameDef:
+        d = doc.data
+        self.check_game(doc)
+        flow = d["flow"]
+        consts = []
+        for name, value in (d.get("constants") or {}).items():
+            table = ((0, value),) if isinstance(value, int) else tuple(
+                (int(k), v) for k, v in value["by_players"].items() if _count(k) is not None)
+            consts.append(M.ConstantDef(name, table, doc.key_span(("constants", name))))
+        kinds = []
+        for kname, kd in d["card_kinds"].items():
+            kp = ("card_kinds", kname)
+            fields = []
+            for fname, fv in (kd.get("fields") or {}).items():
+                t = self.typeref(doc, kp + ("fields", fname), fv)
+                default = fv.get("default") if isinstance(fv, dict) else None
+                if default is None and not t.nullable and not isinstance(fv, dict):
+                    default = None   # required field
+                bounds = (fv.get("min"), fv.get("max")) if isinstance(fv, dict) else (None, None)
+                fields.append(M.FieldDef(fname, t, default, doc.key_span(kp + ("fields", fname)), *bounds))
+            variables = tuple(self.var(doc, kp + ("variables", k), k, v) for k, v in (kd.get("variables") or {}).items())
+            kinds.append(M.CardKindDef(kname, tuple(fields), variables, tuple(kd.get("hooks") or ()), kd["starts_in"], doc.key_span(kp),
+                                       self.names(kd["name"]) if "name" in kd else None))
+        for z, zd in d["zones"].items():
+            if (zd["per"] == "card") != ("of" in zd):
+                self.problems.add(ContentError(f"zone '{z}': 'per: card' and 'of: KIND' go together", doc.key_span(("zones", z))))
+        zones = tuple(
+            M.ZoneDef(z, zd["per"] == "player", zd["visibility"], zd["holds"], bool(zd.get("in_play")),
+                      bool(zd.get("hidden_order", zd["visibility"] == "nobody")), doc.key_span(("zones", z)),
+                      zd.get("of") if zd["per"] == "card" else None, zd.get("board", True),
+                      self.names(zd["name"]) if "name" in zd else None)
+            for z, zd in d["zones"].items())
+        resources = tuple(
+            M.ResourceDef(r, self.names(rd.get("name", r)), rd.get("min"), rd.get("max"), rd.get("start", 0), doc.key_span(("resources", r)))
+            for r, rd in (d.get("resources") or {}).items())
+        actions = []
+        for group, items in (d.get("actions") or {}).items():
+            for i, a in enumerate(items):
+                actions.append(self.action(doc, ("actions", group, i), a, group, None))
+        score = d["score"]
+        return M.GameDef(
+            min_players=d["players"]["min"], max_players=d["players"]["max"], constants=tuple(consts),
+            enums=tuple((k, tuple(v)) for k, v in (d.get("enums") or {}).items()),
+            resources=resources,
+            variables=tuple(self.var(doc, ("variables", k), k, v) for k, v in (d.get("variables") or {}).items()),
+            player_variables=tuple(self.var(doc, ("player_variables", k), k, v) for k, v in (d.get("player_variables") or {}).items()),
+            card_kinds=tuple(kinds), zones=zones,
+            events=tuple(M.EventDef(e, self.params(doc, ("events", e, "params"), (ed or {}).get("params")), doc.key_span(("events", e)))
+                         for e, ed in (d.get("events") or {}).items()),
+            procedures=tuple(M.ProcedureDef(p, self.params(doc, ("procedures", p, "params"), pd.get("params")),
+                                            self.source(doc, ("procedures", p, "effect"), pd["effect"]), doc.key_span(("procedures", p)))
+                             for p, pd in (d.get("procedures") or {}).items()),
+            actions=tuple(actions),
+            setup=self.source(doc, ("flow", "setup"), flow["setup"]),
+            round=self.source(doc, ("flow", "round"), flow["round"]),
+            end_when=self.source(doc, ("flow", "end_when"), flow["end_when"]),
+            max_rounds=flow.get("max_rounds", 100),
+            max_decisions=flow.get("max_decisions", M.MAX_DECISIONS),
+            scoring=self.source(doc, ("flow", "scoring"), flow["scoring"]),
+            score=score["resource"],
+            tiebreak=tuple(self.source(doc, ("score", "tiebreak", i), t) for i, t in enumerate(score.get("tiebreak") or ())),
+            evaluation=self.source(doc, ("score", "evaluation"), score.get("evaluation")),
+            live=self.source(doc, ("score", "live"), score.get("live")),
+            view=self.view(doc, d.get("view")),
+            span=Span(doc.file, 1, 1),
+            options=tuple(M.OptionDef(o, od["default"], od.get("description", ""), doc.key_span(("options", o)))
+                          for o, od in (d.get("options") or {}).items()),
+            provisional=tuple((what, reason, doc.key_span(("provisional", what)))
+                              for what, reason in (d.get("provisional") or {}).items()),
+            sources=self.game_sources(doc),
+            functions=tuple(M.FunctionDef(f, self.params(doc, ("functions", f, "params"), fd.get("params")),
+                                          self.source(doc, ("functions", f, "value"), fd["value"]), doc.key_span(("functions", f)),
+                                          self.names(fd["text"]) if "text" in fd else None)
+                            for f, fd in (d.get("functions") or {}).items()),
+        )
+
+    def view(self, doc: Document, v: Optional[dict]) -> M.ViewDef:
+        """The ``view:`` section (the schema has checked its shape), names with their spans."""
+        if not v:
+            return M.ViewDef()
+
+        def names(key: str) -> tuple:
+            return tuple((n, doc.span(("view", key, i))) for i, n in enumerate(v.get(key) or ()))
+        facts = tuple((kind, doc.key_span(("view", "facts", kind)),
+                       tuple((f, doc.span(("view", "facts", kind, i))) for i, f in enumerate(fs or ())))
+                      for kind, fs in (v.get("facts") or {}).items())
+        prompts = tuple((str(k), self.names(t), doc.key_span(("view", "prompts", k))) for k, t in (v.get("prompts") or {}).items())
+        return M.ViewDef(facts, names("board"), names("player"), names("count"), doc.key_span(("view",)), prompts)
+
+    # ------------------------------------------------------------ checks
+    def error(self, message: str, span: Span, hint: Optional[str] = None) -> None:
+        self.problems.add(ContentError(message, span, hint))
+
+    def error_breaking(self, message: str, span: Span, hint: Optional[str] = None) -> None:
+        """An error in what the rules are compiled against (a type, a name, a zone's kind):
+        compiling them would only echo it, so they are not compiled (if it is shown)."""
+        before = len(self.problems.errors)
+        self.error(message, span, hint)
+        if len(self.problems.errors) > before:
+            self.problems.declarations_broken = True
+
+    def check_game(self, doc: Document) -> None:
+        """What the schema cannot say about a game file: types exist, defaults
+        fit them, names are unique, numbers are consistent. Each error points
+        at the YAML that has to change."""
+        first = len(self.problems.errors)
+        self._check_game(doc)
+        self.problems.errors[first:] = sorted(self.problems.errors[first:], key=lambda e: (e.span.line, e.span.col))
+
+    def _check_game(self, doc: Document) -> None:
+        d = doc.data
+        enums = d.get("enums") or {}
+        kinds = d.get("card_kinds") or {}
+        known_types = [*BUILTIN_TYPES, *enums, *kinds]
+        lo, hi = d["players"]["min"], d["players"]["max"]
+        if lo > hi:
+            self.error(f"players: min ({lo}) is more than max ({hi})", doc.span(("players", "min")))
+
+        def typed(path: tuple, value: Any, what: str, defaults: bool = True) -> None:
+            """Check a declared type (``int``, ``colour?`` or ``{type: ..., default: ...}``) and its default."""
+            tpath = path + ("type",) if isinstance(value, dict) else path
+            text = str(value.get("type") if isinstance(value, dict) else value)
+            name, nullable = text.rstrip("?"), text.endswith("?")
+            if name not in known_types:
+                self.error_breaking(f"{what}: unknown type '{name}'", doc.span(tpath),
+                           suggest(name, known_types) or f"types are {', '.join(known_types)}")
+                return
+            if not (defaults and isinstance(value, dict) and "default" in value):
+                return
+            default = value["default"]
+            dspan = doc.span(path + ("default",))
+            if isinstance(default, str) and default.startswith("=") and path[0] == "card_kinds":
+                other = default[1:]
+                fields = kinds[path[1]].get("fields") or {}
+                if other not in fields or other == path[-1]:
+                    self.error(f"{what}: default '{default}' copies a field, but {path[1]} has no other field '{other}'", dspan,
+                               suggest(other, [f for f in fields if f != path[-1]]))
+                return
+            problem = _value_problem(default, name, nullable, enums)
+            if problem:
+                self.error(f"{what}: the default {problem}", dspan, _value_hint(default, name, enums))
+
+        for section, what in (("variables", "variable"), ("player_variables", "player variable")):
+            for k, v in (d.get(section) or {}).items():
+                typed((section, k), v, f"{what} '{k}'")
+        for kname, kd in kinds.items():
+            for fname, fv in (kd.get("fields") or {}).items():
+                if fname in self.RESERVED_CARD_KEYS:
+                    self.error(f"card kind '{kname}': '{fname}' cannot be a field name; cards use it for their {fname}",
+                               doc.key_span(("card_kinds", kname, "fields", fname)))
+                typed(("card_kinds", kname, "fields", fname), fv, f"field '{kname}.{fname}'")
+                if isinstance(fv, dict):
+                    self._check_bounds(doc, ("card_kinds", kname, "fields", fname), fv, f"field '{kname}.{fname}'")
+            for vname, vv in (kd.get("variables") or {}).items():
+                if vname in (kd.get("fields") or {}):
+                    self.error_breaking(f"card kind '{kname}': '{vname}' is both a field and a variable",
+                               doc.key_span(("card_kinds", kname, "variables", vname)))
+                typed(("card_kinds", kname, "variables", vname), vv, f"variable '{kname}.{vname}'")
+        for section, what in (("events", "event"), ("procedures", "procedure"), ("functions", "function")):
+            for name, body in (d.get(section) or {}).items():
+                for pname, pt in ((body or {}).get("params") or {}).items():
+                    typed((section, name, "params", pname), pt, f"{what} '{name}': parameter '{pname}'", defaults=False)
+
+        resources = d.get("resources") or {}
+        for r, rd in resources.items():
+            rmin, rmax, start = rd.get("min"), rd.get("max"), rd.get("start", 0)
+            at = doc.span(("resources", r, "start" if "start" in rd else "min"))
+            if rmin is not None and rmax is not None and rmin > rmax:
+                self.error(f"resource '{r}': min ({rmin}) is more than max ({rmax})", doc.span(("resources", r, "min")))
+            elif rmin is not None and start < rmin:
+                self.error(f"resource '{r}': start ({start}) is below min ({rmin})", at)
+            elif rmax is not None and start > rmax:
+                self.error(f"resource '{r}': start ({start}) is above max ({rmax})", at)
+        score = d["score"]["resource"]
+        if score not in resources:
+            self.error(f"score: unknown resource '{score}'", doc.span(("score", "resource")),
+                       suggest(score, list(resources)) or (f"resources: {', '.join(resources)}" if resources else "declare it under resources:"))
+
+        for cname, value in (d.get("constants") or {}).items():
+            if isinstance(value, dict):
+                for k in value["by_players"]:
+                    if _count(k) is None:
+                        self.error(f"constant '{cname}': {_yaml(k)} is not a player count",
+                                   doc.key_span(("constants", cname, "by_players", k)), "write whole numbers, like 2: or 3:")
+        if lo <= hi:
+            for cname, value in (d.get("constants") or {}).items():
+                if isinstance(value, dict):
+                    table = {_count(k) for k in value["by_players"]}
+                    missing = [n for n in range(lo, hi + 1) if n not in table]
+                    if missing:
+                        self.error(f"constant '{cname}' has no value for {', '.join(map(str, missing))} player(s)",
+                                   doc.key_span(("constants", cname, "by_players")), f"the game is for {lo} to {hi} players")
+
+        # One namespace for the names rules read: the first declaration wins, the next is an error.
+        seen: dict[str, tuple[str, Span]] = {n: ("built-in name", Span("", 0, 0)) for n in ("players", "round", "player_count")}
+        owner: dict[str, str] = {}
+        for enum, values in enums.items():
+            for i, v in enumerate(values):
+                if v in owner and owner[v] != enum:
+                    self.error_breaking(f"'{v}' is a value of both enums '{owner[v]}' and '{enum}'", doc.span(("enums", enum, i)))
+                owner.setdefault(v, enum)
+        groups = [("option", [(k, doc.key_span(("options", k))) for k in d.get("options") or {}]),
+                  ("constant", [(k, doc.key_span(("constants", k))) for k in d.get("constants") or {}]),
+                  ("variable", [(k, doc.key_span(("variables", k))) for k in d.get("variables") or {}]),
+                  ("player variable", [(k, doc.key_span(("player_variables", k))) for k in d.get("player_variables") or {}]),
+                  ("resource", [(k, doc.key_span(("resources", k))) for k in resources]),
+                  ("zone", [(k, doc.key_span(("zones", k))) for k in d.get("zones") or {}]),
+                  ("enum value", [(v, doc.span(("enums", e, i))) for e, vs in enums.items() for i, v in enumerate(vs) if owner.get(v) == e]),
+                  ("enum", [(k, doc.key_span(("enums", k))) for k in enums]),
+                  ("card kind", [(k, doc.key_span(("card_kinds", k))) for k in kinds])]
+        for what, names in groups:
+            for name, span in names:
+                if name in seen:
+                    first_what, first = seen[name]
+                    at = f" (line {first.line})" if first.line and first.file == span.file else ""
+                    self.error_breaking(f"'{name}' is both {_a(first_what)}{at} and {_a(what)}; names must be unique", span)
+                    continue
+                seen[name] = (what, span)
+
+        for section, what in (("enums", "an enum"), ("card_kinds", "a card kind")):
+            for name in d.get(section) or {}:
+                if name in BUILTIN_TYPES:
+                    self.error_breaking(f"'{name}' is a built-in type, so it cannot name {what}", doc.key_span((section, name)))
+        zones = d.get("zones") or {}
+        for z, zd in zones.items():
+            for key, what in (("holds", "holds"), ("of", "belongs to")):
+                if key in zd and zd[key] not in kinds:
+                    self.error_breaking(f"zone '{z}' {what} unknown card kind '{zd[key]}'", doc.span(("zones", z, key)),
+                               suggest(zd[key], list(kinds)) or f"card kinds: {', '.join(kinds)}")
+        for kname, kd in kinds.items():
+            if kd["starts_in"] not in zones:
+                self.error_breaking(f"card kind '{kname}' starts in unknown zone '{kd['starts_in']}'", doc.span(("card_kinds", kname, "starts_in")),
+                           suggest(kd["starts_in"], list(zones)) or f"zones: {', '.join(zones)}")
+
+        for group, items in (d.get("actions") or {}).items():
+            ids: dict[str, int] = {}
+            for i, a in enumerate(items):
+                if a["id"] in ids:
+                    self.error(f"action '{a['id']}' appears twice in group '{group}' (first at line "
+                               f"{doc.span(('actions', group, ids[a['id']], 'id')).line})", doc.span(("actions", group, i, "id")))
+                ids.setdefault(a["id"], i)
+
+    def _check_bounds(self, doc: Document, path: tuple, fv: dict, what: str) -> None:
+        """A field's ``min:`` and ``max:``: on an int field only, min not above max, the default between them."""
+        lo, hi = fv.get("min"), fv.get("max")
+        if lo is None and hi is None:
+            return
+        if str(fv.get("type", "")).rstrip("?") != "int":
+            key = "min" if lo is not None else "max"
+            self.error_breaking(f"{what}: min and max bound int fields only, not {fv.get('type')!r}", doc.key_span(path + (key,)))
+            return
+        if lo is not None and hi is not None and lo > hi:
+            self.error_breaking(f"{what}: min ({lo}) is more than max ({hi})", doc.span(path + ("min",)))
+            return
+        default = fv.get("default")
+        if isinstance(default, int) and not isinstance(default, bool):
+            if lo is not None and default < lo:
+                self.error_breaking(f"{what}: the default must be at least {lo}, not {default}", doc.span(path + ("default",)))
+            elif hi is not None and default > hi:
+                self.error_breaking(f"{what}: the default must be at most {hi}, not {default}", doc.span(path + ("default",)))
+
+    RESERVED_CARD_KEYS = {"id", "name", "copies", "per_player", "starts_in", "text", "hooks", "triggers", "actions",
+                          "provisional", "sources"}
+
+    def cards(self, doc: Document, game: Optional[M.GameDef], list_key: str = "cards") -> list[M.CardDef]:
+        """The cards listed under ``list_key`` ('cards', or 'replace' in a pack that extends another)."""
+        d = doc.data
+        kind_name = d["card_kind"]
+        kind = next((k for k in game.card_kinds if k.name == kind_name), None) if game else None
+        if game and kind is None:
+            if list_key == "cards":      # reported once per file
+                self.problems.add(ContentError(f"unknown card kind '{kind_name}'", doc.span(("card_kind",)),
+                                               suggest(kind_name, [k.name for k in game.card_kinds])))
+                self.problems.left_out |= file_names("cards", d)      # its cards are left out
+            return []
+        out = []
+        file_sources = {str(k): v for k, v in (d.get("sources") or {}).items()}
+        if list_key == "cards":      # checked once per file
+            for what, cite in file_sources.items():
+                self.check_source_key(what, kind, doc.key_span(("sources", what)), f"cards of {doc.file}")
+                self.check_citation(cite, doc.span(("sources", what)), f"sources: {what}")
+        for i, c in enumerate(d.get(list_key) or ()):
+            path = (list_key, i)
+            fields: dict[str, Any] = {}
+            spans = []
+            declared = {f.name: f for f in kind.fields} if kind else {}
+            for key, value in c.items():
+                if key in self.RESERVED_CARD_KEYS:
+                    continue
+                if not isinstance(key, str):
+                    self.problems.add(ContentError(f"card '{c['id']}': a key must be a field name, not {_yaml(key)}", doc.key_span(path + (key,))))
+                    continue
+                if kind and key not in declared:
+                    self.problems.add(ContentError(f"card '{c['id']}': '{key}' is not a field of {kind_name}",
+                                                   doc.key_span(path + (key,)),
+                                                   suggest(str(key), list(declared) + sorted(self.RESERVED_CARD_KEYS))))
+                    continue
+                fields[key] = value
+                spans.append((key, doc.span(path + (key,))))
+            if kind:
+                for f in kind.fields:
+                    if f.name not in fields:
+                        if f.default is None and not f.type.nullable:
+                            self.problems.add(ContentError(f"card '{c['id']}' lacks the field '{f.name}'", doc.span(path + ("id",))))
+                            fields[f.name] = 0
+                        elif isinstance(f.default, str) and f.default.startswith("="):
+                            fields[f.name] = ("copy", f.default[1:])
+                        else:
+                            fields[f.name] = f.default
+                for name, value in list(fields.items()):
+                    if isinstance(value, tuple) and value[0] == "copy":
+                        fields[name] = fields.get(value[1])
+                hooks = c.get("hooks") or {}
+                for h in hooks:
+                    if h not in kind.hooks:
+                        self.problems.add(ContentError(f"'{h}' is not a hook of {kind_name} (declared: {', '.join(kind.hooks) or 'none'})",
+                                                       doc.key_span(path + ("hooks", h)), suggest(h, kind.hooks)))
+            out.append(M.CardDef(
+                id=c["id"], kind=kind_name, names=self.names(c["name"]),
+                copies=c.get("copies", 0 if c.get("per_player") else 1), per_player=c.get("per_player", 0),
+                starts_in=c.get("starts_in"),
+                fields=tuple(fields.items()), text=self.names(c.get("text", "")), text_sources=self.text_sources(doc, path, c.get("text")),
+                hooks=tuple((h, self.source(doc, path + ("hooks", h), s)) for h, s in (c.get("hooks") or {}).items()),
+                # A handler's span is its event name, so "unknown event" points at the name.
+                handlers=tuple((e, self.source(doc, path + ("triggers", e), s, doc.key_span(path + ("triggers", e))))
+                               for e, s in (c.get("triggers") or {}).items()),
+                actions=tuple(self.action(doc, path + ("actions", j), a, "", c["id"]) for j, a in enumerate(c.get("actions") or ())),
+                provisional=tuple((c.get("provisional") or {}).items()),
+                span=doc.span(path + ("id",)), field_spans=tuple(spans),
+                sources=self.card_sources(doc, path, c, kind, file_sources),
+            ))
+        return out
+

@@ -1,0 +1,1 @@
+"""Who chooses: agents, the planning bots, the terminal, and sessions that play, log and replay games."""

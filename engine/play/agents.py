@@ -1,0 +1,119 @@
+"""Agents choose among the legal options of a decision, seeing only a view.
+
+An agent never receives the state itself: ``choose`` gets the player's view
+(hidden things redacted) and the decision's option keys and labels.
+"""
+from __future__ import annotations
+
+import random as _random
+from typing import Callable, Protocol
+
+from meeple.dsl.runtime import fitting
+
+
+class Agent(Protocol):
+    name: str
+
+    def choose(self, view: dict, options: list[list]) -> int:
+        """Index of the chosen option."""
+
+
+class RandomAgent:
+    """Uniform over the legal options, with its own seeded generator."""
+
+    name = "random"
+    needs_view = False
+    needs_labels = False      # it only counts the options
+
+    def __init__(self, seed: int = 0):
+        self.rng = _random.Random(seed)
+        # the index among n options, the draw ``choose`` makes (a random playout calls it directly)
+        self.pick = self.rng.randrange
+
+    def choose(self, view: dict, options: list[list]) -> int:
+        return self.rng.randrange(len(options))
+
+
+class HumanAgent:
+    """Terminal prompts: lists the options, reads a number or an option key."""
+
+    name = "human"
+    needs_view = True
+
+    def __init__(self, seat: int, ask: Callable[[str], str] | None = None, echo: Callable[[str], None] | None = None,
+                 helper: Callable[[str, list], str] | None = None):
+        self.seat = seat
+        # the terminal (meeple.cli) gives its own prompt and echo; plain input and print otherwise
+        self.ask = ask or (lambda prompt: input(f"{prompt}: "))
+        self.echo = echo or print
+        self.helper = helper      # answers '?...' (the terminal view's help and card texts); the prompt asks again
+
+    def choose(self, view: dict, options: list[list]) -> int:
+        decision = view.get("decision", {})
+        self.echo(f"\nP{self.seat + 1}, {decision.get('prompt', 'choose')}:")
+        for i, opt in enumerate(options):
+            self.echo(f"  {i + 1:>2}. {opt[1]}   [{opt[0]}]")
+        keys = [o[0] for o in options]
+        while True:
+            answer = self.ask("your choice").strip()
+            if answer.isdigit() and 1 <= int(answer) <= len(options):
+                return int(answer) - 1
+            if answer in keys:
+                return keys.index(answer)
+            found = fitting(keys, answer)      # 'white_die@P2' for 'white_die@P2=4'
+            if len(found) == 1:
+                return found[0]
+            if answer.startswith("?") and self.helper is not None:
+                self.echo(self.helper(answer, options))
+                continue
+            self.echo(f"'{answer}' is not one of the options: give a number 1-{len(options)} or a key in brackets"
+                      + (", or ? for help" if self.helper is not None else ""))
+
+
+AGENTS = ("random", "human", "greedy", "mcts")
+
+
+def parse_bot(name: str) -> tuple[str, dict]:
+    """'mcts:200' (iterations), 'mcts:50ms' (time per decision), 'mcts:200:40'
+    (and playouts of at most 40 decisions) -> ('mcts', {...})."""
+    kind, _, rest = name.partition(":")
+    if kind not in AGENTS:
+        raise ValueError(f"unknown agent '{kind}' (known: {', '.join(AGENTS)}; mcts takes a budget: mcts:200 or mcts:50ms)")
+    if not rest:
+        return kind, {}
+    if kind != "mcts":
+        raise ValueError(f"'{name}': only mcts takes a budget")
+    budget, _, depth = rest.partition(":")
+    out: dict = {}
+    if depth:
+        if not depth.isdigit() or int(depth) < 1:
+            raise ValueError(f"'{name}': the playout depth is a number of decisions (mcts:200:40)")
+        out["depth"] = int(depth)
+    if budget.endswith("ms") and budget[:-2].isdigit():
+        return kind, {**out, "millis": float(budget[:-2])}
+    if budget.isdigit() and int(budget) > 0:
+        return kind, {**out, "iterations": int(budget)}
+    raise ValueError(f"'{name}': the budget is iterations (mcts:200) or milliseconds (mcts:50ms)")
+
+
+def make_agents(spec: str, players: int, seed: int, game=None, evaluate=None) -> list:
+    """``random,greedy,mcts:100`` → one agent per seat; a single name applies to
+    every seat. Planning bots need the game and an evaluation (meeple.play.bots)."""
+    names = [s.strip() for s in spec.split(",") if s.strip()] or ["random"]
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise ValueError(f"--bots lists {len(names)} agents for {players} players")
+    out = []
+    for seat, name in enumerate(names):
+        kind, budget = parse_bot(name)
+        bot_seed = seed * 7919 + seat
+        if kind == "random":
+            out.append(RandomAgent(bot_seed))
+        elif kind == "human":
+            out.append(HumanAgent(seat))
+        else:
+            from meeple.play.bots import GreedyAgent, MctsAgent, evaluator
+            value = evaluate or evaluator(game)
+            out.append(GreedyAgent(bot_seed, value) if kind == "greedy" else MctsAgent(bot_seed, value, **budget))
+    return out

@@ -1,0 +1,533 @@
+"""The play view: what ``meeple play`` prints for people, from the pack's declarations.
+
+A pack says how it wants to be read (``view:`` in its game file): the key
+facts of each card kind (``facts: {gem: [colour, cost]}``), the board's
+shared lines and each player's lines in order (``board:``, ``player:``), the
+zones shown as a count (``count:``), and under ``score: live`` a running
+score. Without ``view:`` every variable, resource and listed zone is shown,
+as before. Everything here reads the state and never changes it: a game
+plays the same with or without this module (the golden games prove it).
+
+Lines are wrapped at the terminal's width (100 columns unless told), so a
+board of many cards is a few short lines rather than one of 400 columns.
+"""
+from __future__ import annotations
+
+import re
+import textwrap
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from meeple.dsl.runtime import ActionDescriber, ChoiceDescriber, Frame
+from meeple.dsl.types import RULE_FAULTS, STEP_BUDGET
+from meeple.dsl.typesys import PLAYER, Card
+
+from meeple.core.errors import MeepleError
+
+WIDTH = 100       # columns when the terminal does not say
+
+# The view's own words in another language (the pack's words come from its ``name:``s).
+WORDS = {"ja": {"your {z}": "あなたの{z}", "P{n}'s {z}": "P{n}の{z}", "choose an action": "アクションを選ぶ"}}
+
+
+@dataclass(frozen=True)
+class Line:
+    """One thing the board shows: a variable, a resource or a zone, and how."""
+
+    name: str
+    what: str              # 'variable' | 'resource' | 'pvariable' | 'zone'
+    count: bool = False    # a zone shown as its number of cards
+
+
+class TerminalView:
+    """Renders boards, standings, changes, option labels and card texts for one game."""
+
+    def __init__(self, game, width: int = WIDTH, lang: str = "en"):
+        self.game = game
+        self.width = max(40, width)
+        self.lang = lang
+        g = game.defn
+        self.facts: dict[str, tuple[str, ...]] = {k: tuple(f for f, _ in fs) for k, _, fs in g.view.facts}
+        zones = {z.name: z for z in game.zone_defs}
+        counted = {n for n, _ in g.view.count}
+        if g.view.span is not None:
+            self.shared = [Line(n, "variable" if n in game.gvar_index else "zone", n in counted) for n, _ in g.view.board]
+            self.own = [Line(n, "resource" if n in game.res_index else "pvariable" if n in game.pvar_index else "zone",
+                             n in counted) for n, _ in g.view.player]
+        else:       # no declared layout: every variable, resource and zone listed on the board
+            self.shared = ([Line(v, "variable") for v in game.gvar_index if v not in game.hidden_vars]
+                           + [Line(z.name, "zone") for z in game.zone_defs if z.board and not z.per_player])
+            self.own = ([Line(r, "resource") for r in game.res_names]
+                        + [Line(z.name, "zone") for z in game.zone_defs if z.board and z.per_player])
+        self.zones = zones
+        self.action_defs = [self._action_def(a) for a in game.actions]
+        self.prompts = {text: names for text, names, _ in g.view.prompts}
+
+    def _action_def(self, a):
+        """The declaration of a compiled action: its names and text."""
+        g = self.game
+        listed = g.defn.actions if a.card_def < 0 else g.card_defs[a.card_def].actions
+        return next((d for d in listed if d.id == a.id and (a.card_def >= 0 or d.group == a.group)), None)
+
+    def word(self, text: str, **values) -> str:
+        """One of the view's own phrases in the view's language ('your {z}')."""
+        return WORDS.get(self.lang, {}).get(text, text).format(**values)
+
+    def zone_name(self, name: str) -> str:
+        """A zone as people call it (its ``name:``), else its id."""
+        z = self.zones.get(name)
+        return (z.names.get(self.lang) if z is not None and z.names else "") or name
+
+    def prompt(self, prompt: str) -> str:
+        """A decision's prompt in the view's language: the pack's (``view: prompts:``),
+        else the view's own word, else as the rules write it."""
+        names = self.prompts.get(prompt)
+        if names is not None and self.lang in dict(names.by_locale):
+            return names.get(self.lang)
+        return self.word(prompt)
+
+    # ------------------------------------------------------------ cards
+    def name(self, c: int) -> str:
+        """A card's name in the view's language."""
+        return self.game.card_defs[self.game.card_def_index[c]].names.get(self.lang)
+
+    def fact_values(self, c: int) -> list[str]:
+        """The declared key facts of a card: an enum or text value as it is, a
+        number with its field's name, a true flag as its name."""
+        d = self.game.card_defs[self.game.card_def_index[c]]
+        values = dict(d.fields)
+        out = []
+        for f in self.facts.get(d.kind, ()):
+            v = values.get(f)
+            if v is None or v is False:
+                continue
+            out.append(f if v is True else f"{f} {v}" if isinstance(v, int) else str(v))
+        return out
+
+    def card(self, c: int, st=None, seat: bool = True) -> str:
+        """'Ruby (red, cost 4)'; a player's piece with its seat, a die with its value."""
+        g = self.game
+        text = self.name(c)
+        if st is not None and g.value_var is not None and g.has_value[c]:
+            text += f"={st.cvars[c * g.ncvars + g.value_var]}"
+        if seat and g.card_seat[c] >= 0:
+            text += f" P{g.card_seat[c] + 1}"
+        facts = self.fact_values(c)
+        return text + (f" ({', '.join(facts)})" if facts else "")
+
+    def cards(self, cs, st=None, seat: bool = True) -> str:
+        """Cards grouped: 'Worker x8, Emerald (green, cost 1) x2'."""
+        counts = Counter(self.card(c, st, seat) for c in cs)
+        return ", ".join(k if n == 1 else f"{k} x{n}" for k, n in counts.items())
+
+    def find_card(self, ref: str) -> Optional[int]:
+        """A card (its first copy) by id or by name, in any case."""
+        g, ref = self.game, ref.strip().lower()
+        for c in range(g.ncards):
+            d = g.card_defs[g.card_def_index[c]]
+            if ref == d.id or ref in (n.lower() for _, n in d.names.by_locale):
+                return c
+        return None
+
+    def card_text(self, c: int) -> str:
+        """A card's whole entry: name, kind, every field, its text."""
+        g = self.game
+        d = g.card_defs[g.card_def_index[c]]
+        lines = [f"{d.names.get(self.lang)}  [{d.id}]  ({d.kind})"]
+        fields = ", ".join(f"{k} {v}" for k, v in d.fields if v not in (None, False, 0, ""))
+        if fields:
+            lines.append("  " + fields)
+        text = d.text.get(self.lang)
+        if text:
+            lines.append(wrap("  " + text, self.width - 2, 2))     # '?' shows it two columns in
+        for a in d.actions:
+            lines.append(f"  action: {a.names.get(self.lang)}")
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------ board
+    def wrap(self, line: str, indent: int) -> str:
+        """``line`` in lines of the terminal's width, continued ``indent`` columns in."""
+        return wrap(line, self.width, indent)
+
+    def wrap_block(self, text: str) -> str:
+        """Each line of ``text`` wrapped, continued under its text: an option's
+        ('  12. ...') under its label, another two columns past its own indent."""
+        out = []
+        for line in text.split("\n"):
+            m = re.match(r" *\d+\. | *", line)
+            indent = m.end() if m.group().strip() else m.end() + 2
+            out.append(wrap(line, self.width, indent) if line.strip() else line)
+        return "\n".join(out)
+
+    def value(self, v: Any, t) -> Optional[str]:
+        if v is None:
+            return None
+        if t == PLAYER:
+            return f"P{v + 1}"
+        if isinstance(t, Card):
+            return self.card(v)
+        return str(v)
+
+    def sees(self, z, p: Optional[int], viewer: Optional[int]) -> bool:
+        return (z.visibility == "public" or (z.visibility == "owner" and p is not None and p == viewer)) \
+            and not (z.ordered and z.visibility != "public")
+
+    def zone_text(self, st, line: Line, p: Optional[int], viewer: Optional[int]) -> Optional[str]:
+        """'hand: Ruby (red, cost 4), ...', 'deck: 40', 'hand: 4 hidden'; None when empty."""
+        g = self.game
+        zi = g.zone_index[line.name]
+        z = g.zone_defs[zi]
+        base = g.zone_base[zi]
+        if z.of_card is not None:        # one zone per card of a kind: 'Field 1: Worker P4; ...'
+            hosts = g.kind_cards.get(z.of_card, ())
+            if line.count:
+                n = sum(len(st.zones[base + k]) for k in range(len(hosts)))
+                return f"{self.zone_name(line.name)}: {n}" if n else None
+            parts = [f"{self.name(h)}: {self.cards(st.zones[base + k], st)}" if self.sees(z, None, viewer)
+                     else f"{self.name(h)}: {len(st.zones[base + k])} hidden"
+                     for k, h in enumerate(hosts) if st.zones[base + k]]
+            return f"{self.zone_name(line.name)}: " + "; ".join(parts) if parts else None
+        cards = st.zones[base + (p or 0)]
+        if not cards:
+            return None
+        name = self.zone_name(line.name)
+        if line.count:
+            return f"{name}: {len(cards)}"
+        if not self.sees(z, p, viewer):
+            return f"{name}: {len(cards)} hidden"
+        return f"{name}: {self.cards(cards, st, seat=p is None)}"
+
+    def live_scores(self, st) -> Optional[list[int]]:
+        """Each player's running score (``score: live``), or None: display only."""
+        g = self.game
+        if g.live_score is None or st.over:
+            return None
+        fn, code = g.live_score
+        out = []
+        for p in range(st.players):
+            st.budget = STEP_BUDGET       # each evaluation has a step budget of its own
+            try:
+                out.append(int(fn(st, Frame(-1, 0, [None] * max(1, code.nlocals), p, -1)) or 0))
+            except (MeepleError, *RULE_FAULTS):       # a position it cannot judge: the score as it stands
+                out.append(st.res[p * g.nres + g.score_res])
+        return out
+
+    def player_values(self, st, p: int, live: Optional[list[int]]) -> list[str]:
+        g = self.game
+        out = []
+        for line in self.own:
+            if line.what == "resource":
+                i = g.res_index[line.name]
+                v = live[p] if live is not None and i == g.score_res else st.res[p * g.nres + i]
+                out.append(f"{line.name} {v}")
+            elif line.what == "pvariable":
+                i = g.pvar_index[line.name]
+                if line.name not in g.hidden_vars:
+                    shown = self.value(st.pvars[p * g.npvars + i], g.pvar_types[i])
+                    if shown is not None:
+                        out.append(f"{line.name} {shown}")
+        return out
+
+    def board(self, st, viewer: Optional[int]) -> str:
+        """The board as ``viewer`` sees it (None: only what is public), in the declared layout."""
+        g = self.game
+        head = f"── round {st.round} "
+        lines = [head + "─" * max(4, min(40, self.width - len(head)))]
+        variables = []
+        for line in self.shared:
+            if line.what == "variable":
+                i = g.gvar_index[line.name]
+                shown = None if line.name in g.hidden_vars else self.value(st.gvars[i], g.gvar_types[i])
+                if shown is not None:
+                    variables.append(f"{line.name}: {shown}")
+        if variables:
+            lines.append(self.wrap("  " + "  ".join(variables), 4))
+        for line in self.shared:
+            if line.what == "zone":
+                text = self.zone_text(st, line, None, viewer)
+                if text:
+                    lines.append(self.wrap("  " + text, 4))
+        live = self.live_scores(st)
+        for p in range(st.players):
+            you = " (you)" if p == viewer else ""
+            lines.append(self.wrap(f"  P{p + 1}{you}  " + "  ".join(self.player_values(st, p, live)), 8))
+            for line in self.own:
+                if line.what == "zone":
+                    text = self.zone_text(st, line, p, viewer)
+                    if text:
+                        lines.append(self.wrap("        " + text, 10))
+        return "\n".join(lines)
+
+    def standing(self, st) -> str:
+        """One line between turns: every player's resources (the running score where declared)."""
+        live = self.live_scores(st)
+        g = self.game
+        parts = []
+        for p in range(st.players):
+            res = ", ".join(f"{r} {live[p] if live is not None and i == g.score_res else st.res[p * g.nres + i]}"
+                            for i, r in enumerate(g.res_names))
+            parts.append(f"P{p + 1} {res}")
+        return self.wrap("  -- " + " | ".join(parts), 5)
+
+    # ------------------------------------------------------------ what changed
+    def snapshot(self, st, viewer: Optional[int]) -> dict:
+        """What ``viewer`` sees of the board's lines, to tell later what changed."""
+        g = self.game
+        out: dict = {}
+        live = self.live_scores(st)
+        for p in range(st.players):
+            for i, r in enumerate(g.res_names):
+                out[(p, r)] = live[p] if live is not None and i == g.score_res else st.res[p * g.nres + i]
+        for p, lines in [(None, self.shared)] + [(p, self.own) for p in range(st.players)]:
+            for line in lines:
+                if line.what in ("variable", "pvariable") and line.name not in g.hidden_vars:
+                    if p is None:
+                        i = g.gvar_index[line.name]
+                        out[(p, line.name)] = ("=", self.value(st.gvars[i], g.gvar_types[i]))
+                    else:
+                        i = g.pvar_index[line.name]
+                        out[(p, line.name)] = ("=", self.value(st.pvars[p * g.npvars + i], g.pvar_types[i]))
+                if line.what != "zone":
+                    continue
+                zi = g.zone_index[line.name]
+                z = g.zone_defs[zi]
+                if z.of_card is not None:
+                    continue
+                cards = st.zones[g.zone_base[zi] + (p or 0)]
+                out[(p, line.name)] = (len(cards) if line.count else ("hidden", len(cards)) if not self.sees(z, p, viewer)
+                                       else Counter(self.card(c, st, seat=p is None) for c in cards))
+        return out
+
+    def marks(self, st) -> dict:
+        """The board's declared variables as shown (public ones only): what a choice
+        that sets one (a piece marked, a seat robbed) makes visible at once."""
+        g = self.game
+        out = {}
+        for line in self.shared:
+            if line.what == "variable" and line.name not in g.hidden_vars:
+                i = g.gvar_index[line.name]
+                out[(None, line.name)] = ("=", self.value(st.gvars[i], g.gvar_types[i]))
+        return out
+
+    def changes(self, before: dict, after: dict, lead: str = "  ") -> list[str]:
+        """'P3: coins 2 -> 5; vault +Emerald (green, cost 1)': what differs, by player,
+        each line ``lead`` in."""
+        by: dict = {}
+        for key, new in after.items():
+            old = before.get(key)
+            if old == new:
+                continue
+            p, name = key
+            if isinstance(new, Counter) and isinstance(old, Counter):
+                gained, lost = new - old, old - new
+                text = " ".join([f"+{k}" + (f" x{n}" if n > 1 else "") for k, n in gained.items()]
+                                + [f"-{k}" + (f" x{n}" if n > 1 else "") for k, n in lost.items()])
+            elif isinstance(new, tuple) and new[0] == "=":      # a variable: 'murdered none -> Ruby (red, cost 4)'
+                text = f"{(old[1] if old else None) or 'none'} -> {new[1] or 'none'}"
+            elif isinstance(new, int) and isinstance(old, int):       # a resource, a counted zone
+                text = f"{old} -> {new}"
+            else:       # hidden cards, or a zone that became visible or hidden
+                text = f"{_size(old)} -> {_size(new)}" + (" hidden" if isinstance(new, tuple) else " cards")
+            by.setdefault(p, []).append(f"{self.zone_name(name)} {text}")
+        out = []
+        for p in sorted(by, key=lambda q: -1 if q is None else q):
+            who = "board" if p is None else f"P{p + 1}"
+            out.append(self.wrap(f"{lead}{who}: " + "; ".join(by[p]), len(lead) + 4))
+        return out
+
+    # ------------------------------------------------------------ options
+    def subject(self, dec, i: int) -> Optional[int]:
+        """The card an option is about: the card chosen, or an action's card parameter."""
+        d, v, g = dec.describer, dec.values[i], self.game
+        if isinstance(d, ChoiceDescriber):
+            return v if v != d.skip and g._card_keyer(d.keyer) else None
+        if isinstance(d, ActionDescriber):
+            ai, _card, param = v
+            keyer = d.actions[ai][2]
+            return param if keyer is not None and param is not None and g._card_keyer(keyer) else None
+        return None
+
+    def where(self, st, c: int, viewer: Optional[int]) -> Optional[str]:
+        """'P3's vault' / 'your vault' for a card in a player's zone the viewer sees
+        (None: a public one), else None."""
+        g = self.game
+        slot = st.loc[c]
+        z = g.zone_defs[g.slot_zone[slot]]
+        if not z.per_player or z.of_card is not None:
+            return None
+        if not (z.visibility == "public" if viewer is None else g.sees_card(st, c, viewer)):
+            return None
+        owner = g.slot_owner[slot]
+        name = self.zone_name(z.name)
+        return self.word("your {z}", z=name) if owner == viewer else self.word("P{n}'s {z}", n=owner + 1, z=name)
+
+    def places(self, st) -> int:
+        """How many zones the pending decision's cards lie in (kept per decision): a
+        place is worth saying only when the options' cards lie in more than one."""
+        dec = st.pending
+        cached = getattr(self, "_places", None)
+        if cached is None or cached[0] is not dec:
+            slots = set()
+            for i in range(len(dec.options)):
+                c = self.subject(dec, i)
+                if c is not None:
+                    slots.add(st.loc[c])
+            self._places = cached = (dec, len(slots))
+        return cached[1]
+
+    def label(self, st, i: int, label: str, viewer: Optional[int], priced: bool = False) -> str:
+        """An option's label with its card's place (when the options' cards lie in more
+        than one zone) and key facts: 'Steal a gem: Emerald (P3's vault; green, cost 1)'.
+        A card's facts are its kind's printed ones, public with its name; its place only
+        if the viewer sees it there."""
+        dec = st.pending
+        if priced:        # the chooser's own menu: a price may read what only they see
+            label += self.price(st, i)
+        c = self.subject(dec, i)
+        if c is None:
+            return label
+        place = self.where(st, c, viewer)
+        if place and self.game.slot_owner[st.loc[c]] == dec.player and (
+                self.places(st) == 1 or self.game.zone_defs[self.game.slot_zone[st.loc[c]]].visibility != "public"):
+            place = None        # the chooser's own hand, or all the options' cards in one place of theirs
+        parts = [x for x in (place, ", ".join(self.fact_values(c))) if x]
+        return f"{label} ({'; '.join(parts)})" if parts else label
+
+    def price(self, st, i: int) -> str:
+        """', pay 2 coins': what option ``i`` costs, from its action's ``price:`` (display only)."""
+        d, g = st.pending.describer, self.game
+        if not isinstance(d, ActionDescriber) or not g.action_prices:
+            return ""
+        ai, card, param = st.pending.values[i]
+        prices = g.action_prices.get(ai)
+        if not prices:
+            return ""
+        paid = []
+        for res, fn, nlocals in prices:
+            locals_ = [None] * max(1, nlocals)
+            locals_[0] = param
+            st.budget = STEP_BUDGET
+            try:
+                paid.append(f"{fn(st, Frame(-1, 0, locals_, st.pending.player, -1 if card is None else card))} {res}")
+            except (MeepleError, *RULE_FAULTS):      # a price it cannot work out is not shown
+                continue
+        return ", pay " + ", ".join(paid) if paid else ""
+
+    def options(self, st, viewer: int) -> list[list]:
+        """The pending decision's options with annotated labels (keys unchanged)."""
+        return [[opt[0], self.label(st, i, self.localized(st, i, opt[1]), viewer, priced=True), *opt[2:]]
+                for i, opt in enumerate(st.pending.options)]
+
+    def localized(self, st, i: int, label: str) -> str:
+        """Option ``i``'s label in the view's language: its action's and its card's
+        declared names in place of the English ones ('宝石を盗む: ルビー')."""
+        if self.lang == "en":
+            return label
+        dec, g = st.pending, self.game
+        if isinstance(dec.describer, ActionDescriber):
+            ai = dec.values[i][0]
+            a = self.action_defs[ai]
+            en = dec.describer.actions[ai][1]
+            if a is not None and label.startswith(en):
+                label = a.names.get(self.lang) + label[len(en):]
+        c = self.subject(dec, i)
+        if c is not None:
+            names = g.card_defs[g.card_def_index[c]].names
+            label = label.replace(names.get("en"), names.get(self.lang), 1)
+        return label
+
+    def action_of(self, dec, i: int) -> Optional[tuple[int, Optional[int]]]:
+        """(action index, the card granting it or None) of an action menu's option ``i``."""
+        if not isinstance(dec.describer, ActionDescriber):
+            return None
+        ai, card, _ = dec.values[i]
+        return ai, (None if card is None or card < 0 else card)
+
+    def action_text(self, ai: int) -> str:
+        """An action's entry: 'Take 2 coins  [take_coins]  (action)' and its ``text:``."""
+        a = self.action_defs[ai]
+        if a is None:
+            return f"{self.game.actions[ai].name}  [{self.game.actions[ai].id}]  (action)"
+        lines = [f"{a.names.get(self.lang)}  [{a.id}]  (action)"]
+        text = a.text.get(self.lang)
+        if text:
+            lines.append(wrap("  " + text, self.width - 2, 2))     # '?' shows it two columns in
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------ the ? key
+    def help(self, answer: str, options: list[list], st) -> str:
+        """What '?' answers: the commands, or a card's full text ('? 3', '? ruby')."""
+        ref = answer[1:].strip()
+        if not ref:
+            return ("  a number or a key in brackets: choose that option\n"
+                    "  ? N: what option N does, and its card, in full\n"
+                    "  ? ID or ? NAME: that card, in full (ids as `meeple cards` lists them)\n"
+                    "  ?: this help")
+        if ref.isdigit():
+            n = int(ref)
+            if not 1 <= n <= len(options):
+                return f"  no option {n}: give 1-{len(options)}"
+            c = self.subject(st.pending, n - 1)
+            action = self.action_of(st.pending, n - 1)
+            if action is not None:      # the action's text, the card granting it, the card it names
+                ai, granted = action
+                shown = [x for x in dict.fromkeys((granted, c)) if x is not None]
+                parts = [self.action_text(ai)] + [self.card_text(x) for x in shown]
+                return "\n".join("  " + ln for ln in "\n".join(parts).splitlines())
+            if c is None:
+                return f"  option {n} names no card"
+        else:
+            c = self.find_card(ref)
+            if c is None:
+                return f"  no card '{ref}': give an option's number or a card's id or name"
+        return "\n".join("  " + ln for ln in self.card_text(c).splitlines())
+
+
+def width_of(text: str) -> int:
+    """Columns ``text`` takes on a terminal: a wide or full-width letter (CJK) two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+# marks that never begin a line (a line is not broken before them)
+_CLOSING = set("、。，．・：；？！ー）」』】〕〉》”’)]},.:;!?")
+
+
+def wrap(line: str, width: int, indent: int) -> str:
+    """``line`` filled to ``width`` display columns, later lines ``indent`` in. Words
+    break at spaces; wide (CJK) text, written without spaces, between any two
+    letters, but never before a closing mark. A word longer than a line stays whole."""
+    if line.isascii():         # the common case, as textwrap always did it
+        return textwrap.fill(line, width, subsequent_indent=" " * indent,
+                             break_long_words=False, break_on_hyphens=False)
+    lead = len(line) - len(line.lstrip(" "))
+    tokens: list[str] = []         # a space run, one wide letter (with its closing marks), or a narrow word
+    for ch in line[lead:]:
+        wide = unicodedata.east_asian_width(ch) in "WF"
+        if tokens and ch in _CLOSING:
+            tokens[-1] += ch
+        elif ch == " ":
+            tokens.append(ch) if not tokens or not tokens[-1].startswith(" ") else tokens.__setitem__(-1, tokens[-1] + ch)
+        elif wide or not tokens or tokens[-1].startswith(" ") or width_of(tokens[-1][-1]) == 2:
+            tokens.append(ch)
+        else:
+            tokens[-1] += ch
+    lines, cur, used = [], " " * lead, lead
+    for tok in tokens:
+        w = width_of(tok)
+        if used + w > width and cur.strip() and not tok.startswith(" "):
+            lines.append(cur.rstrip())
+            cur, used = " " * indent, indent
+        if tok.startswith(" ") and not cur.strip(" "):
+            continue        # no spaces at the start of a continued line
+        cur += tok
+        used += w
+    lines.append(cur.rstrip())
+    return "\n".join(lines)
+
+
+def _size(v) -> int:
+    if isinstance(v, tuple):
+        return v[1]
+    return sum(v.values()) if isinstance(v, Counter) else v or 0

@@ -1,0 +1,129 @@
+"""Listing the legal actions of a player's turn, and explaining refusals.
+
+A mixin of ``meeple.runtime.game.Game``: rule actions of a group, then the actions
+granted by cards lying in the player's live zones, each checked against its
+``when``, its per-turn limit and its parameter's ``with`` clause.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Optional
+
+from meeple.dsl.runtime import Frame
+from meeple.dsl.types import RULE_FAULTS, charge, uses
+
+from meeple.core.errors import UNKNOWN, RuleError, RuleFault, suggest
+from meeple.runtime.state import State
+
+if TYPE_CHECKING:
+    from meeple.runtime.game import CompiledAction
+
+
+class Actions:
+    """Action menus (mixed into ``Game``)."""
+
+    def group_actions(self, st: State, me: int, group: str) -> list[tuple[CompiledAction, Optional[int]]]:
+        """Rule actions of the group, then actions granted by cards in my live zones."""
+        out = [(a, None) for a in self.rule_actions.get(group, ())]
+        if self.card_actions:
+            defs, granted = self.card_def_index, self.card_actions
+            for slot in self.player_live_slots[me]:
+                for c in st.zones[slot]:
+                    acts = granted.get(defs[c])
+                    if acts:
+                        for a in acts:
+                            if a.group == group:
+                                out.append((a, c))
+        return out
+
+    def use_key(self, a: CompiledAction, card: Optional[int]) -> int:
+        """The integer that counts uses of an action (granted by ``card``) in a turn."""
+        return a.index * (self.ncards + 1) + (0 if card is None else card + 1)
+
+    def action_options(self, st: State, fr: Frame, group: str, used: list) -> tuple[list, Optional[list]]:
+        """The reference listing (generated menus, dsl/pygen.py, must agree with it):
+        option values (action, card, parameter), and the labels that read the state
+        (None when no option's label does)."""
+        me = fr.me
+        opts = []
+        texts: list = []
+        tmp = Frame(-1, 0, [None] * self.max_action_locals, me, fr.this)
+        loc = tmp.locals
+        a = None
+        try:
+            for a, card in self.group_actions(st, me, group):
+                if a.per_turn is not None and uses(used, self.use_key(a, card)) >= a.per_turn:
+                    continue
+                tmp.this = card if card is not None else fr.this
+                if a.when is not None and not a.when(st, tmp):
+                    continue
+                if a.binder is None:
+                    opts.append((a.index, card, None))
+                    texts.append(None)
+                    continue
+                _, slot, et, source, cond = a.binder
+                shown, ncv = a.shown, self.ncvars
+                items = source(st, tmp)
+                factor, where = a.walk
+                if factor:           # the parameter's walk, unless folded into the menu's steps (Game.menu_steps)
+                    charge(st, len(items) * factor, where)
+                for x in items:
+                    loc[slot] = x
+                    if cond is not None and not cond(st, tmp):
+                        continue
+                    opts.append((a.index, card, x))
+                    texts.append(tuple(st.cvars[x * ncv + i] for i in shown) if shown else None)
+        except (*RULE_FAULTS, RuleFault) as exc:
+            if a is None:
+                raise
+            raise self.action_fault(a, exc, st, tmp) from None
+        return opts, (texts if any(t is not None for t in texts) else None)
+
+    def explain_fault(self, exc: BaseException, code, where, st: State, fr: Frame):
+        """``RunningGame.explain_fault``: a rule's fault in the language's words (the error path only:
+        ``meeple.dsl.faults`` compiles the rule again, watched)."""
+        from meeple.dsl.faults import explain
+        return explain(self, exc, code, where, st, fr)
+
+    def action_fault(self, a: "CompiledAction", exc: BaseException, st: State, tmp: Frame) -> RuleError:
+        """A fault of an action's 'when' or 'with' while its menu is listed, told in the
+        language's words (``meeple.dsl.faults``: the expression that made the value, at its place)."""
+        from meeple.dsl.faults import explain, in_words      # the error path only
+        for part, code in (("when", a.when_code), ("with", a.binder_code)):
+            told = explain(self, exc, code, UNKNOWN, st, tmp) if code is not None else None
+            if told is not None:
+                return RuleError(f"{told[0]} (in the '{part}' of action {a.id})", told[1])
+        said = exc.message if isinstance(exc, RuleError) else in_words(exc)
+        return RuleError(f"{said} (in action {a.id})")      # located by the run loop: the statement listing it
+
+    def refusal_reason(self, st: State, key: str) -> tuple[str, str]:
+        """Why ``key`` is not a legal option now, as specific as we can tell: (a stable
+        code, the message). The codes are listed on ``IllegalChoice``."""
+        dec = st.pending
+        keys = dec.keys() if dec else []
+        several = dec.matches(key) if dec is not None else []
+        if len(several) > 1:
+            return "ambiguous", f"'{key}' names several options: {', '.join(keys[i] for i in several)}"
+        base = key.split(":", 1)[0]
+        if dec is not None and dec.kind == "action":
+            present = [k for k in keys if k.split(":", 1)[0] == base]
+            acts = [a for a in self.actions if a.id == base]
+            if present:
+                if ":" in key:
+                    return "not_a_choice", f"'{key.split(':', 1)[1]}' is not one of the choices for '{base}' ({acts[0].binder_text}); legal: {', '.join(present)}"
+                return "needs_choice", f"'{base}' needs a choice: {', '.join(present)}"
+            me = st.frames[-1].me
+            for a, card in self.group_actions(st, me, self.actions[dec.options[0][2][0]].group):
+                if a.id != base:
+                    continue
+                tmp = Frame(-1, 0, [None] * a.nlocals, me, card if card is not None else st.frames[-1].this)
+                if a.per_turn is not None and uses(dec.used or [], self.use_key(a, card)) >= a.per_turn:
+                    return "per_turn", f"'{a.id}' is allowed {a.per_turn} time(s) a turn"
+                if a.when is not None and not a.when(st, tmp):
+                    return "unmet", a.refusal or f"'{a.id}' needs: {a.when_text}"
+                if a.binder is not None:
+                    return "nothing_to_choose", f"'{a.id}': nothing to choose ({a.binder_text})"
+                return "per_turn", f"'{a.id}' is allowed {a.per_turn} time(s) a turn"
+            if acts:
+                return "not_available", f"'{base}' is not available to P{me + 1} now"
+        hint = suggest(key, keys)
+        return "not_legal", f"'{key}' is not a legal option; legal: {', '.join(keys)}" + (f" ({hint})" if hint else "")

@@ -1,0 +1,221 @@
+"""What one player may see of a state: hidden zones become counts, the
+options of a decision are shown only to the one deciding, and another
+player's choice is told only as far as the viewer could tell it (``told``).
+
+A mixin of ``meeple.runtime.game.Game``.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence
+
+from meeple.dsl.runtime import ActionDescriber, ChoiceDescriber, OneOfDescriber
+from meeple.dsl.typesys import PLAYER, Card, Type
+
+from meeple.core.errors import MeepleError, Refusal
+from meeple.runtime.state import State
+
+HIDDEN_CHOICE = "(hidden)"      # what a viewer reads of a choice they could not tell
+
+
+class Views:
+    """Views of a state (mixed into ``Game``)."""
+
+    def card_label(self, c: int, st: Optional[State] = None) -> str:
+        """A card's id, with its owner for a player's piece (pawn@P2) and, given a
+        state, the value of a die (red_die=5)."""
+        seat = self.card_seat[c]
+        label = self.card_def_ids[c] if seat < 0 else f"{self.card_def_ids[c]}@P{seat + 1}"
+        if st is not None and self.value_var is not None and self.has_value[c]:
+            label += f"={st.cvars[c * self.ncvars + self.value_var]}"
+        return label
+
+    def show(self, value: Any, t: Type) -> Any:
+        """A variable's value as people read it: players as P1.., cards by id."""
+        if value is None:
+            return None
+        if t == PLAYER:
+            return f"P{value + 1}"
+        if isinstance(t, Card):
+            return self.card_def_ids[value]
+        return value
+
+    def view(self, st: State, player: Optional[int]) -> dict:
+        """What ``player`` may see (None: a spectator who sees only public things)."""
+        zones = {}
+        for zi, z in enumerate(self.zone_defs):
+            base = self.zone_base[zi]
+            if z.of_card is not None:
+                seen: dict[str, int] = {}
+                for k, host in enumerate(self.kind_cards.get(z.of_card, ())):
+                    cards = st.zones[base + k]
+                    hid = self.card_def_ids[host]
+                    seen[hid] = seen.get(hid, 0) + 1
+                    if cards:
+                        label = f"{z.name}/{hid}" + (f"#{seen[hid]}" if seen[hid] > 1 else "")
+                        zones[label] = [self.card_label(c, st) for c in cards] if z.visibility == "public" else {"hidden": len(cards)}
+                continue
+            seats = range(st.players) if z.per_player else [None]
+            for p in seats:
+                slot = base + (p or 0)
+                cards = st.zones[slot]
+                name = z.name if p is None else f"{z.name}/P{p + 1}"
+                visible = z.visibility == "public" or (z.visibility == "owner" and p is not None and p == player)
+                if visible and not (z.ordered and z.visibility != "public"):
+                    zones[name] = [self.card_label(c, st) for c in cards]
+                else:
+                    zones[name] = {"hidden": len(cards)}
+        out = {
+            "round": st.round,
+            "players": [{"seat": f"P{p + 1}", **{r: st.res[p * self.nres + i] for i, r in enumerate(self.res_names)},
+                         **{v: self.show(st.pvars[p * self.npvars + i], self.pvar_types[i]) for v, i in self.pvar_index.items()
+                            if v not in self.hidden_vars}}
+                        for p in range(st.players)],
+            "variables": {v: self.show(st.gvars[i], self.gvar_types[i]) for v, i in self.gvar_index.items()
+                          if v not in self.hidden_vars},
+            "zones": zones,
+            "over": st.over,
+        }
+        if st.pending is not None:
+            out["decision"] = {"player": f"P{st.pending.player + 1}", "prompt": st.pending.prompt}
+            if player == st.pending.player:
+                out["decision"]["options"] = st.pending.keys()
+        if st.over:
+            out["scores"] = st.scores
+        return out
+
+    # ------------------------------------------------------------ telling a choice
+    def told(self, st: State, index: int, viewers: Sequence[int]) -> str:
+        """The label of option ``index`` of ``st``'s pending decision as the
+        ``viewers`` (the seats watching, never the one deciding) may read it:
+        the label itself when every viewer could tell it, else ``HIDDEN_CHOICE``.
+        ``st`` is left untouched (choices are tried on copies). A viewer could
+        tell it when
+
+        1. every card the option names (a chosen card, an action's card and its
+           parameter) lies where the viewer sees it, before or after the
+           choice, or the choice makes it the value of a variable the viewer
+           sees; and
+        2. no option with another label leaves the viewer's view (with the
+           notes the rules print) the same while the hidden variables
+           (``visibility: nobody``) differ.
+
+        The first keeps a card's identity secret while it stays face down (a
+        card picked from a hidden pile, kept from a private draw); the second
+        keeps secret a choice whose only effect is a face-down marker. Where
+        the engine cannot tell (an option it cannot read, a rule error on a
+        copy), the choice is hidden.
+        """
+        dec = st.pending
+        label = dec.options[index][1]
+        if not viewers:
+            return label
+        try:
+            return HIDDEN_CHOICE if self._reveals(st, index, viewers) else label
+        except MeepleError:
+            return HIDDEN_CHOICE
+
+    def sees_card(self, st: State, c: int, viewer: int) -> bool:
+        """Whether ``viewer`` sees card ``c`` where it lies (in a zone whose cards they see)."""
+        slot = st.loc[c]
+        z = self.zone_defs[self.slot_zone[slot]]
+        if z.visibility == "public":
+            return True
+        return z.visibility == "owner" and z.per_player and not z.ordered and self.slot_owner[slot] == viewer
+
+    def named_by_variables(self, st: State) -> set:
+        """(variable column, card) for every variable players see that holds a card."""
+        gvars, pvars = self._var_columns()[:2]
+        n = self.npvars
+        out = {(("g", i), st.gvars[i]) for i in gvars if st.gvars[i] is not None}
+        out.update((("p", p * n + i), st.pvars[p * n + i]) for p in range(st.players) for i in pvars
+                   if st.pvars[p * n + i] is not None)
+        return out
+
+    def named_cards(self, dec, index: int) -> Optional[list[int]]:
+        """The cards option ``index`` of a decision names (in its label or by being
+        chosen), or None when the engine cannot read the option."""
+        d = dec.describer
+        value = dec.values[index]
+        if isinstance(d, OneOfDescriber):
+            return []
+        if isinstance(d, ChoiceDescriber):
+            if value == d.skip:
+                return []
+            return [value] if self._card_keyer(d.keyer) else []
+        if isinstance(d, ActionDescriber):
+            ai, card, param = value
+            keyer = d.actions[ai][2]
+            out = [card] if card is not None else []
+            if keyer is not None and param is not None and self._card_keyer(keyer):
+                out.append(param)
+            return out
+        return None
+
+    def hidden_values(self, st: State) -> tuple:
+        """The values of the hidden variables (game ones, then each player's)."""
+        _, _, gvars, pvars = self._var_columns()
+        n = self.npvars
+        return tuple(st.gvars[i] for i in gvars) + tuple(st.pvars[p * n + i] for p in range(st.players) for i in pvars)
+
+    def _card_keyer(self, keyer) -> bool:
+        """Options keyed by card id are cards (``Vocabulary.describe``)."""
+        return getattr(keyer, "__self__", None) is self.card_def_ids
+
+    def _var_columns(self) -> tuple[list[int], list[int], list[int], list[int]]:
+        """Columns of the game and player variables that hold a card and that players
+        see, then those of the hidden game and player variables."""
+        cached = self.__dict__.get("_var_columns_cache")
+        if cached is None:
+            hidden = self.hidden_vars
+            cached = self.__dict__["_var_columns_cache"] = (
+                [i for v, i in self.gvar_index.items() if isinstance(self.gvar_types[i], Card) and v not in hidden],
+                [i for v, i in self.pvar_index.items() if isinstance(self.pvar_types[i], Card) and v not in hidden],
+                [i for v, i in self.gvar_index.items() if v in hidden],
+                [i for v, i in self.pvar_index.items() if v in hidden])
+        return cached
+
+    def _after(self, st: State, index: int) -> tuple[State, Optional[str]]:
+        """A copy of ``st`` with option ``index`` applied, and the refusal's message if
+        a rule refused it (the copy is then as before)."""
+        s = st.clone()
+        try:
+            self.apply(s, index)
+        except Refusal as err:
+            return s, err.message
+        return s, None
+
+    def _seen(self, after: tuple[State, Optional[str]], viewer: int) -> tuple:
+        """What ``viewer`` sees after a choice: their view, the notes printed, a refusal."""
+        s, refused = after
+        return self.view(s, viewer), tuple(s.events), refused
+
+    def _reveals(self, st: State, index: int, viewers: Sequence[int]) -> bool:
+        """Whether option ``index`` would tell some viewer more than they see (``told``)."""
+        dec = st.pending
+        named = self.named_cards(dec, index)
+        if named is None:
+            return True
+        chosen = self._after(st, index)
+        if named:
+            # a card the choice puts into a variable everyone sees is announced by it (a named target)
+            announced = {c for _, c in self.named_by_variables(chosen[0]) - self.named_by_variables(st)}
+            for v in viewers:
+                for c in named:
+                    if c not in announced and not (self.sees_card(st, c, v) or self.sees_card(chosen[0], c, v)):
+                        return True
+        if not self.hidden_vars:
+            return False
+        label = dec.options[index][1]
+        secret = self.hidden_values(chosen[0])
+        mine = None
+        for j, opt in enumerate(dec.options):
+            if j == index or opt[1] == label:
+                continue
+            other = self._after(st, j)
+            if self.hidden_values(other[0]) == secret:
+                continue
+            if mine is None:
+                mine = [self._seen(chosen, v) for v in viewers]
+            if any(self._seen(other, v) == seen for v, seen in zip(viewers, mine)):
+                return True
+        return False

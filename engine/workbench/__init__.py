@@ -1,0 +1,1 @@
+"""Many games at once: simulate and compare, their statistics, reports, worker processes and clean stops."""
