@@ -22,6 +22,7 @@ from meeple.loading import model as M
 from meeple.runtime.actions import Actions
 from meeple.core.errors import ContentError, MeepleError, PackInvalid, Problem, Problems, Span, suggest
 from meeple.runtime.flow import MAIN, MAX_DECISIONS, MAX_DEPTH, STEP_BUDGET, Flow
+from meeple.runtime.redeal import Knowledge
 from meeple.runtime.state import State
 from meeple.runtime.views import Views
 
@@ -84,6 +85,8 @@ class Game(Flow, Actions, Views):
         self._expose()
         self._engine_tables()
         self._card_homes()
+        self.var_columns = self._var_columns()
+        self.knowledge = Knowledge(self)      # what each seat cannot see, worked out as asked
 
     # ------------------------------------------------------------ vocabulary, step by step
     def _resources(self) -> None:
@@ -303,11 +306,7 @@ class Game(Flow, Actions, Views):
 
     def hidden_slots_of(self, player: int) -> list[int]:
         """Zone slots whose cards (or their order) ``player`` does not see."""
-        cache = self.__dict__.setdefault("_hidden_slots", {})
-        if player not in cache:
-            from meeple.runtime.redeal import hidden_slots
-            cache[player] = hidden_slots(self, player)
-        return cache[player]
+        return self.knowledge.hidden_slots(player)
 
     # ------------------------------------------------------------ the vocabulary's questions
     def seat_cards(self, kind: str) -> list[list[int]]:

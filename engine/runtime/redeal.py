@@ -70,22 +70,23 @@ def hidden_variables(game, players: int) -> tuple[list[tuple[int, tuple]], list[
     default. Drawn uniformly, a sample never depends on the true value (sound,
     if uninformed: a player who set a face-down marker plans as if they had
     forgotten it)."""
-    cache = game.__dict__.setdefault("_hidden_variables", {})
-    if players not in cache:
-        defn = game.defn
-        out: tuple[list, list] = ([], [])
-        for decls, index, types, defaults, dest in ((defn.variables, game.gvar_index, game.gvar_types, game.gvar_defaults, out[0]),
-                                                    (defn.player_variables, game.pvar_index, game.pvar_types, game.pvar_defaults, out[1])):
-            for d in decls:
-                if d.visibility != "nobody":
-                    continue
-                i = index[d.name]
-                values = _values_of(game, types[i], players) or [defaults[i]]
-                if d.type.nullable and None not in values:
-                    values.append(None)
-                dest.append((i, tuple(values)))
-        cache[players] = out
-    return cache[players]
+    return game.knowledge.hidden_variables(players)
+
+
+def _hidden_variables(game, players: int) -> tuple[list[tuple[int, tuple]], list[tuple[int, tuple]]]:
+    defn = game.defn
+    out: tuple[list, list] = ([], [])
+    for decls, index, types, defaults, dest in ((defn.variables, game.gvar_index, game.gvar_types, game.gvar_defaults, out[0]),
+                                                (defn.player_variables, game.pvar_index, game.pvar_types, game.pvar_defaults, out[1])):
+        for d in decls:
+            if d.visibility != "nobody":
+                continue
+            i = index[d.name]
+            values = _values_of(game, types[i], players) or [defaults[i]]
+            if d.type.nullable and None not in values:
+                values.append(None)
+            dest.append((i, tuple(values)))
+    return out
 
 
 def _values_of(game, t, players: int) -> Optional[list]:
@@ -133,17 +134,43 @@ def shuffle_as_random(rng: _random.Random, items: list) -> None:
 def _hidden_slot_kinds(game, player: int) -> tuple[tuple[int, str, bool], ...]:
     """``player``'s hidden slots (``hidden_slots_of``), each with the card kind its zone holds
     and whether only its order is hidden (a public zone with a hidden order: its cards are
-    shuffled among themselves): what ``Redeal`` walks every decision, looked up once a game
-    and player."""
-    cache = game.__dict__.setdefault("_hidden_slot_kinds", {})
-    out = cache.get(player)
-    if out is None:
-        out = []
-        for slot in game.hidden_slots_of(player):
-            z = game.zone_defs[game.slot_zone[slot]]
-            out.append((slot, z.holds, z.visibility == "public"))
-        out = cache[player] = tuple(out)
-    return out
+    shuffled among themselves): what ``Redeal`` walks every decision."""
+    out = []
+    for slot in game.hidden_slots_of(player):
+        z = game.zone_defs[game.slot_zone[slot]]
+        out.append((slot, z.holds, z.visibility == "public"))
+    return tuple(out)
+
+
+class Knowledge:
+    """What each seat of a compiled game cannot see, worked out once a seat (or a player
+    count) and kept here: the game itself is left as loading made it. Views, the
+    re-deal of the planning bots and the tests ask it; it holds nothing of a state."""
+
+    def __init__(self, game):
+        self.game = game
+        self._slots: dict[int, list[int]] = {}
+        self._slot_kinds: dict[int, tuple[tuple[int, str, bool], ...]] = {}
+        self._variables: dict[int, tuple[list, list]] = {}
+
+    def hidden_slots(self, player: int) -> list[int]:
+        """Zone slots whose cards (or their order) ``player`` does not see."""
+        out = self._slots.get(player)
+        if out is None:
+            out = self._slots[player] = hidden_slots(self.game, player)
+        return out
+
+    def hidden_slot_kinds(self, player: int) -> tuple[tuple[int, str, bool], ...]:
+        out = self._slot_kinds.get(player)
+        if out is None:
+            out = self._slot_kinds[player] = _hidden_slot_kinds(self.game, player)
+        return out
+
+    def hidden_variables(self, players: int) -> tuple[list[tuple[int, tuple]], list[tuple[int, tuple]]]:
+        out = self._variables.get(players)
+        if out is None:
+            out = self._variables[players] = _hidden_variables(self.game, players)
+        return out
 
 
 def option_cards(game, st: State, player: int) -> set:
@@ -213,7 +240,7 @@ class Redeal:
         # pools: (cards sorted by id, the cards as they lie, runs) where a run is (slot,
         # positions or None, start, end): None when every card of the slot is dealt again
         pools: dict = {}
-        for slot, kind, order_only in _hidden_slot_kinds(game, player):
+        for slot, kind, order_only in game.knowledge.hidden_slot_kinds(player):
             if slot >= nzones:
                 continue
             zone = zones[slot]

@@ -124,7 +124,7 @@ class Views:
 
     def named_by_variables(self, st: State) -> set:
         """(variable column, card) for every variable players see that holds a card."""
-        gvars, pvars = self._var_columns()[:2]
+        gvars, pvars = self.var_columns[:2]
         n = self.npvars
         out = {(("g", i), st.gvars[i]) for i in gvars if st.gvars[i] is not None}
         out.update((("p", p * n + i), st.pvars[p * n + i]) for p in range(st.players) for i in pvars
@@ -153,7 +153,7 @@ class Views:
 
     def hidden_values(self, st: State) -> tuple:
         """The values of the hidden variables (game ones, then each player's)."""
-        _, _, gvars, pvars = self._var_columns()
+        _, _, gvars, pvars = self.var_columns
         n = self.npvars
         return tuple(st.gvars[i] for i in gvars) + tuple(st.pvars[p * n + i] for p in range(st.players) for i in pvars)
 
@@ -163,16 +163,12 @@ class Views:
 
     def _var_columns(self) -> tuple[list[int], list[int], list[int], list[int]]:
         """Columns of the game and player variables that hold a card and that players
-        see, then those of the hidden game and player variables."""
-        cached = self.__dict__.get("_var_columns_cache")
-        if cached is None:
-            hidden = self.hidden_vars
-            cached = self.__dict__["_var_columns_cache"] = (
-                [i for v, i in self.gvar_index.items() if isinstance(self.gvar_types[i], Card) and v not in hidden],
+        see, then those of the hidden game and player variables (``Game.var_columns``, made once)."""
+        hidden = self.hidden_vars
+        return ([i for v, i in self.gvar_index.items() if isinstance(self.gvar_types[i], Card) and v not in hidden],
                 [i for v, i in self.pvar_index.items() if isinstance(self.pvar_types[i], Card) and v not in hidden],
                 [i for v, i in self.gvar_index.items() if v in hidden],
                 [i for v, i in self.pvar_index.items() if v in hidden])
-        return cached
 
     def _after(self, st: State, index: int) -> tuple[State, Optional[str]]:
         """A copy of ``st`` with option ``index`` applied, and the refusal's message if

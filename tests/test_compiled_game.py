@@ -1,0 +1,43 @@
+"""A compiled game is left as loading made it: playing, viewing, re-dealing for a
+planning bot and scoring write nothing onto the ``Game`` (what they work out once,
+such as what each seat cannot see, lives in ``game.knowledge``). So one compiled
+game can be shared by every game played with it, as ``simulate`` shares it.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from meeple.play.agents import make_agents
+from meeple.play.session import observation
+from meeple.runtime.game import load_game
+
+PACKS = ["citadels", "troyes", "signorie"]
+
+
+def _attributes(game) -> dict:
+    return {name: id(value) for name, value in vars(game).items()}
+
+
+@pytest.mark.parametrize("pack", PACKS)
+def test_playing_viewing_and_planning_write_nothing_onto_the_game(pack):
+    game = load_game(pack)
+    before = _attributes(game)
+    players = game.min_players
+    agents = make_agents("greedy" + ",random" * (players - 1), players, seed=3, game=game)
+    st = game.new_state(players, 3)
+    rng = random.Random(3)
+    decisions = 0
+    while not st.over and decisions < 60:        # enough for views, re-deals and scoring to be asked for
+        seat = st.pending.player
+        for p in range(players):
+            game.view(st, p)
+        agent = agents[seat]
+        index = agent.choose(observation(game, st, agent, seat), list(range(st.pending.count()))) \
+            if seat == 0 else rng.randrange(st.pending.count())
+        game.apply(st, index)
+        decisions += 1
+    assert decisions == 60 or st.over
+    assert _attributes(game) == before
+    assert game.knowledge.hidden_slots(0) == game.hidden_slots_of(0)
