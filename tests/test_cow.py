@@ -23,7 +23,7 @@ from meeple.core.errors import Problems
 from meeple.runtime.game import Game, load_game
 from meeple.loading.folders import shipped_packs
 from meeple.loading.pack import read_pack
-from meeple.authoring.scenario import _Start
+from meeple.authoring.starts import Start
 from golden_games import game_of
 
 MINIMAL = Path(__file__).parent / "content" / "valid" / "minimal"
@@ -74,7 +74,7 @@ def _arrange(game: Game, st) -> None:
     """A scenario's start block: player 1's hand set to the deck's two top cards."""
     deck = st.zones[game.zone_base[game.zone_index["deck"]]]
     ids = [game.card_def_ids[c] for c in deck[-2:]]
-    _Start(game, None, (), {"players": {1: {"hand": ids}}})(st)
+    Start(game, None, (), {"players": {1: {"hand": ids}}})(st)
 
 
 def _deal(game: Game, st) -> None:

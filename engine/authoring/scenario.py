@@ -13,14 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, Optional
 
-from meeple.dsl import ast as A
-from meeple.dsl.compiler import Code, Compiler, Unit, _Scope
-from meeple.dsl.parser import parse
 from meeple.dsl.runtime import Frame
-from meeple.dsl.source import Source, TextOrigin
 from meeple.dsl.errors import RuleFault
-from meeple.dsl.types import RULE_FAULTS, STEP_BUDGET, zone_to_write
-from meeple.dsl.typesys import BOOL, INT, PLAYER, Card, Enum, List, Type, Zone
+from meeple.dsl.types import RULE_FAULTS, STEP_BUDGET
+from meeple.dsl.typesys import PLAYER, Card, List, Type, Zone
 
 from meeple.core.errors import UNKNOWN, ContentError, IllegalChoice, MeepleError, PackInvalid, RuleError, Span, location, suggest
 from meeple.runtime.game import Game, load_game
@@ -28,6 +24,8 @@ from meeple.core.outputs import open_regular
 from meeple.loading.schemas import validate
 from meeple.runtime.state import State
 from meeple.loading.yamlsrc import Document, load_yaml
+from meeple.authoring.starts import Start
+from meeple.authoring.expectations import Expectation, ScenarioFailure
 
 
 @dataclass
@@ -39,10 +37,6 @@ class Result:
     message: str = ""
     scenario: Span = UNKNOWN   # the scenario's name, where it starts
     seconds: float = 0.0
-
-
-class ScenarioFailure(MeepleError):
-    pass
 
 
 def _said(err: MeepleError) -> str:
@@ -60,254 +54,6 @@ def _game_for(ref: str, base: Path) -> Game:
     if key not in _games:
         _games[key] = load_game(str(candidate) if (candidate / "pack.yaml").is_file() else ref)
     return _games[key]
-
-
-def _source(doc: Document, path: tuple, text: str) -> Source:
-    origin = doc.origins.get(path) or TextOrigin(doc.file, doc.span(path).line, doc.span(path).col, False)
-    return Source(text, origin, doc.span(path))
-
-
-def _player_value(v: Any) -> int:
-    return int(v) - 1
-
-
-class _Start:
-    """Applies a scenario's ``start`` block to a state after setup."""
-
-    def __init__(self, game: Game, doc: Document, path: tuple, spec: dict):
-        self.game, self.doc, self.path, self.spec = game, doc, path, spec
-
-    def err(self, path: tuple, message: str, hint: Optional[str] = None) -> ContentError:
-        return ContentError(message, self.doc.span(self.path + path), hint)
-
-    def value(self, path: tuple, type_: Type, raw: Any) -> Any:
-        g = self.game
-        if raw is None:
-            return None
-        if type_ == PLAYER:
-            return _player_value(raw)
-        if isinstance(type_, Card):
-            if raw not in g.card_index:
-                raise self.err(path, f"unknown card id '{raw}'", suggest(str(raw), list(g.card_index)))
-            di = g.card_index[raw]
-            return next(c for c, d in enumerate(g.card_def_index) if d == di)
-        if isinstance(type_, Enum):
-            values = list(g.enums[type_.name])
-            if raw not in values:
-                raise self.err(path, f"'{raw}' is not a {type_.name} value ({', '.join(values)})", suggest(str(raw), values))
-        elif type_ == INT and (isinstance(raw, bool) or not isinstance(raw, int)):
-            raise self.err(path, f"expected a number, found {raw!r}")
-        elif type_ == BOOL and not isinstance(raw, bool):
-            raise self.err(path, f"expected true or false, found {raw!r}")
-        return raw
-
-    def __call__(self, st: State) -> None:
-        g = self.game
-        placed: set[int] = set()
-        for name, raw in (self.spec.get("variables") or {}).items():
-            if name not in g.gvar_index:
-                raise self.err(("variables", name), f"unknown variable '{name}'", suggest(name, list(g.gvar_index)))
-            i = g.gvar_index[name]
-            st.gvars[i] = self.value(("variables", name), g.gvar_types[i], raw)
-        for seat, items in (self.spec.get("players") or {}).items():
-            p = int(seat) - 1
-            if not 0 <= p < st.players:
-                raise self.err(("players", seat), f"there is no player {seat} in a {st.players}-player game")
-            for name, raw in items.items():
-                path = ("players", seat, name)
-                if name in g.res_index:
-                    st.res[p * g.nres + g.res_index[name]] = int(raw)
-                elif name in g.pvar_index:
-                    i = g.pvar_index[name]
-                    st.pvars[p * g.npvars + i] = self.value(path, g.pvar_types[i], raw)
-                elif name in g.zone_index and g.zone_defs[g.zone_index[name]].per_player:
-                    self.fill_zone(st, g.zone_base[g.zone_index[name]] + p, raw, path, placed)
-                else:
-                    shared = name in g.zone_index and not g.zone_defs[g.zone_index[name]].per_player
-                    raise self.err(path, f"players have no '{name}'",
-                                   f"'{name}' is a shared zone: list it under zones:" if shared else
-                                   suggest(name, list(g.res_index) + list(g.pvar_index) + [z.name for z in g.zone_defs if z.per_player]))
-        for name, raw in (self.spec.get("zones") or {}).items():
-            zi = g.zone_index.get(name)
-            if zi is None or g.zone_defs[zi].per_player or g.zone_defs[zi].of_card is not None:
-                shared = [z.name for z in g.zone_defs if not z.per_player and z.of_card is None]
-                hint = (f"'{name}' is a zone each player has: list it under players: N:" if zi is not None and g.zone_defs[zi].per_player
-                        else f"'{name}' is a zone of each {g.zone_defs[zi].of_card} card: list it under cards: CARD:" if zi is not None
-                        else suggest(name, shared))
-                raise self.err(("zones", name), f"no shared zone '{name}'", hint)
-            self.fill_zone(st, g.zone_base[zi], raw, ("zones", name), placed)
-        self.fill_cards(st, placed)
-
-    def fill_zone(self, st: State, slot: int, ids: list, path: tuple, placed: set) -> None:
-        """Put the listed cards in a zone; what was there goes back to its home.
-
-        A piece (``per_player``) is taken from the zone owner's own pieces; write
-        ``pawn@2`` for player 2's piece in a shared zone or on a card.
-        """
-        g = self.game
-        for c in list(st.zones[slot]):            # what was there goes back home
-            if c not in placed:
-                _move(st, c, g.card_home[c])
-        owner = g.slot_owner[slot]
-        for j, raw in enumerate(ids or []):
-            settings: dict = {}
-            if isinstance(raw, dict):          # {card: man, rank: 3}: a card and its variables
-                settings = {k: v for k, v in raw.items() if k != "card"}
-                if "card" not in raw:
-                    raise self.err(path + (j,), "write the card id as 'card: ID' beside its variables")
-                raw = raw["card"]
-            cid, _, seat_text = str(raw).partition("@")
-            if cid not in g.card_index:
-                raise self.err(path + (j,), f"unknown card id '{cid}'", suggest(cid, list(g.card_index)))
-            di = g.card_index[cid]
-            seat = -1
-            if g.card_defs[di].per_player:
-                if seat_text:
-                    if not seat_text.isdigit() or not 1 <= int(seat_text) <= st.players:
-                        raise self.err(path + (j,), f"'{raw}': there is no player {seat_text}")
-                    seat = int(seat_text) - 1
-                elif owner >= 0:
-                    seat = owner
-                else:
-                    raise self.err(path + (j,), f"'{cid}' is a piece each player has: write {cid}@N for player N's")
-            elif seat_text:
-                raise self.err(path + (j,), f"'{cid}' is not a piece of a player; drop '@{seat_text}'")
-            free = [c for c, d in enumerate(g.card_def_index)
-                    if d == di and c not in placed and (seat < 0 or g.card_seat[c] == seat)]
-            if not free:
-                raise self.err(path + (j,), f"no copy of '{raw}' is left to place")
-            # prefer a copy lying in its home zone, so other placements stay put
-            free.sort(key=lambda c: (st.loc[c] != g.card_home[c], c))
-            c = free[0]
-            _move(st, c, slot)
-            placed.add(c)
-            if owner >= 0 and not g.card_defs[di].per_player and "owner" in g.kind_cvars.get(g.card_defs[di].kind, {}) \
-                    and "owner" not in settings:
-                # a card placed in a player's zone is that player's (a die in his section), unless written otherwise
-                st.cvars[c * g.ncvars + g.cvar_index["owner"]] = owner
-            self.set_variables(st, c, settings, path + (j,))
-
-    def set_variables(self, st: State, c: int, settings: dict, path: tuple) -> None:
-        g = self.game
-        kind = g.card_defs[g.card_def_index[c]].kind
-        cvars = g.kind_cvars.get(kind, {})
-        for name, raw in settings.items():
-            if name not in cvars:
-                raise self.err(path + (name,), f"{kind} cards have no variable '{name}'", suggest(str(name), list(cvars)))
-            if isinstance(raw, (list, dict)):
-                raise self.err(path + (name,), f"'{name}' is a variable of {kind} cards: give one value")
-            st.cvars[c * g.ncvars + g.cvar_index[name]] = self.value(path + (name,), cvars[name], raw)
-
-    def fill_cards(self, st: State, placed: set) -> None:
-        """``cards: {board_1: {occupant: [pawn@2]}, red_2: {value: 1}}``: the zones that
-        belong to a card, and its variables (the first copy of a card with several)."""
-        g = self.game
-        for host_id, items in (self.spec.get("cards") or {}).items():
-            path = ("cards", host_id)
-            if host_id not in g.card_index:
-                raise self.err(path, f"unknown card id '{host_id}'", suggest(str(host_id), list(g.card_index)))
-            host = g.card_def_index.index(g.card_index[host_id])
-            kind = g.card_defs[g.card_index[host_id]].kind
-            cvars = g.kind_cvars.get(kind, {})
-            for name, raw in (items or {}).items():
-                zi = g.zone_index.get(name)
-                if zi is not None and g.zone_defs[zi].of_card == kind:
-                    if not isinstance(raw, list):
-                        raise self.err(path + (name,), f"'{name}' is a zone: list the card ids in it")
-                    self.fill_zone(st, g.zone_base[zi] + g.kind_pos[host], raw, path + (name,), placed)
-                elif name in cvars:
-                    self.set_variables(st, host, {name: raw}, path)
-                else:
-                    own = [z.name for z in g.zone_defs if z.of_card == kind] + list(cvars)
-                    raise self.err(path + (name,), f"{kind} cards have no zone or variable '{name}'" + (f" (they have: {', '.join(own)})" if own else ""),
-                                   suggest(str(name), own))
-
-
-def _move(st: State, card: int, slot: int) -> None:
-    zone_to_write(st, st.loc[card]).remove(card)        # owned first: a state may share its lists (State.clone)
-    zone_to_write(st, slot).append(card)
-    st.loc[card] = slot
-
-
-class _Expr:
-    """An expression of a scenario (an expectation, a ``remember``), compiled against
-    the pack with the scenario's remembered values as names."""
-
-    def __init__(self, game: Game, doc: Document, path: tuple, text: str, memory: dict, truth: bool):
-        comp = Compiler(game.vocab, [])
-        src = _source(doc, path, text)
-        self.text = text.strip()
-        self.code = Code("expect")
-        unit = Unit(self.code, src.origin, _Scope())
-        self.memory = [(unit.new_slot(), value) for name, (value, t) in memory.items()]
-        for (slot, _), (name, (_, t)) in zip(self.memory, memory.items()):
-            unit.scope.names[name] = (slot, t)
-        tree = _card_ids(game, parse(src.text, src.origin, "expr_start"), set(memory), doc.span(path))
-        # what telling a fault in the language's words needs (meeple.dsl.faults.explain_expression)
-        self.src, self.tree, self.names, self.nbase = src, tree, dict(unit.scope.names), self.code.nlocals
-        if truth:
-            self.fn, self.type = comp.truth(unit, tree), BOOL
-        else:
-            self.fn, self.type = comp.expr(unit, tree)
-        self.sides = None
-        if isinstance(tree, A.Binary) and tree.op in ("==", "!=", "<", "<=", ">", ">="):
-            self.sides = (comp.expr(unit, tree.left), comp.expr(unit, tree.right))
-        # every(x in xs where c) fails for an item; not any(x in xs where c) holds for one: find it
-        self.culprit = None
-        inner, negated = (tree.operand, True) if isinstance(tree, A.Unary) and tree.op == "not" else (tree, False)
-        if isinstance(inner, A.Call) and inner.func == ("any" if negated else "every") and len(inner.args) == 1 \
-                and isinstance(inner.args[0], A.Comprehension) and inner.args[0].cond is not None:
-            comp_ = inner.args[0]
-            cond = comp_.cond if negated else A.Unary("not", comp_.cond, comp_.cond.pos)
-            find = A.Call("first", (A.Comprehension(comp_.var, comp_.source, cond, None, comp_.pos),), inner.pos)
-            self.culprit = (comp_.var, comp.expr(unit, find))
-
-    def frame(self, st: State) -> Frame:
-        fr = Frame(-1, 0, [None] * max(1, self.code.nlocals + 4), st.pending.player if st.pending else -1, -1)
-        for slot, value in self.memory:
-            fr.locals[slot] = value
-        return fr
-
-
-def _card_ids(game: Game, tree: A.Node, bound: set, span: Span) -> A.Node:
-    """A card id where the language has no such name means the card: ``ID in ZONE`` is
-    true when a copy of it is there; ``x == ID`` is ``x is ID``;
-    anywhere else it is the card itself (which needs a card with one copy)."""
-    g = game.vocab
-    known = set(g.known_names())
-
-    def is_card(n: A.Node, scope: set) -> bool:
-        return isinstance(n, A.Name) and n.name in game.card_index and n.name not in known and n.name not in scope
-
-    def walk(n: Any, scope: set) -> Any:
-        if isinstance(n, tuple):
-            return tuple(walk(x, scope) for x in n)
-        if not isinstance(n, A.Node):
-            return n
-        if isinstance(n, A.Binary) and n.op in ("in", "notin") and is_card(n.left, scope):
-            var = "_card_"
-            found = A.Call("any", (A.Comprehension(var, walk(n.right, scope), A.Is(A.Name(var, n.left.pos), n.left.name, False,
-                                                                                    n.left.pos, n.left.pos), None, n.pos),), n.pos)
-            return A.Unary("not", found, n.pos) if n.op == "notin" else found
-        if isinstance(n, A.Binary) and n.op in ("==", "!=") and (is_card(n.left, scope) or is_card(n.right, scope)) \
-                and not (is_card(n.left, scope) and is_card(n.right, scope)):
-            card, other = (n.left, n.right) if is_card(n.left, scope) else (n.right, n.left)
-            return A.Is(walk(other, scope), card.name, n.op == "!=", n.pos, card.pos)
-        if is_card(n, scope):
-            copies = [c for c, d in enumerate(game.card_def_index) if d == game.card_index[n.name]]
-            if len(copies) != 1:
-                raise ScenarioFailure(f"'{n.name}' has {len(copies)} copies: write '{n.name} in ZONE', or 'x is {n.name}' for one of them",
-                                      span)
-            kind = game.card_defs[game.card_index[n.name]].kind
-            var = "_card_"
-            return A.Call("first", (A.Comprehension(var, A.Name(kind, n.pos), A.Is(A.Name(var, n.pos), n.name, False, n.pos, n.pos),
-                                                    None, n.pos),), n.pos)
-        if isinstance(n, A.Comprehension):
-            inner = scope | {n.var}
-            return A.Comprehension(n.var, walk(n.source, scope), walk(n.cond, inner), walk(n.value, inner), n.pos)
-        fields = {f: walk(getattr(n, f), scope) for f in n.__dataclass_fields__}
-        return type(n)(**fields)
-    return walk(tree, set(bound))
 
 
 _REMEMBER = re.compile(r"\s*([a-z_][a-z0-9_]*)\s*=(?!=)(.*)", re.S)
@@ -374,7 +120,7 @@ class _Run:
         players = sc.get("players", top.get("players", game.min_players))
         seed = sc.get("seed", top.get("seed", 0))
         spec = sc.get("start") or {}
-        start = _Start(game, doc, path + ("start",), spec) if spec else None
+        start = Start(game, doc, path + ("start",), spec) if spec else None
         options = {**(top.get("options") or {}), **(sc.get("options") or {})}
         skip = "round" in spec or "phase" in spec
         target, phase = spec.get("round", 1), spec.get("phase")
@@ -410,7 +156,7 @@ class _Run:
             return True
         return dec.kind == "action" and bool(dec.values) and g.actions[dec.values[0][0]].group == phase
 
-    def skip(self, st: State, spec: dict, seed: int, target: int, phase: Optional[str], start: Optional[_Start], spath: tuple) -> None:
+    def skip(self, st: State, spec: dict, seed: int, target: int, phase: Optional[str], start: Optional[Start], spath: tuple) -> None:
         """``start: {round: N, phase: NAME, choices: first|random}``: the choices before that
         point are made for the players (the first option offered, the next if it is refused; or
         one drawn with the scenario's seed, apart from the game's own randomness)."""
@@ -466,7 +212,7 @@ class _Run:
     def step(self, st: State, step: dict, spath: tuple) -> None:
         game, doc = self.game, self.doc
         if "arrange" in step:
-            _Start(game, doc, spath + ("arrange",), step["arrange"] or {})(st)
+            Start(game, doc, spath + ("arrange",), step["arrange"] or {})(st)
             if st.pending is not None:
                 game.repose(st)          # the pending choice is offered again, from the arranged state
         if "choose" in step:
@@ -551,9 +297,9 @@ class _Run:
             except IllegalChoice as err:
                 raise self.fail(f"'{want}' refused ({dec.prompt}, P{dec.player + 1}): {_refusal(err)}", cpath) from None
 
-    def compile(self, text: str, path: tuple, truth: bool) -> _Expr:
+    def compile(self, text: str, path: tuple, truth: bool) -> Expectation:
         try:
-            return _Expr(self.game, self.doc, path, text, self.memory, truth)
+            return Expectation(self.game, self.doc, path, text, self.memory, truth)
         except ScenarioFailure:
             raise
         except MeepleError as err:
@@ -561,7 +307,7 @@ class _Run:
                 err.span = self.doc.span(path)
             raise
 
-    def evaluate(self, st: State, ex: _Expr, fn, fr: Frame, path: tuple) -> Any:
+    def evaluate(self, st: State, ex: Expectation, fn, fr: Frame, path: tuple) -> Any:
         st.budget = STEP_BUDGET          # an expectation has a step budget of its own (meeple.dsl.types.charge)
         try:
             return fn(st, fr)

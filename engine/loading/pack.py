@@ -18,7 +18,8 @@ from typing import Any, Optional
 
 from meeple.loading import model as M
 from meeple.core.errors import Problems, Span, printable
-from meeple.loading.expansion import assemble, load_order, set_layer
+from meeple.loading.expansion import assemble, load_order
+from meeple.loading.sets import set_layer
 from meeple.loading.folders import build_pack
 
 

@@ -646,6 +646,6 @@ def load_game(name: str, sets: tuple = (), generate: bool = True) -> Game:
 def _invalid(problems: Problems, sets: tuple) -> PackInvalid:
     """The pack's errors, those about a --set change naming it."""
     if sets:
-        from meeple.loading.expansion import name_set_changes
+        from meeple.loading.sets import name_set_changes
         name_set_changes(problems.errors, tuple(sets))
     return PackInvalid(problems)
