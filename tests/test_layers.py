@@ -121,3 +121,28 @@ def test_a_circle_is_found(installed):
         "def later():\n    from meeple.runtime import probe_a\n", encoding="utf-8")
     result = _run(installed, CYCLES)
     assert "cycle: meeple.runtime.probe_a meeple.runtime.probe_b" in result.stdout, result.stdout + result.stderr
+
+
+def _old_imports(path: Path, root: Path = ROOT) -> list[str]:
+    """Imports of the top-level ``engine`` or ``dsl``: the folders, not the package."""
+    import ast
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+            [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
+        out += [f"{path.relative_to(root)}:{node.lineno}: {n}" for n in names if n.split(".")[0] in ("engine", "dsl")]
+    return out
+
+
+def test_tests_benchmarks_and_tools_import_the_package_not_the_folders():
+    """`python -m pytest` puts the repository on sys.path, so `import dsl.parser` would load
+    a second copy of the language beside meeple.dsl (two sets of classes, two caches)."""
+    found = [hit for folder in ("tests", "benchmarks", "tools") for f in sorted((ROOT / folder).rglob("*.py"))
+             for hit in _old_imports(f)]
+    assert not found, "import meeple.*, not the folders:\n" + "\n".join(found)
+
+
+def test_an_import_of_the_folders_is_found(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text("import meeple.dsl\n\ndef f():\n    from dsl.parser import parse\n    import engine.cli\n", encoding="utf-8")
+    assert _old_imports(probe, tmp_path) == ["probe.py:4: dsl.parser", "probe.py:5: engine.cli"]

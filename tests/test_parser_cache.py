@@ -6,6 +6,7 @@ import stat
 import lark.lark
 import pytest
 
+from meeple.dsl import builder as B
 from meeple.dsl import parser as P
 from meeple.core.errors import DslSyntaxError
 from meeple.loading.yamlsrc import TextOrigin
@@ -101,13 +102,13 @@ def test_the_trees_are_those_of_larks_transformer():
     assert len(P._TREES) > 250
     for (text, start), tree in list(P._TREES.items()):
         src = text if text.endswith("\n") else text + "\n"
-        assert P._BUILDER.transform(P._parser().parse(src, start=start)) == tree
+        assert B._BUILDER.transform(P._parser().parse(src, start=start)) == tree
 
 
 def _reference():
     """Lark as it comes, without the shortcut of meeple.dsl.parser._pass_single_children."""
     from lark import Lark
-    return Lark.open_from_package("dsl", "grammar.lark", ("",), postlex=P._DslIndenter(), **P._LARK_OPTIONS)
+    return Lark.open_from_package("meeple.dsl", "grammar.lark", ("",), postlex=P._DslIndenter(), **P._LARK_OPTIONS)
 
 
 def test_the_shortcut_parser_gives_larks_own_trees():
@@ -120,7 +121,7 @@ def test_the_shortcut_parser_gives_larks_own_trees():
         src = text if text.endswith("\n") else text + "\n"
         want = ref.parse(src, start=start)
         got = P._parser().parse(src, start=start)
-        assert got == want and P._build(got) == P._BUILDER.transform(want)
+        assert got == want and B.build(got) == B._BUILDER.transform(want)
 
 
 @pytest.mark.parametrize("text", ["gain 2 gold\n  lose 1 gold\n", "gain (2 gold\n", "if x:\ngain 1 gold\n", "gain 1 gold to\n",
@@ -131,7 +132,7 @@ def test_the_shortcut_parser_fails_as_lark_does(text):
     outcomes = []
     for parser in (ref, P._parser()):
         try:
-            outcomes.append(("ok", P._build(parser.parse(text, start="start"))))
+            outcomes.append(("ok", B.build(parser.parse(text, start="start"))))
         except UnexpectedInput as exc:
             outcomes.append(("error", type(exc).__name__, exc.line, exc.column, getattr(exc, "expected", None)))
         except Exception as exc:       # noqa: BLE001 - the indenter's own
