@@ -209,7 +209,7 @@ class Renderer:
         self.lang = lang if lang in LANGS else "en"
         self.subst: dict = {}     # (local name, field) -> a value shown instead (a card's own field)
 
-    def phrase(self, key: str, **parts: str) -> str:
+    def phrase(self, key: str, /, **parts: str) -> str:
         return PHRASES[key][self.lang].format(**parts)
 
     # ---- statements
