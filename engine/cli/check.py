@@ -20,7 +20,7 @@ from meeple.core.errors import MeepleError, Problems, UsageError, as_json, locat
 from meeple.runtime.game import load_game
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Checked:
     """One pack named to ``validate``, checked: what ``validate`` reports of it."""
 
