@@ -17,7 +17,7 @@ class Pos:
 
 
 class Node:
-    __slots__ = ()
+    __slots__: tuple[str, ...] = ()
     pos: Pos
 
 
@@ -388,7 +388,7 @@ def operands(n: Binary) -> list:
     parses as ``(a and b) and c``; checking and compiling it as one list of three
     keeps it one step (and never deep, however long the chain)."""
     out: list = []
-    stack = [n]
+    stack: list[Node] = [n]
     while stack:
         node = stack.pop()
         if isinstance(node, Binary) and node.op == n.op:

@@ -333,7 +333,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
             local = unit.scope.lookup(name)
             if local is not None:
                 slot = local[0]
-                self._target = ("local", slot)
+                self._target: tuple = ("local", slot)     # what was assigned, for pygen: (kind, index[, whose])
 
                 def setl(st, fr, v):
                     fr.locals[slot] = v
@@ -351,7 +351,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
             raise self.err(unit, target.pos, f"cannot set '{name}': not a variable (declare it, or use 'let')",
                            suggest(name, list(g.gvar_index) + list(g.pvar_index) + list(g.res_index)))
         if isinstance(target, A.Of) and target.scope == "player":
-            p = self.player_expr(unit, target.target)
+            p = self.player_expr(unit, target.target)  # type: ignore[arg-type]  # a player's variable has a target
             name = target.name
             if name in g.pvar_index:
                 i, nv = g.pvar_index[name], g.npvars

@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import unicodedata
 from dataclasses import dataclass
-from typing import Iterable, Optional
+from typing import Iterable, Optional, overload
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +41,11 @@ def location(span: Span) -> str:
 _HIDDEN = frozenset(("Cc", "Cf", "Cs", "Co", "Zl", "Zp"))
 
 
-def printable(text: Optional[str]) -> Optional[str]:
+@overload
+def printable(text: str) -> str: ...
+@overload
+def printable(text: None) -> None: ...
+def printable(text: Optional[str]) -> Optional[str]:  # noqa: E302
     """``text`` with every code point that does not print as itself written as Python
     writes it in a string (``\\n``, ``\\x1b``, ``\\u202e``): content text echoed in a
     message cannot move the terminal's cursor or reorder what a person reads."""
@@ -95,8 +99,8 @@ class RuleError(MeepleError):
     Raised while a game runs, it is told the game's seed and the number of choices
     made before it (the engine adds both to the message), which reproduce it."""
 
-    seed = None       # the game's seed
-    choice = None     # choices made before the error (0: before the first)
+    seed: Optional[int] = None       # the game's seed
+    choice: Optional[int] = None     # choices made before the error (0: before the first)
 
 
 class RuleFault(RuleError):

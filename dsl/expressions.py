@@ -7,7 +7,7 @@ pack's vocabulary and returns ``(closure, type)``; closures take
 from __future__ import annotations
 
 import operator
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from .errors import DslCheckError, MeepleError, Span, suggest
 from .limits import MAX_DEPTH, MAX_EXPANSION
@@ -41,6 +41,8 @@ class ExpressionCompiler(StepPlanner):
 
     g: Any
     gen: Any = None       # a meeple.dsl.pygen.PyGen while generating Python for running games
+    if TYPE_CHECKING:       # the statement half, which ``Compiler`` mixes in beside this one
+        def call_args(self, unit: Unit, pos: A.Pos, what: str, params: tuple, args: tuple) -> list[Fn]: ...
     # ------------------------------------------------------------ helpers
     def err(self, unit: Unit, pos: A.Pos, message: str, hint: Optional[str] = None) -> DslCheckError:
         return DslCheckError(message, to_span(unit.origin, pos.line, pos.col, pos.length), hint)

@@ -49,7 +49,7 @@ def explain(game: Any, exc: BaseException, code: Code, where: Span, st: Any, fr:
     """(message, span) of a fault of ``code`` located at ``where``, in the language's
     words, or None when it cannot be told (the caller then says it plainly)."""
     try:
-        watched = code.faults
+        watched: Any = code.faults     # None (not yet looked), False (cannot tell) or a _Watching
         if watched is None:
             watched = code.faults = _Watching.of(game.vocab, code) or False
         if not watched:
@@ -293,14 +293,14 @@ class _Watching(Compiler):
         numbers, self._numbers = self._numbers, None
         walk = isinstance(n, A.Comprehension) and bool(n.var)
         if walk:
-            self.walking.append(n.var)
+            self.walking.append(n.var)  # type: ignore[attr-defined]  # walk: a Comprehension
         try:
             source, slot, cond, value, et, vt, bound, steps = super().comprehension(unit, n)
         finally:
             if walk:
                 self.walking.pop()
         if numbers is not None and value is not None:
-            value = self.a_number(value, n.value, numbers, unit.origin, slot, n.var, et)
+            value = self.a_number(value, n.value, numbers, unit.origin, slot, n.var, et)  # type: ignore[attr-defined]  # a value: a Comprehension
         elif numbers is not None:
             source = self.numbers_only(source, n, numbers, unit.origin)
         return source, slot, cond, value, et, vt, bound, steps
@@ -366,20 +366,20 @@ class _Watching(Compiler):
             if fn(st, fr):
                 return None
         try:
-            st.game.action_options(st, fr, site.node.group, fr.locals[site.usage])
+            st.game.action_options(st, fr, site.node.group, fr.locals[site.usage])  # type: ignore[attr-defined]  # a PlayActions site
         except MeepleError as err:
             return err.message, err.span
         return None
 
     def s_PlayActions(self, unit: Unit, s: A.PlayActions):
         super().s_PlayActions(unit, s)
-        self.site.usage = unit.code.nlocals - 1      # its last slot: the actions used this turn
+        self.site.usage = unit.code.nlocals - 1  # type: ignore[union-attr]  # its last slot: the actions used this turn
 
     @staticmethod
     def run_own(site: _Site, st: Any, fr: Any) -> None:
         """The statement's own instructions (a loop's head, an 'if''s tests), not the
         statements nested in it; a bounded number of them (a 'while' with an empty body)."""
-        own, instrs = site.own(), site.code.instrs
+        own, instrs = site.own(), site.code.instrs  # type: ignore[union-attr]  # a site of a statement has its code
         pc = site.start
         for _ in range(1000):
             if pc not in own:

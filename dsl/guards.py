@@ -152,7 +152,7 @@ class Guards:
         for name, values in lets.items():
             whys = [self._always_none(v, {}, bound) for v in values]
             if all(whys):
-                out[name] = (f"`let {name} = {values[0].func}(...)`: {whys[0][0]}", frozenset().union(*(w[1] for w in whys)))
+                out[name] = (f"`let {name} = {values[0].func}(...)`: {whys[0][0]}", frozenset().union(*(w[1] for w in whys)))  # type: ignore[index]  # all(whys): none of them is None
         return out
 
     def _maybe_none(self, n: A.Node, names: dict) -> Optional[str]:

@@ -4,7 +4,7 @@ so the running effect stays plain data (see ``meeple.dsl.runtime.Frame``).
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from .errors import MeepleError, RuleError, RuleFault, suggest
 from .runtime import NO_ANSWER, ChoiceDescriber, Decision, Frame, OneOfDescriber
@@ -13,6 +13,10 @@ from . import ast as A
 from .steps import Where, charge, out_of_steps
 from .types import CALL, RULE_FAULTS, SKIP, STOP, SUSPEND, Fn, Unit, _Scope, _jump, _me, call_direct, named_error, used_once_more
 from .typesys import INT, List, Zone, card_kind, compatible
+
+if TYPE_CHECKING:
+    from .errors import DslCheckError
+    from .typesys import Type
 
 
 def pausing(resume, offer) -> Fn:
@@ -56,6 +60,12 @@ def no_such_chooser(st, who) -> RuleError:
 
 class InteractionCompiler:
     """Mixin of ``Compiler`` for choose, choose one, call, do, emit and play actions."""
+
+    g: Any
+    if TYPE_CHECKING:       # the expression half, which ``Compiler`` mixes in beside this one
+        def err(self, unit: Unit, pos: A.Pos, message: str, hint: Optional[str] = None) -> DslCheckError: ...
+        def expr(self, unit: Unit, n: A.Node) -> tuple[Fn, Type]: ...
+        def player_expr(self, unit: Unit, node: A.Node) -> Fn: ...
 
     def chooser(self, unit: Unit, node: Optional[A.Node]) -> Fn:
         return self.player_expr(unit, node) if node is not None else _me

@@ -209,7 +209,7 @@ class Renderer:
         self.lang = lang if lang in LANGS else "en"
         self.subst: dict = {}     # (local name, field) -> a value shown instead (a card's own field)
 
-    def phrase(self, key: str, **parts: str) -> str:
+    def phrase(self, key: str, /, **parts: str) -> str:
         return PHRASES[key][self.lang].format(**parts)
 
     # ---- statements
@@ -364,7 +364,7 @@ class Renderer:
             name = self.lex.word(n.name, self.lang)
             if n.scope != "player":
                 return p("Of." + n.scope, name=name)
-            return p("Of.me", name=name) if isinstance(n.target, A.Me) else p("Of", target=self.inner(n.target), name=name)
+            return p("Of.me", name=name) if isinstance(n.target, A.Me) else p("Of", target=self.inner(n.target), name=name)  # type: ignore[arg-type]  # a player's variable has a target
         if isinstance(n, A.Comprehension):
             where = p("Comprehension.where", cond=e(n.cond)) if n.cond is not None else ""
             var = self.lex.word(n.var, self.lang) if n.var else WORDS["item"][self.lang]

@@ -22,7 +22,7 @@ class Primitive:
     params: tuple[Type, ...]           # the arguments' types (COMPREHENSION for an aggregate)
     returns: Type                      # a type, or ELEM (the element type of the first argument); may be none
     needs_state: bool
-    doc: str
+    doc: Optional[str]                 # the function's docstring (None under python -OO)
     pure: bool = True                  # false: has side effects, so never evaluated once for many items
     variadic: bool = False             # the last parameter repeats: lesser(a, b, ...)
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 import types as _pytypes
 from keyword import iskeyword
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Sequence
 
 from . import ast as A
 from .hoist import free_names, invariant_parts
@@ -211,13 +211,13 @@ class _Ctx:
 
     __slots__ = ("unit", "py", "hoist", "pyhoist", "me_bound", "cse")
 
-    def __init__(self, unit: Unit, py: dict, hoist: Optional[dict], pyhoist: dict, me_bound: bool):
+    def __init__(self, unit: Optional[Unit], py: dict, hoist: Optional[dict], pyhoist: dict, me_bound: bool):
         self.unit = unit
         self.py = py              # DSL name -> (python name, type), innermost wins
         self.hoist = hoist        # the unit's comprehension caches (frame slots), by node id
         self.pyhoist = pyhoist    # this region's caches held in python locals, by node id
         self.me_bound = me_bound
-        self.cse = None           # source text -> python local, for repeated calls in one region
+        self.cse: Optional[dict] = None           # source text -> python local, for repeated calls in one region
 
 
 class _Writer:
@@ -243,7 +243,7 @@ class PyGen:
         self.g = game
         self.ns: dict[str, Any] = {"__builtins__": dict(_BUILTINS), **_RUNTIME}
         self.sources: list[str] = []
-        self.placeholders: list[tuple[str, Any]] = []
+        self.placeholders: list[tuple[str, Any, Optional[Fn]]] = []
         self.types: dict[int, Type] = {}    # node id -> type, filled by the checker
         self.depth = 0
         self.comp: Any = None
@@ -322,7 +322,7 @@ class PyGen:
         self.src_of[fn] = tuple(body[0]), body[1]
         return fn
 
-    def define(self, name: str, source: str, fallback: Optional[Fn], spans: list = ()) -> Fn:
+    def define(self, name: str, source: str, fallback: Optional[Fn], spans: Sequence = ()) -> Fn:
         """Queue a generated function's source (``finish`` compiles the module) and
         give the function object that becomes it then: callers bind it now.
         ``fallback`` runs in its place if the module cannot be compiled; ``spans``
@@ -1507,9 +1507,9 @@ class PyGen:
             body.append(f"{pad}            return False")
         elif cond is not None:
             body.append(f"{pad}        if {cond}:")
-            body += [f"{pad}            " + a for a in act]
+            body += [f"{pad}            " + a for a in act]  # type: ignore[union-attr]  # set unless kind is every
         else:
-            body += [f"{pad}        " + a for a in act]
+            body += [f"{pad}        " + a for a in act]  # type: ignore[union-attr]  # set unless kind is every
         body.append(f"    return {tail}")
         self.sources.append("\n".join(head + body))
         return f"{name}(st, fr, L, {seq}{''.join(', ' + p for p in passed)})"

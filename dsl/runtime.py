@@ -164,7 +164,7 @@ def fitting(fulls: Sequence[Optional[str]], want: str) -> list[int]:
     return found[:1]
 
 
-def _stable(bases: list, full: Callable[[int], str]) -> list[str]:
+def _stable(bases: list, full: Callable[[int], str]) -> list[Optional[str]]:
     """Stable keys from base keys (None: not an item, key given): an item whose
     base key no other item in the list has keeps it; the others get their full
     key (base plus what tells identical ones apart), numbered only if that
@@ -173,7 +173,8 @@ def _stable(bases: list, full: Callable[[int], str]) -> list[str]:
     for b in bases:
         if b is not None:
             count[b] = count.get(b, 0) + 1
-    out, seen = [], {}
+    out: list[Optional[str]] = []
+    seen: dict[str, int] = {}
     for i, b in enumerate(bases):
         if b is None:
             out.append(None)
@@ -412,17 +413,40 @@ class RunningGame(Protocol):
     YAML line.
     """
 
-    codes: Sequence["Code"]                       # every code unit; Frame.code indexes it
-    proc_code: Mapping[str, int]                   # procedure -> code unit
-    hook_code: Mapping[tuple[int, str], int]       # (card definition, hook) -> code unit
-    handler_code: Mapping[tuple[int, str], int]    # (card definition, event) -> code unit
-    card_def_index: Sequence[int]                  # card instance -> its definition
-    ncards: int
-    slot_owner: Sequence[int]                      # zone slot -> seat, or -1
-    slot_card: Sequence[int]                       # zone slot -> host card, or -1
-    actions: Sequence[CompiledActionFacts]         # by index, as in an action decision's answer
-    menus: Mapping[str, Callable[..., tuple[list, Optional[list]]]]   # generated action menus by group (may be missing)
-    action_describer: ActionDescriber              # keys and labels of action decisions' options
+    # read-only to the rules: a property here, so the game's own (mutable) tables of
+    # narrower types fit (a list of the engine's actions is a Sequence of CompiledActionFacts)
+    @property
+    def codes(self) -> Sequence["Code"]: ...  # every code unit; Frame.code indexes it
+
+    @property
+    def proc_code(self) -> Mapping[str, int]: ...  # procedure -> code unit
+
+    @property
+    def hook_code(self) -> Mapping[tuple[int, str], int]: ...  # (card definition, hook) -> code unit
+
+    @property
+    def handler_code(self) -> Mapping[tuple[int, str], int]: ...  # (card definition, event) -> code unit
+
+    @property
+    def card_def_index(self) -> Sequence[int]: ...  # card instance -> its definition
+
+    @property
+    def ncards(self) -> int: ...
+
+    @property
+    def slot_owner(self) -> Sequence[int]: ...  # zone slot -> seat, or -1
+
+    @property
+    def slot_card(self) -> Sequence[int]: ...  # zone slot -> host card, or -1
+
+    @property
+    def actions(self) -> Sequence[CompiledActionFacts]: ...  # by index, as in an action decision's answer
+
+    @property
+    def menus(self) -> Mapping[str, Callable[..., tuple[list, Optional[list]]]]: ...  # generated action menus by group (may be missing)
+
+    @property
+    def action_describer(self) -> ActionDescriber: ...  # keys and labels of action decisions' options
 
     def live_slots(self, st: Any) -> list[int]:
         """Zone slots whose cards' handlers are live in this state (in play, seat in the game)."""

@@ -22,7 +22,7 @@ uncharged; the price is that a folded walk counts as its bound, not its length.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Literal, Optional
 
 from . import ast as A
 from .errors import RuleError
@@ -124,7 +124,7 @@ class _Apart:
         self.outer, self.comp.folded = self.comp.folded, 0
         return self
 
-    def __exit__(self, *exc: Any) -> bool:
+    def __exit__(self, *exc: Any) -> Literal[False]:
         self.steps, self.comp.folded = self.comp.folded, self.outer
         return False
 

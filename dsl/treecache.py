@@ -52,7 +52,7 @@ class _Bad(Exception):
 def encode(value: Any) -> Any:
     """A tree as JSON data: a node is [class name, fields...], a tuple ['#', items...]."""
     if isinstance(value, (A.Node, A.Pos)):
-        return [type(value).__name__] + [encode(getattr(value, f.name)) for f in dataclasses.fields(value)]
+        return [type(value).__name__] + [encode(getattr(value, f.name)) for f in dataclasses.fields(value)]  # type: ignore[arg-type]  # a node class is a dataclass
     if isinstance(value, tuple):
         return [_TUPLE] + [encode(v) for v in value]
     if value is None or isinstance(value, (bool, int, str)):

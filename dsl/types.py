@@ -66,6 +66,8 @@ class Code:
         """The locals that hold cards (a card, none, or a list of cards: nothing else),
         and those that may hold a card among values of other types, or values of no
         known type: what a re-deal cannot follow."""
+        cards: list[int]
+        unclear: list[int]
         cards, unclear = [], []
         for i, h in enumerate(self.slot_holds):
             if h & (HOLDS_CARD | HOLDS_CARDS):
@@ -216,7 +218,7 @@ def _located(game, exc: BaseException, span):
 def call_direct(st, code: Code, frame) -> None:
     """Run a unit that never pauses, in place; its errors are named as the run loop names them."""
     try:
-        code.direct(st, frame)
+        code.direct(st, frame)  # type: ignore[misc]  # only a unit that never pauses is run in place
     except MeepleError as err:
         raise named_error(st.game, err, code, code.spans[0] if code.spans else err.span, st, frame)
     except RULE_FAULTS as exc:
@@ -298,7 +300,7 @@ def card_zone_of(vocab, zi: int, name: str) -> Callable[[int], int]:
 
 def _jump(target: int) -> Callable:
     op = lambda st, fr: target      # noqa: E731
-    op.jump_to = target             # what ``thread_jumps`` looks for
+    op.jump_to = target             # type: ignore[attr-defined]  # what ``thread_jumps`` looks for
     return op
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import meeple.cli as cli
+from meeple.cli import arguments
 import meeple.runtime.logs as logs
 import meeple.workbench.simulate as simulate_module
 from meeple.cli import ExitCode, main
@@ -233,8 +233,8 @@ def test_replay_loads_only_a_shipped_pack_that_a_log_names(played, tmp_path, mon
     """A log is data from anywhere: a folder it names is neither loaded nor set up
     unless the user names it with --pack."""
     loaded = []
-    real = cli.load_game
-    monkeypatch.setattr(cli, "load_game", lambda *a, **k: loaded.append(a) or real(*a, **k))
+    real = arguments.load_game
+    monkeypatch.setattr(arguments, "load_game", lambda *a, **k: loaded.append(a) or real(*a, **k))
     path = tmp_path / "game.json"
     path.write_text(json.dumps(dict(played, pack=pack)))
     r = invoke("replay", path)
@@ -339,8 +339,8 @@ def test_a_thousand_cuts_no_tampered_log_is_accepted_and_none_crashes(played, tm
     from jsonschema import Draft202012Validator
     from meeple.runtime.game import load_game
     loaded = functools.lru_cache(maxsize=None)(load_game)      # the pack is not under test: load it once
-    monkeypatch.setattr(cli, "load_game", loaded)
-    monkeypatch.setattr(cli, "_load", lambda ref, generate=True: loaded(ref))
+    monkeypatch.setattr(arguments, "load_game", loaded)
+    monkeypatch.setattr(arguments, "load", lambda ref, generate=True: loaded(ref))
     rng = random.Random(2024)
     original = json.dumps(played, sort_keys=True)
     validator = Draft202012Validator(logs.schema("log"))
@@ -418,7 +418,7 @@ def test_an_unwritable_output_is_a_usage_error_before_anything_runs(tmp_path, mo
     if case == "no permission":
         _no_permission(monkeypatch, target)
     ran = []
-    monkeypatch.setattr(cli, "_load", lambda *a, **k: ran.append(a) or pytest.fail("the pack was loaded"))
+    monkeypatch.setattr(arguments, "load", lambda *a, **k: ran.append(a) or pytest.fail("the pack was loaded"))
     r = invoke(*args, option, target)
     assert r.exit_code == ExitCode.USAGE, r.output
     assert f"Invalid value for '{option}': cannot write '{target}': {reason}" in r.output
@@ -437,7 +437,7 @@ def test_a_writable_output_is_left_as_it_was_when_the_command_fails(tmp_path):
 @pytest.mark.parametrize("args", [("simulate", MINIMAL, "-p", 2), ("compare", MINIMAL, MINIMAL, "-p", 2)])
 def test_a_report_without_matplotlib_is_refused_before_the_games(tmp_path, monkeypatch, args):
     monkeypatch.setitem(sys.modules, "matplotlib", None)       # 'import matplotlib' now fails
-    monkeypatch.setattr(cli, "_load", lambda *a, **k: pytest.fail("the pack was loaded"))
+    monkeypatch.setattr(arguments, "load", lambda *a, **k: pytest.fail("the pack was loaded"))
     r = invoke(*args, "--report", tmp_path / "r.html")
     assert r.exit_code == ExitCode.USAGE
     assert "Invalid value for '--report': the HTML report needs matplotlib: pip install 'meeple[report]'" in r.output
@@ -521,7 +521,7 @@ def test_ctrl_c_in_compare_compares_the_pairs_finished(monkeypatch):
 def test_ctrl_c_elsewhere_exits_130(monkeypatch):
     def interrupted(*a, **k):
         raise KeyboardInterrupt
-    monkeypatch.setattr(cli, "_load", interrupted)
+    monkeypatch.setattr(arguments, "load", interrupted)
     r = invoke("cards", MINIMAL)
     assert r.exit_code == 130 and "interrupted" in r.output
 
@@ -586,7 +586,7 @@ def _raising(exc):
 ])
 @pytest.mark.parametrize("command", [("cards", MINIMAL), ("play", MINIMAL, "-p", 2, "--bots", "random"), ("diff", MINIMAL, MINIMAL)])
 def test_whatever_escapes_a_command_gets_its_exit_code_and_one_line(monkeypatch, exc, code, message, command):
-    monkeypatch.setattr(cli, "_load", _raising(exc))
+    monkeypatch.setattr(arguments, "load", _raising(exc))
     r = invoke(*command)
     assert r.exit_code == code and message in r.output, r.output
     if code == ExitCode.INTERNAL:
@@ -594,7 +594,7 @@ def test_whatever_escapes_a_command_gets_its_exit_code_and_one_line(monkeypatch,
 
 
 def test_debug_shows_the_traceback_of_an_internal_error(monkeypatch):
-    monkeypatch.setattr(cli, "_load", _raising(ZeroDivisionError("boom")))
+    monkeypatch.setattr(arguments, "load", _raising(ZeroDivisionError("boom")))
     r = CliRunner().invoke(main, ["--debug", "cards", MINIMAL])
     assert r.exit_code == ExitCode.INTERNAL
     assert "Traceback (most recent call last)" in r.output and "internal error: ZeroDivisionError: boom" in r.output

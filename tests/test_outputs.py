@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import meeple.cli as cli
+from meeple.cli import arguments
 import meeple.core.outputs as outputs
 from meeple.cli import ExitCode, main
 from meeple.core.outputs import NotRegular, open_regular, replaced, write_text
@@ -198,7 +198,7 @@ def test_two_options_naming_one_file_are_refused_before_anything_runs(tmp_path, 
     first = tmp_path / "same"
     (tmp_path / "link").symlink_to("same")
     other = tmp_path / "link" if second == "link" else str(tmp_path) + "/" + second
-    monkeypatch.setattr(cli, "_load", lambda *a, **k: pytest.fail("the pack was loaded"))
+    monkeypatch.setattr(arguments, "load", lambda *a, **k: pytest.fail("the pack was loaded"))
     r = invoke("simulate", MINIMAL, "-p", 2, "--records", first, "--report", other)
     assert r.exit_code == ExitCode.USAGE
     assert r.output == f"error: --records and --report both name {other}; give each its own file\n"

@@ -85,6 +85,9 @@ STATEMENTS = [
     ("for each p in players where p != me:\n    give greater(1, 2) coins to p",
      ["For each P in players where P is not you:", "  P gains (the greatest of 1, 2) Coins"],
      ["playersの各Pについて（ただしPがあなたでない）:", "  Pは金を1、2のうち最大の値分得る"]),
+    ("for each p in players by coins of p:\n    gain 1 coins",       # its phrase has a part named 'key'
+     ["For each P in players (in order of P's Coins):", "  Gain 1 Coins"],
+     ["playersの各Pについて（Pの金の順に）:", "  金を1得る"]),
 ]
 
 

@@ -269,7 +269,7 @@ class StdoutFailed(Exception):
 class _GuardedRaw(io.FileIO):
     """File descriptor 1, whose write failures are StdoutFailed."""
 
-    def write(self, data) -> int:      # type: ignore[override]
+    def write(self, data) -> int:
         try:
             return super().write(data)
         except BrokenPipeError:
@@ -294,7 +294,7 @@ def guarded_stdout() -> Iterator[None]:
     real.flush()
     raw = _GuardedRaw(1, "w", closefd=False)
     sys.stdout = io.TextIOWrapper(io.BufferedWriter(raw), encoding=real.encoding, errors=real.errors,
-                                  line_buffering=real.line_buffering)
+                                  line_buffering=bool(real.line_buffering))
     try:
         yield
     finally:

@@ -13,17 +13,18 @@ from meeple.dsl.types import RULE_FAULTS, charge, uses
 
 from meeple.core.errors import UNKNOWN, RuleError, RuleFault, suggest
 from meeple.runtime.state import State
+from meeple.runtime.tables import GameTables
 
 if TYPE_CHECKING:
     from meeple.runtime.game import CompiledAction
 
 
-class Actions:
+class Actions(GameTables):
     """Action menus (mixed into ``Game``)."""
 
     def group_actions(self, st: State, me: int, group: str) -> list[tuple[CompiledAction, Optional[int]]]:
         """Rule actions of the group, then actions granted by cards in my live zones."""
-        out = [(a, None) for a in self.rule_actions.get(group, ())]
+        out: list[tuple[CompiledAction, Optional[int]]] = [(a, None) for a in self.rule_actions.get(group, ())]
         if self.card_actions:
             defs, granted = self.card_def_index, self.card_actions
             for slot in self.player_live_slots[me]:

@@ -8,7 +8,7 @@ suspended game is plain data like everything else.
 """
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import TYPE_CHECKING, Callable, Optional, cast
 
 from meeple.dsl.compiler import SKIP, STOP, SUSPEND
 from meeple.dsl.runtime import NO_ANSWER, Decision, Frame
@@ -17,6 +17,7 @@ from meeple.dsl.types import RULE_FAULTS, STEP_BUDGET, charge, named_error
 from meeple.core.errors import IllegalChoice, MeepleError, Refusal, RuleError, suggest
 from meeple.loading.model import MAX_DECISIONS  # noqa: F401  (re-export: choices per game unless the pack says otherwise)
 from meeple.runtime.state import State, refill
+from meeple.runtime.tables import GameTables
 
 MAX_DEPTH = 1_000         # procedures, hooks and events running inside each other
 MAIN = -100               # the frame that drives the flow
@@ -32,8 +33,11 @@ def in_game(err: RuleError, st: State) -> RuleError:
     return err
 
 
-class Flow:
+class Flow(GameTables):
     """Running a compiled game (mixed into ``Game``)."""
+
+    if TYPE_CHECKING:       # action menus, which ``Game`` mixes in beside this
+        def refusal_reason(self, st: State, key: str) -> tuple[str, str]: ...
 
     def resolve_options(self, given: dict) -> list:
         """Option values in declaration order; unknown names and wrong types are refused."""
@@ -256,7 +260,8 @@ class Flow:
         code = self.codes[fr.code]
         err = RuleError(f"the game reached {self.max_decisions} choices{f' ({st.refused} of them undone by refusals)' if st.refused else ''} "
                         "without ending (a loop of choices that never ends? a longer game sets flow: max_decisions)")
-        return in_game(named_error(self, err, code, code.spans[fr.pc] if fr.pc < len(code.spans) else None), st)
+        named = named_error(self, err, code, code.spans[fr.pc] if fr.pc < len(code.spans) else None)
+        return in_game(cast(RuleError, named), st)      # the error given, named
 
     def play_out(self, st: State, choose: Callable[[Decision], int],
                  on_choice: Optional[Callable[[State, Decision, int], None]] = None) -> None:
@@ -300,7 +305,7 @@ class Flow:
                 raise IllegalChoice(f"option {key} is out of range (0..{dec.count() - 1})", code="out_of_range")
             index = key
         else:
-            index = dec.find(key)       # its key, or a stable key's other spellings ('white_die@P2')
+            index = dec.find(key)  # type: ignore[arg-type]  # a str: an int took the branch above; its key, or a stable key's other spellings ('white_die@P2')
             if index is None:
                 code, reason = self.refusal_reason(st, str(key))
                 raise IllegalChoice(reason, code=code)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field, fields
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from meeple.dsl.compiler import Code, Compiler
 from meeple.dsl.steps import ONCE_FREE
@@ -25,6 +25,9 @@ from meeple.runtime.flow import MAIN, MAX_DECISIONS, MAX_DEPTH, STEP_BUDGET, Flo
 from meeple.runtime.redeal import Knowledge
 from meeple.runtime.state import State
 from meeple.runtime.views import Views
+
+if TYPE_CHECKING:
+    from meeple.dsl.source import Source
 
 __all__ = ["Game", "load_game", "MAIN", "MAX_DECISIONS", "MAX_DEPTH", "STEP_BUDGET"]
 
@@ -147,7 +150,7 @@ class Game(Flow, Actions, Views):
         v.card_index = {c.id: i for i, c in enumerate(self.card_defs)}
         v.kind_cards = {k.name: [] for k in g.card_kinds}
         for di, c in enumerate(self.card_defs):
-            row = [None] * len(v.all_fields)
+            row: list[Any] = [None] * len(v.all_fields)
             for name, value in c.fields:
                 if name in v.field_index:
                     row[v.field_index[name]] = value
@@ -169,8 +172,8 @@ class Game(Flow, Actions, Views):
         card_fields = [i for n, i in v.field_index.items() if isinstance(v.all_fields[n], Card)]
         if card_fields:
             rows = []
-            for row in v.card_fields:
-                row = list(row)
+            for values in v.card_fields:
+                row = list(values)
                 for i in card_fields:
                     row[i] = first_copy.get(row[i]) if row[i] is not None else None
                 rows.append(tuple(row))
@@ -227,7 +230,7 @@ class Game(Flow, Actions, Views):
         for c, di in enumerate(self.card_def_index):
             d = self.card_defs[di]
             zone = d.starts_in or (self.kinds[d.kind].starts_in if d.kind in self.kinds else None)
-            zi = self.zone_index.get(zone)
+            zi = self.zone_index.get(zone) if zone is not None else None
             self.card_home.append(self.zone_base[zi] + max(0, self.card_seat[c]) if zi is not None else 0)
 
     @property
@@ -390,7 +393,8 @@ class Game(Flow, Actions, Views):
         self._check_dice(problems)
         self._check_view(problems)
         problems.extend(self.price_errors)
-        described, details = [], []
+        described: list[tuple] = []     # per action: (id, name, keyer or None, text or None)
+        details: list[Optional[Callable]] = []
         for a in self.actions:
             if a.binder is None:
                 described.append((a.id, a.name, None, None))
@@ -487,7 +491,7 @@ class Game(Flow, Actions, Views):
     def _texts_written(self) -> set[str]:
         """Every quoted text of the rules (the prompts a person may be asked), and the menu's own."""
         g = self.defn
-        sources = [g.setup, g.round, g.scoring, *(p.body for p in g.procedures)]
+        sources: list[Optional[Source]] = [g.setup, g.round, g.scoring, *(p.body for p in g.procedures)]
         for a in [*g.actions, *(a for c in self.card_defs for a in c.actions)]:
             sources += [a.when, a.with_, a.effect]
         for c in self.card_defs:
@@ -649,3 +653,13 @@ def _invalid(problems: Problems, sets: tuple) -> PackInvalid:
         from meeple.loading.sets import name_set_changes
         name_set_changes(problems.errors, tuple(sets))
     return PackInvalid(problems)
+
+
+if TYPE_CHECKING:
+    from meeple.dsl.runtime import RunningGame
+
+    def _runs_compiled_rules(game: Game) -> RunningGame:
+        """Read by the type checker only (tests/test_types.py runs it): a ``Game`` offers
+        all that the compiled rules read of ``st.game``, each with its type; a table or
+        method it lacks, or has of another type, is an error here."""
+        return game

@@ -199,7 +199,7 @@ def doubtful_choices(choices: list) -> list[int]:
 
 
 def _schema_errors(log: Any, file: str, numbers: Optional[list[int]]) -> list[ContentError]:
-    found = []
+    found: list[tuple[list, str]] = []      # (the path in the log, the message)
     for err in _validator().iter_errors(log):
         path = _renumbered(list(err.absolute_path), numbers)
         found.extend((path, msg) for msg in _explain(err, path))

@@ -247,9 +247,9 @@ class Redeal:
             if not zone:
                 continue
             key = ("slot", slot) if order_only else kind
-            entry = pools.get(key)
+            entry: Optional[tuple[list[int], list[tuple]]] = pools.get(key)
             if entry is None:
-                entry = pools[key] = ([], [])
+                entry = pools[key] = ([], [])     # the cards, and the runs of slots they came from
             cards, runs = entry
             start = len(cards)
             if pinned and not pinned.isdisjoint(zone):
@@ -298,7 +298,7 @@ class Redeal:
     def deal(self, s: State, rng: _random.Random) -> None:
         """Deal the hidden cards of ``s`` (a copy of the state this was made from) again."""
         zones, loc, own = s.zones, s.loc, s.own
-        dealt = [] if self.follow else None
+        dealt: Optional[list[int]] = [] if self.follow else None
         for ordered, _, runs in self.pools:
             cards = ordered[:]
             shuffle_as_random(rng, cards)

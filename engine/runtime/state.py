@@ -8,7 +8,7 @@ is what lets a game suspend on a decision and be cloned or saved meanwhile.
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from meeple.dsl.runtime import NO_ANSWER, Decision, Frame  # noqa: F401  (re-exports: the running program is the language's)
 from meeple.dsl.types import STEP_BUDGET
@@ -100,8 +100,8 @@ class State:
         self.events: list = []    # notes written by 'log' for the terminal; not part of equality
         self.track: Optional[set] = None   # statistics only: (zone slot, card) pairs cards moved into
         self.opts: list = []                # the game's options, in declaration order
-        self.prepare = None                 # scenarios: (round, changes) applied when that round is to begin (not saved)
-        self.checkpoint = None              # the state at the last action choice, for 'require' (not saved)
+        self.prepare: Optional[tuple[int, Callable[[State], None]]] = None     # scenarios: (round, changes) applied when that round is to begin (not saved)
+        self.checkpoint: Optional[tuple[State, int, Frame]] = None    # the state at the last action choice, for 'require' (not saved)
         self.seed: Optional[int] = None     # the game's seed, named by rule errors (not saved: the log has it)
         self.refused = 0                    # choices undone by refusals (not rolled back, not saved): bounds refusal loops
         self.budget = STEP_BUDGET           # steps left until the next choice (meeple.dsl.types.charge; not saved)

@@ -6,19 +6,23 @@ A mixin of ``meeple.runtime.game.Game``.
 """
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from meeple.dsl.runtime import ActionDescriber, ChoiceDescriber, OneOfDescriber
 from meeple.dsl.typesys import PLAYER, Card, Type
 
 from meeple.core.errors import MeepleError, Refusal
 from meeple.runtime.state import State
+from meeple.runtime.tables import GameTables
 
 HIDDEN_CHOICE = "(hidden)"      # what a viewer reads of a choice they could not tell
 
 
-class Views:
+class Views(GameTables):
     """Views of a state (mixed into ``Game``)."""
+
+    if TYPE_CHECKING:       # the decision protocol, which ``Game`` mixes in beside this
+        def apply(self, st: State, key: str | int) -> None: ...
 
     def card_label(self, c: int, st: Optional[State] = None) -> str:
         """A card's id, with its owner for a player's piece (pawn@P2) and, given a
@@ -76,9 +80,10 @@ class Views:
             "over": st.over,
         }
         if st.pending is not None:
-            out["decision"] = {"player": f"P{st.pending.player + 1}", "prompt": st.pending.prompt}
+            decision: dict[str, Any] = {"player": f"P{st.pending.player + 1}", "prompt": st.pending.prompt}
+            out["decision"] = decision
             if player == st.pending.player:
-                out["decision"]["options"] = st.pending.keys()
+                decision["options"] = st.pending.keys()
         if st.over:
             out["scores"] = st.scores
         return out

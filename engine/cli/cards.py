@@ -1,0 +1,154 @@
+"""``meeple cards``: a game's cards listed, or one shown with its data and rules
+text; the text generated from their rules; their provisional values; and where
+each number comes from (provenance).
+"""
+from __future__ import annotations
+
+import sys
+from typing import Any, Optional
+
+import click
+
+from meeple.cli import arguments
+from meeple.cli.group import ExitCode, main
+from meeple.core.errors import location
+from meeple.runtime.game import Game
+
+
+@main.command()
+@click.argument("game_name", metavar="GAME")
+@click.argument("card_id", metavar="[ID]", required=False)
+@click.option("--lang", default="en", show_default=True, help="locale of names and texts")
+@click.option("--provisional", is_flag=True, help="list the values marked provisional, with their reasons")
+@click.option("--provenance", is_flag=True,
+              help="every number (and every value cited or marked) with where it comes from: cited, provisional or unmarked")
+@click.option("--generated", is_flag=True,
+              help="only the rules text generated from the card's rules (in --lang), for one card or every card")
+def cards(game_name: str, card_id: Optional[str], lang: str, provisional: bool, provenance: bool, generated: bool) -> None:
+    """List a game's cards, or show one with its data and rules text."""
+    from meeple.core.errors import suggest
+    from meeple.loading.pack import provisional_warnings
+    game = arguments.load(game_name, generate=False)
+    pack = game.pack
+    if provenance:
+        _provenance(pack, card_id)
+        return
+    if provisional:
+        rows = provisional_warnings(pack)
+        for cid, fld, reason, span in rows:
+            click.echo(f"{cid}.{fld}: {reason}  ({location(span)})")
+        click.echo(f"{len(rows)} provisional value(s)")
+        return
+    if card_id:
+        card = next((c for c in pack.cards if c.id == card_id), None)
+        if card is None:
+            click.echo(f"error: no card '{card_id}' in {game.id}" + (f"; {h}" if (h := suggest(card_id, [c.id for c in pack.cards])) else ""), err=True)
+            sys.exit(ExitCode.USAGE)
+        if generated:
+            _generated(pack, [card], lang)
+        else:
+            _show(pack, card, lang)
+    elif generated:
+        _generated(pack, list(pack.cards), lang)
+    else:
+        _list(game, lang)
+
+
+def _show(pack: Any, card: Any, lang: str) -> None:
+    """``meeple cards GAME ID``: one card, its data, texts, rules and actions."""
+    click.echo(f"{card.names.get(lang)}  [{card.id}]  ({card.kind}, {card.copies} cop{'y' if card.copies == 1 else 'ies'})")
+    others = [f"{loc}: {n}" for loc, n in card.names.by_locale if loc != lang]
+    if others:
+        click.echo("  " + "; ".join(others))
+    for k, v in card.fields:
+        click.echo(f"  {k}: {v}")
+    if card.text.by_locale:
+        click.echo(f"  text: {card.text.get(lang)}")
+    from meeple.authoring.cardtext import card_lines
+    from meeple.core.errors import printable
+    made = card_lines(pack, card, lang)
+    if made:
+        click.echo("  generated:\n" + "\n".join("    " + printable(line) for line in made))
+    for hook, src in card.hooks:
+        click.echo(f"  {hook}:\n" + _indent(src.text))
+    for ev, src in card.handlers:
+        click.echo(f"  when {ev}:\n" + _indent(src.text))
+    for a in card.actions:
+        click.echo(f"  action {a.id} ({a.names.get(lang)}), group {a.group}" + (f", {a.per_turn} per turn" if a.per_turn else ""))
+        if a.text.by_locale:
+            click.echo(f"    text: {a.text.get(lang)}")
+        if a.when:
+            click.echo(f"    when: {a.when.text.strip()}")
+        if a.with_:
+            click.echo(f"    with: {a.with_.text.strip()}")
+        click.echo(_indent(a.effect.text, 6))
+    for fld, reason in card.provisional:
+        click.echo(f"  provisional {fld}: {reason}")
+    for fld, cite, _ in card.sources:
+        click.echo(f"  source of {fld}: {cite}")
+
+
+def _list(game: Game, lang: str) -> None:
+    """``meeple cards GAME``: the cards by kind, each with the data that differs from its kind's defaults."""
+    by_kind: dict[str, list] = {}
+    for c in game.pack.cards:
+        by_kind.setdefault(c.kind, []).append(c)
+    for kind, items in by_kind.items():
+        click.echo(f"{kind} ({sum(c.copies for c in items)} cards, {len(items)} kinds)")
+        defaults = {f.name: f.default for f in game.kinds[kind].fields}
+        for c in items:
+            data = ", ".join(f"{k} {v}" for k, v in c.fields
+                             if v is not None and (defaults.get(k) is None or (v != defaults[k] and not str(defaults[k]).startswith("="))))
+            flag = f"  (provisional: {', '.join(f for f, _ in c.provisional)})" if c.provisional else ""
+            click.echo(f"  {c.id:<18} {c.names.get(lang):<16} x{c.copies:<2} {data}{flag}")
+
+
+def _generated(pack: Any, chosen: list, lang: str) -> None:
+    """``meeple cards GAME [ID] --generated``: each card's name and the text made from its rules."""
+    from meeple.authoring.cardtext import card_lines, lexicon
+    from meeple.core.errors import printable
+    lex = lexicon(pack)
+    for card in chosen:
+        click.echo(f"{printable(card.names.get(lang))}  [{card.id}]")
+        for line in card_lines(pack, card, lang, lex):
+            click.echo("  " + printable(line))     # content words and labels, control codes escaped
+
+
+def _provenance(pack: Any, card_id: Optional[str]) -> None:
+    """``meeple cards GAME [ID] --provenance``: one line a value (card, field, value, status,
+    citation or reason, where), then the count of numbers by status for each card kind."""
+    from meeple.core.errors import printable, suggest
+    from meeple.loading.pack import provenance
+    from meeple.loading.reader import cited_reference
+    rows = provenance(pack)
+    if card_id:
+        rows = [r for r in rows if r.who == card_id]
+        if not rows and not any(c.id == card_id for c in pack.cards):
+            click.echo(f"error: no card '{card_id}' in {pack.info.id}" + (f"; {h}" if (h := suggest(card_id, [c.id for c in pack.cards])) else ""), err=True)
+            sys.exit(ExitCode.USAGE)
+    for r in rows:
+        value = "" if r.value is None else f" = {printable(str(r.value))}"
+        detail = f": {r.detail}" if r.detail else ""
+        click.echo(f"{r.who}.{r.what}{value}  {r.status}{detail}  ({location(r.span)})")
+    counts: dict[str, dict[str, int]] = {}
+    for r in rows:
+        if r.value is not None:
+            tally = counts.setdefault(r.kind, {"cited": 0, "provisional": 0, "unmarked": 0})
+            tally[r.status] += 1
+    click.echo("numbers by kind: cited / provisional / unmarked")
+    total = {"cited": 0, "provisional": 0, "unmarked": 0}
+    for kind, tally in counts.items():
+        click.echo(f"  {kind:<14} {tally['cited']:>4} {tally['provisional']:>4} {tally['unmarked']:>4}")
+        for k in total:
+            total[k] += tally[k]
+    click.echo(f"  {'all':<14} {total['cited']:>4} {total['provisional']:>4} {total['unmarked']:>4}")
+    used = {cited_reference(r.detail) for r in rows if r.status == "cited"}
+    if used:
+        click.echo("references:")
+        for ref, text, _ in pack.references:
+            if ref in used:
+                click.echo(f"  {ref}: {printable(text)}")
+
+
+def _indent(text: str, n: int = 4) -> str:
+    return "\n".join(" " * n + line for line in text.rstrip().splitlines())

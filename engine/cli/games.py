@@ -1,0 +1,222 @@
+"""Commands that play one game: ``play`` (humans and bots at the terminal) and
+``replay`` (a logged game re-run, failing loudly where it diverges).
+
+A human at the terminal sees what their own seat may see and nothing more:
+another player's choice reads '(hidden)' unless their view shows it, and the
+seed, from which every hidden card follows, is printed at the end.
+"""
+from __future__ import annotations
+
+import sys
+from typing import Any, Optional
+
+import click
+
+from meeple.cli import arguments
+from meeple.cli.files import OutputFile, write_or_exit
+from meeple.cli.group import ExitCode, fail, main
+from meeple.core.errors import MeepleError, Refusal, RuleError
+from meeple.runtime.flow import in_game
+from meeple.runtime.game import Game
+
+
+@main.command()
+@click.argument("game_name", metavar="GAME")
+@click.option("--players", "-p", type=int, required=True, help="number of players")
+@click.option("--seed", type=arguments.SEEDS, default=None,
+              help="random seed (default: a fresh one; printed at the end of a game with a human, at the start of a bots-only one)")
+@click.option("--show-seed", is_flag=True, help="print the seed at the start even with a human playing (it predicts every hidden card)")
+@click.option("--bots", default="human,random", show_default=True,
+              help="agents per seat, comma-separated (random, human, greedy, mcts, mcts:200, mcts:50ms); "
+                   "one name applies to all seats; missing seats are random")
+@click.option("--eval", "evaluation", default="", help="the bots' evaluation, an effect-language expression (default: the pack's)")
+@click.option("--log", "log_path", type=OutputFile(), default=None, help="write the game log here (checked before the game starts)")
+@click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE", help="a rules option of the pack (repeatable)")
+@click.option("--quiet", is_flag=True, help="only the final scores")
+@click.option("--lang", default="en", show_default=True, help="locale of card names and texts on the board and with '?'")
+def play(game_name: str, players: int, seed: Optional[int], show_seed: bool, bots: str, evaluation: str,
+         log_path: Optional[str], option_pairs: tuple[str, ...], quiet: bool, lang: str) -> None:
+    """Play a game in the terminal with humans and bots.
+
+    A human reads another player's choice only when their own view shows what
+    it was (else '(hidden)'); with a human playing, the seed, from which every
+    hidden card follows, is printed at the end (--show-seed: at the start)."""
+    from meeple.play.session import make_log, write_log
+    from meeple.play.terminal import TerminalView
+    game = arguments.load(game_name)
+    arguments.players(game, players)
+    seed = arguments.seed(seed)
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    if 1 < len(names) < players:
+        names += ["random"] * (players - len(names))
+    agents = arguments.agents(game, ",".join(names[:players]) if len(names) > 1 else bots, players, seed, evaluation)
+    humans = [i for i, a in enumerate(agents) if a.name == "human"]
+    options = arguments.options(game, option_pairs)
+    seed_first = show_seed or not humans        # the seed predicts every hidden card: a human sees it at the end
+    click.echo(f"{game.pack.info.name.get()} with {players} players" + (f", seed {seed}" if seed_first else "")
+               + "".join(f", {k}={v}" for k, v in options.items()))
+    table = _Table(game, TerminalView(game, width=_width(), lang=lang), agents, humans, quiet)
+    try:
+        st = table.play(players, seed, options)
+    except MeepleError as err:
+        fail(err, ExitCode.CONTENT_INVALID)
+    except (EOFError, click.Abort):
+        click.echo("\ngame abandoned" + ("" if seed_first else f" (seed {seed})"), err=True)
+        sys.exit(ExitCode.USAGE)
+    if not quiet:
+        click.echo(table.view.board(st, table.watcher))        # the human's own last view, their hand too
+    print_scores(game, st)
+    if not seed_first:
+        click.echo(f"seed {seed}")
+    if log_path:
+        write_or_exit(log_path, lambda: write_log(log_path, make_log(game, st, seed, arguments.logged_name(game_name), options)))
+        click.echo(f"log written to {log_path}")
+
+
+class _Table:
+    """One game at the terminal: the board once a round, where everyone stands
+    between turns, what changed since a human last looked, and each choice as
+    the humans watching may know it."""
+
+    def __init__(self, game: Game, view: Any, agents: list, humans: list[int], quiet: bool) -> None:
+        self.game, self.view, self.agents, self.humans, self.quiet = game, view, agents, humans, quiet
+        self.watcher = humans[0] if len(humans) == 1 else None       # the one whose view the board shows
+        self.st: Any = None
+        self.last_round, self.last_turn = -1, -1
+        self.seen: Optional[dict] = None           # what the human last saw of the board
+        for h in humans:
+            agents[h].helper = lambda answer, opts: view.help(answer, opts, self.st)
+            agents[h].echo = lambda text: click.echo(view.wrap_block(text))     # option lines fit the terminal
+            agents[h].ask = lambda prompt: click.prompt(prompt, type=str)
+
+    def play(self, players: int, seed: int, options: dict[str, str]) -> Any:
+        """The game played out; its final state."""
+        game, quiet = self.game, self.quiet
+        self.st = st = game.new_state(players, seed, options=options)     # setup may already break a rule
+        while not st.over:
+            dec = st.pending
+            agent = self.agents[dec.player]
+            choices = self._before(dec, agent)
+            index = self._choice(dec, agent, choices)
+            marks = {} if quiet else self._told(dec, agent, index)
+            try:
+                game.apply(st, index)
+            except Refusal as err:          # a rule said no: the state is as it was, choose again
+                click.echo(f"  refused: {err.message}")
+                continue
+            if not quiet:       # a board variable the choice set (a piece marked, a seat robbed): said at once
+                self._marked(marks)
+            if st.events:                    # notes the rules wrote with 'log'
+                if not quiet:
+                    for note in st.events:
+                        click.echo(f"    {note}")
+                st.events.clear()
+        return st
+
+    def _before(self, dec: Any, agent: Any) -> Any:
+        """What is shown before a choice (the board, the standing, what changed); the options offered."""
+        st, view, quiet = self.st, self.view, self.quiet
+        if not quiet and st.round != self.last_round:
+            self.last_round = st.round
+            click.echo(view.board(st, self.watcher))                  # the board once per round
+            self.seen = view.snapshot(st, self.watcher)
+        elif not quiet and dec.kind == "action" and dec.player != self.last_turn:
+            click.echo(view.standing(st))      # between turns: where everyone stands
+        if dec.kind == "action":
+            self.last_turn = dec.player
+        if agent.name == "human" and not quiet:
+            now = view.snapshot(st, dec.player)
+            if self.seen is not None and now != self.seen:
+                click.echo("  since you last looked:")
+                click.echo("\n".join(view.changes(self.seen, now)))
+            self.seen = now
+            return view.options(st, dec.player)
+        return dec.options
+
+    def _choice(self, dec: Any, agent: Any, choices: Any) -> int:
+        """The agent's choice; a bot whose evaluation breaks is told with the game's seed and choice."""
+        from meeple.play.session import observation
+        obs = observation(self.game, self.st, agent, dec.player)
+        if agent.name == "human" and "decision" in obs:
+            obs["decision"] = dict(obs["decision"], prompt=self.view.prompt(dec.prompt))
+        try:
+            return agent.choose(obs, choices)
+        except RuleError as err:
+            raise in_game(err, self.st) from None
+
+    def _told(self, dec: Any, agent: Any, index: int) -> dict:
+        """Say the choice as the humans watching may know it; the board's marks before it."""
+        from meeple.runtime.views import HIDDEN_CHOICE
+        st, view = self.st, self.view
+        who = "you" if agent.name == "human" else agent.name
+        watching = [h for h in self.humans if h != dec.player]     # the humans who see this line
+        told = self.game.told(st, index, watching)
+        if told != HIDDEN_CHOICE:
+            told = view.label(st, index, view.localized(st, index, told), self.watcher)
+        click.echo(view.wrap(f"  P{dec.player + 1} ({who}) {view.prompt(dec.prompt)}: {told}", 6))
+        return view.marks(st)
+
+    def _marked(self, marks: dict) -> None:
+        """The board variables the choice set, said once (not again under 'since you last looked')."""
+        now = {k: v for k, v in self.view.marks(self.st).items() if v[1] is not None}     # set, not cleared
+        for line in self.view.changes({k: marks.get(k) for k in now}, now, lead="    "):
+            click.echo(line)
+        if self.seen is not None:
+            self.seen.update(now)
+
+
+def _width() -> int:
+    """The terminal's columns (COLUMNS, else the terminal's own), 100 when it does not say."""
+    import shutil
+    return shutil.get_terminal_size((100, 24)).columns
+
+
+def print_scores(game: Game, st: Any) -> None:
+    """The final scores, in ranking order, the winners marked."""
+    winners = game.winners(st)
+    click.echo(f"final scores after {st.round} rounds:")
+    for place, p in enumerate(st.ranking, 1):
+        mark = "  winner" if p in winners else ""
+        click.echo(f"  {place}. P{p + 1}  {st.scores[p]}{mark}")
+
+
+@main.command()
+@click.argument("log_file", metavar="LOG", type=click.Path(exists=True, dir_okay=False))
+@click.option("--pack", "pack_ref", default=None,
+              help="replay with this pack: needed when the log names no shipped pack; another than the logged one shows "
+                   "whether a rules change alters the game")
+@click.option("--steps", is_flag=True, help="show every choice")
+def replay(log_file: str, pack_ref: Optional[str], steps: bool) -> None:
+    """Re-run a logged game; fail loudly if anything diverges.
+
+    The log's shape is checked first (see 'meeple schema log'): a broken log
+    exits 1 naming each bad field. Without --pack, the log must name a shipped
+    pack: a pack folder is loaded only when you name it.
+    """
+    from meeple.core.errors import IllegalChoice
+    from meeple.runtime.logs import LogInvalid, read_log
+    from meeple.play.session import ReplayDiverged, replay as do_replay
+
+    def show(st: Any, option: Any) -> None:
+        if steps:
+            click.echo(f"  round {st.round}  P{st.pending.player + 1} {st.pending.prompt}: {option[1]}")
+    try:
+        try:
+            log = read_log(log_file)
+        except OSError as err:
+            click.echo(f"error: cannot read {log_file}: {err.strerror or err}", err=True)
+            sys.exit(ExitCode.USAGE)
+        game = arguments.load(pack_ref) if pack_ref else arguments.logged_game(log["pack"], log_file)
+        st = do_replay(game, log, show, checked=True, same_pack=not pack_ref)
+    except LogInvalid as err:
+        for e in err.errors:
+            where = f"{log_file}:{e.span.line}:{e.span.col}" if e.span.line else log_file
+            click.echo(f"{where}: error: {e.message}" + (f"; {e.hint}" if e.hint else ""), err=True)
+        sys.exit(ExitCode.CONTENT_INVALID)
+    except (ReplayDiverged, IllegalChoice) as err:      # the log no longer fits the game
+        click.echo(f"replay diverged: {err.message}" + (f"; {err.hint}" if err.hint else ""), err=True)
+        sys.exit(ExitCode.CONTENT_INVALID)
+    except MeepleError as err:          # a rule error on the way: located, with the seed and choice
+        fail(err, ExitCode.CONTENT_INVALID)
+    click.echo(f"replayed {len(log['choices'])} choices of {game.id} ({log['players']} players, seed {log['seed']}): identical")
+    print_scores(game, st)
