@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from meeple.dsl.vocabulary import Vocabulary
     from meeple.loading import model as M
     from meeple.runtime.game import CompiledAction
+    from meeple.runtime.redeal import Knowledge
 
 
 class GameTables:
@@ -125,4 +126,7 @@ class GameTables:
     action_describer: ActionDescriber
     pygen: Optional[PyGen]
     can_refuse: bool
-    _hidden_slots: dict[int, list[int]]     # by seat, made when first asked (Game.hidden_slots_of)
+
+    # -- what each seat cannot see (Game.__init__)
+    var_columns: tuple[list[int], list[int], list[int], list[int]]   # Views._var_columns, made once
+    knowledge: Knowledge            # hidden slots and variables by seat, worked out as asked
