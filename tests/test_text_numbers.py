@@ -58,8 +58,8 @@ def test_a_changed_cost_is_flagged_at_the_number_in_the_text(tmp_path):
     (mod / "pack.yaml").write_text((mod / "pack.yaml").read_text().replace("id: citadels", "id: univ"))
     purple = mod / "purple.yaml"
     assert not [w for w in number_warnings(_validate(mod)) if "university" in w.message]
-    purple.write_text(purple.read_text().replace("    cost: 6\n    points: 8\n    sources: {cost: \"seed-002 line 118",
-                                                 "    cost: 7\n    points: 8\n    sources: {cost: \"seed-002 line 118", 1))
+    purple.write_text(purple.read_text().replace("    cost: 6\n    points: 8\n    sources: {cost: 'bga-citadels",
+                                                 "    cost: 7\n    points: 8\n    sources: {cost: 'bga-citadels", 1))
     found = [(w.span.file.rsplit("/", 1)[-1], w.span.line, w.span.col, w.message) for w in number_warnings(_validate(mod))]
     assert found == [
         ("purple.yaml", 125, 17, "card 'university': text (en) says 6; the card's numbers are 7, 8, 0, 1, 2, 3, 5"),

@@ -119,7 +119,7 @@ def _provenance(pack: Any, card_id: Optional[str]) -> None:
     citation or reason, where), then the count of numbers by status for each card kind."""
     from meeple.core.errors import printable, suggest
     from meeple.loading.pack import provenance
-    from meeple.loading.reader import cited_reference
+    from meeple.loading.citations import references_named
     rows = provenance(pack)
     if card_id:
         rows = [r for r in rows if r.who == card_id]
@@ -142,12 +142,12 @@ def _provenance(pack: Any, card_id: Optional[str]) -> None:
         for k in total:
             total[k] += tally[k]
     click.echo(f"  {'all':<14} {total['cited']:>4} {total['provisional']:>4} {total['unmarked']:>4}")
-    used = {cited_reference(r.detail) for r in rows if r.status == "cited"}
+    used = {ref for r in rows if r.status == "cited" for ref in references_named(r.detail)}
     if used:
         click.echo("references:")
-        for ref, text, _ in pack.references:
-            if ref in used:
-                click.echo(f"  {ref}: {printable(text)}")
+        for ref in pack.references:
+            if ref.id in used:
+                click.echo(f"  {ref.id}: {printable(ref.describe())}")
 
 
 def _indent(text: str, n: int = 4) -> str:

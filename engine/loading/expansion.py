@@ -207,7 +207,7 @@ class _Assembly:
         self.layers = layers
         self.problems = problems
         self.references = references(layers, problems)
-        self.reader = Reader(problems, {r: s for r, _, s in self.references})
+        self.reader = Reader(problems, {r.id: r.span for r in self.references})
         self.changes: list[M.Change] = []
         self.by_key: dict[tuple[str, str], list[M.Change]] = {}
         self.ancestors: dict[str, set[str]] = {}

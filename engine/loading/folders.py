@@ -211,7 +211,7 @@ def read_layer(root: Path, problems: Problems, budget: Optional[Budget] = None) 
     extends = tuple((e, None) if isinstance(e, str) else (e["pack"], e.get("version")) for e in p.get("extends") or ())
     info = M.PackInfo(p["id"], Reader(problems).names(p["name"]), p["version"], p.get("engine", ""), extends,
                       tuple(p.get("locales") or ("en",)), p.get("description", ""), str(root), pdoc.span(("id",)),
-                      tuple((str(r), str(text), pdoc.key_span(("references", r))) for r, text in (p.get("references") or {}).items()))
+                      tuple(_reference(str(r), entry, pdoc.key_span(("references", r))) for r, entry in (p.get("references") or {}).items()))
     if info.engine:
         from meeple.loading.versions import ENGINE_VERSION, satisfies
         try:
@@ -240,17 +240,28 @@ def read_layer(root: Path, problems: Problems, budget: Optional[Budget] = None) 
     return Layer(root, info, pdoc, games[0] if games and not extends else None, docs["rules"], docs["cards"])
 
 
-def references(layers: list[Layer], problems: Problems) -> tuple[tuple[str, str, Span], ...]:
+def _reference(ref: str, entry: object, span: Span) -> M.Reference:
+    """One entry of pack.yaml ``references:`` (schema-checked): a public document's fields,
+    or an older pack's one line, which becomes its title."""
+    if isinstance(entry, dict):
+        return M.Reference(ref, str(entry["title"]), span, str(entry.get("publisher", "")), str(entry.get("language", "")),
+                           str(entry.get("url", "")), str(entry.get("note", "")))
+    return M.Reference(ref, str(entry), span)
+
+
+def references(layers: list[Layer], problems: Problems) -> tuple[M.Reference, ...]:
     """The references of the packs loaded, base first: a pack inherits those of the packs it
-    extends; an id declared twice with different texts is an error."""
-    out: dict[str, tuple[str, str, Span]] = {}
+    extends; an id declared twice as two different documents is an error (the same document
+    declared again, as two expansions of one game may, is not)."""
+    out: dict[str, M.Reference] = {}
     for layer in layers:
-        for ref, text, span in layer.info.references:
-            if ref in out and out[ref][1] != text:
-                problems.add(ContentError(f"reference '{ref}' is already declared ({out[ref][2].file}:{out[ref][2].line}) "
-                                          "with another text", span, "give this source its own id"))
+        for ref in layer.info.references:
+            first = out.get(ref.id)
+            if first is not None and not first.same_document(ref):
+                problems.add(ContentError(f"reference '{ref.id}' is already declared ({first.span.file}:{first.span.line}) "
+                                          "as another document", ref.span, "give this source its own id"))
                 continue
-            out.setdefault(ref, (ref, text, span))
+            out.setdefault(ref.id, ref)
     return tuple(out.values())
 
 
@@ -259,7 +270,7 @@ def build_pack(layer: Layer, problems: Problems) -> Optional[M.Pack]:
     if layer.game is None:
         return None
     refs = references([layer], problems)
-    reader = Reader(problems, {r: s for r, _, s in refs})
+    reader = Reader(problems, {r.id: r.span for r in refs})
     game = reader.game(layer.game)
     cards: list[M.CardDef] = []
     seen: dict[str, M.CardDef] = {}

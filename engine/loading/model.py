@@ -243,6 +243,35 @@ class GameDef:
 
 
 @dataclass(frozen=True, slots=True)
+class Reference:
+    """A public document a pack's citations name (pack.yaml ``references:``): enough for
+    a reader to find it (title, publisher, language, web address) and what the pack takes
+    from it. An older pack's one-line reference is its ``title`` alone."""
+
+    id: str
+    title: str
+    span: Span
+    publisher: str = ""
+    language: str = ""
+    url: str = ""
+    note: str = ""
+
+    def describe(self) -> str:
+        """One line: 'publisher, "title" (language), url; note', the parts it has."""
+        head = ", ".join(p for p in (self.publisher, f'"{self.title}"' if self.publisher else self.title) if p)
+        if self.language:
+            head += f" ({self.language})"
+        if self.url:
+            head += f", {self.url}"
+        return head + (f"; {self.note}" if self.note else "")
+
+    def same_document(self, other: "Reference") -> bool:
+        """Whether two declarations of one id say the same (where they are written does not count)."""
+        return (self.title, self.publisher, self.language, self.url, self.note) == \
+            (other.title, other.publisher, other.language, other.url, other.note)
+
+
+@dataclass(frozen=True, slots=True)
 class PackInfo:
     id: str
     name: Names
@@ -253,7 +282,7 @@ class PackInfo:
     description: str
     root: str
     span: Span
-    references: tuple[tuple[str, str, Span], ...] = ()   # (id, what the source is, where) from pack.yaml
+    references: tuple[Reference, ...] = ()   # from pack.yaml, in the order written
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,4 +306,4 @@ class Pack:
     files: tuple[str, ...] = field(default=())
     load_order: tuple[tuple[str, str, str], ...] = ()     # (id, version, folder) of every pack loaded, base first
     changes: tuple[Change, ...] = ()
-    references: tuple[tuple[str, str, Span], ...] = ()   # every loaded pack's, base first
+    references: tuple[Reference, ...] = ()   # every loaded pack's, base first

@@ -8,7 +8,8 @@ from typing import Any, Optional
 from meeple.dsl.source import TextOrigin
 
 from meeple.loading import model as M
-from meeple.core.errors import ContentError, Problems, Span, printable, suggest
+from meeple.core.errors import ContentError, Problem, Problems, Span, printable, suggest
+from meeple.loading.citations import line_number, references_named
 from meeple.loading.salvage import file_names
 from meeple.loading.yamlsrc import Document
 
@@ -64,12 +65,6 @@ def _value_hint(value: Any, type_name: str, enums: dict) -> Optional[str]:
 CARD_SOURCE_KEYS = ("name", "text", "copies", "per_player")   # what a citation may name beside a card's fields
 
 
-def cited_reference(citation: str) -> str:
-    """The reference id a citation names: its first word ("seed-002 l.90" -> "seed-002")."""
-    words = str(citation).split()
-    return words[0].rstrip(":,;") if words else ""
-
-
 class Reader:
     """Turns validated documents into model objects, collecting reference errors."""
 
@@ -79,16 +74,23 @@ class Reader:
         self.references = references
 
     def check_citation(self, citation: Any, span: Span, what: str) -> None:
-        """A citation names a declared reference id (did-you-mean on a typo)."""
+        """Every reference a citation names is declared (did-you-mean on a typo); a line
+        number as its place gets a warning (meeple.loading.citations)."""
         if self.references is None:
             return
-        ref = cited_reference(citation)
-        if ref not in self.references:
-            known = sorted(self.references)
-            self.problems.add(ContentError(
-                f"{what}: the citation {printable(str(citation))!r} names no reference '{printable(ref)}'", span,
-                suggest(ref, known) or (f"references: {', '.join(known)}" if known else
-                                        "declare the source under references: in pack.yaml (id: what it is)")))
+        for ref in references_named(citation):
+            if ref not in self.references:
+                known = sorted(self.references)
+                self.problems.add(ContentError(
+                    f"{what}: the citation {printable(str(citation))!r} names no reference '{printable(ref)}'", span,
+                    suggest(ref, known) or (f"references: {', '.join(known)}" if known else
+                                            "declare the document under references: in pack.yaml (docs/citations.md)")))
+        where = line_number(citation)
+        if where is not None:
+            self.problems.warnings.append(Problem(
+                f"{what}: the citation {printable(str(citation))!r} gives a line number ('{printable(where)}'), which points "
+                'into a copy the reader does not have: give the section and a few words quoted, ID "SECTION": "QUOTE" '
+                "(docs/citations.md)", span))
 
     def game_sources(self, doc: Document) -> tuple:
         """The game's sources: {constant or resource.bound: citation}, checked."""
