@@ -88,7 +88,8 @@ def test_the_command_reference_names_every_command_and_option():
 
 # ---------------------------------------------------------------- what the documents show meeple print
 TIMES = [(re.compile(r"in \d+\.\d+ s\b"), "in T s"),                         # validate
-         (re.compile(r": \d+\.\d+ s, \d+\.\d+ games/s"), ": T s, R games/s")]    # simulate
+         (re.compile(r": \d+\.\d+ s, \d+\.\d+ games/s"), ": T s, R games/s"),    # simulate
+         (re.compile(r"\b\d+ worker\(s\)"), "K worker(s)")]                       # --workers auto: one per core
 
 
 def _normal(line: str) -> str:
@@ -166,6 +167,9 @@ def test_a_line_meeple_does_not_print_is_found():
         _shown_in_order("a\n...\nc\nb\n", "a\nb\nc\n", "here")
     _shown_in_order("a\n...\nc\n", "a\nb\nc\n", "here")
     _shown_in_order("x: valid in 0.29 s\n", "x: valid in 1.50 s\n", "here")
+    _shown_in_order("seed 1, 2 worker(s): 5.80 s, 86.13 games/s\n", "seed 1, 4 worker(s): 2.10 s, 238.1 games/s\n", "here")
+    with pytest.raises(AssertionError):
+        _shown_in_order("seed 1, 2 worker(s): 5.80 s\n", "seed 2, 2 worker(s): 5.80 s\n", "here")
 
 
 # ---------------------------------------------------------------- examples that are files of the repository
