@@ -4,7 +4,7 @@
 
 Plays seeded 2-player games (the bot in seat 1, random in seat 2) and prints, for each
 pack and bot, the most and the mean steps one of the bot's decisions took: what the
-README's figures against the budget come from. Steps are counted as the rules' step
+figures against the budget in docs/limits.md come from. Steps are counted as the rules' step
 budget counts them (dsl/steps.py), so the figures do not depend on the machine.
 """
 from __future__ import annotations

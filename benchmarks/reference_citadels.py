@@ -7,8 +7,8 @@ would write it by hand for speed, in plain Python with no meeple imports -
 and prints meeple's speed as a ratio against it, measured in the same run.
 
 How faithful it is: it plays the rules as ``content/citadels`` plays them
-(seed 002, the Board Game Arena help, plus the pack's own decisions, see
-the README's "Decisions where the rules are silent"), with the same menu of
+(the Board Game Arena help, plus the pack's own decisions, see
+docs/provenance.md, "Decisions where the rules are silent"), with the same menu of
 choices at each point, so a game makes about as many random decisions as
 meeple's does (each ``rng.randrange`` over the legal options counts as one
 decision, as ``len(st.log)`` counts them in meeple; a forced choice with one

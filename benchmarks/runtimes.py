@@ -3,7 +3,7 @@
 A script, not a test; ``benchmarks/pypy.sh`` sets up the PyPy environment and runs it:
 ``python benchmarks/runtimes.py --pypy /tmp/pypy-env/bin/python [--warmup N] [--games N] [--bots]``.
 
-Why: the speed aims (README, "Layout and performance") are ratios against
+Why: the speed aims (docs/performance.md) are ratios against
 ``benchmarks/reference_citadels.py`` timed on CPython; this answers whether an
 optional faster runtime closes what is missed. Each line is measured by a
 fresh worker process per interpreter (this script with ``--worker``), which
@@ -33,9 +33,9 @@ LINES = (
     ("citadels", 4, 1 / 4.8, ">= 1,000 games/s, 17x slower than the reference at 280"),
     ("troyes", 4, 1 / 18, ">= 200 games/s, 72x slower at 50"),
     ("signorie", 4, 1 / 15, ">= 300 games/s, 49x slower at 90"),
-    ("citadels", 7, 1 / 5.2, "3x the README's 'before' 103 games/s, 1/15.7 of the 7-player reference"),
+    ("citadels", 7, 1 / 5.2, "3x the 103 games/s before the speed work, 1/15.7 of the 7-player reference"),
 )
-# the README's decision costs of the engine before issue 10 (ms); the aim is a third of each
+# the decision costs of the engine before the speed work (ms); the aim is a third of each
 BOTS_BEFORE = {("citadels", "greedy"): 1.33, ("troyes", "greedy"): 11.8,
                ("citadels", "mcts:100"): 35.0, ("troyes", "mcts:100"): 100.0}
 

@@ -2,7 +2,7 @@
 
 A script, not a test: ``python benchmarks/steps.py [--games N] [PACK ...]``.
 
-Why: the step budget (``meeple.dsl.types.STEP_BUDGET``, README "Limits") must stop a
+Why: the step budget (``meeple.dsl.types.STEP_BUDGET``, docs/limits.md, "Steps") must stop a
 runaway pack quickly yet never a real one. This plays random games of every
 shipped pack at every player count with both back ends and prints, per pack,
 the most steps any one budget took (the setup, the rules between two choices,

@@ -1,4 +1,4 @@
-"""The documented bounds on what a pack may write (README, "Limits").
+"""The documented bounds on what a pack may write (docs/limits.md, "The effect language").
 
 One place for the numbers, so the effect language and the YAML loader agree:
 every check that refuses something too big names the limit from here, and

@@ -1,7 +1,7 @@
 """The step budget: how every loop the rules run is charged, with either back end.
 
 A state carries ``budget``, the steps left until the next choice. What takes steps
-(README, "Limits"): each item a walk goes through (count, sum, min, max, any, every,
+(docs/limits.md, "Steps"): each item a walk goes through (count, sum, min, max, any, every,
 first, those, values over ``x in COLL``, a 'where' filter, a 'by' sort, a 'for each',
 the options a 'choose ... where' or an action's 'with:' walks) and each statement of a
 loop's round; each round of 'repeat' and each test of 'while'; each item of a list an

@@ -12,7 +12,7 @@ from .runtime import Frame
 from .steps import FOLD_MAX, STEP_BUDGET, Where, charge, counted, out_of_steps  # noqa: F401  (re-exports: the budget's own module)
 from .typesys import AnyT, Card, List, Type
 
-# Bounds on what running rules may build (README, "Limits"): checked only where a list or
+# Bounds on what running rules may build (docs/limits.md, "Running games"): checked only where a list or
 # a number can grow (a join, a range, a product, a value stored in the game), never on reads.
 MAX_ITEMS = 10_000        # items in a list a rule builds (a join 'a + b', a range 'a..b')
 MAX_NUMBER = 10**18       # size of a product, a range's ends and any number stored in the game

@@ -3,8 +3,8 @@
 The engine builds one ``Vocabulary`` per pack (``meeple.runtime.game.Game`` does, in
 small steps) and hands it to ``meeple.dsl.compiler.Compiler`` and ``meeple.dsl.pygen.PyGen``.
 The compiler resolves every name in the rules against it, once, to list
-indices; it never reads the engine's ``Game`` (DESIGN.md: the language never
-imports the engine).
+indices; it never reads the engine's ``Game`` (docs/architecture.md, "One way
+down": the language never imports the engine).
 
 The attribute and method names are the ones the compiler has always used
 (``self.g.res_index``, ``self.g.type_of(...)``, ...), so compiler code reads

@@ -317,7 +317,7 @@ def test_every_character_of_a_dumped_scalar_maps_to_where_yaml_wrote_it():
 
 
 def test_a_long_quoted_text_is_refused_at_its_start_within_a_second(tmp_path):
-    """200 KB of escapes on one line (a bigger file is refused before it is read: README, Limits)."""
+    """200 KB of escapes on one line (a bigger file is refused before it is read: docs/limits.md, "Pack files")."""
     import time
     begin = time.perf_counter()
     errors, effect_line = _probe_effect(tmp_path / "p", '"' + "gain 1 gold\\n" * 16_000 + '"')

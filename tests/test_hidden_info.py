@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import doctext
 from meeple.play.agents import make_agents
 from meeple.play.bots import GreedyAgent, MctsAgent, Perspective, evaluator
 from meeple.runtime.redeal import determinize, hidden_variables
@@ -130,14 +131,12 @@ def test_a_human_board_shows_only_their_view():
     assert not re.search(r"P1 \(you\)  gold.*\n\s+hand: \d+ hidden", board)     # P1's own hand, by name
 
 
-def test_the_readme_example_of_a_game_with_a_human():
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    block = re.search(r"```\n\$ meeple play citadels -p 4 --seed 7 --bots human,random\n(.*?)```", readme, re.S)
-    assert block, "the README's example of a game with a human is missing"
+def test_the_documented_example_of_a_game_with_a_human():
+    shown = doctext.output_of("docs/play.md", "meeple play citadels -p 4 --seed 7 --bots human,random")
     r = _human_game("-p", 4, "--seed", 7, "--bots", "human,random")
     assert r.exit_code == 0
     at = 0
-    for line in block.group(1).splitlines():
+    for line in shown.splitlines():
         if line.strip() != "...":
             at = r.output.index(line + "\n", at) + len(line)       # each line, in order
     assert r.output.startswith("Citadels with 4 players\n") and r.output.endswith("seed 7\n")

@@ -1,6 +1,6 @@
 """The timed modding trials of issue 13 stay true: each pack under
-tests/content/trial was written by following README.md and the game's
-MODDING.md alone (a new card and its scenario), so it must keep validating
+tests/content/trial was written by following the manual (then in README.md)
+and the game's MODDING.md alone (a new card and its scenario), so it must keep validating
 with no error and its scenarios must keep passing, whatever the base game
 becomes."""
 from __future__ import annotations

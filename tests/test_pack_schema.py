@@ -187,9 +187,9 @@ def test_new_pack_schema_lines_point_inside_the_pack(tmp_path, base):
     assert cards == json.loads(json.dumps(pack_schema(load_game(base, generate=False).pack, "cards")))
 
 
-def test_readme_new_pack_output_is_true(tmp_path, monkeypatch):
-    import re
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    block = re.search(r"\$ meeple new-pack mymod --extends citadels\n(.*?)\$ meeple validate mymod", readme, re.S).group(1)
+@pytest.mark.parametrize("doc", ["README.md", "docs/modding.md"])
+def test_documented_new_pack_output_is_true(doc, tmp_path, monkeypatch):
+    import doctext
+    shown = doctext.output_of(doc, "meeple new-pack mymod --extends citadels")
     monkeypatch.chdir(tmp_path)
-    assert invoke("new-pack", "mymod", "--extends", "citadels").output == block
+    assert invoke("new-pack", "mymod", "--extends", "citadels").output == shown

@@ -331,16 +331,18 @@ def test_the_shipped_packs_get_no_new_warning(pack):
     assert [w.message for w in problems.warnings if "none" in w.message and "provisional" not in w.message] == []
 
 
-def test_the_readme_shows_what_meeple_says(monkeypatch):
-    """README's fault and warning examples are the output of the hostile pack they name."""
+def test_the_documents_show_what_meeple_says(monkeypatch):
+    """The documents' fault and warning examples (docs/limits.md, docs/packs.md) are the
+    output of the hostile pack they name."""
+    import doctext
     from click.testing import CliRunner
     from meeple.cli import main
     repo = Path(__file__).resolve().parent.parent
     monkeypatch.chdir(repo)
-    readme = (repo / "README.md").read_text(encoding="utf-8")
     played = (repo / "tests/content/hostile/run_field_of_none/expected.txt").read_text(encoding="utf-8")
-    assert played in readme
+    assert played in doctext.text("docs/limits.md")
     result = CliRunner().invoke(main, ["validate", "tests/content/hostile/run_field_of_none"])
     assert result.exit_code == 0
     warned = "\n".join(result.output.splitlines()[:3]) + "\n"
-    assert "warning: `first(t in hand where t.worth > 1)` is always none" in warned and warned in readme
+    assert "warning: `first(t in hand where t.worth > 1)` is always none" in warned
+    assert warned in doctext.text("docs/packs.md")

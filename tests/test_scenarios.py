@@ -270,10 +270,10 @@ def test_trace_prints_the_pending_options_at_each_step():
     assert json.loads(quiet.stdout)["passed"] == 4 and "-> raid" in quiet.stderr
 
 
-def test_the_readme_shows_the_steps_example_as_it_runs():
+def test_the_documents_show_the_steps_example_as_it_runs():
+    import doctext
     root = Path(__file__).parent.parent
-    readme = (root / "README.md").read_text(encoding="utf-8")
-    block = readme.split("More step keys", 1)[1].split("```yaml\n", 1)[1].split("```", 1)[0]
+    block = doctext.blocks("docs/scenarios.md", "yaml", under="More step keys")[0]
     assert block in (root / "tests" / "scenarios" / "engine" / "steps.yaml").read_text(encoding="utf-8")
 
 

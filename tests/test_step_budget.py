@@ -1,4 +1,4 @@
-"""Every loop is charged to the step budget (README "Limits", ``meeple.dsl.steps``):
+"""Every loop is charged to the step budget (docs/limits.md, "Steps"; ``meeple.dsl.steps``):
 each form of walk and loop, wherever an expression runs, stops a runaway pack with
 the budget's error at the text of the loop that ran out, with either back end.
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import doctext
 from meeple.cli import main
 from meeple.runtime.game import load_game
 from meeple.play.terminal import TerminalView
@@ -266,12 +267,6 @@ def test_validate_locates_a_wrong_view_or_price(tmp_path, old, new, message):
     assert message.format(line=line) in r.output, r.output
 
 
-def _readme_block(start: str) -> list[str]:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    at = readme.index(start)
-    return readme[at:readme.index("```", at)].splitlines()
-
-
 def _in_order(lines: list[str], output: str) -> None:
     at = 0
     for line in lines:
@@ -279,11 +274,15 @@ def _in_order(lines: list[str], output: str) -> None:
             at = output.index(line + "\n", at) + len(line)
 
 
-def test_the_readme_play_examples_are_what_play_prints():
-    bots = _readme_block("$ meeple play citadels -p 4 --seed 7 --bots random\n")[1:]
+@pytest.mark.parametrize("doc", ["README.md", "docs/play.md"])
+def test_the_documented_play_examples_are_what_play_prints(doc):
+    bots = doctext.output_of(doc, "meeple play citadels -p 4 --seed 7 --bots random").splitlines()
     r = CliRunner().invoke(main, ["play", "citadels", "-p", "4", "--seed", "7", "--bots", "random"])
     _in_order(bots, r.output)
-    human = _readme_block("P1, choose a character:\n   1. Bishop (rank 5)")
+
+
+def test_the_documented_human_turn_is_what_play_prints():
+    human = doctext.block_from("docs/play.md", "P1, choose a character:\n   1. Bishop (rank 5)").splitlines()
     _in_order(human, play_in_a_terminal(CITADELS_SEED_3, ["? 2", "9", "1", "? 1", "1"]))
 
 

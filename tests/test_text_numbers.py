@@ -34,7 +34,7 @@ def test_numbers_a_text_names(text, lang, numbers):
     assert [v for v, _, _ in text_numbers(text, lang)] == numbers
 
 
-# Warnings per shipped pack with the checks as they are (README "meeple validate"): each
+# Warnings per shipped pack with the checks as they are (docs/packs.md, "A card's text against its rules"): each
 # names a number the rules derive (3 = 2 + 1, 5 = 6 - 1, 6 = 7 - 1) and does not write.
 SHIPPED = {"citadels": 0, "citadels-dark-city": 1, "citadels-2016": 6, "troyes": 0, "signorie": 0}
 

@@ -1,7 +1,8 @@
-"""The compiler asks a typed vocabulary for names (DESIGN.md, "Layout"), not the
-engine's Game: dsl/vocabulary.py declares every name it reads, a vocabulary
-built by hand compiles rules with no Game at all, and a Game's tables are its
-vocabulary's (the same objects), with compile outputs in ``vocab.result``."""
+"""The compiler asks a typed vocabulary for names (docs/architecture.md, "The
+effect language's pipeline"), not the engine's Game: dsl/vocabulary.py declares
+every name it reads, a vocabulary built by hand compiles rules with no Game at
+all, and a Game's tables are its vocabulary's (the same objects), with compile
+outputs in ``vocab.result``."""
 from __future__ import annotations
 
 import ast

@@ -148,8 +148,8 @@ cards:
     expect = (f"          - not any(c in {first_kind} where c is example_{first_kind})   # copies: 0 keeps it out of play"
               if first_kind else "          - round >= 1")
     write(f"tests/{name}.yaml", f"""# yaml-language-server: $schema={_schema_ref('scenario', up=1)}
-# Rules scenarios for {name}: 'meeple test {name}/tests'. See the meeple
-# README ("Scenario tests") for every step key.
+# Rules scenarios for {name}: 'meeple test {name}/tests'. See meeple's
+# docs/scenarios.md for every step key.
 kind: scenario
 pack: ..
 players: {game.min_players}
@@ -201,7 +201,7 @@ _GAME_RULES = """\
 # yaml-language-server: $schema=@SCHEMA_GAME@
 # The rules of @NAME@: players buy cards from a market of 3 with coins, or
 # take 2 coins; the game ends when the market is empty; cards score their
-# points. Every text below is the effect language (see the meeple README).
+# points. Every text below is the effect language (see meeple's docs/language.md).
 kind: game
 players: {min: 2, max: 4}
 
@@ -318,8 +318,8 @@ cards:
 
 _GAME_SCENARIO = """\
 # yaml-language-server: $schema=@SCHEMA_SCENARIO@
-# Rules scenarios for @NAME@: 'meeple test @NAME@/scenarios'. See the meeple
-# README ("Scenario tests") for every step key.
+# Rules scenarios for @NAME@: 'meeple test @NAME@/scenarios'. See meeple's
+# docs/scenarios.md for every step key.
 kind: scenario
 pack: ..
 players: 2

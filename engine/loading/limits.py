@@ -1,4 +1,4 @@
-"""The documented bounds on pack files (README, "Limits"): what the loader
+"""The documented bounds on pack files (docs/limits.md, "Pack files"): what the loader
 refuses before it parses, so a hostile or mistaken pack is reported at once,
 located, instead of taking minutes or all the memory.
 

@@ -14,7 +14,7 @@ from meeple.dsl.source import Source, TextOrigin  # noqa: F401  (re-exports: the
 from meeple.core.errors import Span
 
 # choices in one game (those a refusal undid included) before it is stopped as a loop that
-# never ends; a pack whose games are longer sets ``flow: max_decisions`` (README, "Limits")
+# never ends; a pack whose games are longer sets ``flow: max_decisions`` (docs/limits.md, "Running games")
 MAX_DECISIONS = 10_000
 # faces of a die a rule rolls: 1 to this many
 MAX_FACES = 1_000_000

@@ -145,7 +145,7 @@ def collector_paused(choose: Callable) -> Callable:
     collector found nothing to free after any decision of greedy or mcts:100 in
     the three shipped games, tests/test_bots.py). With the collector paused,
     a greedy decision took 0.51 ms instead of 0.88 in the smallest shipped pack,
-    7.1 ms instead of 11.8 in the largest (README). Nothing a bot chooses depends on it."""
+    7.1 ms instead of 11.8 in the largest. Nothing a bot chooses depends on it."""
     @functools.wraps(choose)
     def paused(*args, **kwargs):
         if not gc.isenabled():
@@ -158,7 +158,7 @@ def collector_paused(choose: Callable) -> Callable:
     return paused
 
 
-# Steps a planning bot's decision may take, all its samples together (README, "Limits"): the
+# Steps a planning bot's decision may take, all its samples together (docs/limits.md, "A planning bot's decision"): the
 # rules it plays on them and the evaluations it makes, counted as the rules' step budget counts
 # (dsl/steps.py). Greedy and MCTS's default search (200 iterations, playouts of 12 decisions)
 # get this many; a bigger search, proportionally more (``MctsAgent``). The shipped packs'

@@ -1,4 +1,4 @@
-"""The README's examples stay true: the first card validates, shows and plays."""
+"""docs/packs.md's first card stays true: it validates, shows and plays."""
 import random
 import re
 import shutil
@@ -6,6 +6,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+import doctext
 from meeple.cli import main
 from meeple.runtime.game import load_game
 
@@ -13,12 +14,12 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_first_card_example(tmp_path):
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = re.search(r"```yaml\n(# yaml-language-server[^\n]*\nkind: cards\ncard_kind: district\ncards:\n  - id: bank.*?)```", readme, re.S)
-    assert block, "the 'write your first card' example is missing from README.md"
+    first = re.compile(r"# yaml-language-server[^\n]*\nkind: cards\ncard_kind: district\ncards:\n  - id: bank")
+    block = next((b for b in doctext.blocks("docs/packs.md", "yaml", under="Write your first card") if first.match(b)), None)
+    assert block, "the 'write your first card' example is missing from docs/packs.md"
     pack = tmp_path / "mypack"
     shutil.copytree(ROOT / "content" / "citadels", pack)
-    (pack / "bank.yaml").write_text(block.group(1), encoding="utf-8")
+    (pack / "bank.yaml").write_text(block, encoding="utf-8")
     runner = CliRunner()
     assert runner.invoke(main, ["validate", str(pack)]).exit_code == 0
     assert "Bank  [bank]" in runner.invoke(main, ["cards", str(pack), "bank"]).output
