@@ -43,12 +43,24 @@ def test_the_tables_are_written_once_and_loaded_after(fresh_parser, monkeypatch)
                                               if type(t.pattern).__name__ == "PatternStr"}
 
 
-def test_a_broken_cache_file_is_rebuilt(fresh_parser):
-    P._parser()
+def test_a_broken_cache_file_is_rebuilt(fresh_parser, monkeypatch):
+    """A cache file that is not one: the tables are built again from the grammar, parse as
+    the first ones did, and are written over it, so the next start loads them unbuilt."""
+    built = P._parser()
     cache, = fresh_parser.iterdir()
     cache.write_bytes(b"not a cache\n")
     P._parser.cache_clear()
-    assert _tree(P._parser()) is not None
+    reads = []
+    real = lark.lark.load_grammar
+    monkeypatch.setattr(lark.lark, "load_grammar", lambda *a, **k: reads.append(1) or real(*a, **k))
+    rebuilt = P._parser()
+    assert reads, "the grammar was not read again"
+    assert _tree(rebuilt) == _tree(built)
+    assert cache.read_bytes() != b"not a cache\n" and cache.stat().st_size > 10_000, "the file was not written again"
+    P._parser.cache_clear()
+    reads.clear()
+    assert _tree(P._parser()) == _tree(built)
+    assert reads == [], "the rewritten file was not used"
 
 
 @pytest.mark.skipif(not hasattr(os, "getuid"), reason="files have no owners on this platform")
