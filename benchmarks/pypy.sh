@@ -1,11 +1,13 @@
 #!/bin/bash
 # meeple under PyPy, the optional faster runtime: set up its environment if missing, check that
-# the golden games are identical under it, and print its speed against CPython's and the reference's.
+# the golden games are identical under it, and print its speed against CPython's and the reference's
+# (CPU time, the two interpreters in alternating rounds: benchmarks/runtimes.py).
 #   benchmarks/pypy.sh [--setup-only] [--no-golden] [benchmarks/runtimes.py options...]
-# e.g. benchmarks/pypy.sh --warmup 2000 --games 500 --bots --validate
+# e.g. benchmarks/pypy.sh --warmup 2000 --games 500 --rounds 3 --bots --validate
 # Environment: PYPY (the interpreter, default pypy3), PYPY_ENV (the venv, default /tmp/pypy-env),
 # PYTHON (the CPython to compare with, default python3). Nothing is installed into CPython's
-# environment. Optional: CI runs CPython only, and no test needs PyPy.
+# environment, and PyPy's parser caches stay in PYPY_ENV/meeple-cache. Optional: CI runs CPython
+# only, and no test needs PyPy.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -17,7 +19,7 @@ for arg in "$@"; do
   case "$arg" in
     --setup-only) setup_only=1 ;;
     --no-golden) golden=0 ;;
-    -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exec "$cpython" "$here/runtimes.py" --help ;;
+    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exec "$cpython" "$here/runtimes.py" --help ;;
     *) rest+=("$arg") ;;
   esac
 done
@@ -43,4 +45,4 @@ if [ "$golden" = 1 ]; then
   echo "golden games under PyPy (tools/golden.py --check):"
   (cd "$root" && MEEPLE_CACHE_DIR="$env_dir/meeple-cache" "$py" tools/golden.py --check | tail -3)
 fi
-cd "$root" && exec "$cpython" "$here/runtimes.py" --pypy "$py" "${rest[@]+"${rest[@]}"}"
+cd "$root" && exec "$cpython" "$here/runtimes.py" --pypy "$py" --pypy-cache "$env_dir/meeple-cache" "${rest[@]+"${rest[@]}"}"

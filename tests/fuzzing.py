@@ -12,9 +12,14 @@ disagree about what counts as a failure:
 - a *python* error: a reported problem or rule error that says Python's own words
   (``TypeError``, ``'NoneType'``, ``list indices must be...``): a rule's fault is told
   in the language's words (dsl/faults.py), never Python's;
-- a *slow* case: reading, compiling and one random game took over
-  ``SLOW_SECONDS`` (a hard stop at ``HARD_SECONDS`` turns a hang into a
-  slow case instead of a stuck run).
+- a *costly* case (the suite's verdict): reading, compiling and one random game
+  made over ``max_calls`` function calls (counted, tests/work.py: the same on any
+  machine, so a loaded one cannot fail a case);
+- a *slow* case (tools/fuzz.py's verdict, timed, for a long run on a machine one
+  watches): they took over ``slow_seconds`` (``SLOW_SECONDS``).
+
+Either way a hard stop after ``hard_seconds`` turns a hang into a slow case
+instead of a stuck run: a guard, not a measure.
 
 Why seeded rather than hypothesis: a long run on demand wants a plain loop
 that prints counts and keeps every failing case on disk for a bug report;
@@ -37,6 +42,7 @@ from meeple.core.errors import MeepleError, Problems
 from meeple.runtime.game import Game
 from meeple.loading.pack import read_pack
 from meeple.play.session import play
+from work import counted
 
 ROOT = Path(__file__).resolve().parent.parent
 # The packs mutated, with a weight each: small packs often (fast), Troyes rarely (its compile takes ~0.2 s).
@@ -75,10 +81,11 @@ PYTHON_WORDS = re.compile(r"TypeError|ValueError|IndexError|KeyError|ZeroDivisio
 
 @dataclass
 class Outcome:
-    kind: str                      # valid, invalid, traceback, unlocated, python, slow
+    kind: str                      # valid, invalid, traceback, unlocated, python, costly, slow
     seconds: float
     detail: str = ""
     decisions: int = 0
+    calls: int = 0                 # the function calls the case made (when counted)
 
 
 @dataclass
@@ -170,8 +177,11 @@ def _alarm(signum, frame):
     raise _HardStop()
 
 
-def run_case(case: Case, workdir: Path, play_games: bool = True) -> Outcome:
-    """Write the case's pack into ``workdir``, read, compile and (when valid) play one random game."""
+def run_case(case: Case, workdir: Path, play_games: bool = True, slow_seconds: Optional[float] = SLOW_SECONDS,
+             max_calls: Optional[int] = None, hard_seconds: float = HARD_SECONDS) -> Outcome:
+    """Write the case's pack into ``workdir``, read, compile and (when valid) play one random game.
+    With ``max_calls``, the case's function calls are counted and more is a costly case; with
+    ``slow_seconds``, more seconds is a slow case (None: time is no verdict)."""
     if workdir.exists():
         shutil.rmtree(workdir)
     for name, text in case.files.items():
@@ -180,7 +190,28 @@ def run_case(case: Case, workdir: Path, play_games: bool = True) -> Outcome:
         path.write_text(text, encoding="utf-8")
     start = time.perf_counter()
     old = signal.signal(signal.SIGALRM, _alarm)
-    signal.setitimer(signal.ITIMER_REAL, HARD_SECONDS)
+    signal.setitimer(signal.ITIMER_REAL, hard_seconds)
+    try:
+        if max_calls is None:
+            out = _verdict(case, workdir, play_games, start, hard_seconds)
+        else:
+            with counted() as work:
+                out = _verdict(case, workdir, play_games, start, hard_seconds)
+            out.calls = work.calls
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    if out.kind not in ("valid", "invalid"):
+        return out
+    if max_calls is not None and out.calls > max_calls:
+        return Outcome("costly", out.seconds, f"made {out.calls:,} calls, over {max_calls:,}", out.decisions, out.calls)
+    if slow_seconds is not None and out.seconds > slow_seconds:
+        return Outcome("slow", out.seconds, f"took {out.seconds:.1f} s", out.decisions, out.calls)
+    return out
+
+
+def _verdict(case: Case, workdir: Path, play_games: bool, start: float, hard_seconds: float) -> Outcome:
+    """What reading, compiling and playing the pack in ``workdir`` did (the hard stop set)."""
     decisions = 0
     try:
         problems = Problems()
@@ -204,7 +235,7 @@ def run_case(case: Case, workdir: Path, play_games: bool = True) -> Outcome:
             if play_games and game is not None:
                 decisions = _random_game(game, case.number)
     except _HardStop:
-        return Outcome("slow", time.perf_counter() - start, f"stopped after {HARD_SECONDS:.0f} s")
+        return Outcome("slow", time.perf_counter() - start, f"stopped after {hard_seconds:g} s")
     except MeepleError as err:
         if err.span.file in ("", "<unknown>") or not err.span.line:     # a rule error names its line
             return Outcome("unlocated", time.perf_counter() - start, f"{type(err).__name__}: {err.message}")
@@ -213,13 +244,7 @@ def run_case(case: Case, workdir: Path, play_games: bool = True) -> Outcome:
         kind = "invalid"          # a located rule error while playing is a reported problem
     except Exception:             # noqa: BLE001 - this is what the fuzzer looks for
         return Outcome("traceback", time.perf_counter() - start, traceback.format_exc(limit=-6))
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
-    seconds = time.perf_counter() - start
-    if seconds > SLOW_SECONDS:
-        return Outcome("slow", seconds, f"took {seconds:.1f} s", decisions)
-    return Outcome(kind, seconds, "", decisions)
+    return Outcome(kind, time.perf_counter() - start, "", decisions)
 
 
 def _random_game(game: Game, seed: int) -> int:

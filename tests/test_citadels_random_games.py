@@ -1,41 +1,45 @@
-"""Random Citadels games at every player count keep the game's own invariants:
-the 66 districts are all there and exactly one player holds the crown,
-checked after every step (``random_play.play_checked`` also checks the
-invariants of every game: each card in exactly one zone, gold never
-negative, clone() and the JSON round-trip; the same seed giving the same
-game and copies playing on identically are checked for every pack in
-tests/test_conformance.py).
+"""What is true of a random game of Citadels, of the 2016 edition and with Dark City, at
+its end, on the games tests/test_conformance.py plays (shipped_games: each game's own
+invariants, the districts and characters all there, one crown holder, one character per
+rank, are checked there at every step).
+
+The property over random player counts and seeds is a soak run (``slow``, MEEPLE_SLOW=1).
 """
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as S
 
-from meeple.runtime.game import load_game
-from meeple.runtime.state import State
+from golden_games import game_of
 from random_play import play_checked
+from shipped_games import all_specs, citadels, played, spec_id
 
-GAME = load_game("citadels")
-CROWN = GAME.gvar_index["crown"]
-IS_DISTRICT = [GAME.card_defs[GAME.card_def_index[c]].kind == "district" for c in range(GAME.ncards)]
-
-
-def check_invariants(st: State) -> None:
-    assert sum(1 for zone in st.zones for c in zone if IS_DISTRICT[c]) == 66, "the 66 districts"
-    crown = st.gvars[CROWN]
-    assert isinstance(crown, int) and 0 <= crown < st.players, "exactly one crown holder"
+FAMILY = [s for s in all_specs() if s.pack.startswith("citadels")]
+EIGHT = [s for s in FAMILY if s.players == 8]
 
 
-def play_random(players: int, seed: int, check_every: int = 1) -> State:
-    return play_checked(GAME, players, seed, check_invariants, every=check_every, limit=5000)
+@pytest.mark.parametrize("spec", FAMILY, ids=[spec_id(s) for s in FAMILY])
+def test_a_random_game_ends_by_a_completed_city_not_by_the_round_limit(spec):
+    game = game_of(spec.pack)
+    st = played(spec)
+    first = st.gvars[game.gvar_index["first_complete"]]
+    assert first is not None and 0 <= first < st.players, "no city was completed"
+    assert st.round < game.defn.max_rounds
 
 
-@pytest.mark.parametrize("players", range(2, 8))
-def test_random_games_finish_with_invariants(players):
-    for seed in range(3, 6):     # seeds 0-2 are played by tests/test_conformance.py
-        play_random(players, seed)
+@pytest.mark.parametrize("spec", EIGHT, ids=[spec_id(s) for s in EIGHT])
+def test_eight_players_always_play_a_rank_nine_character(spec):
+    game = game_of(spec.pack)
+    st = played(spec)
+    unused, rank = game.zone_base[game.zone_index["unused"]], game.field_index["rank"]
+    nine = [c for c in range(game.ncards) if game.card_defs[game.card_def_index[c]].kind == "character"
+            and game.card_fields[c][rank] == 9]
+    assert nine and any(st.loc[c] != unused for c in nine)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=S.integers(2, 7), seed=S.integers(0, 2**31))
-def test_property_random_games(players, seed):
-    play_random(players, seed, check_every=7)
+def test_property_random_games_keep_the_invariants(players, seed):
+    """Soak: Citadels games of any count and seed keep every invariant (checked every 7th step)."""
+    game = game_of("citadels")
+    play_checked(game, players, seed, citadels(game, players, {}), every=7, limit=5000)

@@ -61,13 +61,25 @@ def test_game_plus_expansion_is_the_same_as_the_expansion_alone():
     assert a.pack.load_order == b.pack.load_order
 
 
-def test_the_expansion_plays_to_its_end():
+@pytest.mark.parametrize("seed", range(4))
+def test_the_expansion_plays_to_its_end_by_its_own_rules(seed):
+    """Random games of the merged pack end with every coin taken, and each player's gold
+    is what the merged rules give: the coins' values (the patched silver, the added gold
+    coin, the replaced crown without its old hook and trigger), the added hoard bonus
+    for three coins or more, 1 more for the crown."""
     game = load_game(str(PLUS))
-    st = game.new_state(2, 4)
-    rng = random.Random(4)
+    st = game.new_state(2, seed)
+    rng = random.Random(seed)
     while not st.over:
         game.apply(st, rng.randrange(len(st.pending.options)))
-    assert st.ranking
+    gold, deck, hand = game.res_index["gold"], game.zone_base[game.zone_index["deck"]], game.zone_base[game.zone_index["hand"]]
+    value = {c.id: c.field("value") for c in game.pack.cards}
+    assert st.zones[deck] == []
+    for p in range(2):
+        coins = [game.card_def_ids[c] for c in st.zones[hand + p]]
+        expected = sum(value[c] for c in coins) + (2 if len(coins) >= 3 else 0) + ("crown" in coins)
+        assert st.res[p * game.nres + gold] == expected, (p, coins)
+    assert sorted(st.ranking) == [0, 1] and len(st.scores) == 2
 
 
 def test_two_packs_patching_one_field_alike_do_not_conflict(tmp_path):

@@ -9,12 +9,12 @@ changed); greedy and MCTS seeded alike choose the same option in both, and the
 samples they plan on are the same. The second state is built here, by this
 module's own code, not by the sampler under test.
 
-MEEPLE_SLOW=1 checks 200 states per pack and bot (the issue's aim); the default
-run checks fewer, so the suite stays fast.
+Each property has a brief run (8 states per pack and bot, MCTS of 12 iterations; 4
+Thief's decisions) and a soak run, marked ``slow`` and so run only with MEEPLE_SLOW=1:
+200 states per pack and bot (the issue's aim), MCTS of 30 iterations, 20 decisions.
 """
 from __future__ import annotations
 
-import os
 import random
 
 import pytest
@@ -26,9 +26,8 @@ from meeple.runtime.game import load_game
 from meeple.runtime.redeal import Perspective, Redeal, determinize, hidden_variables
 
 PACKS = ["citadels", "citadels-dark-city", "citadels-2016", "troyes", "signorie"]
-SLOW = os.environ.get("MEEPLE_SLOW") == "1"
-STATES = 200 if SLOW else 8          # per pack and bot
-MCTS_ITERATIONS = 30 if SLOW else 12
+# (states per pack and bot, MCTS iterations, the Thief's decisions): the brief run and the soak
+RUNS = [pytest.param((8, 12, 4), id="brief"), pytest.param((200, 30, 20), id="soak", marks=pytest.mark.slow)]
 
 _GAMES: dict = {}
 
@@ -155,34 +154,37 @@ def _choice(game, st, seat: int, make) -> int:
 
 
 BOTS = {
-    "greedy": lambda game, seed: GreedyAgent(seed, evaluator(game)),
-    "mcts": lambda game, seed: MctsAgent(seed, evaluator(game), iterations=MCTS_ITERATIONS),
+    "greedy": lambda game, seed, iterations: GreedyAgent(seed, evaluator(game)),
+    "mcts": lambda game, seed, iterations: MctsAgent(seed, evaluator(game), iterations=iterations),
 }
 CASES = [(pack, bot) for pack in PACKS for bot in BOTS]
 
 
+@pytest.mark.parametrize("run", RUNS)
 @pytest.mark.parametrize("pack, bot", CASES, ids=[f"{p}-{b}" for p, b in CASES])
-def test_a_planning_bot_chooses_alike_in_states_its_seat_cannot_tell_apart(pack, bot):
+def test_a_planning_bot_chooses_alike_in_states_its_seat_cannot_tell_apart(pack, bot, run):
+    count, iterations, _ = run
     game = game_of(pack)
     rng = random.Random(7)
     differ = 0
-    states = decision_states(pack, STATES, seed=100 if bot == "mcts" else 0)
+    states = decision_states(pack, count, seed=100 if bot == "mcts" else 0)
     for n, a in enumerate(states):
         seat = a.pending.player
         b = indistinguishable(game, a, seat, rng)
         assert game.view(a, seat) == game.view(b, seat)
         differ += a.zones != b.zones
-        make = lambda: BOTS[bot](game, n)        # noqa: E731  (the same seed in both)
+        make = lambda: BOTS[bot](game, n, iterations)        # noqa: E731  (the same seed in both)
         assert _choice(game, a, seat, make) == _choice(game, b, seat, make), (pack, n, a.pending.prompt)
     assert differ >= len(states) // 3, "most sampled states hide cards that the second state deals otherwise"
 
 
+@pytest.mark.parametrize("run", RUNS)
 @pytest.mark.parametrize("pack", PACKS)
-def test_the_samples_of_states_a_seat_cannot_tell_apart_are_the_same(pack):
+def test_the_samples_of_states_a_seat_cannot_tell_apart_are_the_same(pack, run):
     """The stronger fact behind the property: the sampler reads nothing the seat cannot see."""
     game = game_of(pack)
     rng = random.Random(3)
-    for a in decision_states(pack, 4 * STATES, seed=50):
+    for a in decision_states(pack, 4 * run[0], seed=50):
         seat = a.pending.player
         b = indistinguishable(game, a, seat, rng)
         for seed in range(2):
@@ -225,7 +227,8 @@ def _swapped(game, st, hands):
     return other
 
 
-def test_the_thief_robs_alike_whoever_truly_holds_what():
+@pytest.mark.parametrize("run", RUNS)
+def test_the_thief_robs_alike_whoever_truly_holds_what(run):
     """The issue's case: the Thief's seat cannot tell these states apart (the two others'
     face-down characters swapped, one of them holding 40 gold), and mcts:100 used to
     rob the rich player's true character 20 times of 20 in each (a paused loop's list
@@ -239,12 +242,13 @@ def test_the_thief_robs_alike_whoever_truly_holds_what():
     robbed_true = 0
     keys = a.pending.keys()
     p2_char = game.card_def_ids[a.zones[hands[0]][0]]
-    for seed in range(20 if SLOW else 4):
+    decisions = run[2]
+    for seed in range(decisions):
         choice_a = MctsAgent(seed, value, iterations=100).choose(Perspective(game, a, seat), list(range(len(keys))))
         choice_b = MctsAgent(seed, value, iterations=100).choose(Perspective(game, b, seat), list(range(len(keys))))
         assert choice_a == choice_b, (keys[choice_a], keys[choice_b])
         robbed_true += p2_char in keys[choice_a]
-    assert robbed_true < (20 if SLOW else 4)
+    assert robbed_true < decisions
 
 
 # ---------------------------------------------------------------- what the re-deal does

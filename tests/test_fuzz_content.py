@@ -55,9 +55,25 @@ def workdir(tmp_path_factory):
     return tmp_path_factory.mktemp("fuzz") / "pack"
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# No deadline: how long an example takes is no verdict (a loaded machine is slow); the
+# brief run is 150 examples, the soak run (``slow``, MEEPLE_SLOW=1) 2,000.
+FUZZ = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@settings(FUZZ, max_examples=150)
 @given(mutations())
 def test_mutated_pack_reports_problems_never_crashes(workdir, muts):
+    _check(workdir, muts)
+
+
+@pytest.mark.slow
+@settings(FUZZ, max_examples=2000)
+@given(mutations())
+def test_mutated_pack_reports_problems_never_crashes_soak(workdir, muts):
+    _check(workdir, muts)
+
+
+def _check(workdir, muts):
     files = dict(FILES)
     for m in muts:
         apply(files, m)

@@ -30,7 +30,7 @@ from meeple.core.outputs import NotRegular, open_regular, replaced, write_text
 
 REPO = Path(__file__).resolve().parent.parent
 MINIMAL = str(REPO / "tests" / "content" / "valid" / "minimal")
-GUARD = 60          # seconds: a subprocess that would block for ever fails the test instead of hanging it
+GUARD = 300         # seconds: a subprocess that would block for ever fails the test instead of hanging it
 needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
 
 

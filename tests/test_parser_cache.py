@@ -1,5 +1,6 @@
 """The DSL parser's tables are kept in a private cache folder between runs; parsed texts are
 shared within a process. Neither changes a tree, a position or an error."""
+import functools
 import os
 import stat
 
@@ -44,12 +45,24 @@ def test_the_tables_are_written_once_and_loaded_after(fresh_parser, monkeypatch)
                                               if type(t.pattern).__name__ == "PatternStr"}
 
 
-def test_a_broken_cache_file_is_rebuilt(fresh_parser):
-    P._parser()
+def test_a_broken_cache_file_is_rebuilt(fresh_parser, monkeypatch):
+    """A cache file that is not one: the tables are built again from the grammar, parse as
+    the first ones did, and are written over it, so the next start loads them unbuilt."""
+    built = P._parser()
     cache, = fresh_parser.iterdir()
     cache.write_bytes(b"not a cache\n")
     P._parser.cache_clear()
-    assert _tree(P._parser()) is not None
+    reads = []
+    real = lark.lark.load_grammar
+    monkeypatch.setattr(lark.lark, "load_grammar", lambda *a, **k: reads.append(1) or real(*a, **k))
+    rebuilt = P._parser()
+    assert reads, "the grammar was not read again"
+    assert _tree(rebuilt) == _tree(built)
+    assert cache.read_bytes() != b"not a cache\n" and cache.stat().st_size > 10_000, "the file was not written again"
+    P._parser.cache_clear()
+    reads.clear()
+    assert _tree(P._parser()) == _tree(built)
+    assert reads == [], "the rewritten file was not used"
 
 
 @pytest.mark.skipif(not hasattr(os, "getuid"), reason="files have no owners on this platform")
@@ -88,19 +101,33 @@ def test_a_text_is_parsed_once_and_its_errors_are_located_every_time():
     assert P.parse("x + 1", a, "expr_start") is P.parse("x + 1", b, "expr_start")
 
 
+@functools.lru_cache(maxsize=None)
+def _shipped_trees() -> dict:
+    """(text, start rule) -> tree of every rule text of the shipped packs, and of theirs only:
+    the process's kept trees (P._TREES, which by now hold every text the suite has parsed)
+    are set aside while the packs load, and put back after."""
+    from meeple.core.errors import Problems
+    from meeple.runtime.game import Game
+    from meeple.loading.folders import resolve_all, shipped_packs
+    from meeple.loading.pack import read_packs
+    kept = dict(P._TREES)
+    P._TREES.clear()
+    try:
+        for pack in shipped_packs():
+            problems = Problems()
+            Game(read_packs(resolve_all(pack), problems)).compile(problems)
+            assert not problems.errors
+        return dict(P._TREES)
+    finally:
+        P._TREES.update(kept)
+
+
 def test_the_trees_are_those_of_larks_transformer():
     """meeple.dsl.parser builds nodes without Lark's Transformer: the same nodes, positions included,
     for every text of every shipped pack."""
-    from meeple.core.errors import Problems
-    from meeple.runtime.game import Game
-    from meeple.loading.folders import resolve_all
-    from meeple.loading.pack import read_packs
-    for pack in ("citadels", "citadels-2016", "citadels-dark-city", "signorie", "troyes"):
-        problems = Problems()
-        Game(read_packs(resolve_all(pack), problems)).compile(problems)
-        assert not problems.errors
-    assert len(P._TREES) > 250
-    for (text, start), tree in list(P._TREES.items()):
+    trees = _shipped_trees()
+    assert len(trees) > 250
+    for (text, start), tree in trees.items():
         src = text if text.endswith("\n") else text + "\n"
         assert B._BUILDER.transform(P._parser().parse(src, start=start)) == tree
 
@@ -112,9 +139,8 @@ def _reference():
 
 
 def test_the_shortcut_parser_gives_larks_own_trees():
-    test_the_trees_are_those_of_larks_transformer()          # fills P._TREES with every shipped text
     ref = _reference()
-    texts = list(P._TREES) + [(TEXT, "start"), ("a + b * -c of p > 2 and not x in y", "expr_start"),
+    texts = list(_shipped_trees()) + [(TEXT, "start"), ("a + b * -c of p > 2 and not x in y", "expr_start"),
                               ("if (a):\n    gain 1 gold\n", "start"), ("c in hand where c.cost > 1", "binder_start")]
     assert sum(cb is P._first for cb in P._parser()._callbacks.values()) > 5
     for text, start in texts:
@@ -143,15 +169,7 @@ def test_the_shortcut_parser_fails_as_lark_does(text):
 # ---------------------------------------------------------------- trees kept between runs
 def _shipped_texts():
     """(text, start rule) of every rule text of the shipped packs."""
-    from meeple.runtime.game import load_game
-    from meeple.loading.folders import shipped_packs
-    out = {}
-    for pack in shipped_packs():
-        g = load_game(pack, generate=False)
-        for (text, start) in list(P._TREES):
-            out[(text, start)] = None
-        del g
-    return list(out)
+    return list(_shipped_trees())
 
 
 def test_every_shipped_tree_is_kept_and_read_back_as_it_was():

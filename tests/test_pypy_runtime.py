@@ -1,6 +1,8 @@
 """The optional PyPy runtime's pieces that CPython can check (no test needs PyPy):
 benchmarks/py39compat.py makes dataclass(slots=True) classes as CPython 3.11
-does, and benchmarks/runtimes.py refuses bad arguments before running anything."""
+does; benchmarks/runtimes.py refuses bad arguments before running anything, keeps
+PyPy's parser caches in a folder of its own (never beside an installed Python) and
+measures the two interpreters in alternating rounds."""
 import dataclasses
 import sys
 from pathlib import Path
@@ -80,11 +82,33 @@ def test_compat_install_is_a_no_op_on_3_10_and_newer():
 @pytest.mark.parametrize("argv, message", [
     ([], "--pypy PATH is required (benchmarks/pypy.sh passes it)"),
     (["--pypy", "x", "--only", "citadels:5"], "--only: choose among citadels:4, troyes:4, signorie:4, citadels:7"),
-    (["--pypy", "x", "--games", "0"], "--warmup must be >= 0 and --games >= 1"),
-    (["--pypy", "x", "--warmup", "-1"], "--warmup must be >= 0 and --games >= 1"),
+    (["--pypy", "x", "--games", "0"], "--warmup must be >= 0, --games and --rounds >= 1"),
+    (["--pypy", "x", "--warmup", "-1"], "--warmup must be >= 0, --games and --rounds >= 1"),
+    (["--pypy", "x", "--rounds", "0"], "--warmup must be >= 0, --games and --rounds >= 1"),
 ])
 def test_runtimes_refuses_bad_arguments(argv, message, capsys):
     with pytest.raises(SystemExit) as exit_:
         runtimes.main(argv)
     assert exit_.value.code == 2
     assert capsys.readouterr().err.strip().endswith(f"runtimes.py: error: {message}")
+
+
+def test_the_pypy_caches_go_to_a_temporary_folder_or_the_one_given(monkeypatch, tmp_path):
+    """Never beside the interpreter's installation (the venv's python is a link to it): a
+    temporary folder, removed after the run, unless --pypy-cache names one."""
+    import tempfile
+    seen = []
+    monkeypatch.setattr(runtimes, "compare", lambda args, lines, interpreters: seen.append(interpreters))
+    assert runtimes.main(["--pypy", sys.executable]) == 0
+    (cpython, none), (pypy, cache) = seen[-1]
+    assert none is None and pypy == sys.executable
+    assert Path(cache).parent == Path(tempfile.gettempdir()) and not Path(cache).exists()
+    assert runtimes.main(["--pypy", sys.executable, "--pypy-cache", str(tmp_path / "c")]) == 0
+    assert seen[-1][1] == (sys.executable, str(tmp_path / "c"))
+
+
+def test_the_runtimes_are_measured_in_alternating_rounds():
+    calls = []
+    records = runtimes.alternating((("a", None), ("b", "c")), 3, lambda py, cache: calls.append(py) or {"x": float(len(calls))})
+    assert calls == ["a", "b", "b", "a", "a", "b"]
+    assert runtimes.middle(records[0]) == {"x": 4.0, "rounds": 3} and runtimes.middle(records[1]) == {"x": 3.0, "rounds": 3}

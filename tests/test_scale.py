@@ -279,7 +279,11 @@ def test_a_paired_difference_in_win_shares_is_exact():
 @pytest.mark.skipif(not hasattr(signal, "raise_signal"), reason="signal.raise_signal: Python 3.8+")
 def test_a_signal_while_a_game_is_folded_in_waits_until_it_is():
     """Ctrl-C in the middle of folding a game in: the game is folded in whole, then the
-    KeyboardInterrupt comes (a half-folded game would leave figures that disagree)."""
+    KeyboardInterrupt comes (a half-folded game would leave figures that disagree).
+    Python's own Ctrl-C handler is set for the test: a suite started in the background
+    by a shell (``pytest &``) begins with SIGINT ignored, and an ignored signal waits
+    for nothing."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     folding = _Folding().install()
     steps = []
     try:
@@ -292,8 +296,10 @@ def test_a_signal_while_a_game_is_folded_in_waits_until_it_is():
             signal.raise_signal(signal.SIGINT)
     finally:
         folding.uninstall()
+        uninstalled = signal.getsignal(signal.SIGINT)
+        signal.signal(signal.SIGINT, previous)
     assert steps == ["first half", "second half"]
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert uninstalled is signal.default_int_handler
 
 
 def test_a_worker_ends_at_the_sigterm_that_stops_it(monkeypatch):

@@ -1,7 +1,8 @@
-"""Runs every rules scenario under tests/scenarios (the `meeple test` format).
+"""The `meeple test` format itself: its failures, exactly, its options and reports.
 
-Each scenario becomes one pytest case with a readable id, so a failure shows
-the scenario's name, file, line and the engine's own message.
+The rules scenarios under tests/scenarios are not run here: each scenario of each
+file is a pytest item of its own (collected by tests/conftest.py with
+tests/scenario_items.py), named by its file and name and failing with its own message.
 """
 import json
 import xml.etree.ElementTree as ET
@@ -12,24 +13,24 @@ from click.testing import CliRunner
 
 from meeple.cli import ExitCode, main
 from meeple.authoring.scenario import collect, run_file
+from meeple.loading.folders import resolve, shipped_packs
+from meeple.loading.yamlsrc import load_yaml
 
 ROOT = Path(__file__).parent / "scenarios"
-FILES = collect([str(ROOT)])
 
 
-def _cases():
-    for f in FILES:
-        for r in run_file(f):
-            yield pytest.param(r, id=f"{f.relative_to(ROOT)}::{r.name}")
-
-
-@pytest.mark.parametrize("result", list(_cases()))
-def test_scenario(result):
-    assert result.ok, f"{result.file}:{result.span.line}:{result.span.col}: {result.message}"
-
-
-def test_scenarios_exist_for_every_shipped_game():
-    assert FILES, "no scenario files found"
+def test_every_shipped_game_has_scenario_files_each_with_scenarios():
+    """Each shipped pack is pinned by scenarios: files naming it, each with at least one
+    scenario (the items are collected from these files)."""
+    packs: dict = {}
+    for f in collect([str(ROOT)]):
+        data = load_yaml(f, str(f)).data
+        assert data["scenarios"], f"{f} has no scenario"
+        ref = str(data["pack"])        # a shipped pack's id, or a path from the file's folder
+        folder = f.parent / ref if (f.parent / ref).is_dir() else resolve(ref)
+        packs.setdefault(folder.resolve(), []).append(f)
+    for pack in shipped_packs():
+        assert packs.get(resolve(pack).resolve()), f"no scenario file under {ROOT} is for the pack '{pack}'"
 
 
 # A broken 'arrange' step is reported at its line with what is wrong.

@@ -1,38 +1,23 @@
-"""Random Signorie games at 2, 3 and 4 players, and in the short season, finish
-with the game's own invariants after every step: brides 1-5, at most 4 dice a
-player a round and never two of one colour, every city track at most 4, the
-54 alliance tiles, the right number of rounds. (``random_play.play_checked``
-also checks the invariants of every game: each tile, die and family member in
-exactly one place, florins and VP never negative, clone() and the JSON
-round-trip; the same seed giving the same game is checked for every pack in
-tests/test_conformance.py.)"""
+"""What is true of a random game of Signorie: it lasts 7 rounds (6 in the short season);
+and games of players who pass only when nothing else is left ("busy") keep every
+invariant too, and take 4 dice in a round. The random games are those
+tests/test_conformance.py plays (shipped_games: Signorie's own invariants, brides 1-5,
+at most 4 dice a player a round and never two of one colour, every city track at most
+4, the 54 alliance tiles, are checked there at every step); the busy games are played
+here, with the same checks.
+"""
 import random
 
 import pytest
 
-from meeple.runtime.game import load_game
+from golden_games import game_of
 from meeple.runtime.state import State
 from random_play import Chooser, play_checked
+from shipped_games import all_specs, played, signorie, spec_id
 
-GAME = load_game("signorie")
-BRIDES = GAME.res_index["brides"]
+GAME = game_of("signorie")
 TAKEN = GAME.zone_base[GAME.zone_index["taken"]]
-ALLIANCE = frozenset(c for c, d in enumerate(GAME.card_def_index) if GAME.card_defs[d].kind == "alliance")
-CITY_ZONES = [GAME.zone_index[z] for z in ("married", "envoys")]
-COLOUR = GAME.field_index["colour"]
-
-
-def check(st: State) -> None:
-    for p in range(st.players):
-        assert st.res[p * GAME.nres + BRIDES] in range(1, 6), "1 to 5 brides"
-        taken = st.zones[TAKEN + p]
-        assert len(taken) <= 4, "at most 4 dice a round"
-        colours = [GAME.card_fields[d][COLOUR] for d in taken]
-        assert len(set(colours)) == len(colours), "never two dice of one colour"
-    for zi in CITY_ZONES:
-        base, n = GAME.zone_base[zi], len(GAME.kind_cards["city"])
-        assert all(len(st.zones[base + i]) <= 4 for i in range(n))
-    assert len(ALLIANCE) == 54 and sum(1 for z in st.zones for c in z if c in ALLIANCE) == 54, "the 54 alliance tiles"
+RANDOM = [s for s in all_specs() if s.pack == "signorie"]
 
 
 def busy(seed: int) -> Chooser:
@@ -47,22 +32,18 @@ def busy(seed: int) -> Chooser:
     return choose
 
 
-def play(players, seed, options=None, busy_players=False):
-    return play_checked(GAME, players, seed, check, options, limit=5000, choose=busy(seed) if busy_players else None)
+@pytest.mark.parametrize("spec", RANDOM, ids=[spec_id(s) for s in RANDOM])
+def test_a_random_game_lasts_seven_rounds_or_six_in_the_short_season(spec):
+    assert played(spec).round == (6 if dict(spec.options).get("short_season") else 7)
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("busy_players", [False, True], ids=["random", "busy"])
-def test_random_games(players, busy_players):
-    for seed in range(2):
-        st = play(players, seed, busy_players=busy_players)
-        assert st.round == 7
-
-
-@pytest.mark.parametrize("players", [2, 4])
-def test_short_season_games(players):
-    st = play(players, 3, options={"short_season": True}, busy_players=True)
-    assert st.round == 6
+@pytest.mark.parametrize("players, seed, options, rounds", [
+    (2, 0, {}, 7), (3, 1, {}, 7), (4, 0, {}, 7), (4, 1, {}, 7),
+    (2, 3, {"short_season": True}, 6), (4, 3, {"short_season": True}, 6)])
+def test_busy_games_keep_the_invariants_and_last_their_rounds(players, seed, options, rounds):
+    st = play_checked(GAME, players, seed, signorie(GAME, players, options), options, limit=5000, choose=busy(seed),
+                      round_trip_every=10)
+    assert st.round == rounds
 
 
 def test_busy_players_take_four_dice():

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 
-def play_in_a_terminal(args: list[str], answers: list[str], columns: int = 100, timeout: float = 60) -> str:
+def play_in_a_terminal(args: list[str], answers: list[str], columns: int = 100, timeout: float = 300) -> str:
     """Runs ``meeple play ARGS`` on a pseudo-terminal, types ``answers`` one per
     prompt (then '1'), and returns the screen as text."""
     master, slave = os.openpty()

@@ -1,45 +1,24 @@
-"""Random Troyes games at 2, 3 and 4 players finish with the game's own
-invariants: 12 citizens a player, at most 12 of them in play, the right
-number of rounds; and the Troyes regression tests. (``random_play.play_checked``
-also checks the invariants of every game: every die, cube, citizen and card in
-exactly one place, deniers and VP never negative, influence 0-20, clone() and
-the JSON round-trip; the same seed giving the same game is checked for every
-pack in tests/test_conformance.py.)"""
+"""What is true of a random game of Troyes: it lasts the rounds of its player count (4,
+5, 6 for 2, 3, 4 players); and the Troyes regression tests, with players of their own.
+The random games are those tests/test_conformance.py plays (shipped_games: Troyes's own
+invariants, a player's citizens in their own stock or hand or on the board, a space
+holding one citizen at most, are checked there at every step).
+"""
 import random
 
 import pytest
 
-from meeple.runtime.game import load_game
-from meeple.runtime.state import State
-from random_play import play_checked
+from golden_games import game_of
+from shipped_games import all_specs, played, spec_id
 
-GAME = load_game("troyes")
+GAME = game_of("troyes")
 ROUNDS = {2: 4, 3: 5, 4: 6}
+RANDOM = [s for s in all_specs() if s.pack == "troyes"]
 
 
-CITIZEN = GAME.card_index["citizen"]
-RESERVE = GAME.zone_base[GAME.zone_index["reserve"]]
-
-
-def check(st: State) -> None:
-    for p in range(st.players):
-        # a player's citizens: 12 at most, wherever they are; those in play are the rest of the stock
-        mine = [c for c, d in enumerate(GAME.card_def_index) if d == CITIZEN and GAME.card_seat[c] == p]
-        assert len(mine) == 12
-        in_play = [c for c in mine if st.loc[c] != RESERVE + p]
-        assert len(in_play) <= 12
-
-
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_random_games(players):
-    for seed in range(3, 6):     # seeds 0-2 are played by tests/test_conformance.py
-        st = play_checked(GAME, players, seed, check, every=5, limit=20000)
-        assert st.round == ROUNDS[players]
-
-
-def test_printed_joust_option_plays():
-    st = play_checked(GAME, 3, 5, check, options={"printed_joust": True}, every=5, limit=20000)
-    assert st.opts == [True]
+@pytest.mark.parametrize("spec", RANDOM, ids=[spec_id(s) for s in RANDOM])
+def test_a_random_game_lasts_the_rounds_of_its_player_count(spec):
+    assert played(spec).round == ROUNDS[spec.players]
 
 
 def test_a_round_ends_when_no_die_is_left():
