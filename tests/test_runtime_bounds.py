@@ -1,5 +1,5 @@
 """Running games cannot hang, fill the memory or crash: every bound of docs/limits.md
-"Limits" stops a game with a located rule error that names the game's seed and
+stops a game with a located rule error that names the game's seed and
 the choices made before it, and every command shows it as a clean message
 (exit 1), never a traceback.
 
