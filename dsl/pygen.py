@@ -26,7 +26,8 @@ comes after a comment naming the rule it was written from and its YAML file and
 line; a function reads the frame's locals (``L = fr.locals``), and a walk takes
 the values it is passed, only where they are used; a function whose every run is
 written into another (an expression inside a run of statements, a branch's test)
-is left out.
+is left out; and the lines are registered with ``linecache`` under the pack's name
+(``generated_file``), so a traceback through them shows them.
 
 Compatibility: a generated function takes ``(state, frame)`` like a closure,
 reads and writes the same frame locals (including the comprehension caches of
@@ -37,6 +38,7 @@ reads no variable that exists only in generated code).
 """
 from __future__ import annotations
 
+import linecache
 import re
 import types as _pytypes
 from dataclasses import dataclass, field
@@ -153,7 +155,10 @@ def _interpret(instrs: list, nxt: int) -> Fn:
     return run
 
 def generated_file(pack: str) -> str:
-    """The file name a pack's generated module is compiled under."""
+    """The file name a pack's generated module is compiled under, and registered with
+    ``linecache`` by (as Jinja registers its templates), so tracebacks (``meeple --debug``,
+    the ``traceback`` module) show the generated lines. In angle brackets: no file of
+    that name is ever looked for. A pack compiled again replaces its lines."""
     return f"<meeple:{pack} rules>"
 
 
@@ -576,7 +581,8 @@ class PyGen:
         return charge_lines(n if factor == 1 else f"{n} * {factor}", where)
 
     def finish(self) -> None:
-        """Compile every generated function at once and put each in its place."""
+        """Compile every generated function at once, put each in its place, and register
+        the module's lines with ``linecache`` under ``self.filename``."""
         self.write_callers()
         for group, made in self.menu_names.items():      # a group given no generated menu lists by the engine
             self.ns.setdefault(made, _engine_menu(group))
@@ -635,6 +641,7 @@ class PyGen:
             self.ns[tname] = [fns.get(d) for d in defs]
         for name, fn, _, _ in self.placeholders:
             fn.__code__ = self.ns[name].__code__
+        linecache.cache[self.filename] = (len(source), None, source.splitlines(True), self.filename)
         self.source = source
         self.placeholders = []
 

@@ -622,3 +622,40 @@ def test_names_in_comments_stay_comments(tmp_path):
     source = g.pygen.source
     assert "\nraise SystemExit" not in source and "evil\\nraise SystemExit #" in source
     assert play(g, 2, 1).over
+
+
+def test_a_traceback_through_generated_code_shows_its_lines():
+    """The module's lines are registered with linecache under its file name, so Python's
+    traceback (and `meeple --debug`) shows the generated line that failed, not a blank."""
+    import traceback
+    from meeple.dsl.runtime import Frame
+    g = load_game("citadels")
+    fn = g.actions[0].when
+    assert fn.__code__.co_filename == g.pygen.filename == "<meeple:citadels rules>"
+    with pytest.raises(AttributeError) as info:
+        fn(None, Frame(-1, 0, [None] * 4, 0, -1))        # no state: the first read of it fails
+    last = traceback.extract_tb(info.tb)[-1]
+    assert last.filename == g.pygen.filename and last.name == fn.__name__
+    written = g.pygen.source.splitlines()[last.lineno - 1].strip()
+    assert last.line == written and "st." in written
+    shown = "".join(traceback.format_exception(info.value))
+    assert f'File "{g.pygen.filename}", line {last.lineno}, in {fn.__name__}\n    {written}' in shown
+
+
+def test_meeple_debug_shows_the_generated_line_of_an_internal_error(monkeypatch):
+    """An internal error raised inside generated code: `meeple --debug` prints a traceback
+    whose last frame is the generated line, with its text."""
+    from click.testing import CliRunner
+    import meeple.dsl.pygen as G
+    from meeple.cli import ExitCode, main
+
+    class Broken(Exception):
+        pass
+
+    def broken(*args):
+        raise Broken("a defect in the engine")
+    monkeypatch.setitem(G._RUNTIME, "_Decision", broken)      # what a generated question calls to ask
+    r = CliRunner().invoke(main, ["--debug", "play", "citadels", "-p", "2", "--bots", "random,random", "--seed", "3", "--quiet"])
+    assert r.exit_code == ExitCode.INTERNAL, r.output
+    tail = r.output[r.output.rindex('File "<meeple:citadels rules>"'):]
+    assert "_Decision(" in tail.splitlines()[1] and "a defect in the engine" in r.output
