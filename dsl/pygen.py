@@ -63,6 +63,25 @@ __all__ = ["PyGen", "fusable", "generated_file"]
 # statements that may pause (ask a player) or run other code (a new frame): they end a run
 _PAUSING = (A.Choose, A.ChooseOne, A.CallProc, A.DoHook, A.Emit, A.PlayActions)
 
+# Every kind of node of dsl/ast.py is written here by a method named for it ('g_' for an
+# expression, 'w_' for a statement of a run) or is one of these, with what runs it instead.
+# tests/test_node_kinds.py fails on a kind of node that is neither (a new node must be
+# written here or say why not), and on a name here that is no kind of node.
+WRITTEN_ELSEWHERE = {
+    "Comprehension": "written by the call that walks it (count, any, first, ...: ``aggregate``)",
+    "Amount": "written by its statement (``w_Counter``)",
+    "Option": "a branch of its 'choose one', which runs as closures",
+    "Draw": "its closure, called from the generated run of statements",
+    "Swap": "its closure, called from the generated run of statements",
+    "Roll": "its closure, called from the generated run of statements",
+    "Choose": "an instruction that asks a player (``choose``; with a where-clause or 'up to', the closures')",
+    "ChooseOne": "the closures' instructions (it asks a player)",
+    "DoHook": "the closures' instruction (it runs a card's hook, a unit of its own)",
+    "Emit": "the closures' instruction (it runs the handlers of an event, units of their own)",
+    "PlayActions": "an instruction that asks a player (``play_actions``) and the group's menu (``menu``)",
+}
+
+
 def fusable(s: A.Node, inline: Any = ()) -> bool:
     """Whether a statement runs to its end without pausing, so that it can be
     written as plain Python together with its neighbours. ``inline``: the
