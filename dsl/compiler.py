@@ -683,7 +683,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         gen = self.writer()
         found = gen.src_of.get(who) if gen is not None else None
         if found is not None:       # a body that pauses: entering and leaving are instructions, generated
-            self.emit(unit, s.pos, gen.op([*found[0], f"L[{saved}] = fr.me", f"fr.me = {found[1]}"], enter))
+            self.emit(unit, s.pos, gen.op([*found[0], f"L[{saved}] = fr.me", f"fr.me = {found[1]}"], enter, gen.where_of.get(who, "")))
         else:
             self.simple(unit, s.pos, enter)
         was = unit.me_bound
@@ -691,7 +691,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         self.block(unit, s.body)
         unit.me_bound = was
         if found is not None:
-            self.emit(unit, s.pos, gen.op([f"fr.me = L[{saved}]"], leave))
+            self.emit(unit, s.pos, gen.op([f"fr.me = L[{saved}]"], leave, gen.where_of.get(who, "")))
         else:
             self.simple(unit, s.pos, leave)
 

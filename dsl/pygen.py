@@ -17,7 +17,17 @@ Safety: nothing of a pack's text is ever spliced into the source. Names in
 the source are made here (``_e12``, ``_v3``, ``_k7``); every value a pack
 supplies (texts, enum values, tables, closures) is bound to a made name in the
 module's namespace; integers enter as ``repr(int)``. The namespace has no
-builtins but the few listed in ``_BUILTINS``.
+builtins but the few listed in ``_BUILTINS``. The one place a pack's words
+appear is a comment (a file or rule name), one line with anything that
+could end it escaped (``comment``).
+
+Readable: the module is meant to be read (``meeple compile PACK``). Each function
+comes after a comment naming the rule it was written from and its YAML file and
+line; a function reads the frame's locals (``L = fr.locals``), and a walk takes
+the values it is passed, only where they are used; a function whose every run is
+written into another (an expression inside a run of statements, a branch's test)
+is left out; and the lines are registered with ``linecache`` under the pack's name
+(``generated_file``), so a traceback through them shows them.
 
 Compatibility: a generated function takes ``(state, frame)`` like a closure,
 reads and writes the same frame locals (including the comprehension caches of
@@ -28,13 +38,16 @@ reads no variable that exists only in generated code).
 """
 from __future__ import annotations
 
+import linecache
 import re
 import types as _pytypes
+from dataclasses import dataclass, field
 from keyword import iskeyword
 from typing import Any, Callable, Optional, Sequence
 
 from . import ast as A
 from .hoist import free_names, invariant_parts
+from .parser import to_span
 from .primitives import PRIMITIVES
 from .errors import MeepleError, Refusal, RuleError
 from .interaction import ACTION_KIND, ACTION_PROMPT, CHOOSE_KIND, no_such_chooser
@@ -45,10 +58,28 @@ from .types import (MAX_NUMBER, RULE_FAULTS, SKIP, STOP, SUSPEND, UNSET, Fn, Uni
                     remainder, uses, zone_to_write)
 from .typesys import BOOL, INT, AnyT, Card, List, Type, Zone, card_kind
 
-__all__ = ["PyGen", "GENERATED_FILE", "fusable"]
+__all__ = ["PyGen", "fusable", "generated_file"]
 
 # statements that may pause (ask a player) or run other code (a new frame): they end a run
 _PAUSING = (A.Choose, A.ChooseOne, A.CallProc, A.DoHook, A.Emit, A.PlayActions)
+
+# Every kind of node of dsl/ast.py is written here by a method named for it ('g_' for an
+# expression, 'w_' for a statement of a run) or is one of these, with what runs it instead.
+# tests/test_node_kinds.py fails on a kind of node that is neither (a new node must be
+# written here or say why not), and on a name here that is no kind of node.
+WRITTEN_ELSEWHERE = {
+    "Comprehension": "written by the call that walks it (count, any, first, ...: ``aggregate``)",
+    "Amount": "written by its statement (``w_Counter``)",
+    "Option": "a branch of its 'choose one', which runs as closures",
+    "Draw": "its closure, called from the generated run of statements",
+    "Swap": "its closure, called from the generated run of statements",
+    "Roll": "its closure, called from the generated run of statements",
+    "Choose": "an instruction that asks a player (``choose``; with a where-clause or 'up to', the closures')",
+    "ChooseOne": "the closures' instructions (it asks a player)",
+    "DoHook": "the closures' instruction (it runs a card's hook, a unit of its own)",
+    "Emit": "the closures' instruction (it runs the handlers of an event, units of their own)",
+    "PlayActions": "an instruction that asks a player (``play_actions``) and the group's menu (``menu``)",
+}
 
 
 def fusable(s: A.Node, inline: Any = ()) -> bool:
@@ -142,7 +173,77 @@ def _interpret(instrs: list, nxt: int) -> Fn:
         return nxt
     return run
 
-GENERATED_FILE = "<meeple generated rules>"
+def generated_file(pack: str) -> str:
+    """The file name a pack's generated module is compiled under, and registered with
+    ``linecache`` by (as Jinja registers its templates), so tracebacks (``meeple --debug``,
+    the ``traceback`` module) show the generated lines. In angle brackets: no file of
+    that name is ever looked for. A pack compiled again replaces its lines."""
+    return f"<meeple:{pack} rules>"
+
+
+def comment(text: str) -> str:
+    """A comment line of the generated source. Its text comes from the pack (file and
+    rule names), so whatever could end the line or trouble the compiler (a newline,
+    a NUL, anything that does not print) is written as its escape: a comment stays
+    one comment line, however its names are spelled."""
+    return "# " + "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+
+
+def headline(rule: str, span: Any) -> str:
+    """A function's comment: the rule it was written from and where that is in the pack."""
+    return comment(f"{span.file}:{span.line}: {rule}" if span is not None else rule)
+
+
+@dataclass
+class _Part:
+    """One function of the generated module: its comment line (where in the pack it comes
+    from), its source, and the spans of the statements its lines run (line within it, span)."""
+
+    head: str
+    text: str
+    spans: list = field(default_factory=list)
+    dead: bool = False      # written into others wherever it runs: left out of the module
+    line: int = 0           # the module line of its comment, once ``finish`` places it
+
+
+# A word of generated source naming the frame's locals (``L = fr.locals`` is written only then)
+_READS_L = re.compile(r"\bL\b")
+
+
+_STEPS_TEST = re.compile(r"( *)if (_n\d+):$")
+
+
+def _settle_steps(text: str, spans: list, steps: dict[str, int]) -> tuple[str, list]:
+    """A function's source with its procedures' steps (``PyGen.step_names``) written in as
+    numbers, known once every unit is compiled: a call's charge ``if _n3:`` (its lines below
+    it) loses its test when the procedure has steps and goes when it has none. Returns the
+    source and its spans (line within it, span), renumbered."""
+    lines = text.split("\n")
+    out: list[str] = []
+    moved: dict[int, int] = {}        # line before -> line after (a line left out has none)
+    i = 0
+    while i < len(lines):
+        found = _STEPS_TEST.match(lines[i])
+        if found is None:
+            moved[i] = len(out)
+            out.append(lines[i])
+            i += 1
+            continue
+        pad, n = found.group(1), steps[found.group(2)]
+        i += 1
+        while i < len(lines) and lines[i].startswith(pad + "    "):
+            if n:
+                moved[i] = len(out)
+                out.append(re.sub(r"\b_n\d+\b", str(n), lines[i][4:]))
+            i += 1
+    return "\n".join(out), [(moved[at], span) for at, span in spans if at in moved]
+
+
+def _via(st, fr, _closure=None):    # pragma: no cover - only a module that failed to compile runs these
+    """What a generated function left out of the module becomes (its every run is written
+    into another function): a call of its closure. Only the closures standing in for the
+    function it is written into hold it, and they run only when the module cannot be compiled."""
+    return _closure(st, fr)
 
 
 def _placeholder(st, fr):  # pragma: no cover - replaced before any game runs
@@ -239,11 +340,12 @@ class _Writer:
 class PyGen:
     """Collects the generated functions of one pack and compiles them once."""
 
-    def __init__(self, game: Any):
+    def __init__(self, game: Any, pack: str = "pack"):
         self.g = game
+        self.filename = generated_file(pack)
         self.ns: dict[str, Any] = {"__builtins__": dict(_BUILTINS), **_RUNTIME}
-        self.sources: list[str] = []
-        self.placeholders: list[tuple[str, Any, Optional[Fn]]] = []
+        self.parts: list[_Part] = []            # the module's functions, in order
+        self.placeholders: list[tuple[str, Any, Optional[Fn], "_Part"]] = []
         self.types: dict[int, Type] = {}    # node id -> type, filled by the checker
         self.depth = 0
         self.comp: Any = None
@@ -253,8 +355,12 @@ class PyGen:
         self.fallbacks = 0
         self.dry = False                      # counting calls for sharing: nested comprehensions are skipped
         self.present: set[str] = set()        # made locals that hold a card for sure (walks over cards)
-        self.group_spans: list[list] = []    # per group: (line within it, span) of generated statements
         self.line_spans: dict[int, Any] = {}  # line of the module -> span of the rule it runs
+        self.source = ""                      # the module, once ``finish`` compiled it
+        self.rule = ""                        # the rule being written (a unit's name), for comments
+        self.within: list[tuple[str, Any]] = []   # pack functions being expanded: (name, origin of their text)
+        self.where_of: dict[Any, str] = {}    # generated function -> its comment (instructions inlining it reuse it)
+        self.inlined: set = set()             # generated functions written into a run of statements
         # while a run of statements is checked (``fusing``): what the writer needs of it
         self.fusing = 0
         self.current: Any = None
@@ -296,50 +402,56 @@ class PyGen:
         """Generate ``node`` as a function of (state, frame); returns a function
         object that becomes the generated one when ``finish`` compiles the module."""
         self.comp = comp
-        mark = len(self.sources)
+        self.rule = unit.code.name
+        mark = len(self.parts)
         try:
             ctx = _Ctx(unit, {}, unit.hoist, {}, unit.me_bound)
             body = self.region(ctx, [node], lambda: self.gen(ctx, node))
         except (_Unsupported, RecursionError) as exc:
-            del self.sources[mark:]
+            del self.parts[mark:]         # its walks' helpers, written meanwhile
             self.fallbacks += 1
             self.why.append(f"{type(exc).__name__}: {exc}")
             if self.fusing:
-                self.last_src[id(node)] = ((), f"{self.const(closure)}(st, fr)")
+                self.last_src[id(node)] = ((), f"{self.const(closure)}(st, fr)", None)
             return closure
         finally:
             self.types.clear()
         name = self.fresh("e")
-        lines = [f"def {name}(st, fr):", "    L = fr.locals"]
-        lines += ["    " + line for line in body[0]]
-        lines.append(f"    return {body[1]}")
-        # its walks' helpers, written into self.sources meanwhile, go in the same group
-        group = "\n\n".join(self.sources[mark:] + ["\n".join(lines)])
-        del self.sources[mark:]
+        head = headline(self.rule, comp.span(unit, node.pos))
+        fn = self.define(name, self.function_source(name, [*body[0], f"return {body[1]}"]), closure, head=head)
         if self.fusing:
-            self.last_src[id(node)] = tuple(body[0]), body[1]
-        fn = self.define(name, group, closure)
+            self.last_src[id(node)] = tuple(body[0]), body[1], fn
         self.src_of[fn] = tuple(body[0]), body[1]
+        self.where_of[fn] = head
         return fn
 
-    def define(self, name: str, source: str, fallback: Optional[Fn], spans: Sequence = ()) -> Fn:
+    @staticmethod
+    def function_source(name: str, body: list[str]) -> str:
+        """A generated function of (state, frame) whose ``body`` lines (unindented) may read
+        the frame's locals as ``L``: ``L = fr.locals`` is written first only when they do."""
+        lines = [f"def {name}(st, fr):"]
+        if any(_READS_L.search(line) for line in body):
+            lines.append("    L = fr.locals")
+        return "\n".join(lines + ["    " + line for line in body])
+
+    def define(self, name: str, source: str, fallback: Optional[Fn], spans: Sequence = (), head: str = "") -> Fn:
         """Queue a generated function's source (``finish`` compiles the module) and
         give the function object that becomes it then: callers bind it now.
         ``fallback`` runs in its place if the module cannot be compiled; ``spans``
-        map its lines to the statements they were written from."""
-        self.sources.append(source)
-        self.group_spans.append(list(spans))
+        map its lines to the statements they were written from; ``head`` is its
+        comment (where in the pack it comes from; by default, the rule being written)."""
+        part = _Part(head or comment(self.rule), source, list(spans))
+        self.parts.append(part)
         fn = _pytypes.FunctionType(_placeholder.__code__, self.ns, name)
-        self.placeholders.append((name, fn, fallback))
+        self.placeholders.append((name, fn, fallback, part))
         self.generated += 1
         return fn
 
-    def instruction(self, prefix: str, body: list, last: str, fallback: Fn) -> Fn:
+    def instruction(self, prefix: str, body: list, last: str, fallback: Fn, head: str = "") -> Fn:
         """A generated instruction of (state, frame): ``body`` (with ``L``, the frame's
-        locals) then ``last`` (the return of where to go)."""
+        locals) then ``last`` (the return of where to go); ``head``: its comment."""
         name = self.fresh(prefix)
-        lines = [f"def {name}(st, fr):", "    L = fr.locals"] + ["    " + line for line in body] + [f"    {last}"]
-        return self.define(name, "\n".join(lines), fallback)
+        return self.define(name, self.function_source(name, [*body, last]), fallback, head=head)
 
     def branch(self, cond: Fn, yes: int, no: int, counted: Optional[tuple] = None) -> Optional[Fn]:
         """A branch instruction (see ``Compiler.branch``) with a generated condition's
@@ -348,16 +460,19 @@ class PyGen:
         found = self.src_of.get(cond)
         if found is None:
             return None
+        self.inlined.add(cond)        # only the closure standing in for this instruction holds it
+        head = self.where_of.get(cond, "")
         if counted is None:
-            return self.instruction("b", list(found[0]), f"return {yes} if ({found[1]}) else {no}", _branch(cond, yes, no))
+            return self.instruction("b", list(found[0]), f"return {yes} if ({found[1]}) else {no}", _branch(cond, yes, no), head)
         return self.instruction("b", charge_lines(str(counted[0]), self.const(counted[1])) + list(found[0]),
-                                f"return {yes} if ({found[1]}) else {no}", counted_branch(cond, yes, no, counted))
+                                f"return {yes} if ({found[1]}) else {no}", counted_branch(cond, yes, no, counted), head)
 
-    def op(self, body: list, action: Fn) -> Callable[[int], Fn]:
+    def op(self, body: list, action: Fn, head: str = "") -> Callable[[int], Fn]:
         """``make(next)`` for ``Compiler.emit``: an instruction running the generated
         lines ``body`` (with ``L``, the frame's locals) then going to the next one;
-        ``action(st, fr)`` is what runs instead if the module cannot be compiled."""
-        return lambda nxt: self.instruction("s", body, f"return {nxt}", _then(action, nxt))
+        ``action(st, fr)`` is what runs instead if the module cannot be compiled;
+        ``head``: its comment."""
+        return lambda nxt: self.instruction("s", body, f"return {nxt}", _then(action, nxt), head)
 
     def play_actions(self, until: Fn, usage: int, group: str, resume: Callable, nxt: int,
                      asking: Fn) -> Optional[Fn]:
@@ -370,6 +485,7 @@ class PyGen:
         found = self.src_of.get(until)
         if found is None:
             return None
+        self.inlined.add(until)       # only the closure standing in for this instruction holds it
         menu = self.menu_names.get(group)
         if menu is None:
             menu = self.menu_names[group] = self.fresh("k")     # bound to the group's menu by ``menu``
@@ -387,7 +503,7 @@ class PyGen:
                  *_current_chooser("me"),
                  f"st.pending = _Decision(me, {self.const(ACTION_PROMPT)}, None, {self.const(ACTION_KIND)}, used, opts, "
                  "st.game.action_describer, texts)"]
-        return self.instruction("pa", lines, f"return {SUSPEND}", asking)
+        return self.instruction("pa", lines, f"return {SUSPEND}", asking, self.where_of.get(until, ""))
 
     def choose(self, source: Fn, zone: bool, who: Optional[Fn], slot: int, optional: bool, decision: Optional[Callable],
                describer: Any, prompt: str, nxt: int, asking: Fn) -> Optional[Fn]:
@@ -401,6 +517,7 @@ class PyGen:
         chooser = self.src_of.get(who) if who is not None else None
         if found is None or (who is not None and chooser is None):
             return None
+        self.inlined.update((source, who) if who is not None else (source,))     # held by ``asking`` only
         skip = self.const(SKIP)
         lines = [*_ANSWERED,
                  f"    if ans == {skip}:",            # 'may choose' declined: the effect ends
@@ -425,7 +542,7 @@ class PyGen:
         else:
             lines.append(f"st.pending = _Decision(who, {self.const(prompt)}, None, {kind}, None, opts, "
                          f"{self.const(describer)}, None)")
-        return self.instruction("q", lines, f"return {SUSPEND}", asking)
+        return self.instruction("q", lines, f"return {SUSPEND}", asking, self.where_of.get(source, ""))
 
     def walk_init(self, source: Fn, zone: bool, cond: Optional[Fn], order: Optional[Fn], var: int, items: int,
                   idx: int, closure: Fn, plan: tuple, where: Where) -> Optional[Callable[[int], Fn]]:
@@ -442,6 +559,9 @@ class PyGen:
         key = self.src_of.get(order) if order is not None else None
         if found is None or (cond is not None and test is None) or (order is not None and key is None):
             return None
+        # the source and the test are held by ``closure`` only (the order also re-sorts the walk's
+        # items when hidden cards are dealt again: ``Code.ordered_walks``)
+        self.inlined.update((source, cond) if cond is not None else (source,))
 
         at = self.const(where)
 
@@ -470,7 +590,7 @@ class PyGen:
                 lines.append(f"L[{items}] = {walked}")
             lines += self.charged(f"len(L[{items}])", plan[2], at)      # and the rounds
             lines.append(f"L[{idx}] = 0")
-            return self.instruction("w", lines, f"return {nxt}", _then(closure, nxt))
+            return self.instruction("w", lines, f"return {nxt}", _then(closure, nxt), self.where_of.get(source, ""))
         return make
 
     def charged(self, n: str, factor: int, where: str) -> list[str]:
@@ -480,54 +600,69 @@ class PyGen:
         return charge_lines(n if factor == 1 else f"{n} * {factor}", where)
 
     def finish(self) -> None:
-        """Compile every generated function at once and put each in its place."""
+        """Compile every generated function at once, put each in its place, and register
+        the module's lines with ``linecache`` under ``self.filename``."""
         self.write_callers()
         for group, made in self.menu_names.items():      # a group given no generated menu lists by the engine
             self.ns.setdefault(made, _engine_menu(group))
-        if not self.sources:
+        live = []
+        for name, fn, closure, part in self.placeholders:
+            if fn in self.inlined:
+                # written into the run of statements that runs it: only that run's closures (its
+                # stand-in if the module cannot be compiled) hold it, and they may run its closure
+                part.dead = True
+                fn.__code__, fn.__defaults__ = _via.__code__, (closure,)
+            else:
+                live.append((name, fn, closure, part))
+        self.placeholders = live
+        parts = [part for part in self.parts if not part.dead]
+        self.parts = []
+        if not parts:
             return
-        source = "\n\n".join(self.sources) + "\n"
         if self.step_names:        # each procedure's steps, known now (``Compiler.settle_steps``), as a number
             codes, procs = self.g.result.codes, self.g.result.proc_code
-            steps = {made: str(codes[procs[name]].steps) for name, made in self.step_names.items()}
-            source = re.sub(r"\b_n\d+\b", lambda m: steps[m.group(0)], source)
-            self.sources = [re.sub(r"\b_n\d+\b", lambda m: steps[m.group(0)], group) for group in self.sources]
-        line = 1
-        for group, spans in zip(self.sources, self.group_spans):
-            for at, span in spans:
-                self.line_spans[line + at] = span
-            line += group.count("\n") + 2
+            steps = {made: codes[procs[name]].steps for name, made in self.step_names.items()}
+            for part in parts:
+                if "_n" in part.text:
+                    part.text, part.spans = _settle_steps(part.text, part.spans, steps)
+        chunks, line = [], 1
+        for part in parts:         # each function after its comment, one blank line between
+            part.line = line
+            for at, span in part.spans:
+                self.line_spans[line + 1 + at] = span
+            chunks.append(f"{part.head}\n{part.text}")
+            line += part.text.count("\n") + 3
+        source = "\n\n".join(chunks) + "\n"
         try:
-            exec(compile(source, GENERATED_FILE, "exec"), self.ns)
+            exec(compile(source, self.filename, "exec"), self.ns)
         except (SyntaxError, RecursionError, MemoryError, ValueError):
-            self.line_spans = {}
-            # Python's own limits (nesting, size): compile function by function. Generated
-            # functions call helpers written in other groups (a statement run calls the
-            # walks of the expressions it inlines), so if any group does not compile, every
-            # generated function gives way to its closure: the closures are the reference
-            # back end, and no generated code is left to call a helper that is missing.
+            # Python's own limits (nesting, size): compile function by function, each at its
+            # line of the module. Generated functions call helpers written as other functions
+            # (a statement run calls the walks of the expressions it inlines), so if any does
+            # not compile, every generated function gives way to its closure: the closures are
+            # the reference back end, and no generated code is left to call a helper that is missing.
             failed = False
-            for group in self.sources:
+            for part in parts:
                 try:
-                    exec(compile(group, GENERATED_FILE, "exec"), self.ns)
+                    exec(compile("\n" * part.line + part.text, self.filename, "exec"), self.ns)
                 except (SyntaxError, RecursionError, MemoryError, ValueError):
                     failed = True
             if failed:
-                for name, fn, closure in self.placeholders:
+                self.line_spans = {}
+                for name, fn, closure, _ in self.placeholders:
                     k = self.const(closure if closure is not None else _unreached)
-                    exec(compile(f"def {name}(*a):\n    return {k}(*a)\n", GENERATED_FILE, "exec"), self.ns)
+                    exec(compile(f"def {name}(*a):\n    return {k}(*a)\n", "<meeple stand-in>", "exec"), self.ns)
                     self.fallbacks += 1
                 self.late_tables = []
                 self.why.append("a generated group did not compile: every rule runs as its closure")
         for tname, (table, defs) in self.late_tables:      # per card: its definition's helpers, or None
             fns = {d: tuple(self.ns[h] for h in hs) for d, hs in table.items()}
             self.ns[tname] = [fns.get(d) for d in defs]
-        for name, fn, _ in self.placeholders:
+        for name, fn, _, _ in self.placeholders:
             fn.__code__ = self.ns[name].__code__
+        linecache.cache[self.filename] = (len(source), None, source.splitlines(True), self.filename)
         self.source = source
-        self.sources = []
         self.placeholders = []
-        self.group_spans = []
 
     def write_callers(self) -> None:
         """One function per procedure that generated runs call in place: it makes the
@@ -560,9 +695,9 @@ class PyGen:
                      f"        raise _named(st.game, _err, {k}, {span} if {span} is not None else _err.span, st, F)",
                      "    except _RF as _exc:",
                      f"        raise _named(st.game, _exc, {k}, {span}, st, F) from None"]
-            self.sources.append("\n".join(lines))
-            self.group_spans.append([])
-            self.placeholders.append((made, _pytypes.FunctionType(_placeholder.__code__, self.ns, made), None))
+            part = _Part(headline(f"procedure {name}, run in place", code.recipe[1].span if code.recipe else None), "\n".join(lines))
+            self.parts.append(part)
+            self.placeholders.append((made, _pytypes.FunctionType(_placeholder.__code__, self.ns, made), None, part))
 
     def locate(self, tb: Any) -> Any:
         """The span of the innermost generated statement in a traceback, or None."""
@@ -570,7 +705,7 @@ class PyGen:
         spans = self.line_spans
         while tb is not None:
             code = tb.tb_frame.f_code
-            if code.co_filename == GENERATED_FILE:
+            if code.co_filename == self.filename:
                 span = spans.get(tb.tb_lineno)
                 if span is not None:
                     found = span
@@ -587,6 +722,7 @@ class PyGen:
         """Write a checked run of statements as one instruction (a function of
         (state, frame) returning the next instruction, or STOP)."""
         self.comp = comp
+        self.rule = unit.code.name
         w = _Writer(comp, unit)
         w.fallback = _interpret(scratch, nxt)
         try:
@@ -595,16 +731,18 @@ class PyGen:
         finally:
             self.forget()
         name = self.fresh("i")
-        lines = [f"def {name}(st, fr):", "    L = fr.locals"]
-        spans = []
-        for depth, text, span in w.lines:
-            spans.append((len(lines), span))
-            lines.append("    " * depth + text)
-        lines.append(f"    return {nxt}")
-        return self.define(name, "\n".join(lines), w.fallback, spans)
+        body = ["    " * (depth - 1) + text for depth, text, _ in w.lines] + [f"return {nxt}"]
+        source = self.function_source(name, body)
+        first = source.count("\n") + 1 - len(body)     # the line of its first statement (after 'L = fr.locals', if any)
+        spans = [(first + k, span) for k, (_, _, span) in enumerate(w.lines)]
+        return self.define(name, source, w.fallback, spans, headline(self.rule, w.span(run[0])))
 
     def expr_src(self, w: "_Writer", node: A.Node, depth: int, span: Any) -> str:
-        setup, src = self.last_src[id(node)]
+        """An expression of a statement being written, with its setup lines: written into
+        the run, so its own generated function is left out of the module (``finish``)."""
+        setup, src, fn = self.last_src[id(node)]
+        if fn is not None:
+            self.inlined.add(fn)
         for line in setup:
             w.line(depth, line, span)
         return src
@@ -663,7 +801,7 @@ class PyGen:
                     body = [f"def {hname}(st, fr, L, out, tx, used, _c):"]
                     self.menu_action(body, 1, a, "_c", ncards, texts)
                     body.append("    return")
-                    helpers.append("\n".join(body))
+                    helpers.append((hname, "\n".join(body[:1] + body[2:]), body[1].strip()))
                     fns.append(hname)
                 table[d] = fns
             tname = self.fresh("k")
@@ -679,8 +817,13 @@ class PyGen:
         # the menu's own lines read the chooser as the local 'me' (it never changes while a
         # menu is made; the walks it calls read the frame's)
         lines = lines[:header] + [_ME_ATTR.sub("me", line) for line in lines[header:]]
+        if not any(_READS_L.search(line) for line in lines[header:]):
+            lines.remove("    L = fr.locals")
         # what runs instead if the generated module cannot be compiled: the engine's own menu
-        made = self.define(name, "\n\n".join(["\n".join(lines)] + helpers), _engine_menu(group))
+        made = self.define(name, "\n".join(lines), _engine_menu(group),
+                           head=comment(f"the menu of action group '{group}': the actions a player may take"))
+        for hname, text, head in helpers:     # each card action's part of it (``late_tables`` lists them by card)
+            self.parts.append(_Part(head, text))
         if group in self.menu_names:      # the generated 'play actions' of the group call it by this name
             self.ns[self.menu_names[group]] = made
         return made
@@ -695,8 +838,11 @@ class PyGen:
 
     def menu_action(self, lines: list, depth: int, a: Any, card: str, ncards: int, texts: bool) -> None:
         """One action's options appended to ``out`` (and, when the menu keeps snapshots,
-        ``texts``: a None for each option that has none)."""
+        ``texts``: a None for each option that has none), after a comment naming it."""
         ind = "    " * depth
+        code = self.g.result.codes[a.effect]
+        rule = f"action {a.id}" if a.card_def < 0 else f"action {a.id} of card {self.g.card_defs[a.card_def].id}"
+        lines.append(ind + headline(rule, code.recipe[1].span if code.recipe else None))
         if a.per_turn is not None:
             key = f"{a.index * (ncards + 1)} + {card} + 1" if card != "None" else str(a.index * (ncards + 1))
             lines.append(f"{ind}if _uses(used, {key}) < {self.const(a.per_turn)}:")
@@ -971,19 +1117,21 @@ class PyGen:
         saved = ctx.cse
         counting: dict[str, int] = {}
         ctx.cse = counting
-        mark = len(self.sources)
+        mark = len(self.parts)
         dry, self.dry = self.dry, True
         try:
             write()                           # dry run: counts calls (nested loops are not written)
         finally:
             self.dry = dry
-        del self.sources[mark:]
+        del self.parts[mark:]
         repeated = [s for s, n in counting.items() if n > 1]
         shared = {s: self.fresh("s") for s in repeated}
-        ctx.cse = {"__share__": shared}
+        used: set[str] = set()
+        ctx.cse = {"__share__": shared, "__used__": used}
         out = write()
         ctx.cse = saved
-        return [f"{v} = _U" for v in shared.values()], out
+        # a call counted twice may be written once after all (its text differs in the real run)
+        return [f"{v} = _U" for v in shared.values() if v in used], out
 
     def _shareable(self, ctx: _Ctx, src: str) -> str:
         cse = ctx.cse
@@ -998,6 +1146,7 @@ class PyGen:
         v = shared.get(src)
         if v is None:
             return src
+        cse["__used__"].add(v)
         return f"({v} if {v} is not _U else ({v} := {src}))"
 
     # ------------------------------------------------------------ expressions
@@ -1391,7 +1540,11 @@ class PyGen:
         # its parameters are made locals of the enclosing function, so the region's sharing of
         # repeated calls reaches into the body (a parameter's name differs at every expansion)
         body_ctx.cse = ctx.cse
-        body = self.gen(body_ctx, tree)
+        self.within.append((f"function {fdef.name}", fdef.body.origin))     # its walks' comments name it
+        try:
+            body = self.gen(body_ctx, tree)
+        finally:
+            self.within.pop()
         if not params:
             return body
         # each parameter is a made local bound once, in order, before the body (no lambda to build per call)
@@ -1461,7 +1614,7 @@ class PyGen:
         # the walked sequence is written in the caller's region (it may read the caller's shared
         # calls and cached parts, which are locals there): evaluated there, passed in
         items = self.fresh("x")
-        head = [f"def {name}(st, fr, L, {items}{''.join(', ' + p for p in passed)}):"]
+        head: list[str] = []
         # charged as the closures charge it: the cards of every seat's zone, when the checker
         # charges 'ZONE of all' by its length (the closures make that list), then the walk
         walked = f"len({items})" if every_seat is None else f"sum(map(len, st.zones[{items}:{items} + st.players]))"
@@ -1511,5 +1664,14 @@ class PyGen:
         else:
             body += [f"{pad}        " + a for a in act]  # type: ignore[union-attr]  # set unless kind is every
         body.append(f"    return {tail}")
-        self.sources.append("\n".join(head + body))
-        return f"{name}(st, fr, L, {seq}{''.join(', ' + p for p in passed)})"
+        text = "\n".join(head + body)
+        # it takes what it reads: the state, the frame, its locals, the walked items, the made locals
+        takes = [p for p in ("st", "fr", "L") if re.search(rf"\b{p}\b", text)] + [items] + \
+                [p for p in passed if re.search(rf"\b{p}\b", text)]
+        if self.within:
+            rule, origin = self.within[-1]
+        else:
+            rule, origin = self.rule, ctx.unit.origin if ctx.unit is not None else None
+        span = to_span(origin, n.pos.line, n.pos.col, n.pos.length) if origin is not None else None
+        self.parts.append(_Part(headline(f"{kind}(...) in {rule}", span), f"def {name}({', '.join(takes)}):\n{text}"))
+        return f"{name}({', '.join(seq if p == items else p for p in takes)})"

@@ -1,6 +1,7 @@
 """Commands that check and describe packs without playing them: ``validate``
 (every error of every pack named, as text or JSON), ``schema`` (the JSON
-Schemas, printed or exported) and ``diff`` (what one pack changes of another).
+Schemas, printed or exported), ``diff`` (what one pack changes of another) and
+``compile`` (the Python a pack's rules run as, to read).
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from typing import Any, Callable, Optional
 import click
 
 from meeple.cli import arguments
-from meeple.cli.files import write_or_exit
+from meeple.cli.files import OutputFile, write_or_exit
 from meeple.cli.group import ExitCode, fail, main, usage
 from meeple.core.errors import MeepleError, Problems, UsageError, as_json, location, render
 from meeple.runtime.game import load_game
@@ -200,3 +201,23 @@ def diff(pack_a: str, pack_b: str, fmt: str) -> None:
     a, b = arguments.load(pack_a, generate=False), arguments.load(pack_b, generate=False)
     d = diff_packs(a.pack, b.pack)
     click.echo(json.dumps(d, indent=2, ensure_ascii=False, default=str) if fmt == "json" else render(d))
+
+
+@main.command("compile")
+@click.argument("game_name", metavar="GAME")
+@click.option("-o", "--output", type=OutputFile(), default=None, help="write the module to this file (default: print it)")
+def compile_cmd(game_name: str, output: Optional[str]) -> None:
+    """Print the Python that GAME's rules run as: the module generated for a game, each
+    function after a comment naming its rule and YAML file:line (meeple validate generates
+    nothing). For reading: its names are bound to the pack's tables as it is compiled, so it
+    does not run on its own. Tracebacks (meeple --debug) show its lines as <meeple:ID rules>."""
+    source = arguments.load(game_name).pygen.source
+    if output is None:
+        click.echo(source, nl=False)
+        return
+
+    def write() -> None:
+        from meeple.core.outputs import write_text
+        write_text(output, source)
+    write_or_exit(output, write)
+    click.echo(f"wrote {output}: {source.count(chr(10))} lines, {source.count(chr(10) + 'def ')} functions")      # each after its comment

@@ -340,15 +340,19 @@ class Game(Flow, Actions, Views):
             comp.guards = Guards(set(self.zone_index), set(self.function_defs), maybe_none)
         if generate:
             from meeple.dsl.pygen import PyGen
-            comp.gen = PyGen(self.vocab)
+            comp.gen = PyGen(self.vocab, self.id)
         self._check_vocabulary(problems)
         self._check_cards(problems)
         out = self.vocab.result      # what compiling produces (self.codes, self.proc_code, ... are its tables)
-        for f in g.functions:      # checked once here, errors reported here; inlined where they are used
+        # functions are checked once here, errors reported here; inlined where they are used (so
+        # nothing is generated for them here: it would never run)
+        gen, comp.gen = comp.gen, None
+        for f in g.functions:
             before = len(errors)
             comp.expression(f"function {f.name}", f.body, tuple((x.name, self.type_of(x.type)) for x in f.params))
             if len(errors) > before:
                 out.broken_functions.add(f.name)
+        comp.gen = gen
         comp.plan_calls({p.name: p.body for p in g.procedures})
         for p in g.procedures:
             out.proc_code[p.name] = comp.unit(f"procedure {p.name}", p.body, tuple((x.name, self.type_of(x.type)) for x in p.params))

@@ -1,0 +1,58 @@
+"""Every kind of node of the effect language (dsl/ast.py) is known to each table that
+must know it: the phrase table (dsl/phrases.py: rules text) and the Python generator
+(dsl/pygen.py: a method writing it, or ``WRITTEN_ELSEWHERE`` saying what runs it).
+A node added to the language and forgotten in one of them fails here, by name."""
+import inspect
+
+from meeple.dsl import ast as A
+from meeple.dsl.phrases import PHRASES
+from meeple.dsl.pygen import WRITTEN_ELSEWHERE, PyGen
+
+
+def node_kinds(namespace: dict) -> list[str]:
+    """The kinds of node defined in ``namespace`` (a module's ``vars``): the subclasses of Node."""
+    return sorted(name for name, c in namespace.items()
+                  if inspect.isclass(c) and issubclass(c, A.Node) and c is not A.Node)
+
+
+def unphrased(kinds: list[str]) -> list[str]:
+    """The kinds with no phrase in dsl/phrases.py."""
+    return [k for k in kinds if k not in PHRASES]
+
+
+def unwritten(kinds: list[str]) -> list[str]:
+    """The kinds dsl/pygen.py neither writes ('g_' or 'w_' method) nor lists in WRITTEN_ELSEWHERE."""
+    return [k for k in kinds
+            if not hasattr(PyGen, "g_" + k) and not hasattr(PyGen, "w_" + k) and k not in WRITTEN_ELSEWHERE]
+
+
+KINDS = node_kinds(vars(A))
+TABLES = [("phrases", unphrased), ("pygen", unwritten)]
+
+
+def test_the_language_has_its_kinds_of_node():
+    assert len(KINDS) > 30 and {"Binary", "Call", "ForEach", "PlayActions"} <= set(KINDS)
+
+
+def test_every_kind_of_node_has_a_phrase_and_a_way_to_be_generated():
+    missing = {table: check(KINDS) for table, check in TABLES}
+    assert missing == {"phrases": [], "pygen": []}, f"kinds of node missing from a table: {missing}"
+
+
+def test_a_new_kind_of_node_is_named_as_missing_from_each_table():
+    """The check can fail: a kind of node added to the language is reported by every table
+    that does not know it."""
+    class Teleport(A.Node):
+        pass
+    kinds = node_kinds({**vars(A), "Teleport": Teleport})
+    assert "Teleport" in kinds
+    assert {table: check(kinds) for table, check in TABLES} == {"phrases": ["Teleport"], "pygen": ["Teleport"]}
+
+
+def test_the_generator_names_only_kinds_of_node():
+    """Its methods and its table name kinds that exist (none left behind by a renamed node),
+    and no kind is both written and said to be written elsewhere."""
+    methods = {name[2:] for name in vars(PyGen) if name.startswith(("g_", "w_"))}
+    assert sorted(methods - set(KINDS)) == []
+    assert sorted(set(WRITTEN_ELSEWHERE) - set(KINDS)) == []
+    assert sorted(methods & set(WRITTEN_ELSEWHERE)) == []
