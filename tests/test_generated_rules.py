@@ -602,6 +602,22 @@ def test_each_generated_function_follows_a_comment_naming_its_rule_and_its_line(
     assert named > 50
 
 
+
+@pytest.mark.parametrize("pack", shipped_packs())
+def test_generated_blocks_are_indented_four_spaces_a_level(pack):
+    """Every block of the module is indented four spaces more than the one around it."""
+    import io
+    import tokenize
+    widths, steps = [0], set()
+    for token in tokenize.generate_tokens(io.StringIO(load_game(pack).pygen.source).readline):
+        if token.type == tokenize.INDENT:
+            steps.add(len(token.string) - widths[-1])
+            widths.append(len(token.string))
+            assert token.string == " " * len(token.string), token
+        elif token.type == tokenize.DEDENT:
+            widths.pop()
+    assert steps == {4}
+
 def test_names_in_comments_stay_comments(tmp_path):
     """A comment's text comes from the pack (its folder's name is in every file name), so
     a name that would end the line or hide code is written as its escapes."""
