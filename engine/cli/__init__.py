@@ -1071,5 +1071,26 @@ def schema(kind: Optional[str], export_dir: Optional[str], pack_spec: Optional[s
     click.echo(json.dumps(get(kinds[0]) if kind else {k: get(k) for k in kinds}, indent=2, ensure_ascii=False))
 
 
+# ---------------------------------------------------------------- compile
+@main.command("compile")
+@click.argument("game_name", metavar="GAME")
+@click.option("-o", "--output", type=OutputFile(), default=None, help="write the module to this file (default: print it)")
+def compile_cmd(game_name: str, output: Optional[str]) -> None:
+    """Print the Python that GAME's rules run as: the module generated for a game, each
+    function after a comment naming its rule and YAML file:line (meeple validate generates
+    nothing). For reading: its names are bound to the pack's tables as it is compiled, so it
+    does not run on its own. Tracebacks (meeple --debug) show its lines as <meeple:ID rules>."""
+    source = _load(game_name).pygen.source
+    if output is None:
+        click.echo(source, nl=False)
+        return
+
+    def write() -> None:
+        from meeple.core.outputs import write_text
+        write_text(output, source)
+    _write(output, write)
+    click.echo(f"wrote {output}: {source.count(chr(10))} lines, {source.count(chr(10) + 'def ')} functions")      # each after its comment
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
