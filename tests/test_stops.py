@@ -192,8 +192,13 @@ def test_sigterm_to_a_game_waiting_for_a_human_exits_143():
     proc = subprocess.Popen([sys.executable, "-m", "meeple", "play", MINIMAL, "-p", "2", "--bots", "human,random",
                              "--seed", "1"], cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
-    first = proc.stdout.readline()             # the game began; it waits for the human's choice
+    first = proc.stdout.readline()             # the game began
     assert first.startswith("Minimal")
+    seen = ""
+    while not seen.endswith("your choice: "):  # it waits for the human's choice (click.prompt, which takes
+        c = proc.stdout.read(1)                 # a KeyboardInterrupt, as SIGTERM is here, for an abort)
+        assert c, seen
+        seen += c
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=GUARD)
     assert proc.returncode == ExitCode.TERMINATED and err.endswith("\nterminated\n") and "Traceback" not in err

@@ -87,7 +87,7 @@ class _Table:
         for h in humans:
             agents[h].helper = lambda answer, opts: view.help(answer, opts, self.st)
             agents[h].echo = lambda text: click.echo(view.wrap_block(text))     # option lines fit the terminal
-            agents[h].ask = lambda prompt: click.prompt(prompt, type=str)
+            agents[h].ask = _ask
 
     def play(self, players: int, seed: int, options: dict[str, str]) -> Any:
         """The game played out; its final state."""
@@ -220,3 +220,17 @@ def replay(log_file: str, pack_ref: Optional[str], steps: bool) -> None:
         fail(err, ExitCode.CONTENT_INVALID)
     click.echo(f"replayed {len(log['choices'])} choices of {game.id} ({log['players']} players, seed {log['seed']}): identical")
     print_scores(game, st)
+
+
+def _ask(prompt: str) -> str:
+    """A human's answer. click.prompt turns any KeyboardInterrupt into its Abort, and a
+    SIGTERM is one (meeple.workbench.stops.Terminated): that one goes on as itself, so a
+    game waiting for a human ends 'terminated' (143), not 'game abandoned' (2)."""
+    from meeple.workbench.stops import stopped
+    try:
+        return click.prompt(prompt, type=str)
+    except click.Abort:
+        stop = stopped()            # Terminated, if a SIGTERM was what click took for an abort
+        if stop is not None:
+            raise stop from None
+        raise
