@@ -148,9 +148,9 @@ def test_long_chains_compile_and_give_pythons_value_with_both_back_ends(tmp_path
 
 
 @pytest.mark.parametrize("generate", [False, True], ids=["closures", "generated"])
-@pytest.mark.parametrize("head, term, join", [("set out = ", "1", " + "), ("set out = ", "1", " * "),
-                                              ("set out = ", "(2)", " - "), ("set flag = ", "true", " and ")],
-                         ids=["sum", "product", "bracketed-differences", "and"])
+@pytest.mark.parametrize("head, term, join", [("set out = ", "1", " + "), ("set out = ", "(2)", " - "),
+                                              ("set flag = ", "true", " and ")],
+                         ids=["sum", "bracketed-differences", "and"])
 def test_a_chain_ten_times_longer_costs_ten_times_the_work(tmp_path, head, term, join, generate):
     """Compiling a chain and running it is linear in its length: beyond what the pack costs
     with a chain of one term, 1,000 terms cost at most 12 times what 100 cost, in function
