@@ -25,7 +25,7 @@ from typing import Any, Optional
 
 from . import ast as A
 from .compiler import Compiler
-from .errors import MeepleError, RuleFault, Span, in_words, location  # noqa: F401  (in_words: told here too)
+from .errors import MeepleError, RuleFault, Span, in_words, location
 from .expressions import _ARITH
 from .hoist import free_names
 from .parser import parse, to_span
@@ -34,7 +34,7 @@ from .types import RULE_FAULTS, Code, Unit, _Scope, join
 from .typesys import ANY, INT, PLAYER, Card, List, Type
 from .vocabulary import CompileResult
 
-__all__ = ["explain", "explain_expression", "in_words"]
+__all__ = ["explain", "explain_expression"]
 
 _FAULTS = (*RULE_FAULTS, RuleFault)
 _MISSING = object()

@@ -15,7 +15,7 @@ import pytest
 
 from meeple.core.errors import Problems, RuleError, render
 from meeple.runtime.game import Game
-from meeple.dsl.faults import in_words
+from meeple.dsl.errors import in_words
 from meeple.loading.folders import shipped_packs
 from meeple.loading.pack import read_pack
 from fuzzing import PYTHON_WORDS       # Python's words: no message may hold any of them

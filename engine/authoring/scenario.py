@@ -312,7 +312,8 @@ class _Run:
         try:
             return fn(st, fr)
         except (RuleError, *RULE_FAULTS) as exc:     # the expression itself breaks a rule: its own failure
-            from meeple.dsl.faults import explain_expression, in_words      # the error path only
+            from meeple.dsl.errors import in_words
+            from meeple.dsl.faults import explain_expression      # the error path only
             told = None
             if not isinstance(exc, RuleError) or isinstance(exc, RuleFault):    # said in the language's words
                 told = explain_expression(self.game.vocab, ex.src, ex.tree, ex.names, ex.nbase, exc, st, fr)

@@ -88,9 +88,9 @@ class Actions(GameTables):
     def action_fault(self, a: "CompiledAction", exc: BaseException, st: State, tmp: Frame) -> RuleError:
         """A fault of an action's 'when' or 'with' while its menu is listed, told in the
         language's words (``meeple.dsl.faults``: the expression that made the value, at its place)."""
-        from meeple.dsl.faults import explain, in_words      # the error path only
+        from meeple.dsl.errors import in_words
         for part, code in (("when", a.when_code), ("with", a.binder_code)):
-            told = explain(self, exc, code, UNKNOWN, st, tmp) if code is not None else None
+            told = self.explain_fault(exc, code, UNKNOWN, st, tmp) if code is not None else None
             if told is not None:
                 return RuleError(f"{told[0]} (in the '{part}' of action {a.id})", told[1])
         said = exc.message if isinstance(exc, RuleError) else in_words(exc)
