@@ -170,7 +170,7 @@ class Summary:
                 share = 1 / len(r.winners) if p in r.winners else 0.0
                 for kind, ids in r.chosen[p].items():
                     for cid in ids:
-                        kinds.setdefault(kind, {}).setdefault(cid, []).append((share, r.scores[p]))
+                        kinds.setdefault(kind, {}).setdefault(cid, []).append((share, r.scores[p], p))
         cards = {}
         for kind, by_card in kinds.items():
             rows = []
@@ -179,7 +179,9 @@ class Summary:
                 wins = sum(e[0] for e in entries)
                 lo, hi = wilson(wins, k)
                 m, mlo, mhi = mean_ci([e[1] for e in entries])
-                rows.append({"card": cid, "games": k, "win_rate": wins / k, "win_ci": [lo, hi], "mean_score": m, "score_ci": [mlo, mhi]})
+                by_seat = {f"P{p + 1}": sum(1 for e in entries if e[2] == p) for p in range(cfg.players)}
+                rows.append({"card": cid, "games": k, "by_seat": by_seat, "win_rate": wins / k, "win_ci": [lo, hi],
+                             "mean_score": m, "score_ci": [mlo, mhi]})
             cards[kind] = rows
         used = self._used()
         rounds = mean_ci([r.rounds for r in self.records])

@@ -87,7 +87,10 @@ def test_the_comparison_report_shows_both_side_by_side(tmp_path):
     r = run("compare", "citadels", "-n", 40, "-p", 4, "--workers", 1, "--set", "palace.points=20", "--report", out)
     assert r.exit_code == 0, r.output
     text = out.read_text()
-    assert "Differences, variant minus base" in text and text.count("<svg") >= 8
+    assert "Every figure: differences, variant minus base" in text and text.count("<svg") >= 8
+    assert text.index("<h2>What was compared</h2>") < text.index("<h2>The answer</h2>") \
+        < text.index("<h2>Direct effects of the changed cards</h2>") < text.index("<h2>Every figure")
+    assert "district palace: points 10 -&gt; 20" in text or "district palace: points 5 -&gt; 20" in text
     assert "base: citadels" in text and "variant: citadels" in text
     assert "Forest plot of the differences" in text and ">palace (district in city) win rate" in text
 
@@ -124,9 +127,9 @@ def _known_case():
 
 
 def test_the_compare_table_is_in_the_order_it_states():
-    """Differences in different units cannot be ranked by size: the table is
-    ordered, and says so, by |difference| / half its interval (significant first)."""
-    from meeple.workbench.compare import ORDER, format_text
+    """Differences in different units cannot be ranked by size: the figures are
+    ordered, and say so, by |difference| / half its interval (significant first)."""
+    from meeple.workbench.compare import ORDER
     c = _known_case()
     assert [(m["metric"], round(m["clarity"], 2), m["significant"]) for m in c["metrics"]] == [
         ("P1 mean score", 11.54, True),
@@ -136,13 +139,73 @@ def test_the_compare_table_is_in_the_order_it_states():
         ("P1 win rate", 0.0, False),
         ("P2 win rate", 0.0, False),
         ("first player win rate", 0.0, False)]
-    text = format_text(c).splitlines()
-    assert text[1] == f"order: {ORDER} (the column |d|/half)"
     assert ORDER == "significant first, then the clearest: |difference| / half its 95% interval, largest first"
-    assert text[3] == "metric                                       base  variant     diff  95% interval         |d|/half sig"
-    assert text[4] == "P1 mean score                              10.000   12.975   +2.975  [+2.717, +3.233]        11.54  *"
-    assert text[7] == "P2 mean score                              10.000   11.000   +1.000  [+0.556, +1.444]         2.25  *"
-    assert text[8] == "P1 win rate                                 1.000    1.000   +0.000  [+0.000, +0.000]         0.00"
+
+
+def test_the_compare_text_leads_with_the_answer():
+    """Header, then the significant differences (P1 gains 2.975 points a game:
+    10 -> 12.975), then the rest, clearest first; numbers in their units."""
+    from meeple.workbench.answer import format_text
+    text = format_text(_known_case()).split("\n\n")
+    assert text[0].splitlines()[0] == "compared: base -> variant"
+    assert text[0].splitlines()[1].startswith("40 paired games, 2 players, bots random, seed 0")
+    answer = text[1].splitlines()
+    assert answer[0] == ("answer: 4 differences are significant (95% intervals, Benjamini-Hochberg over 7 figures, "
+                         "false discovery rate 5%):")
+    assert answer[1].split() == ["P1", "mean", "score", "10.00", "->", "12.97", "+2.98", "[+2.72,", "+3.23]", "points"]
+    assert answer[3].split()[-4:] == ["+0.50", "[+0.34,", "+0.66]", "rounds"]
+    assert text[2].splitlines()[0] == "other figures, clearest first (3 of 3):"
+    assert text[2].splitlines()[1].split() == ["P1", "win", "rate", "100.0%", "->", "100.0%", "+0.0", "[+0.0,", "+0.0]", "pp"]
+
+
+@pytest.mark.parametrize("unit, x, ci, shown", [
+    ("win share", 0.4162, [-0.1774, 0.005921], ("41.6%", "+41.6", "[-17.7, +0.6] pp")),
+    ("points", 13.747, [-0.59, -0.003], ("13.75", "+13.75", "[-0.59, -0.00] points")),
+    ("rounds", -0.297, [-0.59, -0.003], ("-0.30", "-0.30", "[-0.59, -0.00] rounds")),
+])
+def test_numbers_read_alike_in_every_figure(unit, x, ci, shown):
+    """A rate is a percentage with one decimal and its difference and interval are in
+    percentage points; other figures have two decimals, their interval their unit."""
+    from meeple.workbench.answer import difference, interval, value
+    assert (value(x, unit), difference(x, unit), interval(ci, unit)) == shown
+
+
+def test_suggestive_differences_are_told_apart_and_not_counted():
+    """Twenty figures whose intervals all leave out 0, only one clearly: after the
+    correction one is significant, the others are suggestive, said so, and the
+    count of significant ones is 1."""
+    from meeple.workbench.answer import headline as told
+    from meeple.workbench.compare import _false_discovery, headline, order
+    metrics = [{"metric": "a figure with a long name that a table must not cut at forty characters", "unit": "points",
+                "base": 1.0, "variant": 4.0, "difference": 3.0, "ci": [2.9, 3.1], "significant": True, "paired": True}]
+    metrics += [{"metric": f"figure {i}", "unit": "points", "base": 0.0, "variant": 0.1, "difference": 0.1,
+                 "ci": [0.001, 0.199], "significant": True, "paired": True} for i in range(19)]
+    metrics += [{"metric": f"still {i}", "unit": "points", "base": 0.0, "variant": 0.0, "difference": 0.0,
+                 "ci": [-0.1, 0.1], "significant": False, "paired": True} for i in range(20)]
+    for m in metrics:
+        m["excludes_zero"] = m["significant"]
+    _false_discovery(metrics)
+    order(metrics)
+    h = headline(metrics)
+    assert h["significant"] == [metrics[0]["metric"]] and len(h["suggestive"]) == 19 and h["by_chance"] == 2.0
+    lines = told({"headline": h, "metrics": metrics})
+    assert lines[0].startswith("answer: 1 difference is significant")
+    assert lines[1].split()[:15] == metrics[0]["metric"].split()
+    assert lines[2] == ("suggestive, not counted: 19 more intervals leave out 0 before the correction; "
+                        "among 40 figures about 2 would by chance:")
+
+
+def test_a_cost_change_names_its_derived_points_and_its_direct_effect():
+    """The Palace at cost 3 (its points follow its cost): the first lines name both
+    changes, the points marked as derived, and where the Palace went (issue 23's aim:
+    within 15 lines)."""
+    r = run("compare", "citadels", "-n", 40, "-p", 4, "--workers", 1, "--set", "palace.cost=3")
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()[:15]
+    assert "  district palace: cost 5 -> 3" in lines
+    assert "  district palace: points 5 -> 3 (derived: follows cost)" in lines
+    held = next(i for i, line in enumerate(lines) if line.startswith("  palace (district) in city: "))
+    assert lines[held + 1].startswith("    by seat P1/P2/P3/P4 ")
 
 
 @pytest.mark.parametrize("diffs, clarity", [([1, 1, 1], None),              # the same in every pair: exact

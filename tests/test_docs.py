@@ -89,7 +89,8 @@ def test_the_command_reference_names_every_command_and_option():
 # ---------------------------------------------------------------- what the documents show meeple print
 TIMES = [(re.compile(r"in \d+\.\d+ s\b"), "in T s"),                         # validate
          (re.compile(r": \d+\.\d+ s, \d+\.\d+ games/s"), ": T s, R games/s"),    # simulate
-         (re.compile(r"\b\d+ worker\(s\)"), "K worker(s)")]                       # --workers auto: one per core
+         (re.compile(r"\b\d+ worker\(s\)"), "K worker(s)"),                       # --workers auto: one per core
+         (re.compile(r"\), \d+\.\d+ s$"), "), T s")]                               # compare
 
 
 def _normal(line: str) -> str:

@@ -83,13 +83,61 @@ def diff_packs(a: M.Pack, b: M.Pack) -> dict[str, Any]:
         keys = [k for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
         if not keys and ops.get(("card", cid)) != "replace":
             continue
-        entry = {"id": cid, "kind": c.kind, "changes": [{"key": k, "from": old.get(k), "to": new.get(k)} for k in keys]}
+        derived = _derived(b, c)
+        entry = {"id": cid, "kind": c.kind, "changes": [
+            {"key": k, "from": old.get(k), "to": new.get(k),
+             **({"derived_from": derived[k]} if derived.get(k) in keys else {})} for k in keys]}
         cards["replaced" if ops.get(("card", cid)) == "replace" else "changed"].append(entry)
     ra, rb = _rules_view(a.game), _rules_view(b.game)
     rules = {"added": sorted(k for k in rb if k not in ra), "removed": sorted(k for k in ra if k not in rb),
              "changed": [{"rule": k, "from": ra[k], "to": rb[k]} for k in sorted(ra) if k in rb and ra[k] != rb[k]]}
     return {"from": {"pack": a.info.id, "version": a.info.version}, "to": {"pack": b.info.id, "version": b.info.version},
             "load_order": [{"pack": i, "version": v} for i, v, _ in b.load_order], "cards": cards, "rules": rules}
+
+
+def _derived(pack: M.Pack, card: M.CardDef) -> dict[str, str]:
+    """The fields of ``card`` that its file leaves out and its kind declares as a copy of
+    another (``default: "=cost"``): field -> the field it follows. A change of one of
+    these is the other's change carried over, which a designer did not make by hand."""
+    kind = next((k for k in pack.game.card_kinds if k.name == card.kind), None)
+    if kind is None:
+        return {}
+    given = {name for name, _ in card.field_spans}
+    out = {}
+    for f in kind.fields:
+        default = f.default
+        if isinstance(default, tuple) and len(default) == 2 and default[0] == "field":
+            default = "=" + str(default[1])
+        if isinstance(default, str) and default.startswith("=") and f.name not in given:
+            out[f.name] = default[1:]
+    return out
+
+
+def changed_values(d: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every changed value of a diff, one entry each, in the order ``render`` lists them:
+    {'what': 'card' or 'rule', 'id', 'kind', 'key', 'from', 'to', 'derived_from'}
+    (a card added or removed is one entry with key None). For reports that lead with
+    what changed (``meeple compare``)."""
+    out: list[dict[str, Any]] = []
+    c = d["cards"]
+    for verb in ("added", "removed"):
+        for x in c[verb]:
+            out.append({"what": "card", "change": verb, "id": x["id"], "kind": x["kind"], "key": None,
+                        "from": None, "to": None, "derived_from": None})
+    for verb in ("replaced", "changed"):
+        for x in c[verb]:
+            for ch in x["changes"]:
+                out.append({"what": "card", "change": verb, "id": x["id"], "kind": x["kind"], "key": ch["key"],
+                            "from": ch["from"], "to": ch["to"], "derived_from": ch.get("derived_from")})
+    r = d["rules"]
+    for verb in ("added", "removed"):
+        for k in r[verb]:
+            out.append({"what": "rule", "change": verb, "id": k, "kind": None, "key": None, "from": None, "to": None,
+                        "derived_from": None})
+    for x in r["changed"]:
+        out.append({"what": "rule", "change": "changed", "id": x["rule"], "kind": None, "key": None,
+                    "from": x["from"], "to": x["to"], "derived_from": None})
+    return out
 
 
 def _short(value: Any, width: int = 60) -> str:
@@ -114,7 +162,8 @@ def render(d: dict[str, Any]) -> str:
             for x in c[what]:
                 lines.append(f"  {x['kind']:<12} {x['id']}")
                 for ch in x["changes"]:
-                    lines.append(f"      {ch['key']}: {_short(ch['from'], 30)} -> {_short(ch['to'], 30)}")
+                    follows = f" (derived: follows {ch['derived_from']})" if ch.get("derived_from") else ""
+                    lines.append(f"      {ch['key']}: {_short(ch['from'], 30)} -> {_short(ch['to'], 30)}{follows}")
     r = d["rules"]
     if r["added"]:
         lines.append(f"rules added ({len(r['added'])}): " + ", ".join(r["added"]))

@@ -99,15 +99,20 @@ def simulate(game_name: str, games: int, players: int, seed: int, workers: str, 
               help="a one-off change for the variant (repeatable): keep.cost=4, GAME/FILE/keep.cost=4, hand_size=8")
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE", help="a rules option, for both (repeatable)")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--full", is_flag=True, help="list every figure in the text output (by default: the answer and the 10 clearest others)")
 @click.option("--report", "report_path", type=ReportFile(), default=None,
               help="write an HTML report with both side by side (needs: pip install 'meeple[report]')")
 def compare_cmd(base: str, variant: Optional[str], games: int, players: int, seed: int, workers: str, bots: str,
-                evaluation: str, sets: tuple[str, ...], option_pairs: tuple[str, ...], fmt: str, report_path: Optional[str]) -> None:
+                evaluation: str, sets: tuple[str, ...], option_pairs: tuple[str, ...], fmt: str, full: bool,
+                report_path: Optional[str]) -> None:
     """Play the same games (seeds, bots) with BASE and with VARIANT (a pack, an
-    expansion, or BASE with --set changes) and report every difference, with
-    its 95% interval and whether it is significant: the significant first, then
-    by |difference| / half its interval."""
-    from meeple.workbench.compare import compare, format_text as compare_text
+    expansion, or BASE with --set changes) and say what changed: the changed
+    values, the differences significant after the correction (then the
+    suggestive ones), each changed card's direct effects, then every other
+    figure with its 95% interval, clearest first."""
+    from meeple.authoring.diff import changed_values, diff_packs
+    from meeple.workbench.answer import format_text as compare_text
+    from meeple.workbench.compare import compare
     from meeple.workbench.simulate import SimConfig
     if variant is None and not sets:
         click.echo("error: give a VARIANT pack, or --set changes to BASE", err=True)
@@ -125,6 +130,7 @@ def compare_cmd(base: str, variant: Optional[str], games: int, players: int, see
     for g in (game, vgame):
         arguments.agents(g, bots, players, 0, evaluation)
     options = tuple(sorted(arguments.options(game, option_pairs).items()))
+    changes = changed_values(diff_packs(game.pack, vgame.pack))
     k = arguments.workers(workers)
     a = SimConfig(base, games, players, seed, k, bots, options, evaluation)
     b = SimConfig(vname, games, players, seed, k, bots, options, evaluation, tuple(sets))
@@ -132,9 +138,9 @@ def compare_cmd(base: str, variant: Optional[str], games: int, players: int, see
         if sys.stderr.isatty():
             from meeple.workbench.progress import Progress
             with Progress(2 * games, "simulating both", sys.stderr) as bar:
-                result = compare(a, b, bar.update, (game, vgame))
+                result = compare(a, b, bar.update, (game, vgame), changes)
         else:
-            result = compare(a, b, games=(game, vgame))
+            result = compare(a, b, games=(game, vgame), changes=changes)
     except MeepleError as err:
         fail(err, ExitCode.CONTENT_INVALID)
     if result.get("interrupted") and not result["games"]:
@@ -143,7 +149,8 @@ def compare_cmd(base: str, variant: Optional[str], games: int, players: int, see
     if report_path:
         from meeple.workbench.report import write_report
         outputs.append((report_path, lambda: write_report(report_path, result["summaries"], result)))
-    text = json.dumps({k2: v for k2, v in result.items() if k2 != "summaries"}, indent=2) if fmt == "json" else compare_text(result)
+    text = json.dumps({k2: v for k2, v in result.items() if k2 != "summaries"}, indent=2) if fmt == "json" \
+        else compare_text(result, full)
     _finish_run(outputs, text, bool(result.get("interrupted")), result["games"], games, "pairs of games")
 
 

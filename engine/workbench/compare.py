@@ -94,8 +94,12 @@ def _newcombe(name: str, wins_a: float, n_a: int, wins_b: float, n_b: int) -> di
             "significant": lo > 0 or hi < 0, "paired": False, "unit": "win share"}
 
 
-def comparison(a: Summary, b: Summary, pairs: Pairs) -> dict:
-    """Every metric of the two runs, in the ORDER."""
+def comparison(a: Summary, b: Summary, pairs: Pairs, changes: Optional[list[dict]] = None) -> dict:
+    """The two runs compared, in the order a designer reads it: what was compared
+    (the packs, every changed value as ``meeple diff`` lists them, the games), the
+    answer (the differences significant after the correction, then the suggestive
+    ones), the direct effects of every changed card, then every metric in the ORDER.
+    ``changes``: ``meeple.authoring.diff.changed_values`` of the two packs."""
     players = a.config.players
     metrics = [m.to_dict() for m in pairs.metrics]
     live = set(a.live_zones) | set(b.live_zones)
@@ -106,13 +110,74 @@ def comparison(a: Summary, b: Summary, pairs: Pairs) -> dict:
             if na >= 5 and nb >= 5:
                 metrics.append(_newcombe(f"{cid} ({kind}) win rate", wa, na, wb, nb))
 
+    for m in metrics:
+        m["excludes_zero"] = m["significant"]        # before the correction: 'suggestive' if it does not survive it
     _false_discovery(metrics)
     order(metrics)
     da, db = a.to_dict(), b.to_dict()
     return {"base": {"pack": da["pack"], "sets": list(a.config.sets)}, "variant": {"pack": db["pack"], "sets": list(b.config.sets)},
+            "changes": None if changes is None else list(changes),
             "games": pairs.metrics[0].n, "players": players, "bots": a.config.bots, "seed": a.config.seed,
-            "significant": sum(1 for m in metrics if m["significant"]), "metrics": metrics,
+            "seconds": round(a.seconds + b.seconds, 3),
+            "significant": sum(1 for m in metrics if m["significant"]),
+            "headline": headline(metrics),
+            "direct": direct_effects(da, db, changes or [], metrics),
+            "metrics": metrics,
             "summaries": [da, db]}
+
+
+def headline(metrics: list[dict]) -> dict:
+    """The answer: the figures whose difference is significant after the correction,
+    then the *suggestive* ones, whose interval leaves out 0 only before it (with many
+    figures a few do by chance: about 5% of them, ``by_chance``), both in the ORDER."""
+    return {"significant": [m["metric"] for m in metrics if m["significant"]],
+            "suggestive": [m["metric"] for m in metrics if m.get("excludes_zero") and not m["significant"]],
+            "figures": len(metrics), "by_chance": round(0.05 * len(metrics), 1)}
+
+
+def direct_effects(da: dict, db: dict, changes: list[dict], metrics: list[dict]) -> list[dict]:
+    """For every card a change touched (added, removed, replaced or with a value
+    changed), in the order of the changes: how often its cards reached each zone
+    the run follows (built, played: the text report's zones), by seat, before and
+    after, with its holders' win rate and the difference's interval where the
+    metrics have it; and how often it was used (an action's or a choice's card)."""
+    ids: list[tuple[str, str]] = []
+    valued: set[str] = set()              # cards with a value changed (not only added or removed)
+    for ch in changes:
+        if ch.get("what") == "card" and (ch["id"], ch["kind"]) not in ids:
+            ids.append((ch["id"], ch["kind"]))
+        if ch.get("what") == "card" and ch.get("key") is not None:
+            valued.add(ch["id"])
+    by_name = {m["metric"]: m for m in metrics}
+    games = [d["games"] * d["players"] for d in (da, db)]          # player-games: the most a card can be held
+    out = []
+    for cid, kind in ids:
+        zones = []
+        for zone in [k for k in da["shown"] if k.startswith(kind + " in ")] + \
+                    [k for k in db["shown"] if k.startswith(kind + " in ") and k not in da["shown"]]:
+            rows = [next((r for r in d["cards"].get(zone, ()) if r["card"] == cid), None) for d in (da, db)]
+            zones.append({"zone": zone, "player_games": games,
+                          "base": _held(rows[0]), "variant": _held(rows[1]),
+                          "win_rate_difference": by_name.get(f"{cid} ({zone}) win rate")})
+        uses = [next((r for r in d.get("used", {}).get(kind, ()) if r["card"] == cid), None) for d in (da, db)]
+        used = None
+        if any(u is not None and u["times"] for u in uses):
+            used = {"base": _used(uses[0]), "variant": _used(uses[1])}
+        out.append({"card": cid, "kind": kind, "changed": cid in valued, "zones": zones, "used": used})
+    return out
+
+
+def _held(row: Optional[dict]) -> dict:
+    if row is None:
+        return {"players": 0, "by_seat": {}, "win_rate": None, "win_ci": None}
+    return {"players": row["games"], "by_seat": row.get("by_seat", {}), "win_rate": row["win_rate"], "win_ci": row["win_ci"]}
+
+
+def _used(row: Optional[dict]) -> dict:
+    if row is None:
+        return {"times": 0, "by_seat": {}, "users": 0, "win_rate": None, "win_ci": None}
+    return {k: row[k] for k in ("times", "by_seat", "users")} | \
+        {"win_rate": row["win_rate"] if row["users"] else None, "win_ci": row["win_ci"] if row["users"] else None}
 
 
 ORDER = "significant first, then the clearest: |difference| / half its 95% interval, largest first"
@@ -164,10 +229,10 @@ def _card_tables(a: Tally, b: Tally, live: set) -> dict:
 
 
 def compare(base: SimConfig, variant: SimConfig, progress: Optional[Callable[[int], None]] = None,
-            games: Optional[tuple[Game, Game]] = None) -> dict:
+            games: Optional[tuple[Game, Game]] = None, changes: Optional[list[dict]] = None) -> dict:
     """Run both (same seeds, bots, players) side by side and compare them: game i of
     each is folded in as a pair as soon as both are finished. ``games``: both configs'
-    games, already loaded.
+    games, already loaded; ``changes``: what the variant changes (``comparison``).
 
     On Ctrl-C, the pairs both runs finished are compared (game i of each starts
     alike, so the first k of both are pairs), and the result says ``interrupted``.
@@ -202,23 +267,9 @@ def compare(base: SimConfig, variant: SimConfig, progress: Optional[Callable[[in
         finally:
             folding.uninstall()
     a, b = (Summary(cfg, t, tally, interrupted) for cfg, t, tally in zip((base, variant), seconds, tallies))
-    result = comparison(a, b, pairs)
+    result = comparison(a, b, pairs, changes)
+    for side, cfg, g in zip(("base", "variant"), (base, variant), loaded):
+        # the pack as named; with --set changes, the pack they change (the last layer is theirs)
+        pid, version, _ = g.pack.load_order[-2] if cfg.sets and len(g.pack.load_order) > 1 else g.pack.load_order[-1]
+        result[side].update(id=pid, version=version)
     return dict(result, interrupted=True, games_requested=base.games) if interrupted else result
-
-
-def format_text(c: dict, limit: int = 25) -> str:
-    head = (f"interrupted: {c['games']} of {c['games_requested']} pairs of games finished (partial figures)\n"
-            if c.get("interrupted") else "")
-    head += (f"{c['games']} paired games, {c['players']} players ({c['bots']} bots), seed {c['seed']}: "
-            f"{c['base']['pack']}{' ' + ' '.join('--set ' + s for s in c['base']['sets']) if c['base']['sets'] else ''} -> "
-            f"{c['variant']['pack']}{' ' + ' '.join('--set ' + s for s in c['variant']['sets']) if c['variant']['sets'] else ''}; "
-            f"{c['significant']} significant difference(s) (* : 95% interval without 0, false discovery rate 5%)\n"
-            f"order: {ORDER} (the column |d|/half)")
-    lines = [head, "", f"{'metric':<40}{'base':>9}{'variant':>9}{'diff':>9}  {'95% interval':<20}{'|d|/half':>9} sig"]
-    for m in c["metrics"][:limit]:
-        interval = f"[{m['ci'][0]:+.3f}, {m['ci'][1]:+.3f}]"
-        lines.append(f"{m['metric'][:40]:<40}{m['base']:>9.3f}{m['variant']:>9.3f}{m['difference']:>+9.3f}  "
-                     f"{interval:<20}{'exact' if m['clarity'] is None else format(m['clarity'], '.2f'):>9}{'  *' if m['significant'] else ''}")
-    if len(c["metrics"]) > limit:
-        lines.append(f"... {len(c['metrics']) - limit} more (--format json lists all)")
-    return "\n".join(lines)

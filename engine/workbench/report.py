@@ -196,12 +196,25 @@ def _rows_table(kind: str, rows: list) -> str:
 
 
 def _diff_table(c: dict) -> str:
+    """Every figure of a comparison, in its order, numbers as the text writes them."""
+    from meeple.workbench.answer import difference, interval, value
     rows = "".join(
-        f"<tr class=\"{'sig' if m['significant'] else ''}\"><td>{html.escape(m['metric'])}</td><td>{m['base']:.4g}</td><td>{m['variant']:.4g}</td>"
-        f"<td>{m['difference']:+.4g}</td><td>[{m['ci'][0]:+.4g}, {m['ci'][1]:+.4g}]</td><td>{'yes' if m['significant'] else ''}</td></tr>"
+        f"<tr class=\"{'sig' if m['significant'] else ''}\"><td>{html.escape(m['metric'])}</td>"
+        f"<td>{value(m['base'], m.get('unit', ''))}</td><td>{value(m['variant'], m.get('unit', ''))}</td>"
+        f"<td>{difference(m['difference'], m.get('unit', ''))}</td><td>{html.escape(interval(m['ci'], m.get('unit', '')))}</td>"
+        f"<td>{'yes' if m['significant'] else ('suggestive' if m.get('excludes_zero') else '')}</td></tr>"
         for m in c["metrics"])
-    return ("<table><tr><th>metric</th><th>base</th><th>variant</th><th>difference</th><th>95% interval</th><th>significant</th></tr>"
+    return ("<table><tr><th>figure</th><th>base</th><th>variant</th><th>difference</th><th>95% interval</th><th>significant</th></tr>"
             + rows + "</table>")
+
+
+def _answer_sections(c: dict) -> str:
+    """What was compared, the answer and the direct effects of the changed cards: the
+    sections the text output leads with, in its order and words."""
+    from meeple.workbench import answer
+    sections = [("What was compared", answer.header(c) + answer.changes(c)), ("The answer", answer.headline(c)),
+                ("Direct effects of the changed cards", answer.direct(c))]
+    return "".join(f"<h2>{title}</h2><pre>{html.escape(chr(10).join(lines))}</pre>" for title, lines in sections if lines)
 
 
 def render_html(summaries: list[dict], comparison: Optional[dict] = None) -> str:
@@ -213,7 +226,8 @@ def render_html(summaries: list[dict], comparison: Optional[dict] = None) -> str
              "</style></head><body>", f"<h1>{title}</h1>"]
     if comparison is not None:
         from meeple.workbench.compare import ORDER
-        parts.append("<h2>Differences, variant minus base (paired games)</h2>")
+        parts.append(_answer_sections(comparison))
+        parts.append("<h2>Every figure: differences, variant minus base (paired games)</h2>")
         parts.append(f"<p>Order: {html.escape(ORDER)}.</p>")
         parts.append("<h3>Forest plot of the differences</h3>")
         parts.append("<p>Each row: the variant minus the base, with its 95% interval; the line is no difference; "

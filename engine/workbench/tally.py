@@ -80,23 +80,26 @@ class CardCounts:
     how many players had it, the sum and the sum of squares of their final scores
     (exact integers), and their win shares, added in game order (a game's winners all
     have the same share, so the order among them is no matter; a loser's share, 0.0,
-    adds nothing). A game's codes are ``player * width + key``."""
+    adds nothing). A game's codes are ``player * width + key``; ``seats`` counts the
+    codes themselves (who had it: a compare names the seats a changed card went to)."""
 
-    __slots__ = ("width", "n", "s", "q", "wins")
+    __slots__ = ("width", "n", "s", "q", "wins", "seats")
 
-    def __init__(self, width: int) -> None:
+    def __init__(self, width: int, players: int = 1) -> None:
         self.width = width
         self.n = [0] * width
         self.s = [0] * width
         self.q = [0] * width
         self.wins: list = [0] * width
+        self.seats = [0] * (width * players)
 
     def add(self, codes, scores: list, shares: list) -> None:
         """One game's codes, each once (negative ones are skipped)."""
-        width, n, s, q, wins = self.width, self.n, self.s, self.q, self.wins
+        width, n, s, q, wins, seats = self.width, self.n, self.s, self.q, self.wins, self.seats
         squares = [v * v for v in scores]
         for code in codes:
             if code >= 0:
+                seats[code] += 1
                 p, key = divmod(code, width)
                 n[key] += 1
                 s[key] += scores[p]
@@ -111,10 +114,11 @@ class CardCounts:
         return {key: (wins[key], n[key], s[key], q[key]) for key in range(self.width) if n[key]}
 
 
-def card_row(card: str, wins, n: int, s: int, q: int) -> dict:
+def card_row(card: str, by_seat: list[int], wins, n: int, s: int, q: int) -> dict:
     lo, hi = wilson(wins, n)
     m, mlo, mhi = normal_interval(n, s, s, q)
-    return {"card": card, "games": n, "win_rate": wins / n, "win_ci": [lo, hi], "mean_score": m, "score_ci": [mlo, mhi]}
+    return {"card": card, "games": n, "win_rate": wins / n, "win_ci": [lo, hi], "mean_score": m, "score_ci": [mlo, mhi],
+            "by_seat": {f"P{p + 1}": k for p, k in enumerate(by_seat)}}
 
 
 def use_row(card: str, by_seat: list[int], wins, n: int, s: int, q: int) -> dict:
@@ -140,8 +144,8 @@ class Tally:
         self.decisions = 0
         self.first_wins = 0                                 # the first chooser's win shares
         self.kinds: list[int] = []                          # zone kinds in the order games first met them
-        self.held = CardCounts(tables.width)                # (zone kind, card) keys: who had the card there
-        self.users = CardCounts(tables.ndefs)               # card keys: who used it (once a game and player)
+        self.held = CardCounts(tables.width, players)       # (zone kind, card) keys: who had the card there
+        self.users = CardCounts(tables.ndefs, players)      # card keys: who used it (once a game and player)
         self.times: Counter = Counter()                     # used codes (player, card) -> times used
 
     def add(self, o) -> None:
@@ -195,11 +199,15 @@ class Tally:
         """Per zone kind ("KIND in ZONE"), in the order games met them, a row per
         card that entered it, sorted by card id."""
         t = self.tables
-        by_kind: dict[int, list[tuple[str, tuple]]] = {k: [] for k in self.kinds}
+        by_kind: dict[int, list[tuple[str, int, tuple]]] = {k: [] for k in self.kinds}
         for key, row in self.held.rows().items():
             kind, d = divmod(key, t.ndefs)
-            by_kind[kind].append((t.def_ids[d], row))
-        return {t.kind_names[k]: [card_row(cid, *row) for cid, row in sorted(rows, key=lambda e: e[0])]
+            by_kind[kind].append((t.def_ids[d], key, row))
+        seats, width = self.held.seats, t.width
+
+        def by_seat(key: int) -> list[int]:
+            return [seats[p * width + key] for p in range(self.players)]
+        return {t.kind_names[k]: [card_row(cid, by_seat(key), *row) for cid, key, row in sorted(rows, key=lambda e: e[0])]
                 for k, rows in by_kind.items()}
 
     def card_wins(self) -> dict[str, dict[str, tuple[float, int]]]:
