@@ -36,7 +36,7 @@ from meeple.core.errors import MeepleError, PackInvalid
 def tune_cmd(spec_path: str, seed: Optional[int], workers: str, backend: str, address: str, fmt: str,
              patch_dir: Optional[str]) -> None:
     """Search the values SPEC.yaml lets move (cards' fields and constants, named as
-    --set names them) for the lowest objective (fair seats, equal characters, a card's
+    --set names them) for the lowest objective (fair seats, cards of a zone winning alike, a card's
     effect near zero, a game length, skill rewarded), with Optuna: every point of a
     small grid, else TPE, pruning settings worse than the best (Wilcoxon, on the same
     games). The best settings are then compared with the pack as written on fresh games,

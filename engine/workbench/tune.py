@@ -1,5 +1,5 @@
 """``meeple tune``: which values of a pack's cards and constants make its objective
-smallest (a fair first seat, equal characters, a target length...), searched with
+smallest (a fair first seat, cards of a zone winning alike, a target length...), searched with
 Optuna, and confirmed on fresh games before anything is called an improvement.
 
 - **Blocks of paired seeds.** A setting is played in blocks of ``block`` games; block

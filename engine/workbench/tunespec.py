@@ -62,7 +62,7 @@ class Term:
     """One term of the objective (``TERMS``), with what it reads."""
     kind: str
     weight: float = 1.0
-    zone: str = ""            # cards, card: the zone kind ("character in acting")
+    zone: str = ""            # cards, card: the zone kind ("KIND in ZONE")
     card: str = ""            # card: its id
     target: float = 0.0       # length: the mean to reach
     measure: str = ""         # length: 'rounds' or 'decisions'
