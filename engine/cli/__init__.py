@@ -11,12 +11,13 @@ One module per group of commands, each adding its commands to the one group:
     games       play, replay
     runs        simulate, compare
     author      test, new-pack, new-game
+    tune        tune (needs the extra meeple[tune])
 
 ``from meeple.cli import main`` is the console script ``meeple``.
 """
 from __future__ import annotations
 
 from meeple.cli.group import ExitCode, main
-from meeple.cli import author, cards, check, games, runs  # noqa: F401  (each adds its commands to main)
+from meeple.cli import author, cards, check, games, runs, tune  # noqa: F401  (each adds its commands to main)
 
 __all__ = ["ExitCode", "main"]

@@ -229,10 +229,13 @@ def _card_tables(a: Tally, b: Tally, live: set) -> dict:
 
 
 def compare(base: SimConfig, variant: SimConfig, progress: Optional[Callable[[int], None]] = None,
-            games: Optional[tuple[Game, Game]] = None, changes: Optional[list[dict]] = None) -> dict:
+            games: Optional[tuple[Game, Game]] = None, changes: Optional[list[dict]] = None,
+            each: Optional[Callable[[Outcome, Outcome], None]] = None) -> dict:
     """Run both (same seeds, bots, players) side by side and compare them: game i of
     each is folded in as a pair as soon as both are finished. ``games``: both configs'
-    games, already loaded; ``changes``: what the variant changes (``comparison``).
+    games, already loaded; ``changes``: what the variant changes (``comparison``);
+    ``each``: told every pair as it is folded in (``meeple tune`` reads its own figures
+    from them).
 
     On Ctrl-C, the pairs both runs finished are compared (game i of each starts
     alike, so the first k of both are pairs), and the result says ``interrupted``.
@@ -259,6 +262,8 @@ def compare(base: SimConfig, variant: SimConfig, progress: Optional[Callable[[in
                 tallies[0].add(a)
                 tallies[1].add(o)
                 pairs.add(a, o)
+                if each is not None:
+                    each(a, o)
     except KeyboardInterrupt:
         interrupted = True
     finally:
