@@ -295,7 +295,8 @@ class Tuner:
         return {"values": dict(zip((p.name for p in self.spec.parameters), c.values)), "sets": list(sets), "trial": c.number,
                 "games": result["games"], "as_written": before, "candidate": after, "improvement": before - after,
                 "ci": [lo, hi], "level": 1 - level, "supported": lo > 0 and not result.get("interrupted"),
-                "compare": {k: v for k, v in result.items() if k != "summaries"}}
+                # the comparison's figures (not its time: the same spec and seed give the same report)
+                "compare": {k: v for k, v in result.items() if k not in ("summaries", "seconds")}}
 
 
 def tune(tuner: Tuner, confirm: bool = True) -> dict:
