@@ -1,6 +1,6 @@
 """A compiled game is left as loading made it: playing, viewing, re-dealing for a
 planning bot and scoring write nothing onto the ``Game`` (what they work out once,
-such as what each seat cannot see, lives in ``game.knowledge``). So one compiled
+such as what each seat cannot see, lives in ``game.observer.knowledge``). So one compiled
 game can be shared by every game played with it, as ``simulate`` shares it.
 """
 from __future__ import annotations
@@ -40,4 +40,4 @@ def test_playing_viewing_and_planning_write_nothing_onto_the_game(pack):
         decisions += 1
     assert decisions == 60 or st.over
     assert _attributes(game) == before
-    assert game.knowledge.hidden_slots(0) == game.hidden_slots_of(0)
+    assert game.observer.knowledge.hidden_slots(0) == game.observer.hidden_slots_of(0)
