@@ -1,7 +1,7 @@
 """What the compiler knows about a pack: a typed vocabulary of names.
 
-The engine builds one ``Vocabulary`` per pack (``meeple.runtime.game.Game`` does, in
-small steps) and hands it to ``meeple.dsl.compiler.Compiler`` and ``meeple.dsl.pygen.PyGen``.
+The engine builds one ``Vocabulary`` per pack (``meeple.runtime.build`` does, in
+small steps), keeps it as ``game.vocab`` and hands it to ``meeple.dsl.compiler.Compiler`` and ``meeple.dsl.pygen.PyGen``.
 The compiler resolves every name in the rules against it, once, to list
 indices; it never reads the engine's ``Game`` (docs/architecture.md, "One way
 down": the language never imports the engine).
