@@ -19,7 +19,7 @@ from meeple.runtime.game import load_game
 PACKS = ["citadels", "troyes", "signorie"]
 
 
-PARTS = ["rules", "observer", "action_menus", "layout", "compiled"]
+PARTS = ["vocab", "rules", "observer", "action_menus", "layout", "compiled"]
 
 
 def _attributes(game) -> dict:
@@ -66,6 +66,8 @@ def troyes():
     ("rules", "cache"),
     ("observer", "hidden_vars"),
     ("action_menus", "vocab"),
+    ("vocab", "res_names"),
+    ("vocab", "result"),
     ("layout", "nslots"),
     ("compiled", "menus"),
 ])

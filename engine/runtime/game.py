@@ -57,6 +57,7 @@ class Game(ReadOnly):
         self.vocab = v = vocabulary_of(pack)
         self.layout = layout_of(v, pack)
         self.compiled = c = compile_rules(pack, v, self.layout, problems, generate, maybe_none)
+        v.seal()
         # what the compiled rules read of ``st.game`` (RunningGame): the parts' own objects
         r = v.result
         self.codes, self.proc_code, self.hook_code, self.handler_code = r.codes, r.proc_code, r.hook_code, r.handler_code
