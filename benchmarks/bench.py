@@ -91,7 +91,7 @@ def validation(pack: str, repeats: int = 5) -> tuple[float, float]:
         start = time.perf_counter()
         problems = Problems()
         p = read_pack(resolve(pack), problems)
-        Game(p).compile(problems, generate=False)
+        Game(p, problems, generate=False)
         best = min(best, time.perf_counter() - start)
     start = time.perf_counter()
     subprocess.run([sys.executable, "-m", "meeple", "validate", pack], cwd=ROOT, capture_output=True, check=True)

@@ -407,8 +407,9 @@ class RunningGame(Protocol):
     The compiled instructions never import the engine: the state they are
     given carries its game, and these are the only names they use of it (the
     compiler itself reads a ``meeple.dsl.vocabulary.Vocabulary`` instead). The
-    engine's ``Game`` provides them; the code tables are the ones the compiler
-    wrote to ``Vocabulary.result``. Optional: ``pygen`` (the generated-code
+    engine's ``Game`` provides them as its own attributes (read-only once it is
+    built), the same objects as its vocabulary's and compiled tables'; the code
+    tables are the ones the compiler wrote to ``Vocabulary.result``. Optional: ``pygen`` (the generated-code
     writer, read with ``getattr``) lets an error name the generated statement's
     YAML line.
     """

@@ -1,7 +1,7 @@
 """What the compiler knows about a pack: a typed vocabulary of names.
 
-The engine builds one ``Vocabulary`` per pack (``meeple.runtime.game.Game`` does, in
-small steps) and hands it to ``meeple.dsl.compiler.Compiler`` and ``meeple.dsl.pygen.PyGen``.
+The engine builds one ``Vocabulary`` per pack (``meeple.runtime.build`` does, in
+small steps), keeps it as ``game.vocab`` and hands it to ``meeple.dsl.compiler.Compiler`` and ``meeple.dsl.pygen.PyGen``.
 The compiler resolves every name in the rules against it, once, to list
 indices; it never reads the engine's ``Game`` (docs/architecture.md, "One way
 down": the language never imports the engine).
@@ -22,7 +22,7 @@ with the pack model, typed here by the few facts the compiler reads of them
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError, dataclass, field
 from typing import Any, Callable, Optional, Protocol, Sequence
 
 from .source import Source
@@ -212,6 +212,25 @@ class Vocabulary:
     # -- compile outputs
     """Written while compiling (see ``CompileResult``), never read to resolve a name."""
     result: CompileResult = field(default_factory=CompileResult)
+
+    # ------------------------------------------------------------ read-only once sealed
+    _sealed = False      # not a field: ``seal`` sets it
+
+    def seal(self) -> None:
+        """No table is replaced from now on (the engine seals a game's vocabulary once its
+        rules are compiled, and shares it): a later write raises ``FrozenInstanceError``, as
+        a frozen dataclass's would. Reads are plain attribute reads, sealed or not."""
+        object.__setattr__(self, "_sealed", True)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if self._sealed:
+            raise FrozenInstanceError(f"cannot assign to {name!r}: the vocabulary of a compiled game is read-only")
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        if self._sealed:
+            raise FrozenInstanceError(f"cannot delete {name!r}: the vocabulary of a compiled game is read-only")
+        object.__delattr__(self, name)
 
     # ------------------------------------------------------------ compile outputs, read by name
     @property

@@ -219,8 +219,7 @@ def _verdict(case: Case, workdir: Path, play_games: bool, start: float, hard_sec
             pack = read_pack(workdir, problems)
             game = None
             if pack is not None and not problems.errors:
-                game = Game(pack)
-                game.compile(problems)
+                game = Game(pack, problems)
         except MeepleError as err:
             problems.add(err)
         for err in problems.errors:

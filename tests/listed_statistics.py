@@ -61,7 +61,7 @@ class UseRecorder:
     __slots__ = ("ids", "action_keyers", "action_describer", "raw", "hook")
 
     def __init__(self, game: Game):
-        self.ids = game.card_def_ids
+        self.ids = game.vocab.card_def_ids
         self.action_describer = game.action_describer
         # per action index: whether its parameter is a card (its options are keyed by card id)
         self.action_keyers = [k is not None and _is_card_keyer(k, self.ids) for _, _, k, _ in game.action_describer.actions]
@@ -95,7 +95,7 @@ class UseRecorder:
 
     def per_player(self, game: Game, players: int) -> list[dict[str, dict[str, int]]]:
         out: list[dict[str, dict[str, int]]] = [dict() for _ in range(players)]
-        defs, index, ids = game.card_defs, game.card_def_index, self.ids
+        defs, index, ids = game.vocab.card_defs, game.card_def_index, self.ids
         for p, c in self.uses():
             by_card = out[p].setdefault(defs[index[c]].kind, {})
             by_card[ids[c]] = by_card.get(ids[c], 0) + 1
@@ -122,8 +122,8 @@ def run_one(game: Game, cfg: SimConfig, index: int) -> GameRecord:
         owner = game.slot_owner[slot]
         if owner < 0:
             continue
-        zone = game.zone_defs[game.slot_zone[slot]]
-        chosen[owner].setdefault(f"{zone.holds} in {zone.name}", set()).add(game.card_def_ids[card])
+        zone = game.vocab.zone_defs[game.layout.slot_zone[slot]]
+        chosen[owner].setdefault(f"{zone.holds} in {zone.name}", set()).add(game.vocab.card_def_ids[card])
     return GameRecord(index, st.scores, game.winners(st), st.round, st.choices(),
                       [{k: sorted(v) for k, v in c.items()} for c in chosen], st._log[0][0] if st.choices() else 0,     # the first chooser (no key is made)
                       recorder.per_player(game, cfg.players))
@@ -365,9 +365,9 @@ def _false_discovery(metrics: list[dict], rate: float = 0.05) -> None:
 def simulate_listed(game: Game, cfg: SimConfig) -> Summary:
     """Every game's record in a list, then the summary of the lists."""
     records = [run_one(game, cfg, i) for i in range(cfg.games)]
-    live = tuple(z.name for z in game.zone_defs if z.in_play)
+    live = tuple(z.name for z in game.vocab.zone_defs if z.in_play)
     kinds: dict[str, list[str]] = {}
-    for c in game.card_defs:
+    for c in game.vocab.card_defs:
         kinds.setdefault(c.kind, []).append(c.id)
     return Summary(cfg, 0.0, records, live, False, kinds)
 

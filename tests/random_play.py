@@ -29,13 +29,13 @@ def generic_invariants(game: Game, st: State) -> None:
     assert seen == list(range(game.ncards)), "every card is in exactly one zone, exactly once"
     for slot, zone in enumerate(st.zones):
         for c in zone:
-            assert st.loc[c] == slot, f"card {game.card_def_ids[c]} is in slot {slot} but loc says {st.loc[c]}"
-    assert len(st.res) == st.players * game.nres
+            assert st.loc[c] == slot, f"card {game.vocab.card_def_ids[c]} is in slot {slot} but loc says {st.loc[c]}"
+    assert len(st.res) == st.players * game.vocab.nres
     for p in range(st.players):
-        for r in range(game.nres):
-            v, lo, hi = st.res[p * game.nres + r], game.res_min[r], game.res_max[r]
+        for r in range(game.vocab.nres):
+            v, lo, hi = st.res[p * game.vocab.nres + r], game.vocab.res_min[r], game.vocab.res_max[r]
             assert (lo is None or v >= lo) and (hi is None or v <= hi), \
-                f"P{p + 1} has {v} {game.res_names[r]}, outside [{lo}, {hi}]"
+                f"P{p + 1} has {v} {game.vocab.res_names[r]}, outside [{lo}, {hi}]"
     if not st.over:
         assert st.pending is not None and st.pending.options, "a game not over waits on a decision with options"
         assert 0 <= st.pending.player < st.players, f"decision for P{st.pending.player + 1} in a {st.players}-player game"

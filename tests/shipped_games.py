@@ -82,7 +82,7 @@ def seed_game(pack: str, players: int, seed: int, options: Optional[dict] = None
 
 # ---------------------------------------------------------------- each game's own invariants
 def _kinds(game: Game) -> list[str]:
-    return [game.card_defs[game.card_def_index[c]].kind for c in range(game.ncards)]
+    return [game.vocab.card_defs[game.card_def_index[c]].kind for c in range(game.ncards)]
 
 
 def _kinds_in_zones(st: State, kinds: list[str], kind: str) -> int:
@@ -90,13 +90,13 @@ def _kinds_in_zones(st: State, kinds: list[str], kind: str) -> int:
 
 
 def _one_crown_holder(game: Game, st: State) -> None:
-    crown = st.gvars[game.gvar_index["crown"]]
+    crown = st.gvars[game.vocab.gvar_index["crown"]]
     assert isinstance(crown, int) and 0 <= crown < st.players, f"exactly one crown holder, not {crown!r}"
 
 
 def _one_character_per_rank(game: Game, st: State, kinds: list[str], ranks: int) -> None:
-    unused, rank = game.zone_base[game.zone_index["unused"]], game.field_index["rank"]
-    playing = sorted(game.card_fields[c][rank] for c in range(game.ncards) if kinds[c] == "character" and st.loc[c] != unused)
+    unused, rank = game.vocab.zone_base[game.vocab.zone_index["unused"]], game.vocab.field_index["rank"]
+    playing = sorted(game.vocab.card_fields[c][rank] for c in range(game.ncards) if kinds[c] == "character" and st.loc[c] != unused)
     assert playing == list(range(1, ranks + 1)), f"one character per rank 1-{ranks}, not {playing}"
 
 
@@ -116,7 +116,7 @@ def citadels_2016(game: Game, players: int, options: dict) -> Check:
     options, at 5+ players with the Dark City set); 14 unique districts in play and 16
     left in the box."""
     kinds = _kinds(game)
-    unique_box = game.zone_base[game.zone_index["unique_box"]]
+    unique_box = game.vocab.zone_base[game.vocab.zone_index["unique_box"]]
     ranks = 9 if players in (3, 8) or options.get("rank9") == 3 or (options.get("rank9") == 1 and players >= 5) else 8
     if options.get("random_characters"):
         ranks = 9 if players in (3, 8) else 8
@@ -147,18 +147,18 @@ def citadels_dark_city(game: Game, players: int, options: dict) -> Check:
 def signorie(game: Game, players: int, options: dict) -> Check:
     """Brides 1-5; at most 4 dice taken a round and never two of one colour; every city
     track at most 4; the 54 alliance tiles all there."""
-    brides = game.res_index["brides"]
-    taken = game.zone_base[game.zone_index["taken"]]
-    alliance = frozenset(c for c, d in enumerate(game.card_def_index) if game.card_defs[d].kind == "alliance")
-    colour = game.field_index["colour"]
-    cities = [(game.zone_base[game.zone_index[z]], len(game.kind_cards["city"])) for z in ("married", "envoys")]
+    brides = game.vocab.res_index["brides"]
+    taken = game.vocab.zone_base[game.vocab.zone_index["taken"]]
+    alliance = frozenset(c for c, d in enumerate(game.card_def_index) if game.vocab.card_defs[d].kind == "alliance")
+    colour = game.vocab.field_index["colour"]
+    cities = [(game.vocab.zone_base[game.vocab.zone_index[z]], len(game.vocab.kind_cards["city"])) for z in ("married", "envoys")]
 
     def check(st: State) -> None:
         for p in range(st.players):
-            assert st.res[p * game.nres + brides] in range(1, 6), "1 to 5 brides"
+            assert st.res[p * game.vocab.nres + brides] in range(1, 6), "1 to 5 brides"
             dice = st.zones[taken + p]
             assert len(dice) <= 4, "at most 4 dice a round"
-            colours = [game.card_fields[d][colour] for d in dice]
+            colours = [game.vocab.card_fields[d][colour] for d in dice]
             assert len(set(colours)) == len(colours), "never two dice of one colour"
         for base, n in cities:
             assert all(len(st.zones[base + i]) <= 4 for i in range(n)), "at most 4 on a city track"
@@ -170,12 +170,12 @@ def troyes(game: Game, players: int, options: dict) -> Check:
     """A player's citizens are in their own stock or hand, or on the board (on a space, lying
     on a building, a craftsman on an activity), never in another's or the neutral stock;
     the neutral citizens are in theirs or on the board; a space holds one citizen at most."""
-    zone_of = [game.zone_defs[zi].name for zi in game.slot_zone]
+    zone_of = [game.vocab.zone_defs[zi].name for zi in game.layout.slot_zone]
     board = {"occupant", "lying", "craftsmen"}
-    citizen, neutral = game.card_index["citizen"], game.card_index["neutral_citizen"]
-    own = [[c for c, d in enumerate(game.card_def_index) if d == citizen and game.card_seat[c] == p] for p in range(players)]
+    citizen, neutral = game.vocab.card_index["citizen"], game.vocab.card_index["neutral_citizen"]
+    own = [[c for c, d in enumerate(game.card_def_index) if d == citizen and game.vocab.card_seat[c] == p] for p in range(players)]
     neutrals = [c for c, d in enumerate(game.card_def_index) if d == neutral]
-    base, spaces = game.zone_base[game.zone_index["occupant"]], len(game.kind_cards["space"])
+    base, spaces = game.vocab.zone_base[game.vocab.zone_index["occupant"]], len(game.vocab.kind_cards["space"])
 
     def check(st: State) -> None:
         for p, citizens in enumerate(own):

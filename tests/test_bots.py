@@ -20,8 +20,8 @@ CITADELS = load_game("citadels")
 
 
 def _zone(game, st, name, p=None):
-    zi = game.zone_index[name]
-    return st.zones[game.zone_base[zi] + (p or 0)]
+    zi = game.vocab.zone_index[name]
+    return st.zones[game.vocab.zone_base[zi] + (p or 0)]
 
 
 def test_a_sample_keeps_what_the_player_sees_and_deals_the_rest_again():

@@ -125,7 +125,7 @@ def test_troyes_reports_every_activity_card_and_event(tmp_path):
     game = load_game("troyes")
     d = simulate(SimConfig("troyes", 8, 4, seed=1)).to_dict()
     for kind in ("activity", "event"):
-        ids = sorted(c.id for c in game.card_defs if c.kind == kind)
+        ids = sorted(c.id for c in game.vocab.card_defs if c.kind == kind)
         assert [r["card"] for r in d["used"][kind]] == ids
     assert sum(r["times"] for r in d["used"]["activity"]) > 0 and sum(r["times"] for r in d["used"]["event"]) > 0
     json.dumps(d)           # the JSON output carries them

@@ -21,7 +21,7 @@ EIGHT = [s for s in FAMILY if s.players == 8]
 def test_a_random_game_ends_by_a_completed_city_not_by_the_round_limit(spec):
     game = game_of(spec.pack)
     st = played(spec)
-    first = st.gvars[game.gvar_index["first_complete"]]
+    first = st.gvars[game.vocab.gvar_index["first_complete"]]
     assert first is not None and 0 <= first < st.players, "no city was completed"
     assert st.round < game.defn.max_rounds
 
@@ -30,9 +30,9 @@ def test_a_random_game_ends_by_a_completed_city_not_by_the_round_limit(spec):
 def test_eight_players_always_play_a_rank_nine_character(spec):
     game = game_of(spec.pack)
     st = played(spec)
-    unused, rank = game.zone_base[game.zone_index["unused"]], game.field_index["rank"]
-    nine = [c for c in range(game.ncards) if game.card_defs[game.card_def_index[c]].kind == "character"
-            and game.card_fields[c][rank] == 9]
+    unused, rank = game.vocab.zone_base[game.vocab.zone_index["unused"]], game.vocab.field_index["rank"]
+    nine = [c for c in range(game.ncards) if game.vocab.card_defs[game.card_def_index[c]].kind == "character"
+            and game.vocab.card_fields[c][rank] == 9]
     assert nine and any(st.loc[c] != unused for c in nine)
 
 

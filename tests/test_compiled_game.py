@@ -1,11 +1,14 @@
 """A compiled game is left as loading made it: playing, viewing, re-dealing for a
-planning bot and scoring write nothing onto the ``Game`` (what they work out once,
-such as what each seat cannot see, lives in ``game.knowledge``). So one compiled
-game can be shared by every game played with it, as ``simulate`` shares it.
+planning bot and scoring write nothing onto the ``Game`` or the parts composed with it
+(what they work out once, such as what each seat cannot see, lives in
+``game.observer.knowledge``), and a write onto any of them once it is built is
+refused. So one compiled game can be shared by every game played with it, as
+``simulate`` shares it.
 """
 from __future__ import annotations
 
 import random
+from dataclasses import FrozenInstanceError
 
 import pytest
 
@@ -16,8 +19,15 @@ from meeple.runtime.game import load_game
 PACKS = ["citadels", "troyes", "signorie"]
 
 
+PARTS = ["vocab", "rules", "observer", "action_menus", "layout", "compiled"]
+
+
 def _attributes(game) -> dict:
-    return {name: id(value) for name, value in vars(game).items()}
+    """The identity of every attribute of the game and of each of its parts."""
+    out = {name: id(value) for name, value in vars(game).items()}
+    for part in PARTS:
+        out.update({f"{part}.{name}": id(value) for name, value in vars(getattr(game, part)).items()})
+    return out
 
 
 @pytest.mark.parametrize("pack", PACKS)
@@ -40,4 +50,34 @@ def test_playing_viewing_and_planning_write_nothing_onto_the_game(pack):
         decisions += 1
     assert decisions == 60 or st.over
     assert _attributes(game) == before
-    assert game.knowledge.hidden_slots(0) == game.hidden_slots_of(0)
+    assert game.observer.knowledge.hidden_slots(0) == game.observer.hidden_slots_of(0)
+
+
+@pytest.fixture(scope="module")
+def troyes():
+    return load_game("troyes")
+
+
+@pytest.mark.parametrize("part, name", [
+    ("", "id"),                     # the game's own
+    ("", "codes"),                  # a table the running rules read
+    ("", "cache"),                  # a new attribute
+    ("rules", "can_refuse"),
+    ("rules", "cache"),
+    ("observer", "hidden_vars"),
+    ("action_menus", "vocab"),
+    ("vocab", "res_names"),
+    ("vocab", "result"),
+    ("layout", "nslots"),
+    ("compiled", "menus"),
+])
+def test_a_write_onto_a_built_game_or_its_parts_is_refused(troyes, part, name):
+    target = getattr(troyes, part) if part else troyes
+    before = dict(vars(target)) if hasattr(target, "__dict__") else None
+    with pytest.raises(FrozenInstanceError):
+        setattr(target, name, None)
+    if hasattr(target, name):
+        with pytest.raises(FrozenInstanceError):
+            delattr(target, name)
+    assert dict(vars(target)) == before
+

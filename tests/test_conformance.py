@@ -39,7 +39,7 @@ def test_random_games_keep_the_invariants(spec) -> None:
     assert st.players == spec.players and 0 < len(st.log) < STEP_LIMIT
     game = game_of(spec.pack)
     for name, value in spec.options:
-        assert st.opts[game.option_index[name]] == value, f"option {name} played as {value!r}"
+        assert st.opts[game.vocab.option_index[name]] == value, f"option {name} played as {value!r}"
 
 
 @pytest.mark.parametrize("pack, players", COUNTS, ids=[f"{p}-{n}p" for p, n in COUNTS])

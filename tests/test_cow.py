@@ -56,8 +56,7 @@ def _pack(tmp: Path, statement: str, generate: bool) -> Game:
     problems = Problems()
     pack = read_pack(root, problems)
     assert pack is not None and not problems.errors, [e.message for e in problems.errors]
-    game = Game(pack)
-    game.compile(problems, generate=generate)
+    game = Game(pack, problems, generate=generate)
     assert not problems.errors, [e.message for e in problems.errors]
     return game
 
@@ -72,8 +71,8 @@ def _pass(game: Game, st) -> None:
 
 def _arrange(game: Game, st) -> None:
     """A scenario's start block: player 1's hand set to the deck's two top cards."""
-    deck = st.zones[game.zone_base[game.zone_index["deck"]]]
-    ids = [game.card_def_ids[c] for c in deck[-2:]]
+    deck = st.zones[game.vocab.zone_base[game.vocab.zone_index["deck"]]]
+    ids = [game.vocab.card_def_ids[c] for c in deck[-2:]]
     Start(game, None, (), {"players": {1: {"hand": ids}}})(st)
 
 

@@ -12,12 +12,12 @@ from meeple.runtime.game import load_game
 
 PACK = str(Path(__file__).parent / "packs" / "dice")
 GAME = load_game(PACK)
-VALUE = GAME.cvar_index["value"]
-POOL = GAME.zone_base[GAME.zone_index["pool"]]
+VALUE = GAME.vocab.cvar_index["value"]
+POOL = GAME.vocab.zone_base[GAME.vocab.zone_index["pool"]]
 
 
 def values(st, ids=None):
-    return {GAME.card_def_ids[c] + f"@{c}": st.cvars[c * GAME.ncvars + VALUE] for c in st.zones[POOL]}
+    return {GAME.vocab.card_def_ids[c] + f"@{c}": st.cvars[c * GAME.vocab.ncvars + VALUE] for c in st.zones[POOL]}
 
 
 def test_rolls_stay_within_faces_and_cover_them():
@@ -25,8 +25,8 @@ def test_rolls_stay_within_faces_and_cover_them():
     for seed in range(200):
         st = GAME.new_state(1, seed)
         for c in st.zones[POOL]:
-            kind = GAME.card_def_ids[c]
-            v = st.cvars[c * GAME.ncvars + VALUE]
+            kind = GAME.vocab.card_def_ids[c]
+            v = st.cvars[c * GAME.vocab.ncvars + VALUE]
             faces = 4 if kind == "white_d4" else 6
             assert v in range(1, faces + 1)
             if kind in seen:

@@ -135,7 +135,7 @@ def probe_pack(tmp_path_factory):
         problems = Problems()
         pack = read_pack(root, problems)
         assert pack is not None and not problems.errors, problems.errors
-        Game(pack).compile(problems)
+        Game(pack, problems)
         return problems.errors, first_line
     return compile_snippet
 
@@ -187,8 +187,7 @@ def test_step_budget_stops_an_endless_loop_at_its_line(tmp_path):
     problems = Problems()
     pack = read_pack(tmp_path, problems)
     assert pack is not None and not problems.errors, problems.errors
-    game = Game(pack)
-    game.compile(problems)
+    game = Game(pack, problems)
     assert not problems.errors, problems.errors
     with pytest.raises(RuleError) as info:
         game.new_state(1, seed=1)
@@ -257,7 +256,7 @@ def _probe_effect(root: Path, written: str) -> tuple:
     problems = Problems()
     pack = read_pack(root, problems)
     assert pack is not None and not problems.errors, [str(e) for e in problems.errors]
-    Game(pack).compile(problems, generate=False)
+    Game(pack, problems, generate=False)
     return problems.errors, effect_line
 
 

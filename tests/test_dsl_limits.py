@@ -67,8 +67,7 @@ def compile_pack(root: Path, generate: bool):
     problems = Problems()
     pack = read_pack(root, problems)
     assert pack is not None and not problems.errors, [str(e) for e in problems.errors]
-    game = Game(pack)
-    game.compile(problems, generate=generate)
+    game = Game(pack, problems, generate=generate)
     return game, problems.errors
 
 
@@ -474,9 +473,9 @@ def test_mutated_texts_of_shipped_packs_compile_or_are_refused_never_crash(runs)
     games = {name: load_game(name, generate=False) for name in ("citadels", "troyes")}
     texts = []
     for name, g in games.items():
-        texts += [(name, "unit", p.body.text, tuple((x.name, g.type_of(x.type)) for x in p.params)) for p in g.defn.procedures]
+        texts += [(name, "unit", p.body.text, tuple((x.name, g.vocab.type_of(x.type)) for x in p.params)) for p in g.defn.procedures]
         texts += [(name, "unit", a.effect.text, ()) for a in g.defn.actions]
-        texts += [(name, "expression", f.body.text, tuple((x.name, g.type_of(x.type)) for x in f.params))
+        texts += [(name, "expression", f.body.text, tuple((x.name, g.vocab.type_of(x.type)) for x in f.params))
                   for f in g.defn.functions]
     rng = random.Random(11)
     origin = TextOrigin("<mutated>", 1, 1, True)

@@ -29,14 +29,14 @@ def test_view_hides_other_hands_characters_and_deck_order():
     v = GAME.view(st, me)
     other = (me + 1) % st.players
     assert isinstance(v["zones"][f"hand/P{me + 1}"], list)
-    assert v["zones"][f"hand/P{other + 1}"] == {"hidden": len(st.zones[GAME.zone_base[GAME.zone_index['hand']] + other])}
+    assert v["zones"][f"hand/P{other + 1}"] == {"hidden": len(st.zones[GAME.vocab.zone_base[GAME.vocab.zone_index['hand']] + other])}
     assert set(v["zones"]["deck"]) == {"hidden"}
     assert set(v["zones"]["face_down_aside"]) == {"hidden"}
     assert isinstance(v["zones"]["face_up_aside"], list) and len(v["zones"]["face_up_aside"]) == 2
     # face-down characters of players not yet called stay hidden from others
     for p in range(st.players):
         z = v["zones"][f"picked/P{p + 1}"]
-        assert isinstance(z, list) if p == me else z == {"hidden": len(st.zones[GAME.zone_base[GAME.zone_index['picked']] + p])}
+        assert isinstance(z, list) if p == me else z == {"hidden": len(st.zones[GAME.vocab.zone_base[GAME.vocab.zone_index['picked']] + p])}
     # only the decider sees the options
     assert "options" in v["decision"]
     assert "options" not in GAME.view(st, other)["decision"]

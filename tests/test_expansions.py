@@ -72,13 +72,13 @@ def test_the_expansion_plays_to_its_end_by_its_own_rules(seed):
     rng = random.Random(seed)
     while not st.over:
         game.apply(st, rng.randrange(len(st.pending.options)))
-    gold, deck, hand = game.res_index["gold"], game.zone_base[game.zone_index["deck"]], game.zone_base[game.zone_index["hand"]]
+    gold, deck, hand = game.vocab.res_index["gold"], game.vocab.zone_base[game.vocab.zone_index["deck"]], game.vocab.zone_base[game.vocab.zone_index["hand"]]
     value = {c.id: c.field("value") for c in game.pack.cards}
     assert st.zones[deck] == []
     for p in range(2):
-        coins = [game.card_def_ids[c] for c in st.zones[hand + p]]
+        coins = [game.vocab.card_def_ids[c] for c in st.zones[hand + p]]
         expected = sum(value[c] for c in coins) + (2 if len(coins) >= 3 else 0) + ("crown" in coins)
-        assert st.res[p * game.nres + gold] == expected, (p, coins)
+        assert st.res[p * game.vocab.nres + gold] == expected, (p, coins)
     assert sorted(st.ranking) == [0, 1] and len(st.scores) == 2
 
 

@@ -44,10 +44,10 @@ def _places(game, st, seat: int, pinned: set) -> dict:
     """The places ``seat`` cannot see, by what may be dealt into them: (slot, position)
     lists per card kind, and per slot for a public zone whose order alone is hidden."""
     out: dict = {}
-    for slot in game.hidden_slots_of(seat):
+    for slot in game.observer.hidden_slots_of(seat):
         if slot >= len(st.zones):
             continue
-        z = game.zone_defs[game.slot_zone[slot]]
+        z = game.vocab.zone_defs[game.layout.slot_zone[slot]]
         key = ("slot", slot) if z.visibility == "public" else z.holds
         for i, c in enumerate(st.zones[slot]):
             if c not in pinned:
@@ -84,7 +84,7 @@ def _dealt_again(game, st, seat: int, rng: random.Random, pinned: set):
     for slot in range(len(other.zones)):
         other.zones[slot] = other.zones[slot][:]
         other.own[slot] = True
-    n = game.ncvars
+    n = game.vocab.ncvars
     moved: dict = {}
     for places in _places(game, st, seat, pinned).values():
         cards = [st.zones[s][i] for s, i in places]
@@ -102,7 +102,7 @@ def _dealt_again(game, st, seat: int, rng: random.Random, pinned: set):
         other.gvars[i] = rng.choice(values)
     for p in range(st.players):
         for i, values in pvars:
-            other.pvars[p * game.npvars + i] = rng.choice(values)
+            other.pvars[p * game.vocab.npvars + i] = rng.choice(values)
     other.rng = rng.getrandbits(64) or 1
     return other
 
@@ -110,7 +110,7 @@ def _dealt_again(game, st, seat: int, rng: random.Random, pinned: set):
 def _options_asked_again(game, st):
     s = st.clone()
     try:
-        game.repose(s)
+        game.rules.repose(s)
     except Exception:
         return None
     return s.pending.keys() if s.pending is not None else None
@@ -125,7 +125,7 @@ def indistinguishable(game, st, seat: int, rng: random.Random):
     other = _dealt_again(game, st, seat, rng, set())
     if _options_asked_again(game, other) != st.pending.keys():
         dec = st.pending
-        named = {c for i in range(dec.count()) for c in (game.named_cards(dec, i) or ())}
+        named = {c for i in range(dec.count()) for c in (game.observer.named_cards(dec, i) or ())}
         other = _dealt_again(game, st, seat, rng, named)
         assert _options_asked_again(game, other) == st.pending.keys()
     return other
@@ -199,8 +199,8 @@ def _thief_state():
     """Citadels, 4 players: a seat plays the Thief, about to name the character to rob,
     and two other seats hold one face-down character each."""
     game = game_of("citadels")
-    thief = game.card_index["thief"]
-    acting, picked = (game.zone_base[game.zone_index[z]] for z in ("acting", "picked"))
+    thief = game.vocab.card_index["thief"]
+    acting, picked = (game.vocab.zone_base[game.vocab.zone_index[z]] for z in ("acting", "picked"))
     for seed in range(200):
         st, rng = game.new_state(4, seed), random.Random(seed)
         while not st.over and st.round < 3:
@@ -235,13 +235,13 @@ def test_the_thief_robs_alike_whoever_truly_holds_what(run):
     of the round's characters kept them at their true places in every sample)."""
     game, a, seat, hands = _thief_state()
     rich = game.slot_owner[hands[0]]
-    a.res[rich * game.nres + game.res_index["gold"]] = 40
+    a.res[rich * game.vocab.nres + game.vocab.res_index["gold"]] = 40
     b = _swapped(game, a, hands)
     assert game.view(a, seat) == game.view(b, seat) and a.zones != b.zones
     value = evaluator(game)
     robbed_true = 0
     keys = a.pending.keys()
-    p2_char = game.card_def_ids[a.zones[hands[0]][0]]
+    p2_char = game.vocab.card_def_ids[a.zones[hands[0]][0]]
     decisions = run[2]
     for seed in range(decisions):
         choice_a = MctsAgent(seed, value, iterations=100).choose(Perspective(game, a, seat), list(range(len(keys))))
@@ -261,7 +261,7 @@ def _citadels_round_state():
         st, rng = game.new_state(4, seed), random.Random(seed)
         while not st.over:
             me = st.pending.player
-            hidden = {c for s in game.hidden_slots_of(me) if s < len(st.zones) for c in st.zones[s]}
+            hidden = {c for s in game.observer.hidden_slots_of(me) if s < len(st.zones) for c in st.zones[s]}
             walk = next((fr for fr in st.frames if fr.code >= 0 and game.codes[fr.code].ordered_walks), None)
             if walk is not None and st.pending.kind == "action":
                 items, idx = game.codes[walk.code].ordered_walks[0][:2]
@@ -275,7 +275,7 @@ def _citadels_round_state():
 def test_a_paused_walk_visits_the_cards_dealt_to_its_places_in_its_order():
     game, st, me, walk, (items, idx, var, order) = _citadels_round_state()
     fi = st.frames.index(walk)
-    rank = game.field_index["rank"]
+    rank = game.vocab.field_index["rank"]
     deal = Redeal(game, st, me)
     seen_other = False
     for seed in range(12):
@@ -283,9 +283,9 @@ def test_a_paused_walk_visits_the_cards_dealt_to_its_places_in_its_order():
         loc = s.frames[fi].locals
         tail = loc[items][loc[idx]:]
         # every card still to visit is in a picked zone of the sample, and in rank order
-        picked = game.zone_base[game.zone_index["picked"]]
+        picked = game.vocab.zone_base[game.vocab.zone_index["picked"]]
         assert all(picked <= s.loc[c] < picked + s.players for c in tail), tail
-        ranks = [game.card_fields[c][rank] for c in tail]
+        ranks = [game.vocab.card_fields[c][rank] for c in tail]
         assert ranks == sorted(ranks)
         seen_other |= tail != st.frames[fi].locals[items][st.frames[fi].locals[idx]:]
     assert seen_other
@@ -301,7 +301,7 @@ def test_a_number_equal_to_a_card_id_pins_no_card():
     while st.round < 1 or st.pending.kind != "action":
         game.apply(st, rng.randrange(st.pending.count()))
     me = st.pending.player
-    deck = game.zone_base[game.zone_index["deck"]]
+    deck = game.vocab.zone_base[game.vocab.zone_index["deck"]]
     cards = st.zones[deck][:6]
     st.frames.append(Frame(-1, 0, list(cards), me, -1))       # no code: nothing it holds is a card
     moved = set()

@@ -87,7 +87,7 @@ def _check(workdir, muts):
     try:
         pack = read_pack(workdir, problems)
         if pack is not None and not problems.errors:
-            Game(pack).compile(problems)
+            Game(pack, problems)
     except MeepleError:
         pass            # raising a located error is allowed; anything else fails the test
     for err in problems.errors:

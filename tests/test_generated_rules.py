@@ -69,8 +69,7 @@ def test_hostile_texts_stay_data(tmp_path):
     problems = Problems()
     pack = read_pack(root, problems)
     assert pack is not None and not problems.errors, [e.message for e in problems.errors]
-    g = Game(pack)
-    g.compile(problems)
+    g = Game(pack, problems)
     assert not problems.errors, [e.message for e in problems.errors]
     source = g.pygen.source
     for h in HOSTILE:
@@ -134,8 +133,7 @@ def test_rule_errors_point_at_the_statement_with_either_back_end(tmp_path, old, 
     seen = []
     for generate in (True, False):
         problems = Problems()
-        g = Game(read_pack(root, problems))
-        g.compile(problems, generate=generate)
+        g = Game(read_pack(root, problems), problems, generate=generate)
         assert not problems.errors
         with pytest.raises(RuleError) as info:
             st = g.new_state(2, 1)
@@ -159,8 +157,7 @@ def test_hostile_identifiers_stay_names_of_the_pack(tmp_path):
     game = game.replace("    - id: pass\n      name: Pass\n      effect: |\n", "    - id: pass\n      name: Pass\n      effect: |\n" + effect)
     (root / "game.yaml").write_text(game, encoding="utf-8")
     problems = Problems()
-    g = Game(read_pack(root, problems))
-    g.compile(problems)
+    g = Game(read_pack(root, problems), problems)
     assert not problems.errors, [e.message for e in problems.errors]
     assert "__import__" not in g.pygen.source
     st = g.new_state(2, 3)
@@ -232,8 +229,7 @@ def test_generated_operands_give_what_the_closures_give(tmp_path, lines, value):
     for generate in (False, True):
         problems = Problems()
         pack = read_pack(root, problems)
-        g = Game(pack)
-        g.compile(problems, generate=generate)
+        g = Game(pack, problems, generate=generate)
         assert not problems.errors, [str(e) for e in problems.errors]
         if generate and "hand of all" in lines:     # walked seat by seat
             assert "in range(st.players):\n        for " in g.pygen.source
@@ -278,8 +274,7 @@ def _both_back_ends(root):
     """The pack at ``root`` compiled with generated Python, then with closures only."""
     for generate in (True, False):
         problems = Problems()
-        g = Game(read_pack(root, problems))
-        g.compile(problems, generate=generate)
+        g = Game(read_pack(root, problems), problems, generate=generate)
         assert not problems.errors
         yield generate, g
 
@@ -511,7 +506,7 @@ def test_play_actions_compiled_after_the_pack_lists_by_the_engine():
         assert want.kind == "action"
         st.frames.append(Frame(unit, 0, [None] * game.codes[unit].nlocals, want.player, -1))
         st.pending = None
-        game.run(st)
+        game.rules.run(st)
         assert st.pending.kind == "action" and st.pending.player == want.player
         assert st.pending.keys() == want.keys() and len(want.keys()) > 1
     finally:
@@ -545,7 +540,7 @@ def test_a_generated_choice_plays_as_its_closure_does(tmp_path, lines, gold):
     if gold is not None:
         g = next(_both_back_ends(root))[1]
         st = g.new_state(2, 5)
-        assert st.res[0 * g.nres + g.res_index["gold"]] == gold
+        assert st.res[0 * g.vocab.nres + g.vocab.res_index["gold"]] == gold
 
 
 @pytest.mark.parametrize("lines, message", [
@@ -637,8 +632,7 @@ def test_names_in_comments_stay_comments(tmp_path):
     root = tmp_path / "evil\nraise SystemExit #"
     shutil.copytree(MINIMAL, root)
     problems = Problems()
-    g = Game(read_pack(root, problems))
-    g.compile(problems)
+    g = Game(read_pack(root, problems), problems)
     assert not problems.errors
     source = g.pygen.source
     assert "\nraise SystemExit" not in source and "evil\\nraise SystemExit #" in source

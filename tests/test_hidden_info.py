@@ -61,11 +61,11 @@ def test_each_viewer_is_told_a_choice_only_as_far_as_their_view_allows(seed):
         before = st.to_json()
         for n, viewer in enumerate(((dec.player + 1) % 3, (dec.player + 2) % 3)):
             want = TOLD[dec.prompt][n]
-            got = GAME.told(st, i, [viewer])
+            got = GAME.observer.told(st, i, [viewer])
             assert got == (label if want == "label" else HIDDEN_CHOICE), (dec.prompt, label, viewer)
             seen.add(dec.prompt)
-        assert GAME.told(st, i, []) == label                      # nobody watching: the label
-        assert GAME.told(st, i, [(dec.player + 1) % 3, (dec.player + 2) % 3]) == (
+        assert GAME.observer.told(st, i, []) == label                      # nobody watching: the label
+        assert GAME.observer.told(st, i, [(dec.player + 1) % 3, (dec.player + 2) % 3]) == (
             label if TOLD[dec.prompt] == ("label", "label") else HIDDEN_CHOICE)
         assert st.to_json() == before                              # told() tries choices on copies
     assert seen == set(TOLD)
@@ -76,7 +76,7 @@ def test_in_citadels_picks_and_kept_cards_are_hidden_builds_and_murders_are_not(
     for seed in range(3):
         for st, i in _walk(CITADELS, 4, seed, lambda st, rng: rng.randrange(st.pending.count())):
             dec = st.pending
-            text = CITADELS.told(st, i, [(dec.player + 1) % 4])
+            text = CITADELS.observer.told(st, i, [(dec.player + 1) % 4])
             kind = dec.options[i][0].split(":")[0] if dec.kind == "action" else dec.prompt
             told.setdefault(kind, set()).add("hidden" if text == HIDDEN_CHOICE else "label")
     assert told["keep a district"] == {"hidden"}
@@ -177,7 +177,7 @@ def _differing_only_in_hidden_variables(game, st):
         other.gvars[i] = next(v for v in values if v != st.gvars[i])
     for p in range(st.players):
         for i, values in pvars:
-            other.pvars[p * game.npvars + i] = next(v for v in values if v != st.pvars[p * game.npvars + i])
+            other.pvars[p * game.vocab.npvars + i] = next(v for v in values if v != st.pvars[p * game.vocab.npvars + i])
     return other
 
 
@@ -196,13 +196,13 @@ def test_a_sample_never_depends_on_a_hidden_variable(pack, players, prompt):
     st = next(st for st, _ in _walk(game, players, 3) if st.pending.prompt == prompt and st.round >= 1)
     me = st.pending.player
     other = _differing_only_in_hidden_variables(game, st)
-    assert game.hidden_values(other) != game.hidden_values(st)
+    assert game.observer.hidden_values(other) != game.observer.hidden_values(st)
     values = set()
     for seed in range(12):
         a = determinize(game, st, me, random.Random(seed))
         b = determinize(game, other, me, random.Random(seed))
         assert a.to_json() == b.to_json()                     # the same sample from either
-        values.add(game.hidden_values(a))
+        values.add(game.observer.hidden_values(a))
     assert len(values) > 1                                     # drawn again each time
 
 
@@ -210,8 +210,8 @@ def test_a_planning_bot_decides_the_same_whatever_a_hidden_variable_holds():
     """The pack's evaluation counts a player's hidden 'hunch' 20 in their hand: a
     bot that read it would never stash that token (the old samples kept it, and
     these picks differed)."""
-    hunch = GAME.pvar_index["hunch"]
-    hand = GAME.zone_base[GAME.zone_index["hand"]]
+    hunch = GAME.vocab.pvar_index["hunch"]
+    hand = GAME.vocab.zone_base[GAME.vocab.zone_index["hand"]]
     value = evaluator(GAME)
     for seed in range(3):
         st = next(st for st, _ in _walk(GAME, 2, seed) if st.pending.prompt == "stash")
@@ -219,7 +219,7 @@ def test_a_planning_bot_decides_the_same_whatever_a_hidden_variable_holds():
         states = []
         for c in st.zones[hand + me][:3]:
             s = st.clone()
-            s.pvars[me * GAME.npvars + hunch] = c
+            s.pvars[me * GAME.vocab.npvars + hunch] = c
             states.append(s)
         for make in (lambda: GreedyAgent(seed, value), lambda: MctsAgent(seed, value, iterations=30)):
             picks = {make().choose(Perspective(GAME, s, me), options) for s in states}

@@ -26,7 +26,7 @@ from meeple.play.session import ReplayDiverged, replay
 HERE = Path(__file__).parent
 OLD_LOG = HERE / "logs" / "troyes-positional-keys.json"
 TROYES = load_game("troyes")
-IDS = TROYES.card_def_ids
+IDS = TROYES.vocab.card_def_ids
 
 
 def cards(card_id: str, n: int) -> list[int]:
@@ -35,7 +35,7 @@ def cards(card_id: str, n: int) -> list[int]:
 
 WHITE = cards("white_die", 4)
 RED = cards("red_die", 1)
-CITIZENS = {seat: [c for c in cards("citizen", 10_000) if TROYES.card_seat[c] == seat][:2] for seat in (0, 1)}
+CITIZENS = {seat: [c for c in cards("citizen", 10_000) if TROYES.vocab.card_seat[c] == seat][:2] for seat in (0, 1)}
 
 
 def choice(values: list, snaps: list, kind: str = "die") -> Decision:
@@ -82,7 +82,7 @@ def test_pieces_without_an_owner_variable_set_take_their_seat():
 def test_kinds_without_owner_or_value_keep_positional_numbers():
     """Citadels districts: two identical cards are 'castle', 'castle#2', as before."""
     game = load_game("citadels")
-    castles = [c for c, i in enumerate(game.card_def_ids) if i == "castle"][:2]
+    castles = [c for c, i in enumerate(game.vocab.card_def_ids) if i == "castle"][:2]
     t = Card("district")
     keyer, text, _ = game.vocab.describe(t)
     dec = Decision(0, "p", None, "choice", values=castles, describer=ChoiceDescriber(keyer, text, SKIP, "skip", game.vocab.detail(t)))

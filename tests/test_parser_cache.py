@@ -115,7 +115,7 @@ def _shipped_trees() -> dict:
     try:
         for pack in shipped_packs():
             problems = Problems()
-            Game(read_packs(resolve_all(pack), problems)).compile(problems)
+            Game(read_packs(resolve_all(pack), problems), problems)
             assert not problems.errors
         return dict(P._TREES)
     finally:

@@ -34,16 +34,16 @@ def play(keys, players=2, **options):
 
 
 def test_pieces_are_made_per_seat_and_start_in_their_owners_supply():
-    assert len(GAME.kind_cards["cube"]) == 5 * 4 + 2      # 5 per seat of the largest game, 2 neutral
+    assert len(GAME.vocab.kind_cards["cube"]) == 5 * 4 + 2      # 5 per seat of the largest game, 2 neutral
     st = GAME.new_state(3, 1)
-    owner = GAME.cvar_index["owner"]
-    supply = GAME.zone_base[GAME.zone_index["supply"]]
+    owner = GAME.vocab.cvar_index["owner"]
+    supply = GAME.vocab.zone_base[GAME.vocab.zone_index["supply"]]
     for p in range(3):
         cubes = st.zones[supply + p]
-        assert len(cubes) == 5 and {st.cvars[c * GAME.ncvars + owner] for c in cubes} == {p}
-    spent = st.zones[GAME.zone_base[GAME.zone_index["spent"]]]
-    assert [GAME.card_def_ids[c] for c in spent] == ["neutral_cube"] * 2     # a card's own starts_in
-    assert {st.cvars[c * GAME.ncvars + owner] for c in spent} == {None}
+        assert len(cubes) == 5 and {st.cvars[c * GAME.vocab.ncvars + owner] for c in cubes} == {p}
+    spent = st.zones[GAME.vocab.zone_base[GAME.vocab.zone_index["spent"]]]
+    assert [GAME.vocab.card_def_ids[c] for c in spent] == ["neutral_cube"] * 2     # a card's own starts_in
+    assert {st.cvars[c * GAME.vocab.ncvars + owner] for c in spent} == {None}
 
 
 def test_a_full_event_pays_its_majority():
@@ -210,7 +210,7 @@ def test_a_hidden_variable_is_kept_out_of_views():
     player's view, while the rules read it as usual."""
     game = load_game("citadels-2016")
     st = game.new_state(4, 1)
-    st.gvars[game.gvar_index["signed_warrant"]] = 0
+    st.gvars[game.vocab.gvar_index["signed_warrant"]] = 0
     for viewer in (None, 0, 1):
         view = game.view(st, viewer)
         assert "signed_warrant" not in view["variables"] and "flower" not in view["variables"]

@@ -88,7 +88,7 @@ def test_on_choice_is_told_of_every_choice_counted():
 
 def test_a_pack_that_can_refuse_is_played_through_apply():
     game = load_game(REFUSING)
-    assert game.can_refuse
+    assert game.compiled.can_refuse
     st = game.new_state(2, 1)
     with pytest.raises(Refusal, match="never allowed"):
         game.play_out(st, lambda dec: 0)

@@ -222,8 +222,7 @@ def test_a_fault_names_the_expression_its_place_and_what_went_wrong(tmp_path, ru
     for generate in (True, False):
         root = _pack(tmp_path / f"pack{int(generate)}", rule)
         problems = Problems()
-        game = Game(read_pack(root, problems))
-        game.compile(problems, generate=generate)
+        game = Game(read_pack(root, problems), problems, generate=generate)
         assert not problems.errors, [render(e) for e in problems.errors]
         if generate:        # the generated back end runs these rules itself, not their closures
             assert game.pygen.fallbacks == 0, game.pygen.why
@@ -265,8 +264,7 @@ def _warnings(tmp_path: Path, rule: str, maybe_none: bool = False) -> list[str]:
     tmp_path.mkdir(parents=True, exist_ok=True)
     root = _pack(tmp_path / "pack", rule)
     problems = Problems()
-    game = Game(read_pack(root, problems))
-    game.compile(problems, generate=False, maybe_none=maybe_none)
+    game = Game(read_pack(root, problems), problems, generate=False, maybe_none=maybe_none)
     assert not problems.errors, [render(e) for e in problems.errors]
     lines = (root / "game.yaml").read_text(encoding="utf-8").splitlines()
     return [f"{w.message} @ {lines[w.span.line - 1][w.span.col - 1:w.span.col - 1 + w.span.length]}"

@@ -274,8 +274,7 @@ def test_rule_errors_are_the_same_and_located_with_either_back_end(tmp_path, sta
     seen = []
     for generate in (True, False):
         problems = Problems()
-        game = Game(read_pack(root, problems))
-        game.compile(problems, generate=generate)
+        game = Game(read_pack(root, problems), problems, generate=generate)
         assert not problems.errors, problems.errors
         with counted() as work:
             with pytest.raises(RuleError) as info:
@@ -300,8 +299,7 @@ def test_rule_errors_are_the_same_and_located_with_either_back_end(tmp_path, sta
 def test_values_at_the_bounds_are_allowed(tmp_path, statements):
     for generate in (True, False):
         problems = Problems()
-        game = Game(read_pack(_run_pack(tmp_path, statements), problems))
-        game.compile(problems, generate=generate)
+        game = Game(read_pack(_run_pack(tmp_path, statements), problems), problems, generate=generate)
         assert not problems.errors, problems.errors
         st = game.new_state(2, 1)
         assert st.over
@@ -317,8 +315,7 @@ def test_a_walk_whose_sequence_repeats_a_call_runs_with_either_back_end(tmp_path
     states = []
     for generate in (True, False):
         problems = Problems()
-        game = Game(read_pack(root, problems))
-        game.compile(problems, generate=generate)
+        game = Game(read_pack(root, problems), problems, generate=generate)
         st = game.new_state(2, 4)
         rng = random.Random(4)
         while not st.over:
@@ -329,8 +326,7 @@ def test_a_walk_whose_sequence_repeats_a_call_runs_with_either_back_end(tmp_path
 
 def test_lesser_of_nothing_is_a_load_error(tmp_path):
     problems = Problems()
-    game = Game(read_pack(_run_pack(tmp_path, "set total = lesser()"), problems))
-    game.compile(problems, generate=False)
+    game = Game(read_pack(_run_pack(tmp_path, "set total = lesser()"), problems), problems, generate=False)
     assert [e.message for e in problems.errors] == ["lesser() takes at least 1 argument(s), given 0"]
     assert problems.errors[0].span.line == 17
 
@@ -377,8 +373,7 @@ def test_dice_faces_are_checked_when_the_pack_loads(tmp_path, faces, shown, vali
                                          f"  - {{id: odd, name: Odd, faces: {faces}}}\n", encoding="utf-8")
     (tmp_path / "chips.yaml").write_text("kind: cards\ncard_kind: chip\ncards:\n  - {id: chip, name: Chip, faces: 0}\n", encoding="utf-8")
     problems = Problems()
-    game = Game(read_pack(tmp_path, problems))
-    game.compile(problems, generate=False)
+    game = Game(read_pack(tmp_path, problems), problems, generate=False)
     if valid:
         assert not problems.errors, problems.errors
         assert game.new_state(1, 1).over
@@ -469,7 +464,7 @@ def test_seeded_snippets_raise_only_located_rule_errors(count):
                 st.pending = None
                 with counted() as work:
                     try:
-                        game.run(st)
+                        game.rules.run(st)
                     except MeepleError as err:
                         assert isinstance(err, RuleError) and err.span.line > 0, (text, err)
                 assert work.calls < BOUND_CALLS, (text, work)

@@ -16,7 +16,7 @@ from random_play import Chooser, play_checked
 from shipped_games import all_specs, played, signorie, spec_id
 
 GAME = game_of("signorie")
-TAKEN = GAME.zone_base[GAME.zone_index["taken"]]
+TAKEN = GAME.vocab.zone_base[GAME.vocab.zone_index["taken"]]
 RANDOM = [s for s in all_specs() if s.pack == "signorie"]
 
 

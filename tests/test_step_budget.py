@@ -123,8 +123,7 @@ def _at(path: Path, needle: str) -> tuple[int, int]:
 
 def _game(root: Path, generate: bool) -> Game:
     problems = Problems()
-    game = Game(read_pack(root, problems))
-    game.compile(problems, generate=generate)
+    game = Game(read_pack(root, problems), problems, generate=generate)
     assert not problems.errors, problems.errors
     return game
 

@@ -187,7 +187,7 @@ def test_the_live_score_of_a_finished_classic_game_is_its_end_scoring():
     """Classic Citadels scores only at the end (score_extras adds nothing), so the
     live expression on a final state counts the end scoring once more: twice the score."""
     g = load_game("citadels")
-    fn, code = g.live_score
+    fn, code = g.compiled.live_score
     from meeple.dsl.runtime import Frame
     for seed in (1, 2, 3, 4):
         st = g.new_state(4, seed)
@@ -383,9 +383,9 @@ def test_zones_have_names_in_every_game(game, zone, en, ja):
     g = load_game(game)
     assert TerminalView(g).zone_name(zone) == en and TerminalView(g, lang="ja").zone_name(zone) == ja
     # every zone of the three games is named; an expansion's own (hidden, off the board) may not be
-    unnamed = [z.name for z in g.zone_defs if not z.names]
+    unnamed = [z.name for z in g.vocab.zone_defs if not z.names]
     assert unnamed == [] if game in ("citadels", "troyes", "signorie") else all(
-        z.visibility == "nobody" or not z.board or z.of_card for z in g.zone_defs if z.name in unnamed)
+        z.visibility == "nobody" or not z.board or z.of_card for z in g.vocab.zone_defs if z.name in unnamed)
 
 
 def test_a_zone_without_a_name_shows_its_id_and_an_option_says_whose_by_name():
@@ -426,7 +426,7 @@ def test_the_game_ends_with_the_humans_own_view_then_the_scores():
         rng = random.Random(seed)
         while not st.over:
             g.apply(st, rng.randrange(len(st.pending.options)))
-        hand = st.zones[g.zone_base[g.zone_index["hand"]]]
+        hand = st.zones[g.vocab.zone_base[g.vocab.zone_index["hand"]]]
         if hand:
             break
     board = TerminalView(g).board(st, 0)

@@ -16,13 +16,13 @@ G = GAME
 
 
 def zone(name, owner=0):
-    z = G.zone_defs[G.zone_index[name]]
-    return G.zone_base[G.zone_index[name]] + (owner if z.per_player else 0)
+    z = G.vocab.zone_defs[G.vocab.zone_index[name]]
+    return G.vocab.zone_base[G.vocab.zone_index[name]] + (owner if z.per_player else 0)
 
 
 def card_zone(name, host):
-    zi = G.zone_index[name]
-    return G.zone_base[zi] + G.kind_pos[host]
+    zi = G.vocab.zone_index[name]
+    return G.vocab.zone_base[zi] + G.vocab.kind_pos[host]
 
 
 def move(st, c, slot):
@@ -32,12 +32,12 @@ def move(st, c, slot):
 
 
 def pieces(kind_id, seat):
-    di = G.card_index[kind_id]
-    return [c for c, d in enumerate(G.card_def_index) if d == di and G.card_seat[c] == seat]
+    di = G.vocab.card_index[kind_id]
+    return [c for c, d in enumerate(G.card_def_index) if d == di and G.vocab.card_seat[c] == seat]
 
 
 def hosts(kind):
-    return list(G.kind_cards[kind])
+    return list(G.vocab.kind_cards[kind])
 
 
 def set_count(st, character, seat, n):
@@ -51,9 +51,9 @@ def set_count(st, character, seat, n):
         for c, s in zip(pieces("cube", seat)[:n], naves):
             move(st, c, card_zone("stones", s))
     elif character == "thibaut":
-        st.res[seat * G.nres + G.res_index["deniers"]] = n
+        st.res[seat * G.vocab.nres + G.vocab.res_index["deniers"]] = n
     elif character == "hugues":
-        st.res[seat * G.nres + G.res_index["influence"]] = n
+        st.res[seat * G.vocab.nres + G.vocab.res_index["influence"]] = n
     elif character == "florentine":                # own craftsmen on activity cards
         cards = hosts("activity")
         for c, a in zip(pieces("citizen", seat)[:n], cards):
@@ -70,16 +70,16 @@ def score(players, character, counts):
     for zname in ("occupant",):                    # clear the buildings, to count from zero
         for s in hosts("space"):
             for c in list(st.zones[card_zone(zname, s)]):
-                move(st, c, G.card_home[c])
+                move(st, c, G.layout.card_home[c])
     for seat, n in enumerate(counts):
         set_count(st, character, seat, n)
-    vp = G.res_index["vp"]
+    vp = G.vocab.res_index["vp"]
     for p in range(players):
-        st.res[p * G.nres + vp] = 0
-    code = G.hook_code[(G.card_index[character], "score")]
-    st.frames.append(Frame(code, 0, [None] * G.codes[code].nlocals, -1, G.card_def_index.index(G.card_index[character])))
-    G.run(st)
-    return [st.res[p * G.nres + vp] for p in range(players)]
+        st.res[p * G.vocab.nres + vp] = 0
+    code = G.hook_code[(G.vocab.card_index[character], "score")]
+    st.frames.append(Frame(code, 0, [None] * G.codes[code].nlocals, -1, G.card_def_index.index(G.vocab.card_index[character])))
+    G.rules.run(st)
+    return [st.res[p * G.vocab.nres + vp] for p in range(players)]
 
 
 # character, players, (count for P1, count for P2), expected VP (P1, P2)

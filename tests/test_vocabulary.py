@@ -71,14 +71,18 @@ def test_a_vocabulary_built_by_hand_compiles_rules_without_a_game():
     assert errors and "coins" in str(errors[0].hint)
 
 
-def test_a_games_tables_are_its_vocabularys_and_compiling_writes_the_result():
+def test_a_game_reaches_its_vocabulary_as_one_object_and_compiling_writes_the_result():
+    """The game holds its vocabulary (``game.vocab``) rather than copies of its tables: the
+    only ones it has as its own attributes are those the running rules read of ``st.game``
+    (``RunningGame``), and they are the vocabulary's, the same objects."""
     game = load_game("troyes", generate=False)
     v = game.vocab
-    for f in fields(Vocabulary):
-        if f.name != "result":
-            assert getattr(game, f.name) is getattr(v, f.name) or getattr(game, f.name) == getattr(v, f.name), f.name
+    copied = {f.name for f in fields(Vocabulary)} & set(vars(game)) - {"min_players", "max_players"}   # the game's own, as declared
+    assert copied == {"card_def_index", "ncards", "slot_owner", "slot_card"}
+    for name in copied:
+        assert getattr(game, name) is getattr(v, name) or getattr(game, name) == getattr(v, name), name
     r = v.result
     assert game.codes is r.codes and len(r.codes) > 0
     assert game.proc_code is r.proc_code and game.hook_code is r.hook_code and game.handler_code is r.handler_code
-    assert game.uses_require == r.uses_require
-    assert game.broken_functions is r.broken_functions
+    assert game.compiled.can_refuse == r.uses_require == v.uses_require
+    assert v.broken_functions is r.broken_functions

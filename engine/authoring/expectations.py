@@ -76,7 +76,7 @@ def card_ids(game: Game, tree: A.Node, bound: set, span: Span) -> A.Node:
     known = set(g.known_names())
 
     def is_card(n: A.Node, scope: set) -> bool:
-        return isinstance(n, A.Name) and n.name in game.card_index and n.name not in known and n.name not in scope
+        return isinstance(n, A.Name) and n.name in game.vocab.card_index and n.name not in known and n.name not in scope
 
     def walk(n: Any, scope: set) -> Any:
         if isinstance(n, tuple):
@@ -93,11 +93,11 @@ def card_ids(game: Game, tree: A.Node, bound: set, span: Span) -> A.Node:
             card, other = (n.left, n.right) if is_card(n.left, scope) else (n.right, n.left)
             return A.Is(walk(other, scope), card.name, n.op == "!=", n.pos, card.pos)
         if is_card(n, scope):
-            copies = [c for c, d in enumerate(game.card_def_index) if d == game.card_index[n.name]]
+            copies = [c for c, d in enumerate(game.card_def_index) if d == game.vocab.card_index[n.name]]
             if len(copies) != 1:
                 raise ScenarioFailure(f"'{n.name}' has {len(copies)} copies: write '{n.name} in ZONE', or 'x is {n.name}' for one of them",
                                       span)
-            kind = game.card_defs[game.card_index[n.name]].kind
+            kind = game.vocab.card_defs[game.vocab.card_index[n.name]].kind
             var = "_card_"
             return A.Call("first", (A.Comprehension(var, A.Name(kind, n.pos), A.Is(A.Name(var, n.pos), n.name, False, n.pos, n.pos),
                                                     None, n.pos),), n.pos)

@@ -146,7 +146,7 @@ class _Run:
     def phases(self) -> set:
         """What ``start: {phase: NAME}`` can name: the pack's procedures and action groups."""
         g = self.game
-        return {c.name.split(" ", 1)[1] for c in g.codes if c.name.startswith("procedure ")} | set(g.action_groups)
+        return {c.name.split(" ", 1)[1] for c in g.codes if c.name.startswith("procedure ")} | set(g.vocab.action_groups)
 
     def in_phase(self, st: State, phase: str) -> bool:
         """The pending decision is asked while procedure ``phase`` runs, or is a menu of
@@ -200,7 +200,7 @@ class _Run:
                 raise self.fail(f"every option was refused to P{dec.player + 1} ({dec.prompt}) before {where}", spath)
         if phase is not None and start is not None:
             start(st)
-            game.repose(st)          # the decision is offered again, from the arranged state
+            game.rules.repose(st)          # the decision is offered again, from the arranged state
 
     def pending(self, st: State) -> str:
         return self.pending_of(st.pending)
@@ -214,7 +214,7 @@ class _Run:
         if "arrange" in step:
             Start(game, doc, spath + ("arrange",), step["arrange"] or {})(st)
             if st.pending is not None:
-                game.repose(st)          # the pending choice is offered again, from the arranged state
+                game.rules.repose(st)          # the pending choice is offered again, from the arranged state
         if "choose" in step:
             self.choose(st, step, spath)
         elif self.trace:
@@ -347,7 +347,7 @@ class _Run:
         name = m.group(1)
         expr = " " * m.start(2) + m.group(2)          # the expression where it stands, for the columns of its errors
         g = self.game
-        if name in g.known_names() or name in g.card_index:
+        if name in g.vocab.known_names() or name in g.vocab.card_index:
             raise self.fail(f"'{name}' is a name of the pack already: remember the value under another name", rpath)
         ex = self.compile(expr, rpath, False)
         value = self.evaluate(st, ex, ex.fn, ex.frame(st), rpath)
@@ -366,11 +366,11 @@ def _show(game: Game, st: State, v: Any, t: Type) -> str:
     if t == PLAYER:
         return f"P{v + 1}"
     if isinstance(t, Card):
-        return game.card_def_ids[v]
+        return game.vocab.card_def_ids[v]
     if isinstance(t, List) and isinstance(t.elem(), Card):
-        return "[" + ", ".join(game.card_def_ids[c] for c in v) + "]"
+        return "[" + ", ".join(game.vocab.card_def_ids[c] for c in v) + "]"
     if isinstance(t, Zone):
-        return "[" + ", ".join(game.card_def_ids[c] for c in st.zones[v]) + "]"
+        return "[" + ", ".join(game.vocab.card_def_ids[c] for c in st.zones[v]) + "]"
     return repr(v)
 
 

@@ -78,7 +78,7 @@ def options(game: Game, pairs: tuple[str, ...]) -> dict[str, str]:
             sys.exit(ExitCode.USAGE)
         out[name.strip()] = value.strip()
     try:
-        game.resolve_options(out)
+        game.rules.resolve_options(out)
     except MeepleError as err:
         usage(err)
     return out

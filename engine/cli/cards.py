@@ -91,11 +91,12 @@ def _show(pack: Any, card: Any, lang: str) -> None:
 def _list(game: Game, lang: str) -> None:
     """``meeple cards GAME``: the cards by kind, each with the data that differs from its kind's defaults."""
     by_kind: dict[str, list] = {}
+    kinds = {k.name: k for k in game.defn.card_kinds}
     for c in game.pack.cards:
         by_kind.setdefault(c.kind, []).append(c)
     for kind, items in by_kind.items():
         click.echo(f"{kind} ({sum(c.copies for c in items)} cards, {len(items)} kinds)")
-        defaults = {f.name: f.default for f in game.kinds[kind].fields}
+        defaults = {f.name: f.default for f in kinds[kind].fields}
         for c in items:
             data = ", ".join(f"{k} {v}" for k, v in c.fields
                              if v is not None and (defaults.get(k) is None or (v != defaults[k] and not str(defaults[k]).startswith("="))))

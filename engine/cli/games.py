@@ -150,7 +150,7 @@ class _Table:
         st, view = self.st, self.view
         who = "you" if agent.name == "human" else agent.name
         watching = [h for h in self.humans if h != dec.player]     # the humans who see this line
-        told = self.game.told(st, index, watching)
+        told = self.game.observer.told(st, index, watching)
         if told != HIDDEN_CHOICE:
             told = view.label(st, index, view.localized(st, index, told), self.watcher)
         click.echo(view.wrap(f"  P{dec.player + 1} ({who}) {view.prompt(dec.prompt)}: {told}", 6))

@@ -44,13 +44,13 @@ def evaluator(game, text: Optional[str] = None) -> Evaluate:
     if text:
         fn, code = game.expression(text, INT)
         at = Span("--eval", 1, 1, max(1, len(text)))
-    elif game.evaluation:
-        fn, code = game.evaluation
+    elif game.compiled.evaluation:
+        fn, code = game.compiled.evaluation
         at = game.defn.evaluation.span
     else:
         fn, code, at = None, None, None
     nlocals = max(1, code.nlocals) if code is not None else 1
-    nres, score = game.nres, game.score_res
+    nres, score = game.vocab.nres, game.compiled.score_res
 
     def value(st: State, p: int) -> float:
         if fn is None:
@@ -198,7 +198,7 @@ def over_budget(bot: str, persp: Perspective) -> RuleError:
 def _apply(game, st: State, index: int) -> bool:
     """Play option ``index`` of the pending decision; False if the rules refuse it."""
     try:
-        game.apply(st, index)
+        game.rules.apply(st, index)       # the rules' own: a planning bot applies thousands a decision
         return True
     except IllegalChoice:
         return False
@@ -236,7 +236,7 @@ class GreedyAgent:
         played on (its last option): pass a copy you still need."""
         best, best_value, states, values = [], -math.inf, [], []
         last = base.pending.count() - 1
-        apply = game.apply
+        apply = game.rules.apply
         for i in range(last + 1):
             s = base.clone() if i < last else base      # the caller is done with base: the last option plays on it
             try:
@@ -411,7 +411,7 @@ class MctsAgent:
         rng = self.rng
         below = None if type(rng) is _random.Random else rng._randbelow
         getrandbits = rng.getrandbits
-        apply = game.apply
+        apply = game.rules.apply
         steps, depth = 0, self.depth
         try:
             while not s.over and steps < depth:

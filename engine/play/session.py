@@ -50,7 +50,7 @@ def play(game: Game, players: int, seed: int, agents: list, on_decision: Optiona
     ``Game.play_out`` and ``on_choice`` is told as each choice is taken (counted in
     ``st.choices()``), before its effects run."""
     st = game.new_state(players, seed, track=track, options=options)
-    if on_decision is None and not game.can_refuse and all(_by_count(a) for a in agents):
+    if on_decision is None and not game.compiled.can_refuse and all(_by_count(a) for a in agents):
         # agents that need neither a view nor labels (random): the rules go on where each
         # decision is asked (Game.play_out), the same game as choice by choice below
         # each seat's ``pick(n)`` (the index among n options) where the agent has one (random:
@@ -134,7 +134,7 @@ def replay(game: Game, log: dict, on_step: Optional[Callable[[State, list], None
     if not game.min_players <= players <= game.max_players:
         raise _invalid(f"/players: {game.id} is for {game.min_players}-{game.max_players} players, not {players}")
     try:
-        game.resolve_options(log.get("options") or {})
+        game.rules.resolve_options(log.get("options") or {})
     except IllegalChoice as err:
         raise _invalid(f"/options: {err.message}", err.hint) from None
     st = game.new_state(players, log["seed"], options=log.get("options") or {})

@@ -50,17 +50,17 @@ class TerminalView:
         self.lang = lang
         g = game.defn
         self.facts: dict[str, tuple[str, ...]] = {k: tuple(f for f, _ in fs) for k, _, fs in g.view.facts}
-        zones = {z.name: z for z in game.zone_defs}
+        zones = {z.name: z for z in game.vocab.zone_defs}
         counted = {n for n, _ in g.view.count}
         if g.view.span is not None:
-            self.shared = [Line(n, "variable" if n in game.gvar_index else "zone", n in counted) for n, _ in g.view.board]
-            self.own = [Line(n, "resource" if n in game.res_index else "pvariable" if n in game.pvar_index else "zone",
+            self.shared = [Line(n, "variable" if n in game.vocab.gvar_index else "zone", n in counted) for n, _ in g.view.board]
+            self.own = [Line(n, "resource" if n in game.vocab.res_index else "pvariable" if n in game.vocab.pvar_index else "zone",
                              n in counted) for n, _ in g.view.player]
         else:       # no declared layout: every variable, resource and zone listed on the board
-            self.shared = ([Line(v, "variable") for v in game.gvar_index if v not in game.hidden_vars]
-                           + [Line(z.name, "zone") for z in game.zone_defs if z.board and not z.per_player])
-            self.own = ([Line(r, "resource") for r in game.res_names]
-                        + [Line(z.name, "zone") for z in game.zone_defs if z.board and z.per_player])
+            self.shared = ([Line(v, "variable") for v in game.vocab.gvar_index if v not in game.observer.hidden_vars]
+                           + [Line(z.name, "zone") for z in game.vocab.zone_defs if z.board and not z.per_player])
+            self.own = ([Line(r, "resource") for r in game.vocab.res_names]
+                        + [Line(z.name, "zone") for z in game.vocab.zone_defs if z.board and z.per_player])
         self.zones = zones
         self.action_defs = [self._action_def(a) for a in game.actions]
         self.prompts = {text: names for text, names, _ in g.view.prompts}
@@ -68,7 +68,7 @@ class TerminalView:
     def _action_def(self, a):
         """The declaration of a compiled action: its names and text."""
         g = self.game
-        listed = g.defn.actions if a.card_def < 0 else g.card_defs[a.card_def].actions
+        listed = g.defn.actions if a.card_def < 0 else g.vocab.card_defs[a.card_def].actions
         return next((d for d in listed if d.id == a.id and (a.card_def >= 0 or d.group == a.group)), None)
 
     def word(self, text: str, **values) -> str:
@@ -91,12 +91,12 @@ class TerminalView:
     # ------------------------------------------------------------ cards
     def name(self, c: int) -> str:
         """A card's name in the view's language."""
-        return self.game.card_defs[self.game.card_def_index[c]].names.get(self.lang)
+        return self.game.vocab.card_defs[self.game.card_def_index[c]].names.get(self.lang)
 
     def fact_values(self, c: int) -> list[str]:
         """The declared key facts of a card: an enum or text value as it is, a
         number with its field's name, a true flag as its name."""
-        d = self.game.card_defs[self.game.card_def_index[c]]
+        d = self.game.vocab.card_defs[self.game.card_def_index[c]]
         values = dict(d.fields)
         out = []
         for f in self.facts.get(d.kind, ()):
@@ -110,10 +110,10 @@ class TerminalView:
         """'Ruby (red, cost 4)'; a player's piece with its seat, a die with its value."""
         g = self.game
         text = self.name(c)
-        if st is not None and g.value_var is not None and g.has_value[c]:
-            text += f"={st.cvars[c * g.ncvars + g.value_var]}"
-        if seat and g.card_seat[c] >= 0:
-            text += f" P{g.card_seat[c] + 1}"
+        if st is not None and g.observer.value_var is not None and g.observer.has_value[c]:
+            text += f"={st.cvars[c * g.vocab.ncvars + g.observer.value_var]}"
+        if seat and g.vocab.card_seat[c] >= 0:
+            text += f" P{g.vocab.card_seat[c] + 1}"
         facts = self.fact_values(c)
         return text + (f" ({', '.join(facts)})" if facts else "")
 
@@ -126,7 +126,7 @@ class TerminalView:
         """A card (its first copy) by id or by name, in any case."""
         g, ref = self.game, ref.strip().lower()
         for c in range(g.ncards):
-            d = g.card_defs[g.card_def_index[c]]
+            d = g.vocab.card_defs[g.card_def_index[c]]
             if ref == d.id or ref in (n.lower() for _, n in d.names.by_locale):
                 return c
         return None
@@ -134,7 +134,7 @@ class TerminalView:
     def card_text(self, c: int) -> str:
         """A card's whole entry: name, kind, every field, its text."""
         g = self.game
-        d = g.card_defs[g.card_def_index[c]]
+        d = g.vocab.card_defs[g.card_def_index[c]]
         lines = [f"{d.names.get(self.lang)}  [{d.id}]  ({d.kind})"]
         fields = ", ".join(f"{k} {v}" for k, v in d.fields if v not in (None, False, 0, ""))
         if fields:
@@ -177,11 +177,11 @@ class TerminalView:
     def zone_text(self, st, line: Line, p: Optional[int], viewer: Optional[int]) -> Optional[str]:
         """'hand: Ruby (red, cost 4), ...', 'deck: 40', 'hand: 4 hidden'; None when empty."""
         g = self.game
-        zi = g.zone_index[line.name]
-        z = g.zone_defs[zi]
-        base = g.zone_base[zi]
+        zi = g.vocab.zone_index[line.name]
+        z = g.vocab.zone_defs[zi]
+        base = g.vocab.zone_base[zi]
         if z.of_card is not None:        # one zone per card of a kind: 'Field 1: Worker P4; ...'
-            hosts = g.kind_cards.get(z.of_card, ())
+            hosts = g.vocab.kind_cards.get(z.of_card, ())
             if line.count:
                 n = sum(len(st.zones[base + k]) for k in range(len(hosts)))
                 return f"{self.zone_name(line.name)}: {n}" if n else None
@@ -202,16 +202,16 @@ class TerminalView:
     def live_scores(self, st) -> Optional[list[int]]:
         """Each player's running score (``score: live``), or None: display only."""
         g = self.game
-        if g.live_score is None or st.over:
+        if g.compiled.live_score is None or st.over:
             return None
-        fn, code = g.live_score
+        fn, code = g.compiled.live_score
         out = []
         for p in range(st.players):
             st.budget = STEP_BUDGET       # each evaluation has a step budget of its own
             try:
                 out.append(int(fn(st, Frame(-1, 0, [None] * max(1, code.nlocals), p, -1)) or 0))
             except (MeepleError, *RULE_FAULTS):       # a position it cannot judge: the score as it stands
-                out.append(st.res[p * g.nres + g.score_res])
+                out.append(st.res[p * g.vocab.nres + g.compiled.score_res])
         return out
 
     def player_values(self, st, p: int, live: Optional[list[int]]) -> list[str]:
@@ -219,13 +219,13 @@ class TerminalView:
         out = []
         for line in self.own:
             if line.what == "resource":
-                i = g.res_index[line.name]
-                v = live[p] if live is not None and i == g.score_res else st.res[p * g.nres + i]
+                i = g.vocab.res_index[line.name]
+                v = live[p] if live is not None and i == g.compiled.score_res else st.res[p * g.vocab.nres + i]
                 out.append(f"{line.name} {v}")
             elif line.what == "pvariable":
-                i = g.pvar_index[line.name]
-                if line.name not in g.hidden_vars:
-                    shown = self.value(st.pvars[p * g.npvars + i], g.pvar_types[i])
+                i = g.vocab.pvar_index[line.name]
+                if line.name not in g.observer.hidden_vars:
+                    shown = self.value(st.pvars[p * g.vocab.npvars + i], g.vocab.pvar_types[i])
                     if shown is not None:
                         out.append(f"{line.name} {shown}")
         return out
@@ -238,8 +238,8 @@ class TerminalView:
         variables = []
         for line in self.shared:
             if line.what == "variable":
-                i = g.gvar_index[line.name]
-                shown = None if line.name in g.hidden_vars else self.value(st.gvars[i], g.gvar_types[i])
+                i = g.vocab.gvar_index[line.name]
+                shown = None if line.name in g.observer.hidden_vars else self.value(st.gvars[i], g.vocab.gvar_types[i])
                 if shown is not None:
                     variables.append(f"{line.name}: {shown}")
         if variables:
@@ -266,8 +266,8 @@ class TerminalView:
         g = self.game
         parts = []
         for p in range(st.players):
-            res = ", ".join(f"{r} {live[p] if live is not None and i == g.score_res else st.res[p * g.nres + i]}"
-                            for i, r in enumerate(g.res_names))
+            res = ", ".join(f"{r} {live[p] if live is not None and i == g.compiled.score_res else st.res[p * g.vocab.nres + i]}"
+                            for i, r in enumerate(g.vocab.res_names))
             parts.append(f"P{p + 1} {res}")
         return self.wrap("  -- " + " | ".join(parts), 5)
 
@@ -278,24 +278,24 @@ class TerminalView:
         out: dict = {}
         live = self.live_scores(st)
         for p in range(st.players):
-            for i, r in enumerate(g.res_names):
-                out[(p, r)] = live[p] if live is not None and i == g.score_res else st.res[p * g.nres + i]
+            for i, r in enumerate(g.vocab.res_names):
+                out[(p, r)] = live[p] if live is not None and i == g.compiled.score_res else st.res[p * g.vocab.nres + i]
         for p, lines in [(None, self.shared)] + [(p, self.own) for p in range(st.players)]:
             for line in lines:
-                if line.what in ("variable", "pvariable") and line.name not in g.hidden_vars:
+                if line.what in ("variable", "pvariable") and line.name not in g.observer.hidden_vars:
                     if p is None:
-                        i = g.gvar_index[line.name]
-                        out[(p, line.name)] = ("=", self.value(st.gvars[i], g.gvar_types[i]))
+                        i = g.vocab.gvar_index[line.name]
+                        out[(p, line.name)] = ("=", self.value(st.gvars[i], g.vocab.gvar_types[i]))
                     else:
-                        i = g.pvar_index[line.name]
-                        out[(p, line.name)] = ("=", self.value(st.pvars[p * g.npvars + i], g.pvar_types[i]))
+                        i = g.vocab.pvar_index[line.name]
+                        out[(p, line.name)] = ("=", self.value(st.pvars[p * g.vocab.npvars + i], g.vocab.pvar_types[i]))
                 if line.what != "zone":
                     continue
-                zi = g.zone_index[line.name]
-                z = g.zone_defs[zi]
+                zi = g.vocab.zone_index[line.name]
+                z = g.vocab.zone_defs[zi]
                 if z.of_card is not None:
                     continue
-                cards = st.zones[g.zone_base[zi] + (p or 0)]
+                cards = st.zones[g.vocab.zone_base[zi] + (p or 0)]
                 out[(p, line.name)] = (len(cards) if line.count else ("hidden", len(cards)) if not self.sees(z, p, viewer)
                                        else Counter(self.card(c, st, seat=p is None) for c in cards))
         return out
@@ -306,9 +306,9 @@ class TerminalView:
         g = self.game
         out = {}
         for line in self.shared:
-            if line.what == "variable" and line.name not in g.hidden_vars:
-                i = g.gvar_index[line.name]
-                out[(None, line.name)] = ("=", self.value(st.gvars[i], g.gvar_types[i]))
+            if line.what == "variable" and line.name not in g.observer.hidden_vars:
+                i = g.vocab.gvar_index[line.name]
+                out[(None, line.name)] = ("=", self.value(st.gvars[i], g.vocab.gvar_types[i]))
         return out
 
     def changes(self, before: dict, after: dict, lead: str = "  ") -> list[str]:
@@ -342,11 +342,11 @@ class TerminalView:
         """The card an option is about: the card chosen, or an action's card parameter."""
         d, v, g = dec.describer, dec.values[i], self.game
         if isinstance(d, ChoiceDescriber):
-            return v if v != d.skip and g._card_keyer(d.keyer) else None
+            return v if v != d.skip and g.observer.keys_cards(d.keyer) else None
         if isinstance(d, ActionDescriber):
             ai, _card, param = v
             keyer = d.actions[ai][2]
-            return param if keyer is not None and param is not None and g._card_keyer(keyer) else None
+            return param if keyer is not None and param is not None and g.observer.keys_cards(keyer) else None
         return None
 
     def where(self, st, c: int, viewer: Optional[int]) -> Optional[str]:
@@ -354,10 +354,10 @@ class TerminalView:
         (None: a public one), else None."""
         g = self.game
         slot = st.loc[c]
-        z = g.zone_defs[g.slot_zone[slot]]
+        z = g.vocab.zone_defs[g.layout.slot_zone[slot]]
         if not z.per_player or z.of_card is not None:
             return None
-        if not (z.visibility == "public" if viewer is None else g.sees_card(st, c, viewer)):
+        if not (z.visibility == "public" if viewer is None else g.observer.sees_card(st, c, viewer)):
             return None
         owner = g.slot_owner[slot]
         name = self.zone_name(z.name)
@@ -390,7 +390,7 @@ class TerminalView:
             return label
         place = self.where(st, c, viewer)
         if place and self.game.slot_owner[st.loc[c]] == dec.player and (
-                self.places(st) == 1 or self.game.zone_defs[self.game.slot_zone[st.loc[c]]].visibility != "public"):
+                self.places(st) == 1 or self.game.vocab.zone_defs[self.game.layout.slot_zone[st.loc[c]]].visibility != "public"):
             place = None        # the chooser's own hand, or all the options' cards in one place of theirs
         parts = [x for x in (place, ", ".join(self.fact_values(c))) if x]
         return f"{label} ({'; '.join(parts)})" if parts else label
@@ -398,10 +398,10 @@ class TerminalView:
     def price(self, st, i: int) -> str:
         """', pay 2 coins': what option ``i`` costs, from its action's ``price:`` (display only)."""
         d, g = st.pending.describer, self.game
-        if not isinstance(d, ActionDescriber) or not g.action_prices:
+        if not isinstance(d, ActionDescriber) or not g.compiled.action_prices:
             return ""
         ai, card, param = st.pending.values[i]
-        prices = g.action_prices.get(ai)
+        prices = g.compiled.action_prices.get(ai)
         if not prices:
             return ""
         paid = []
@@ -434,7 +434,7 @@ class TerminalView:
                 label = a.names.get(self.lang) + label[len(en):]
         c = self.subject(dec, i)
         if c is not None:
-            names = g.card_defs[g.card_def_index[c]].names
+            names = g.vocab.card_defs[g.card_def_index[c]].names
             label = label.replace(names.get("en"), names.get(self.lang), 1)
         return label
 

@@ -1,8 +1,10 @@
 """Listing the legal actions of a player's turn, and explaining refusals.
 
-A mixin of ``meeple.runtime.game.Game``: rule actions of a group, then the actions
+``ActionMenus`` is composed with a compiled game (``game.action_menus``), and its
+rules ask it why a choice is refused: rule actions of a group, then the actions
 granted by cards lying in the player's live zones, each checked against its
-``when``, its per-turn limit and its parameter's ``with`` clause.
+``when``, its per-turn limit and its parameter's ``with`` clause. Generated menus
+(``meeple.dsl.pygen``) list the same options without it.
 """
 from __future__ import annotations
 
@@ -13,21 +15,28 @@ from meeple.dsl.types import RULE_FAULTS, charge, uses
 
 from meeple.core.errors import UNKNOWN, RuleError, RuleFault, suggest
 from meeple.runtime.state import State
-from meeple.runtime.tables import GameTables
+from meeple.runtime.tables import CompiledAction, ReadOnly
 
 if TYPE_CHECKING:
-    from meeple.runtime.game import CompiledAction
+    from meeple.runtime.game import Game
 
 
-class Actions(GameTables):
-    """Action menus (mixed into ``Game``)."""
+class ActionMenus(ReadOnly):
+    """The legal actions of a turn, listed by the reference back end, and why one is not."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.vocab = game.vocab
+        self.layout = game.layout
+        self.compiled = game.compiled
+        self._seal()
 
     def group_actions(self, st: State, me: int, group: str) -> list[tuple[CompiledAction, Optional[int]]]:
         """Rule actions of the group, then actions granted by cards in my live zones."""
-        out: list[tuple[CompiledAction, Optional[int]]] = [(a, None) for a in self.rule_actions.get(group, ())]
-        if self.card_actions:
-            defs, granted = self.card_def_index, self.card_actions
-            for slot in self.player_live_slots[me]:
+        out: list[tuple[CompiledAction, Optional[int]]] = [(a, None) for a in self.compiled.rule_actions.get(group, ())]
+        if self.compiled.card_actions:
+            defs, granted = self.vocab.card_def_index, self.compiled.card_actions
+            for slot in self.layout.player_live_slots[me]:
                 for c in st.zones[slot]:
                     acts = granted.get(defs[c])
                     if acts:
@@ -38,7 +47,7 @@ class Actions(GameTables):
 
     def use_key(self, a: CompiledAction, card: Optional[int]) -> int:
         """The integer that counts uses of an action (granted by ``card``) in a turn."""
-        return a.index * (self.ncards + 1) + (0 if card is None else card + 1)
+        return a.index * (self.vocab.ncards + 1) + (0 if card is None else card + 1)
 
     def action_options(self, st: State, fr: Frame, group: str, used: list) -> tuple[list, Optional[list]]:
         """The reference listing (generated menus, dsl/pygen.py, must agree with it):
@@ -47,7 +56,7 @@ class Actions(GameTables):
         me = fr.me
         opts = []
         texts: list = []
-        tmp = Frame(-1, 0, [None] * self.max_action_locals, me, fr.this)
+        tmp = Frame(-1, 0, [None] * self.compiled.max_action_locals, me, fr.this)
         loc = tmp.locals
         a = None
         try:
@@ -62,10 +71,10 @@ class Actions(GameTables):
                     texts.append(None)
                     continue
                 _, slot, et, source, cond = a.binder
-                shown, ncv = a.shown, self.ncvars
+                shown, ncv = a.shown, self.vocab.ncvars
                 items = source(st, tmp)
                 factor, where = a.walk
-                if factor:           # the parameter's walk, unless folded into the menu's steps (Game.menu_steps)
+                if factor:           # the parameter's walk, unless folded into the menu's steps (``CompiledRules.menu_steps``)
                     charge(st, len(items) * factor, where)
                 for x in items:
                     loc[slot] = x
@@ -79,18 +88,12 @@ class Actions(GameTables):
             raise self.action_fault(a, exc, st, tmp) from None
         return opts, (texts if any(t is not None for t in texts) else None)
 
-    def explain_fault(self, exc: BaseException, code, where, st: State, fr: Frame):
-        """``RunningGame.explain_fault``: a rule's fault in the language's words (the error path only:
-        ``meeple.dsl.faults`` compiles the rule again, watched)."""
-        from meeple.dsl.faults import explain
-        return explain(self, exc, code, where, st, fr)
-
     def action_fault(self, a: "CompiledAction", exc: BaseException, st: State, tmp: Frame) -> RuleError:
         """A fault of an action's 'when' or 'with' while its menu is listed, told in the
         language's words (``meeple.dsl.faults``: the expression that made the value, at its place)."""
         from meeple.dsl.errors import in_words
         for part, code in (("when", a.when_code), ("with", a.binder_code)):
-            told = self.explain_fault(exc, code, UNKNOWN, st, tmp) if code is not None else None
+            told = self.game.explain_fault(exc, code, UNKNOWN, st, tmp) if code is not None else None
             if told is not None:
                 return RuleError(f"{told[0]} (in the '{part}' of action {a.id})", told[1])
         said = exc.message if isinstance(exc, RuleError) else in_words(exc)
@@ -107,13 +110,13 @@ class Actions(GameTables):
         base = key.split(":", 1)[0]
         if dec is not None and dec.kind == "action":
             present = [k for k in keys if k.split(":", 1)[0] == base]
-            acts = [a for a in self.actions if a.id == base]
+            acts = [a for a in self.compiled.actions if a.id == base]
             if present:
                 if ":" in key:
                     return "not_a_choice", f"'{key.split(':', 1)[1]}' is not one of the choices for '{base}' ({acts[0].binder_text}); legal: {', '.join(present)}"
                 return "needs_choice", f"'{base}' needs a choice: {', '.join(present)}"
             me = st.frames[-1].me
-            for a, card in self.group_actions(st, me, self.actions[dec.options[0][2][0]].group):
+            for a, card in self.group_actions(st, me, self.compiled.actions[dec.options[0][2][0]].group):
                 if a.id != base:
                     continue
                 tmp = Frame(-1, 0, [None] * a.nlocals, me, card if card is not None else st.frames[-1].this)

@@ -2,9 +2,9 @@
 decision, applying a choice (or refusing it with a reason, the state
 untouched), the end of the game and its ranking.
 
-A mixin of ``meeple.runtime.game.Game``; the flow itself (setup, rounds, end
-condition, scoring) is driven by ``_main`` as frame ``MAIN`` so that a
-suspended game is plain data like everything else.
+``Rules`` is composed with a compiled game (``game.rules``), beside its observer;
+the flow itself (setup, rounds, end condition, scoring) is driven by ``_main`` as
+frame ``MAIN`` so that a suspended game is plain data like everything else.
 """
 from __future__ import annotations
 
@@ -17,7 +17,11 @@ from meeple.dsl.types import RULE_FAULTS, STEP_BUDGET, charge, named_error
 from meeple.core.errors import IllegalChoice, MeepleError, Refusal, RuleError, suggest
 from meeple.loading.model import MAX_DECISIONS  # noqa: F401  (re-export: choices per game unless the pack says otherwise)
 from meeple.runtime.state import State, refill
-from meeple.runtime.tables import GameTables
+from meeple.runtime.actions import ActionMenus
+from meeple.runtime.tables import ReadOnly
+
+if TYPE_CHECKING:
+    from meeple.runtime.game import Game
 
 MAX_DEPTH = 1_000         # procedures, hooks and events running inside each other
 MAIN = -100               # the frame that drives the flow
@@ -33,22 +37,33 @@ def in_game(err: RuleError, st: State) -> RuleError:
     return err
 
 
-class Flow(GameTables):
-    """Running a compiled game (mixed into ``Game``)."""
+class Rules(ReadOnly):
+    """Running a compiled game: a new state, a choice applied (or refused), a game
+    played out, its end and ranking. It reads the game's vocabulary and compiled
+    rules; the few tables read at every choice are its own attributes (the same objects)."""
 
-    if TYPE_CHECKING:       # action menus, which ``Game`` mixes in beside this
-        def refusal_reason(self, st: State, key: str) -> tuple[str, str]: ...
+    def __init__(self, game: Game, action_menus: ActionMenus):
+        self.game = game
+        self.vocab = game.vocab
+        self.layout = game.layout
+        self.compiled = game.compiled
+        self.action_menus = action_menus        # an action's refusal explained
+        self.codes = game.vocab.result.codes    # read at every choice: plain attributes
+        self.max_decisions = game.max_decisions
+        self.can_refuse = game.compiled.can_refuse
+        self._seal()
 
     def resolve_options(self, given: dict) -> list:
         """Option values in declaration order; unknown names and wrong types are refused."""
-        values = list(self.option_defaults)
+        v = self.vocab
+        values = list(v.option_defaults)
         for name, value in given.items():
-            if name not in self.option_index:
-                raise IllegalChoice(f"{self.id} has no option '{name}'"
-                                    + (f" (options: {', '.join(self.option_index)})" if self.option_index else " (it has no options)"),
-                                    hint=suggest(name, list(self.option_index)))
-            i = self.option_index[name]
-            default = self.option_defaults[i]
+            if name not in v.option_index:
+                raise IllegalChoice(f"{self.game.id} has no option '{name}'"
+                                    + (f" (options: {', '.join(v.option_index)})" if v.option_index else " (it has no options)"),
+                                    hint=suggest(name, list(v.option_index)))
+            i = v.option_index[name]
+            default = v.option_defaults[i]
             if isinstance(default, bool):
                 if isinstance(value, str):
                     if value.lower() not in ("true", "false", "on", "off", "yes", "no", "1", "0"):
@@ -69,28 +84,29 @@ class Flow(GameTables):
         scenarios) may change the state between setup and the first round, or
         when round ``prepare_round`` is about to begin (before the end test and
         any rule of that round: the choices before it are the caller's)."""
-        if not self.min_players <= players <= self.max_players:
-            raise IllegalChoice(f"{self.id} is played by {self.min_players} to {self.max_players} players, not {players}")
+        g, v = self.game, self.vocab
+        if not g.min_players <= players <= g.max_players:
+            raise IllegalChoice(f"{g.id} is played by {g.min_players} to {g.max_players} players, not {players}")
         from meeple.core.rng import seed_state
-        st = State(self, players)
+        st = State(g, players)
         st.rng = seed_state(seed)
         st.track = set() if track else None
         st.opts = self.resolve_options(options or {})
-        st.res = [self.res_start[r] for _ in range(players) for r in range(self.nres)]
-        st.pvars = [d for _ in range(players) for d in self.pvar_defaults]
-        st.gvars = list(self.gvar_defaults)
-        st.zones = [[] for _ in range(self.nslots)]
-        st.own = [True] * self.nslots      # a new state owns all its zone lists
-        st.loc = [0] * self.ncards
-        for c, home in enumerate(self.card_home):
+        st.res = [v.res_start[r] for _ in range(players) for r in range(v.nres)]
+        st.pvars = [d for _ in range(players) for d in v.pvar_defaults]
+        st.gvars = list(v.gvar_defaults)
+        st.zones = [[] for _ in range(self.layout.nslots)]
+        st.own = [True] * self.layout.nslots      # a new state owns all its zone lists
+        st.loc = [0] * v.ncards
+        for c, home in enumerate(self.layout.card_home):
             st.zones[home].append(c)
             st.loc[c] = home
-        st.cvars = self.cvar_default_row * self.ncards
-        if "owner" in self.cvar_index:
-            oi = self.cvar_index["owner"]
-            for c, seat in enumerate(self.card_seat):
+        st.cvars = v.cvar_default_row * v.ncards
+        if "owner" in v.cvar_index:
+            oi = v.cvar_index["owner"]
+            for c, seat in enumerate(v.card_seat):
                 if seat >= 0:
-                    st.cvars[c * self.ncvars + oi] = seat
+                    st.cvars[c * v.ncvars + oi] = seat
         st.frames = [Frame(MAIN, 0, [], -1, -1)]
         st.prepare = (prepare_round, prepare) if prepare is not None else None   # kept on the state: setup may ask players first
         st.seed = seed
@@ -165,19 +181,20 @@ class Flow(GameTables):
             except MeepleError as err:
                 if asking:
                     raise
-                raise named_error(self, err, codes[fr.code], codes[fr.code].spans[pc], st, fr)
+                raise named_error(self.game, err, codes[fr.code], codes[fr.code].spans[pc], st, fr)
             except RULE_FAULTS as exc:
                 if asking:
                     raise
-                raise named_error(self, exc, codes[fr.code], codes[fr.code].spans[pc], st, fr) from None
+                raise named_error(self.game, exc, codes[fr.code], codes[fr.code].spans[pc], st, fr) from None
 
     def _main(self, st: State, fr: Frame) -> bool:
         """The flow: setup, rounds until the end condition, scoring. True to go on."""
         stage = fr.pc
+        c, defn = self.compiled, self.game.defn
         if stage == 0:
             fr.pc = 1
-            charge(st, self.setup_steps, self.defn.setup.span)
-            st.frames.append(Frame(self.setup_code, 0, [None] * self.codes[self.setup_code].nlocals, -1, -1))
+            charge(st, c.setup_steps, defn.setup.span)
+            st.frames.append(Frame(c.setup_code, 0, [None] * self.codes[c.setup_code].nlocals, -1, -1))
             return True
         if stage == 1:
             if st.round == 0:
@@ -185,22 +202,22 @@ class Flow(GameTables):
             if st.prepare is not None and st.round + 1 >= st.prepare[0]:
                 prepare, st.prepare = st.prepare[1], None
                 prepare(st)
-            if st.round > 0 and (self._test_end(st) or st.round >= self.defn.max_rounds):
+            if st.round > 0 and (self._test_end(st) or st.round >= defn.max_rounds):
                 fr.pc = 2
                 refill(st)      # so has the end of the game: the final scoring and the ranking
-                charge(st, self.scoring_steps, self.defn.scoring.span)
-                st.frames.append(Frame(self.scoring_code, 0, [None] * self.codes[self.scoring_code].nlocals, -1, -1))
+                charge(st, c.scoring_steps, defn.scoring.span)
+                st.frames.append(Frame(c.scoring_code, 0, [None] * self.codes[c.scoring_code].nlocals, -1, -1))
                 return True
-            charge(st, self.round_steps, self.defn.round.span)     # rounds without a choice are bounded too
+            charge(st, c.round_steps, defn.round.span)     # rounds without a choice are bounded too
             st.round += 1
-            st.frames.append(Frame(self.round_code, 0, [None] * self.codes[self.round_code].nlocals, -1, -1))
+            st.frames.append(Frame(c.round_code, 0, [None] * self.codes[c.round_code].nlocals, -1, -1))
             return True
         self._finish(st)
         st.frames.pop()
         return True
 
     def _test_end(self, st: State) -> bool:
-        return bool(self._value(self.end_when, self._end_code, self.defn.end_when, st, -1))
+        return bool(self._value(self.compiled.end_when, self.compiled.end_code, self.game.defn.end_when, st, -1))
 
     def _value(self, fn: Callable, code, src, st: State, me: int):
         """An expression of the flow or the score (end_when, a tie-break), evaluated outside any
@@ -209,15 +226,15 @@ class Flow(GameTables):
         try:
             return fn(st, fr)
         except MeepleError as err:
-            raise named_error(self, err, code, src.span, st, fr) from None
+            raise named_error(self.game, err, code, src.span, st, fr) from None
         except RULE_FAULTS as exc:
-            raise named_error(self, exc, code, src.span, st, fr) from None
+            raise named_error(self.game, exc, code, src.span, st, fr) from None
 
     def _finish(self, st: State) -> None:
         refill(st)     # the ranking's tie-breaks, and whatever reads the finished game, start afresh
         st.over = True
         st.pending = None
-        r, nr = self.score_res, self.nres
+        r, nr = self.compiled.score_res, self.vocab.nres
         st.scores = [st.res[p * nr + r] for p in range(st.players)]
         keys = self.rank_keys(st)
         st.ranking = sorted(range(st.players), key=lambda p: (tuple(-x for x in keys[p]), p))
@@ -232,11 +249,11 @@ class Flow(GameTables):
         """Each player's score then tie-breaks, best first when sorted down. The tie-breaks are
         evaluated with a step budget of their own (the game may have ended on its last step)."""
         out = []
-        if self.tiebreak:
+        if self.compiled.tiebreak:
             refill(st)
         for p in range(st.players):
             k = [st.scores[p]]
-            for (fn, code), src in zip(self.tiebreak, self.defn.tiebreak):
+            for (fn, code), src in zip(self.compiled.tiebreak, self.game.defn.tiebreak):
                 v = self._value(fn, code, src, st, p)
                 k.append(v if v is not None else -10**9)
             out.append(tuple(k))
@@ -260,7 +277,7 @@ class Flow(GameTables):
         code = self.codes[fr.code]
         err = RuleError(f"the game reached {self.max_decisions} choices{f' ({st.refused} of them undone by refusals)' if st.refused else ''} "
                         "without ending (a loop of choices that never ends? a longer game sets flow: max_decisions)")
-        named = named_error(self, err, code, code.spans[fr.pc] if fr.pc < len(code.spans) else None)
+        named = named_error(self.game, err, code, code.spans[fr.pc] if fr.pc < len(code.spans) else None)
         return in_game(cast(RuleError, named), st)      # the error given, named
 
     def play_out(self, st: State, choose: Callable[[Decision], int],
@@ -307,7 +324,7 @@ class Flow(GameTables):
         else:
             index = dec.find(key)  # type: ignore[arg-type]  # a str: an int took the branch above; its key, or a stable key's other spellings ('white_die@P2')
             if index is None:
-                code, reason = self.refusal_reason(st, str(key))
+                code, reason = self.action_menus.refusal_reason(st, str(key))
                 raise IllegalChoice(reason, code=code)
         if len(st._log) + st.refused >= self.max_decisions:
             raise self.too_many_choices(st)

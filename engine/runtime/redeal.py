@@ -1,7 +1,7 @@
 """What a seat cannot see, dealt again: the samples a planning bot plans on.
 
 A planning bot must decide from its seat's information and its own seed, nothing
-else. Its samples are therefore built from what the seat sees (``Views.view``),
+else. Its samples are therefore built from what the seat sees (``Observer.view``),
 never from where the hidden cards truly lie:
 
 - the cards of every place the seat cannot see are gathered per card kind, put in
@@ -44,9 +44,9 @@ from meeple.runtime.state import State, StepMeter
 def hidden_slots(game, player: int) -> list[int]:
     """Zone slots whose contents (or order) ``player`` does not see."""
     out = []
-    for zi, z in enumerate(game.zone_defs):
-        base = game.zone_base[zi]
-        count = len(game.kind_cards.get(z.of_card, ())) if z.of_card is not None else None
+    for zi, z in enumerate(game.vocab.zone_defs):
+        base = game.vocab.zone_base[zi]
+        count = len(game.vocab.kind_cards.get(z.of_card, ())) if z.of_card is not None else None
         for k in range(count if count is not None else (game.max_players if z.per_player else 1)):
             slot = base + k
             if z.visibility == "public" and not z.ordered:
@@ -70,14 +70,14 @@ def hidden_variables(game, players: int) -> tuple[list[tuple[int, tuple]], list[
     default. Drawn uniformly, a sample never depends on the true value (sound,
     if uninformed: a player who set a face-down marker plans as if they had
     forgotten it)."""
-    return game.knowledge.hidden_variables(players)
+    return game.observer.knowledge.hidden_variables(players)
 
 
 def _hidden_variables(game, players: int) -> tuple[list[tuple[int, tuple]], list[tuple[int, tuple]]]:
     defn = game.defn
     out: tuple[list, list] = ([], [])
-    for decls, index, types, defaults, dest in ((defn.variables, game.gvar_index, game.gvar_types, game.gvar_defaults, out[0]),
-                                                (defn.player_variables, game.pvar_index, game.pvar_types, game.pvar_defaults, out[1])):
+    for decls, index, types, defaults, dest in ((defn.variables, game.vocab.gvar_index, game.vocab.gvar_types, game.vocab.gvar_defaults, out[0]),
+                                                (defn.player_variables, game.vocab.pvar_index, game.vocab.pvar_types, game.vocab.pvar_defaults, out[1])):
         for d in decls:
             if d.visibility != "nobody":
                 continue
@@ -96,10 +96,10 @@ def _values_of(game, t, players: int) -> Optional[list]:
     if t == PLAYER:
         return list(range(players))
     if isinstance(t, Enum):
-        return list(game.enums.get(t.name, ()))
+        return list(game.vocab.enums.get(t.name, ()))
     if isinstance(t, Card):
-        cards = game.kind_cards.get(t.kind, ()) if t.kind is not None else range(game.ncards)
-        return [c for c in cards if game.card_seat[c] < players]
+        cards = game.vocab.kind_cards.get(t.kind, ()) if t.kind is not None else range(game.ncards)
+        return [c for c in cards if game.vocab.card_seat[c] < players]
     return None
 
 
@@ -131,20 +131,20 @@ def shuffle_as_random(rng: _random.Random, items: list) -> None:
         items[i], items[r] = items[r], items[i]
 
 
-def _hidden_slot_kinds(game, player: int) -> tuple[tuple[int, str, bool], ...]:
-    """``player``'s hidden slots (``hidden_slots_of``), each with the card kind its zone holds
+def _hidden_slot_kinds(game, slots: list[int]) -> tuple[tuple[int, str, bool], ...]:
+    """A seat's hidden ``slots`` (``Knowledge.hidden_slots``), each with the card kind its zone holds
     and whether only its order is hidden (a public zone with a hidden order: its cards are
     shuffled among themselves): what ``Redeal`` walks every decision."""
     out = []
-    for slot in game.hidden_slots_of(player):
-        z = game.zone_defs[game.slot_zone[slot]]
+    for slot in slots:
+        z = game.vocab.zone_defs[game.layout.slot_zone[slot]]
         out.append((slot, z.holds, z.visibility == "public"))
     return tuple(out)
 
 
 class Knowledge:
     """What each seat of a compiled game cannot see, worked out once a seat (or a player
-    count) and kept here: the game itself is left as loading made it. Views, the
+    count) and kept here: the game itself is left as loading made it. The observer, the
     re-deal of the planning bots and the tests ask it; it holds nothing of a state."""
 
     def __init__(self, game):
@@ -163,7 +163,7 @@ class Knowledge:
     def hidden_slot_kinds(self, player: int) -> tuple[tuple[int, str, bool], ...]:
         out = self._slot_kinds.get(player)
         if out is None:
-            out = self._slot_kinds[player] = _hidden_slot_kinds(self.game, player)
+            out = self._slot_kinds[player] = _hidden_slot_kinds(self.game, self.hidden_slots(player))
         return out
 
     def hidden_variables(self, players: int) -> tuple[list[tuple[int, tuple]], list[tuple[int, tuple]]]:
@@ -180,7 +180,7 @@ def option_cards(game, st: State, player: int) -> set:
         return set()
     out: set = set()
     for i in range(len(dec.values)):
-        named = game.named_cards(dec, i)
+        named = game.observer.named_cards(dec, i)
         if named:
             out.update(c for c in named if c is not None)
     return out
@@ -225,7 +225,7 @@ class Redeal:
             trial = st.clone()
             self.deal(trial, _random.Random(self.TRIAL_SEED))
             try:
-                game.repose(trial)
+                game.rules.repose(trial)
                 theirs = _option_keys(trial.pending) if trial.pending is not None else None
             except MeepleError:
                 theirs = None
@@ -240,7 +240,7 @@ class Redeal:
         # pools: (cards sorted by id, the cards as they lie, runs) where a run is (slot,
         # positions or None, start, end): None when every card of the slot is dealt again
         pools: dict = {}
-        for slot, kind, order_only in game.knowledge.hidden_slot_kinds(player):
+        for slot, kind, order_only in game.observer.knowledge.hidden_slot_kinds(player):
             if slot >= nzones:
                 continue
             zone = zones[slot]
@@ -286,10 +286,10 @@ class Redeal:
         self.follow = follow
         self.before = [c for _, cards, _ in self.pools for c in cards] if follow else None
         # cards dealt again whose variables are not their defaults: reset in every sample
-        n = game.ncvars
+        n = game.vocab.ncvars
         resets = []
         if n:
-            row, cvars = game.cvar_default_row, st.cvars
+            row, cvars = game.vocab.cvar_default_row, st.cvars
             for c in hidden:
                 if cvars[c * n:(c + 1) * n] != row:
                     resets.append(c * n)
@@ -316,8 +316,8 @@ class Redeal:
                         zone[i] = c
                         loc[c] = slot
         if self.resets:
-            n = self.game.ncvars
-            row, cvars = self.game.cvar_default_row, s.cvars
+            n = self.game.vocab.ncvars
+            row, cvars = self.game.vocab.cvar_default_row, s.cvars
             for i in self.resets:
                 cvars[i:i + n] = row
         if dealt is not None:
@@ -386,7 +386,7 @@ def determinize(game, st: State, player: int, rng: _random.Random, deal: Optiona
         for i, values in gvars:
             s.gvars[i] = values[rng.randrange(len(values))]
         if pvars:
-            n = game.npvars
+            n = game.vocab.npvars
             for p in range(s.players):
                 for i, values in pvars:
                     s.pvars[p * n + i] = values[rng.randrange(len(values))]
@@ -394,7 +394,7 @@ def determinize(game, st: State, player: int, rng: _random.Random, deal: Optiona
         if s.pending is None or attempt == 4:
             return s
         try:
-            game.repose(s)
+            game.rules.repose(s)
             return s
         except MeepleError:
             continue

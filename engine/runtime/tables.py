@@ -1,132 +1,118 @@
-"""What a compiled game holds, declared once, for the type checker and the reader.
+"""The engine's own tables of a compiled game, beside its vocabulary.
 
-``meeple.runtime.game.Game`` is made of mixins (``Flow``: the decision
-protocol; ``Actions``: action menus; ``Views``: what a seat may see), and each
-reads tables that only ``Game`` fills: its constructor (the vocabulary's tables
-are copied onto it in a loop, ``Game._expose``) and ``Game.compile``. This
-class declares every one of them with its type, and the mixins inherit it, so a
-mixin that reads a table that does not exist, or reads one as what it is not,
-is a type error (tests/test_types.py runs mypy; it also checks that a built game
-has no attribute this class does not declare). It holds no value and no method.
+A ``meeple.runtime.game.Game`` holds the pack's ``Vocabulary`` (names and index
+tables the compiler reads: ``meeple.dsl.vocabulary``) and two tables of its own,
+made once and read-only after: the zone slots' ``Layout`` (built from the
+vocabulary before any rule is compiled) and the ``CompiledRules`` (what compiling
+the rules made: code units of the flow, actions, menus and what each is charged).
+Both are frozen dataclasses: a read is a plain attribute read, and a write after
+the game is built is refused. The game and the parts composed with it (its rules,
+its observer) are ``ReadOnly`` for the same reason: one compiled game is shared by
+every game played with it.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
+from dataclasses import FrozenInstanceError, dataclass, field
+from typing import TYPE_CHECKING, Callable, Optional
+
+from meeple.dsl.runtime import ActionDescriber, Frame
+from meeple.dsl.types import Code
 
 if TYPE_CHECKING:
     from meeple.dsl.pygen import PyGen
-    from meeple.dsl.runtime import ActionDescriber
-    from meeple.dsl.types import Code
-    from meeple.dsl.typesys import Type
-    from meeple.dsl.vocabulary import Vocabulary
-    from meeple.loading import model as M
-    from meeple.runtime.game import CompiledAction
-    from meeple.runtime.redeal import Knowledge
 
 
-class GameTables:
-    """The attributes of a compiled game (``Game``), by the step that sets them."""
+class ReadOnly:
+    """An object whose attributes are set while it is built and never after: ``_seal``
+    ends the building, and a later write or delete raises ``FrozenInstanceError`` (an
+    ``AttributeError``, as a frozen dataclass raises). Only writes pay for the check:
+    reads stay plain attribute reads, which the hot paths make constantly."""
 
-    # -- the pack (Game.__init__)
-    pack: M.Pack
-    defn: M.GameDef
+    _sealed = False
+
+    def _seal(self) -> None:
+        object.__setattr__(self, "_sealed", True)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if self._sealed:
+            raise FrozenInstanceError(f"a compiled game is read-only once built: cannot set {name!r} of its {type(self).__name__}")
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        if self._sealed:
+            raise FrozenInstanceError(f"a compiled game is read-only once built: cannot delete {name!r} of its {type(self).__name__}")
+        object.__delattr__(self, name)
+
+
+@dataclass
+class CompiledAction:
+    """One action of the pack (a rule's, or granted by a card), compiled. Compiling fills
+    in its charges and labels after it is made (``steps``, ``shown``); a running effect
+    reuses its ``scratch`` frame."""
+    index: int
     id: str
-    min_players: int
-    max_players: int
-    max_decisions: int              # choices per game before it is stopped
-    vocab: Vocabulary
-    hidden_vars: set[str]           # variables nobody sees
-    kinds: dict[str, M.CardKindDef]
-    card_defs: list[M.CardDef]
-    zone_defs: list[M.ZoneDef]
+    group: str
+    name: str
+    card_def: int            # -1 for a rule action
+    when: Optional[Callable]
+    when_text: str
+    binder: Optional[tuple]  # (var, slot, type, source, cond)
+    binder_text: str
+    param_slot: int
+    effect: int
+    per_turn: Optional[int]
+    refusal: Optional[str]
+    nlocals: int
+    menu_meta: Optional[tuple] = None     # generated menus: the parameter's source before copying, its type, caches
+    shown: tuple = ()                     # card variables its options' labels read (a die's value): kept with the decision
+    # its part of a menu, in steps: its walks folded (``meeple.dsl.steps.StepPlanner.fold``), in
+    # its 'when' and its parameter; and how the parameter's walk is charged when it is not: (factor, where)
+    menu_cost: int = 0
+    walk: tuple = (0, None)
+    steps: int = 0                        # what its effect is charged as it starts (0: little enough to be free)
+    # the frame its effect runs in when the effect never pauses: reused, since such an
+    # effect runs to its end before the next action can be chosen (no state keeps it)
+    scratch: Frame = field(default_factory=lambda: Frame(-1, 0, [], -1, -1))
+    # the codes its 'when' and 'with' were compiled into (their recipes): a fault while a
+    # menu lists it is told in the language's words (``ActionMenus.action_fault``)
+    when_code: Optional[Code] = None
+    binder_code: Optional[Code] = None
 
-    # -- the vocabulary's tables, the same objects (meeple.dsl.vocabulary.Vocabulary says what each is)
-    res_names: list[str]
-    res_index: dict[str, int]
-    nres: int
-    res_min: list[Optional[int]]
-    res_max: list[Optional[int]]
-    res_start: list[int]
-    option_index: dict[str, int]
-    option_defaults: list[Any]
-    constants: dict[str, dict[int, Optional[int]]]
-    enums: dict[str, Sequence[str]]
-    enum_of_value: dict[str, str]
-    gvar_index: dict[str, int]
-    gvar_types: list[Type]
-    gvar_defaults: list[Any]
-    pvar_index: dict[str, int]
-    pvar_types: list[Type]
-    pvar_defaults: list[Any]
-    npvars: int
-    kind_fields: dict[str, dict[str, Type]]
-    all_fields: dict[str, Type]
-    field_index: dict[str, int]
-    kind_cvars: dict[str, dict[str, Type]]
-    all_cvars: dict[str, Type]
-    cvar_index: dict[str, int]
-    ncvars: int
-    cvar_default_row: list[Any]
-    kind_hooks: dict[str, Sequence[str]]
-    all_hooks: tuple[str, ...]
-    card_index: dict[str, int]
-    card_def_index: list[int]
-    card_def_ids: list[str]
-    card_names: list[str]
-    card_fields: list[tuple]
-    kind_cards: dict[str, list[int]]
-    kind_pos: list[int]
-    card_seat: list[int]
-    ncards: int
-    zone_index: dict[str, int]
-    event_defs: dict[str, M.EventDef]
-    proc_defs: dict[str, M.ProcedureDef]
-    function_defs: dict[str, M.FunctionDef]
-    action_groups: list[str]
 
-    # -- zone slots (Game._layout)
-    zone_base: list[int]            # zone -> its first slot
-    slot_owner: list[int]           # slot -> seat, or -1
-    slot_card: list[int]            # slot -> host card, or -1
-    slot_zone: list[int]            # slot -> zone
+@dataclass(frozen=True)
+class Layout:
+    """Zone slots beyond the vocabulary's (``zone_base``, ``slot_owner``, ``slot_card``),
+    numbered for the largest game so that compiled code works at every player count."""
+    slot_zone: list[int]               # slot -> its zone
     nslots: int
-    in_play_slots: list[int]
-    player_live_slots: list[list[int]]
-    card_home: list[int]            # card -> the slot it starts in
+    in_play_slots: list[int]           # slots of zones whose cards' handlers are live
+    player_live_slots: list[list[int]]  # seat -> its in-play slots (where cards grant it actions)
+    card_home: list[int]               # card -> the slot it starts in
 
-    # -- the code tables the compiler fills (Vocabulary.result's, the same objects)
-    codes: list[Code]
-    proc_code: dict[str, int]
-    hook_code: dict[tuple[int, str], int]
-    handler_code: dict[tuple[int, str], int]
 
-    # -- the engine's own tables (Game._engine_tables, Game.compile)
-    value_var: Optional[int]        # the card variable 'value' (dice), shown in views
-    has_value: list[bool]
-    actions: list[CompiledAction]
-    action_prices: dict[int, list]
-    price_errors: list
+@dataclass(frozen=True)
+class CompiledRules:
+    """What compiling the pack's rules made that the engine reads (the code units
+    themselves are the vocabulary's ``result.codes``)."""
+    actions: list[CompiledAction]                    # by index, as in an action decision's answer
+    rule_actions: dict[str, list[CompiledAction]]   # group -> the rules' actions
+    card_actions: dict[int, list[CompiledAction]]   # card definition -> the actions it grants
+    action_prices: dict[int, list]      # action index -> (resource, amount, locals): display only
     max_action_locals: int
-    rule_actions: dict[str, list[CompiledAction]]
-    card_actions: dict[int, list[CompiledAction]]
-    menus: dict[str, Callable]      # generated action menus by group
+    menus: dict[str, Callable]          # generated action menus by group (none with the closures)
+    action_describer: ActionDescriber   # keys and labels of action decisions' options
+    menu_steps: dict[str, int]          # group -> the steps of its menu, charged as a turn starts
     setup_code: int
     round_code: int
     scoring_code: int
     end_when: Optional[Callable]
-    _end_code: Code
-    menu_steps: dict[str, int]
-    round_steps: int
+    end_code: Code
     setup_steps: int
+    round_steps: int
     scoring_steps: int
     tiebreak: list[tuple[Optional[Callable], Code]]
     evaluation: Optional[tuple[Optional[Callable], Code]]
     live_score: Optional[tuple[Optional[Callable], Code]]
-    score_res: int
-    action_describer: ActionDescriber
-    pygen: Optional[PyGen]
-    can_refuse: bool
-
-    # -- what each seat cannot see (Game.__init__)
-    var_columns: tuple[list[int], list[int], list[int], list[int]]   # Views._var_columns, made once
-    knowledge: Knowledge            # hidden slots and variables by seat, worked out as asked
+    score_res: int                      # the resource that is the score
+    can_refuse: bool                    # some rule can refuse mid-effect ('require'): apply keeps a copy
+    pygen: Optional[PyGen]              # the generated rules (None: the closures run)

@@ -2,7 +2,9 @@
 options of a decision are shown only to the one deciding, and another
 player's choice is told only as far as the viewer could tell it (``told``).
 
-A mixin of ``meeple.runtime.game.Game``.
+``Observer`` is composed with a compiled game (``game.observer``), beside its
+rules: it works out what a seat may know (``knowledge``: hidden zone slots and
+variables, once a seat) and never changes a state it is given.
 """
 from __future__ import annotations
 
@@ -13,24 +15,45 @@ from meeple.dsl.typesys import PLAYER, Card, Type
 
 from meeple.core.errors import MeepleError, Refusal
 from meeple.runtime.state import State
-from meeple.runtime.tables import GameTables
+from meeple.runtime.redeal import Knowledge
+from meeple.runtime.tables import ReadOnly
+
+if TYPE_CHECKING:
+    from meeple.runtime.flow import Rules
+    from meeple.runtime.game import Game
 
 HIDDEN_CHOICE = "(hidden)"      # what a viewer reads of a choice they could not tell
 
 
-class Views(GameTables):
-    """Views of a state (mixed into ``Game``)."""
+class Observer(ReadOnly):
+    """What each seat may see of a state, and how another's choice is told to it."""
 
-    if TYPE_CHECKING:       # the decision protocol, which ``Game`` mixes in beside this
-        def apply(self, st: State, key: str | int) -> None: ...
+    def __init__(self, game: Game, rules: Rules):
+        self.game = game
+        self.vocab = v = game.vocab
+        self.layout = game.layout
+        self.rules = rules          # a choice is tried on a copy to tell what it reveals
+        g = game.defn
+        self.zones = g.zones        # as declared: who sees each (the vocabulary's zone facts do not say)
+        self.hidden_vars = {x.name for x in (*g.variables, *g.player_variables) if x.visibility == "nobody"}
+        self.value_var = v.cvar_index.get("value")     # dice show their value in views
+        self.has_value = [v.card_defs[d].kind in v.kind_cvars and "value" in v.kind_cvars[v.card_defs[d].kind]
+                          for d in v.card_def_index]
+        self.var_columns = self._var_columns()
+        self.knowledge = Knowledge(game)      # what each seat cannot see, worked out as asked
+        self._seal()
+
+    def hidden_slots_of(self, player: int) -> list[int]:
+        """Zone slots whose cards (or their order) ``player`` does not see."""
+        return self.knowledge.hidden_slots(player)
 
     def card_label(self, c: int, st: Optional[State] = None) -> str:
         """A card's id, with its owner for a player's piece (pawn@P2) and, given a
         state, the value of a die (red_die=5)."""
-        seat = self.card_seat[c]
-        label = self.card_def_ids[c] if seat < 0 else f"{self.card_def_ids[c]}@P{seat + 1}"
+        seat = self.vocab.card_seat[c]
+        label = self.vocab.card_def_ids[c] if seat < 0 else f"{self.vocab.card_def_ids[c]}@P{seat + 1}"
         if st is not None and self.value_var is not None and self.has_value[c]:
-            label += f"={st.cvars[c * self.ncvars + self.value_var]}"
+            label += f"={st.cvars[c * self.vocab.ncvars + self.value_var]}"
         return label
 
     def show(self, value: Any, t: Type) -> Any:
@@ -40,19 +63,19 @@ class Views(GameTables):
         if t == PLAYER:
             return f"P{value + 1}"
         if isinstance(t, Card):
-            return self.card_def_ids[value]
+            return self.vocab.card_def_ids[value]
         return value
 
     def view(self, st: State, player: Optional[int]) -> dict:
         """What ``player`` may see (None: a spectator who sees only public things)."""
         zones = {}
-        for zi, z in enumerate(self.zone_defs):
-            base = self.zone_base[zi]
+        for zi, z in enumerate(self.zones):
+            base = self.vocab.zone_base[zi]
             if z.of_card is not None:
                 seen: dict[str, int] = {}
-                for k, host in enumerate(self.kind_cards.get(z.of_card, ())):
+                for k, host in enumerate(self.vocab.kind_cards.get(z.of_card, ())):
                     cards = st.zones[base + k]
-                    hid = self.card_def_ids[host]
+                    hid = self.vocab.card_def_ids[host]
                     seen[hid] = seen.get(hid, 0) + 1
                     if cards:
                         label = f"{z.name}/{hid}" + (f"#{seen[hid]}" if seen[hid] > 1 else "")
@@ -70,11 +93,11 @@ class Views(GameTables):
                     zones[name] = {"hidden": len(cards)}
         out = {
             "round": st.round,
-            "players": [{"seat": f"P{p + 1}", **{r: st.res[p * self.nres + i] for i, r in enumerate(self.res_names)},
-                         **{v: self.show(st.pvars[p * self.npvars + i], self.pvar_types[i]) for v, i in self.pvar_index.items()
+            "players": [{"seat": f"P{p + 1}", **{r: st.res[p * self.vocab.nres + i] for i, r in enumerate(self.vocab.res_names)},
+                         **{v: self.show(st.pvars[p * self.vocab.npvars + i], self.vocab.pvar_types[i]) for v, i in self.vocab.pvar_index.items()
                             if v not in self.hidden_vars}}
                         for p in range(st.players)],
-            "variables": {v: self.show(st.gvars[i], self.gvar_types[i]) for v, i in self.gvar_index.items()
+            "variables": {v: self.show(st.gvars[i], self.vocab.gvar_types[i]) for v, i in self.vocab.gvar_index.items()
                           if v not in self.hidden_vars},
             "zones": zones,
             "over": st.over,
@@ -122,15 +145,15 @@ class Views(GameTables):
     def sees_card(self, st: State, c: int, viewer: int) -> bool:
         """Whether ``viewer`` sees card ``c`` where it lies (in a zone whose cards they see)."""
         slot = st.loc[c]
-        z = self.zone_defs[self.slot_zone[slot]]
+        z = self.zones[self.layout.slot_zone[slot]]
         if z.visibility == "public":
             return True
-        return z.visibility == "owner" and z.per_player and not z.ordered and self.slot_owner[slot] == viewer
+        return z.visibility == "owner" and z.per_player and not z.ordered and self.vocab.slot_owner[slot] == viewer
 
     def named_by_variables(self, st: State) -> set:
         """(variable column, card) for every variable players see that holds a card."""
         gvars, pvars = self.var_columns[:2]
-        n = self.npvars
+        n = self.vocab.npvars
         out = {(("g", i), st.gvars[i]) for i in gvars if st.gvars[i] is not None}
         out.update((("p", p * n + i), st.pvars[p * n + i]) for p in range(st.players) for i in pvars
                    if st.pvars[p * n + i] is not None)
@@ -146,12 +169,12 @@ class Views(GameTables):
         if isinstance(d, ChoiceDescriber):
             if value == d.skip:
                 return []
-            return [value] if self._card_keyer(d.keyer) else []
+            return [value] if self.keys_cards(d.keyer) else []
         if isinstance(d, ActionDescriber):
             ai, card, param = value
             keyer = d.actions[ai][2]
             out = [card] if card is not None else []
-            if keyer is not None and param is not None and self._card_keyer(keyer):
+            if keyer is not None and param is not None and self.keys_cards(keyer):
                 out.append(param)
             return out
         return None
@@ -159,28 +182,28 @@ class Views(GameTables):
     def hidden_values(self, st: State) -> tuple:
         """The values of the hidden variables (game ones, then each player's)."""
         _, _, gvars, pvars = self.var_columns
-        n = self.npvars
+        n = self.vocab.npvars
         return tuple(st.gvars[i] for i in gvars) + tuple(st.pvars[p * n + i] for p in range(st.players) for i in pvars)
 
-    def _card_keyer(self, keyer) -> bool:
-        """Options keyed by card id are cards (``Vocabulary.describe``)."""
-        return getattr(keyer, "__self__", None) is self.card_def_ids
+    def keys_cards(self, keyer) -> bool:
+        """Whether options keyed by ``keyer`` are cards (keyed by card id: ``Vocabulary.describe``)."""
+        return getattr(keyer, "__self__", None) is self.vocab.card_def_ids
 
     def _var_columns(self) -> tuple[list[int], list[int], list[int], list[int]]:
         """Columns of the game and player variables that hold a card and that players
-        see, then those of the hidden game and player variables (``Game.var_columns``, made once)."""
+        see, then those of the hidden game and player variables (``var_columns``, made once)."""
         hidden = self.hidden_vars
-        return ([i for v, i in self.gvar_index.items() if isinstance(self.gvar_types[i], Card) and v not in hidden],
-                [i for v, i in self.pvar_index.items() if isinstance(self.pvar_types[i], Card) and v not in hidden],
-                [i for v, i in self.gvar_index.items() if v in hidden],
-                [i for v, i in self.pvar_index.items() if v in hidden])
+        return ([i for v, i in self.vocab.gvar_index.items() if isinstance(self.vocab.gvar_types[i], Card) and v not in hidden],
+                [i for v, i in self.vocab.pvar_index.items() if isinstance(self.vocab.pvar_types[i], Card) and v not in hidden],
+                [i for v, i in self.vocab.gvar_index.items() if v in hidden],
+                [i for v, i in self.vocab.pvar_index.items() if v in hidden])
 
     def _after(self, st: State, index: int) -> tuple[State, Optional[str]]:
         """A copy of ``st`` with option ``index`` applied, and the refusal's message if
         a rule refused it (the copy is then as before)."""
         s = st.clone()
         try:
-            self.apply(s, index)
+            self.rules.apply(s, index)
         except Refusal as err:
             return s, err.message
         return s, None

@@ -107,17 +107,17 @@ class CardTables:
     their uses with them). A used code is ``player * ndefs + card definition``."""
 
     def __init__(self, game: Game):
-        defs = game.card_defs
+        defs = game.vocab.card_defs
         self.ndefs = len(defs)
         self.def_ids = [c.id for c in defs]
         self.def_kinds = [c.kind for c in defs]
         self.kind_cards: dict[str, list[str]] = {}       # card kind -> its card ids (the usage tables list every one)
         for c in defs:
             self.kind_cards.setdefault(c.kind, []).append(c.id)
-        self.live_zones = tuple(z.name for z in game.zone_defs if z.in_play)
+        self.live_zones = tuple(z.name for z in game.vocab.zone_defs if z.in_play)
         names: list[str] = []
         zone_kind = []
-        for z in game.zone_defs:
+        for z in game.vocab.zone_defs:
             name = f"{z.holds} in {z.name}"
             if name not in names:
                 names.append(name)
@@ -128,12 +128,12 @@ class CardTables:
         # a slot's code base: a card's code is its slot's base + its definition; negative for
         # a slot no player owns (below -ndefs, so that every such code is negative)
         self.slot_base = [-1 - self.ndefs if owner < 0 else owner * per_player + zone_kind[zone] * self.ndefs
-                          for owner, zone in zip(game.slot_owner, game.slot_zone)]
+                          for owner, zone in zip(game.slot_owner, game.layout.slot_zone)]
         # the zone kinds a player's zones can be: once a run met them all, it stops looking for new ones
-        self.ownable = len({zone_kind[zone] for owner, zone in zip(game.slot_owner, game.slot_zone) if owner >= 0})
+        self.ownable = len({zone_kind[zone] for owner, zone in zip(game.slot_owner, game.layout.slot_zone) if owner >= 0})
         self.card_def = game.card_def_index                 # card -> its definition
         self.actions = game.action_describer
-        ids = game.card_def_ids
+        ids = game.vocab.card_def_ids
         # per action: whether its parameter is a card (its options are keyed by card id)
         self.card_param = [k is not None and _is_card_keyer(k, ids) for _, _, k, _ in self.actions.actions]
         self._ids = ids

@@ -1,0 +1,169 @@
+"""Rules of a pack that need its whole vocabulary, checked as it is compiled: where
+cards start, that card field values have their types, that every name of ``view:``
+is declared, that a die has faces. Unknown names, kinds and types in the game
+definition are the loader's checks (``meeple.loading.reader``).
+"""
+from __future__ import annotations
+
+import os
+import re
+from typing import Optional
+
+from meeple.dsl.source import Source
+from meeple.dsl.typesys import INT, PLAYER
+from meeple.dsl.vocabulary import Vocabulary
+
+from meeple.core.errors import ContentError, Problem, Problems, Span, suggest
+from meeple.loading import model as M
+
+
+def check_declarations(pack: M.Pack, v: Vocabulary, problems: Problems) -> None:
+    """Rules of the vocabulary that need the whole pack; unknown names, kinds and
+    types in the game definition are the loader's checks (engine/loading/reader.py)."""
+    g = pack.game
+    for c in pack.cards:
+        if c.per_player and v.kind_cvars.get(c.kind, {}).get("owner") != PLAYER:
+            problems.add(ContentError(f"card '{c.id}' has per_player copies, so its kind '{c.kind}' needs a variable 'owner: player?'", c.span))
+    for c in pack.cards:
+        if c.starts_in is None:
+            continue
+        z = pack.game.zones[v.zone_index[c.starts_in]] if c.starts_in in v.zone_index else None
+        if z is None:
+            problems.add(ContentError(f"card '{c.id}' starts in unknown zone '{c.starts_in}'", c.span, suggest(c.starts_in, list(v.zone_index))))
+        elif z.holds != c.kind:
+            problems.add(ContentError(f"card '{c.id}' cannot start in '{c.starts_in}', which holds {z.holds} cards", c.span))
+        elif (z.per_player and c.copies) or z.of_card is not None:
+            problems.add(ContentError(f"card '{c.id}' cannot start in '{c.starts_in}': only per_player pieces start in a zone each player has", c.span))
+    for k in g.card_kinds:
+        home = pack.game.zones[v.zone_index[k.starts_in]] if k.starts_in in v.zone_index else None
+        if home is not None and home.per_player and any(c.kind == k.name and c.copies and not c.starts_in for c in pack.cards):
+            problems.add(ContentError(f"'{k.name}' cards start in '{k.starts_in}', a zone each player has: only per_player pieces can", k.span))
+        if home is not None and home.of_card is not None:
+            problems.add(ContentError(f"'{k.name}' cards cannot start in '{k.starts_in}', a zone of each {home.of_card} card", k.span))
+
+
+
+def check_view(pack: M.Pack, v: Vocabulary, problems: Problems) -> None:
+    """Every name of ``view:`` is one the pack declares, in the place it may
+    stand: a wrong one is an error at its line, as a wrong rule name is."""
+    view = pack.game.view
+    zones = {z.name: z for z in pack.game.zones}
+    kinds = {k.name: k for k in pack.game.card_kinds}
+
+    def bad(message: str, span: Span, name: str, known) -> None:
+        problems.add(ContentError(message, span, suggest(name, list(known))))
+    for kind, span, fs in view.facts:
+        if kind not in kinds:
+            bad(f"view: facts: unknown card kind '{kind}'", span, kind, kinds)
+            continue
+        have = [f.name for f in kinds[kind].fields]
+        for f, fspan in fs:
+            if f not in have:
+                bad(f"view: facts: card kind '{kind}' has no field '{f}'", fspan, f, have)
+    shared = [n for n in v.gvar_index] + [z for z, zd in zones.items() if not zd.per_player]
+    for name, span in view.board:
+        if name not in shared:
+            bad(f"view: board: '{name}' is not a game variable or a shared zone", span, name, shared)
+    own = list(v.res_names) + list(v.pvar_index) + [z for z, zd in zones.items() if zd.per_player]
+    for name, span in view.player:
+        if name not in own:
+            bad(f"view: player: '{name}' is not a resource, a player variable or a per-player zone", span, name, own)
+    listed = {n for n, _ in view.board + view.player}
+    for name, span in view.count:
+        if name not in zones or name not in listed:
+            bad(f"view: count: '{name}' is not a zone listed in view: board or view: player", span, name,
+                [z for z in zones if z in listed])
+    if view.prompts:       # a warning, for the pack that wrote them: an expansion may leave out what asked one
+        asked = texts_written(pack)
+        own = pack.load_order[-1][2] if len(pack.load_order) > 1 else None
+        for text, _, span in view.prompts:
+            if text not in asked and (own is None or os.path.abspath(span.file).startswith(os.path.abspath(own) + os.sep)):
+                hint = suggest(text, list(asked))
+                problems.warnings.append(Problem(f"view: prompts: no rule asks '{text}'" + (f"; {hint}" if hint else ""), span))
+
+
+
+def texts_written(pack: M.Pack) -> set[str]:
+    """Every quoted text of the rules (the prompts a person may be asked), and the menu's own."""
+    g = pack.game
+    sources: list[Optional[Source]] = [g.setup, g.round, g.scoring, *(p.body for p in g.procedures)]
+    for a in [*g.actions, *(a for c in pack.cards for a in c.actions)]:
+        sources += [a.when, a.with_, a.effect]
+    for c in pack.cards:
+        sources += [src for _, src in (*c.hooks, *c.handlers)]
+    found = {"choose an action"}
+    for src in sources:
+        if src is not None:
+            found.update(m.group(1) for m in re.finditer(r'"([^"\n]*)"', src.text))
+    return found
+
+
+
+def check_dice(pack: M.Pack, v: Vocabulary, problems: Problems) -> None:
+    """Every card a ``roll`` may roll has 1 to MAX_FACES faces: a die of 0 faces (or
+    none, or a negative number) cannot be rolled, and a roll happens at play time."""
+    rolled = v.result.rolled
+    if not rolled:
+        return
+    declared = {k.name: k for k in pack.game.card_kinds}
+    dice = {k for k in declared if v.kind_fields[k].get("faces") == INT and v.kind_cvars[k].get("value") == INT}
+    rolls = dice if "" in rolled else rolled & dice
+    for c in pack.cards:
+        if c.kind not in rolls:
+            continue
+        faces = dict(c.fields).get("faces")
+        if faces is not None and (not isinstance(faces, int) or isinstance(faces, bool) or 1 <= faces <= M.MAX_FACES):
+            continue           # in range, or not a number at all (which the card checks report)
+        where = dict(c.field_spans).get("faces")
+        if where is None:         # the kind's default
+            where = next((f.span for f in declared[c.kind].fields if f.name == "faces"), c.span)
+        problems.add(ContentError(f"card '{c.id}': a die has 1 to {M.MAX_FACES} faces, not {'none' if faces is None else faces} "
+                                  f"(a roll gives it a value from 1 to its faces)", where))
+
+
+
+def check_cards(pack: M.Pack, v: Vocabulary, problems: Problems) -> None:
+    """Every card field value has its declared type (enum values spelled right)."""
+    kinds = {k.name: k for k in pack.game.card_kinds}
+    for c in pack.cards:
+        kind = kinds.get(c.kind)
+        if kind is None:
+            continue
+        spans = dict(c.field_spans)
+        declared = {f.name: f for f in kind.fields}
+        for name, value in c.fields:
+            f = declared.get(name)
+            if f is None or name not in spans:
+                continue
+            t = f.type
+            if value is None:
+                if not t.nullable:
+                    problems.add(ContentError(f"card '{c.id}': {name} may not be empty", spans[name]))
+                continue
+            ok = True
+            hint = None
+            if t.name == "int":
+                ok = isinstance(value, int) and not isinstance(value, bool)
+                want = "a whole number"
+            elif t.name == "bool":
+                ok = isinstance(value, bool)
+                want = "true or false"
+            elif t.name == "text":
+                ok = isinstance(value, str)
+                want = "a text"
+            elif t.name in v.enums:
+                ok = value in v.enums[t.name]
+                want = f"one of {', '.join(v.enums[t.name])}"
+                hint = suggest(str(value), v.enums[t.name])
+            elif t.name in kinds or t.name == "card":
+                ok = value in v.card_index
+                want = "a card id"
+                hint = suggest(str(value), list(v.card_index))
+            else:
+                want = t.name
+            if not ok:
+                problems.add(ContentError(f"card '{c.id}': {name} must be {want}, not {value!r}", spans[name], hint))
+            elif t.name == "int" and f.minimum is not None and value < f.minimum:
+                problems.add(ContentError(f"card '{c.id}': {name} must be at least {f.minimum}, not {value}", spans[name]))
+            elif t.name == "int" and f.maximum is not None and value > f.maximum:
+                problems.add(ContentError(f"card '{c.id}': {name} must be at most {f.maximum}, not {value}", spans[name]))
