@@ -175,7 +175,7 @@ class _Checker:
             self.error(f"{self.game.id} is for {self.game.min_players}-{self.game.max_players} players, not {players}", ("players",))
         options = {str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in (d.get("options") or {}).items()}
         try:
-            self.game.resolve_options(options)
+            self.game.rules.resolve_options(options)
         except MeepleError as err:
             self.error(f"options: {err.message}", ("options",), getattr(err, "hint", None))
         bots, evaluation = d.get("bots", "random"), d.get("eval", "")
