@@ -29,7 +29,8 @@ from . import ast as A
 from .expressions import ExpressionCompiler
 from .interaction import InteractionCompiler
 from .parser import parse
-from .pygen import PyGen, _then, fusable, inline_procedures
+from .gen.runs import fusable, inline_procedures, then
+from .pygen import PyGen
 from .steps import Where, charge, counted_branch
 from .types import (CALL, MAX_NUMBER, SKIP, STOP, SUSPEND, Code, Fn, Scope, Unit, _Scope, _branch, _jump, _me, _move, bounded,
                     order_key, thread_jumps, too_big, zone_to_write)
@@ -612,7 +613,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
             self.gen.info[id(s)] = (items_slot, var_slot, idx_slot, isinstance(st_, Zone), tuple(plan), where)
         made = gen.walk_init(src, isinstance(st_, Zone), cond, order, var_slot, items_slot, idx_slot, init,
                              tuple(plan), where) if gen else None
-        self.patch(unit, start, made(start + 1) if made is not None else _then(init, start + 1))
+        self.patch(unit, start, made(start + 1) if made is not None else then(init, start + 1))
 
         def loop(st, fr):
             loc = fr.locals
@@ -648,7 +649,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         plan[0] = self.fold(max(0, s.count.value) if isinstance(s.count, A.Int) else None, body.steps + self.written(s.body))
         if self.gen is not None and self.gen.fusing:
             self.gen.info[id(s)] = (plan[0], where)
-        self.patch(unit, start, _then(init, start + 1))
+        self.patch(unit, start, then(init, start + 1))
 
         def loop(st, fr):
             left = fr.locals[slot]
