@@ -564,32 +564,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         # once the body is compiled: the start is patched in then
         plan = [0, 0, 0]
 
-        def init(st, fr):
-            # charged as it starts: the filter's items, the sort's, then the rounds
-            items = source(st, fr)
-            loc = fr.locals
-            if cond is not None:
-                if plan[0]:
-                    charge(st, len(items) * plan[0], where)
-                kept = []
-                for x in items:
-                    loc[var_slot] = x
-                    if cond(st, fr):
-                        kept.append(x)
-                items = kept
-            if order is not None:
-                if plan[1]:
-                    charge(st, len(items) * plan[1], where)
-                keyed = []
-                for i, x in enumerate(items):
-                    loc[var_slot] = x
-                    keyed.append((order(st, fr), i, x))
-                keyed.sort(key=order_key)
-                items = [k[2] for k in keyed]
-            if plan[2]:
-                charge(st, len(items) * plan[2], where)
-            loc[items_slot] = items
-            loc[idx_slot] = 0
+        init = _walk_start(source, cond, order, plan, where, var_slot, items_slot, idx_slot)
         gen = self.writer()
         fusing = self.gen is not None and self.gen.fusing
         if fusing:
@@ -615,17 +590,7 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
                              tuple(plan), where) if gen else None
         self.patch(unit, start, made(start + 1) if made is not None else then(init, start + 1))
 
-        def loop(st, fr):
-            loc = fr.locals
-            i = loc[idx_slot]
-            items = loc[items_slot]
-            if i >= len(items):
-                loc[items_slot] = None
-                return end
-            loc[var_slot] = items[i]
-            loc[idx_slot] = i + 1
-            return head + 1
-        self.patch(unit, head, loop)
+        self.patch(unit, head, _walk_step(idx_slot, items_slot, var_slot, head, end))
 
     def s_Repeat(self, unit, s):
         count = self.number(unit, s.count)
@@ -714,3 +679,51 @@ class Compiler(ExpressionCompiler, InteractionCompiler):
         self.emit(unit, s.pos, lambda nxt: (lambda st, fr: STOP))
 
 
+def _walk_start(source: Fn, cond: Optional[Fn], order: Optional[Fn], plan: list, where: Where,
+                var_slot: int, items_slot: int, idx_slot: int) -> Fn:
+    """The start of a 'for each' walked by instructions: its items, kept by its condition and
+    sorted by its order (a stable sort, none last), into the frame's locals. ``plan``: the
+    factors of the filter, the sort and the rounds, filled in once the body is compiled."""
+    def init(st, fr):
+        # charged as it starts: the filter's items, the sort's, then the rounds
+        items = source(st, fr)
+        loc = fr.locals
+        if cond is not None:
+            if plan[0]:
+                charge(st, len(items) * plan[0], where)
+            kept = []
+            for x in items:
+                loc[var_slot] = x
+                if cond(st, fr):
+                    kept.append(x)
+            items = kept
+        if order is not None:
+            if plan[1]:
+                charge(st, len(items) * plan[1], where)
+            keyed = []
+            for i, x in enumerate(items):
+                loc[var_slot] = x
+                keyed.append((order(st, fr), i, x))
+            keyed.sort(key=order_key)
+            items = [k[2] for k in keyed]
+        if plan[2]:
+            charge(st, len(items) * plan[2], where)
+        loc[items_slot] = items
+        loc[idx_slot] = 0
+    return init
+
+
+def _walk_step(idx_slot: int, items_slot: int, var_slot: int, head: int, end: int) -> Fn:
+    """The head of a 'for each' walked by instructions: the next item into the variable and
+    on into the body, or, past the last, the items let go and on to ``end``."""
+    def loop(st, fr):
+        loc = fr.locals
+        i = loc[idx_slot]
+        items = loc[items_slot]
+        if i >= len(items):
+            loc[items_slot] = None
+            return end
+        loc[var_slot] = items[i]
+        loc[idx_slot] = i + 1
+        return head + 1
+    return loop

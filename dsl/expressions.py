@@ -665,13 +665,15 @@ class ExpressionCompiler(StepPlanner):
         walks = slot >= 0 or kind in ("sum", "min", "max", "those", "values") or (truthy and kind in ("any", "every"))
         factor, where = self.walk(unit, n, bound, inner) if walks else (0, None)
         if factor:
-            plain = src
+            src = _charged(src, factor, where)
+        if kind in ("count", "sum", "min", "max", "those", "values"):
+            return self.gathered(unit, n, kind, src, slot, cond, value, et, vt)
+        return self.searched(unit, n, kind, src, slot, cond, et)
 
-            def src(st, fr):
-                seq = plain(st, fr)
-                charge(st, len(seq) * factor, where)
-                return seq
-
+    def gathered(self, unit: Unit, n: A.Call, kind: str, src: Fn, slot: int, cond: Optional[Fn], value: Optional[Fn],
+                 et: Type, vt: Type) -> tuple[Fn, Type]:
+        """An aggregate over every item kept (count, sum, min, max, those, values): the items
+        kept by the condition (each as its value, if any) as a list, then the aggregate of it."""
         def items(st, fr):
             seq = src(st, fr)
             if slot < 0:
@@ -698,11 +700,13 @@ class ExpressionCompiler(StepPlanner):
             if value is not None:
                 raise self.err(unit, n.args[0].pos, "those() keeps items: write those(x in ... where ...); values() maps them")
             return items, List(et)
-        if kind == "values":
-            if value is None:
-                raise self.err(unit, n.args[0].pos, "values() needs a value per item: values(coins of p for p in players)")
-            return items, List(vt)
+        if value is None:
+            raise self.err(unit, n.args[0].pos, "values() needs a value per item: values(coins of p for p in players)")
+        return items, List(vt)
 
+    def searched(self, unit: Unit, n: A.Call, kind: str, src: Fn, slot: int, cond: Optional[Fn], et: Type) -> tuple[Fn, Type]:
+        """An aggregate that stops at the first item deciding it (any, every, first)."""
+        truthy = et == BOOL
         # Without a condition, any/every/first read true/false items as conditions
         # and any other item as present (player 0 and card 0 are items, not false).
         if cond is None:
@@ -977,3 +981,11 @@ class ExpressionCompiler(StepPlanner):
         b = self.by_length(unit, right, b, self.bound(right, tb))      # a list is read item by item
         return (lambda st, fr: (a(st, fr) in b(st, fr)) != neg), BOOL
 
+
+def _charged(plain: Fn, factor: int, where: Any) -> Fn:
+    """A walk's items, charged ``factor`` steps each as the walk starts."""
+    def src(st, fr):
+        seq = plain(st, fr)
+        charge(st, len(seq) * factor, where)
+        return seq
+    return src

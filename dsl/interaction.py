@@ -4,7 +4,7 @@ so the running effect stays plain data (see ``meeple.dsl.runtime.Frame``).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from .errors import MeepleError, RuleError, RuleFault, suggest
 from .runtime import NO_ANSWER, ChoiceDescriber, Decision, Frame, OneOfDescriber
@@ -104,40 +104,8 @@ class InteractionCompiler:
         optional = s.optional
         gen = self.writer()
 
-        def options(st, fr, exclude=()):
-            """The values offered (keys and labels are made only if someone reads them)."""
-            if cond is None:
-                items = source(st, fr)
-                if exclude:
-                    if factor:
-                        charge(st, len(items) * factor, where)
-                    return [x for x in items if x not in exclude]
-                return list(items)
-            out = []
-            loc = fr.locals
-            items = source(st, fr)
-            if factor:
-                charge(st, len(items) * factor, where)
-            for x in items:
-                if x in exclude:
-                    continue
-                if cond is not None:
-                    loc[slot] = x
-                    if not cond(st, fr):
-                        continue
-                out.append(x)
-            return out
-
-        def decision(st, player, text_, values, kind):
-            texts = None
-            if shown:      # what the labels read of the state is kept now (a die's value)
-                cv = st.cvars
-                if len(shown) == 2:
-                    i0, i1 = shown
-                    texts = [None if v == SKIP else (cv[v * ncv + i0], cv[v * ncv + i1]) for v in values]
-                else:
-                    texts = [None if v == SKIP else tuple(cv[v * ncv + i] for i in shown) for v in values]
-            return Decision(player, text_, None, kind, None, values, described, texts)
+        options = _options(source, cond, factor, where, slot)
+        decision = _decider(shown, ncv, described)
 
         if up_to is None:
             def make(nxt):
@@ -164,27 +132,7 @@ class InteractionCompiler:
                                       decision if shown else None, described, prompt, nxt, asking)
                 return made if made is not None else asking
         else:
-            def make(nxt):
-                def resume(st, fr, ans):
-                    loc = fr.locals
-                    chosen = loc[acc] or []
-                    if ans == SKIP:              # 'done'
-                        loc[slot], loc[acc] = chosen, None
-                        return nxt
-                    loc[acc] = chosen + [ans]
-                    return None                  # one more may be chosen: offer again
-
-                def offer(st, fr):
-                    loc = fr.locals
-                    chosen = loc[acc] = loc[acc] or []
-                    opts = options(st, fr, chosen) if len(chosen) < up_to(st, fr) else []
-                    if not opts:                 # full, or nothing more qualifies
-                        loc[slot], loc[acc] = chosen, None
-                        return nxt
-                    if at_least is None or len(chosen) >= at_least(st, fr):
-                        opts.append(SKIP)
-                    return decision(st, who(st, fr), f"{prompt} ({len(chosen)} chosen)", opts, "choose_many")
-                return pausing(resume, offer)
+            make = _many_picks(slot, acc, options, decision, who, prompt, up_to, at_least)
         self.emit(unit, s.pos, make)
 
     def s_Roll(self, unit, s):
@@ -419,3 +367,75 @@ class InteractionCompiler:
         self.emit(unit, s.pos, make)
         del init_pc
 
+
+def _options(source: Fn, cond: Optional[Fn], factor: int, where: Any, slot: int) -> Callable:
+    """What a 'choose' offers: its source's items kept by its where-clause (each tested in
+    ``slot``), less those excluded (the picks so far); the walk charged as ``fold`` planned."""
+    def options(st, fr, exclude=()):
+        """The values offered (keys and labels are made only if someone reads them)."""
+        if cond is None:
+            items = source(st, fr)
+            if exclude:
+                if factor:
+                    charge(st, len(items) * factor, where)
+                return [x for x in items if x not in exclude]
+            return list(items)
+        out = []
+        loc = fr.locals
+        items = source(st, fr)
+        if factor:
+            charge(st, len(items) * factor, where)
+        for x in items:
+            if x in exclude:
+                continue
+            if cond is not None:
+                loc[slot] = x
+                if not cond(st, fr):
+                    continue
+            out.append(x)
+        return out
+    return options
+
+
+def _decider(shown: Any, ncv: int, described: Any) -> Callable:
+    """How a 'choose' makes its decision: the values offered, with what their labels read of
+    the state kept now (``shown``: card variables), described by ``described``."""
+    def decision(st, player, text_, values, kind):
+        texts = None
+        if shown:      # what the labels read of the state is kept now (a die's value)
+            cv = st.cvars
+            if len(shown) == 2:
+                i0, i1 = shown
+                texts = [None if v == SKIP else (cv[v * ncv + i0], cv[v * ncv + i1]) for v in values]
+            else:
+                texts = [None if v == SKIP else tuple(cv[v * ncv + i] for i in shown) for v in values]
+        return Decision(player, text_, None, kind, None, values, described, texts)
+    return decision
+
+
+def _many_picks(slot: int, acc: int, options: Callable, decision: Callable, who: Fn, prompt: str, up_to: Fn,
+                at_least: Optional[Fn]) -> Callable:
+    """``make(next)`` of 'choose up to N': offered again after each pick (the picks so far in
+    ``acc``, left out of the options) until 'done', full, or nothing more qualifies."""
+    def make(nxt):
+        def resume(st, fr, ans):
+            loc = fr.locals
+            chosen = loc[acc] or []
+            if ans == SKIP:              # 'done'
+                loc[slot], loc[acc] = chosen, None
+                return nxt
+            loc[acc] = chosen + [ans]
+            return None                  # one more may be chosen: offer again
+
+        def offer(st, fr):
+            loc = fr.locals
+            chosen = loc[acc] = loc[acc] or []
+            opts = options(st, fr, chosen) if len(chosen) < up_to(st, fr) else []
+            if not opts:                 # full, or nothing more qualifies
+                loc[slot], loc[acc] = chosen, None
+                return nxt
+            if at_least is None or len(chosen) >= at_least(st, fr):
+                opts.append(SKIP)
+            return decision(st, who(st, fr), f"{prompt} ({len(chosen)} chosen)", opts, "choose_many")
+        return pausing(resume, offer)
+    return make
