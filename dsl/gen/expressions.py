@@ -134,7 +134,7 @@ class ExprWriter:
         self.shared.depth += 1
         folded = comp.folded          # compiled again here: its steps were counted when it was checked
         try:
-            fn, _ = getattr(comp, "x_" + type(n).__name__)(ctx.unit, n)
+            fn, _ = comp.x_kinds[type(n).__name__](ctx.unit, n)
         finally:
             self.shared.depth -= 1
             comp.folded = folded

@@ -81,7 +81,7 @@ class WalkWriter:
         comp = self.x.shared.comp
         if fdef.name in getattr(self.g, "broken_functions", ()):
             return "None"
-        tree = comp.function_tree(fdef)
+        tree = comp.facts.function_tree(fdef)
         if tree is None:
             return "None"
         inner = {}
@@ -198,7 +198,7 @@ class WalkWriter:
         passed = sorted({v for v, _ in ctx.py.values() if v.isidentifier() and not iskeyword(v)})
         inner_py = dict(ctx.py)
         inner_py[arg.var] = (var, et)
-        parts = invariant_parts([arg.cond, arg.value], arg.var, self.x.shared.comp.impure)
+        parts = invariant_parts([arg.cond, arg.value], arg.var, self.x.shared.comp.facts.impure)
         pyhoist = {id(p): self.fresh("h") for p in parts}
         inner = Ctx(ctx.unit, inner_py, None, pyhoist, ctx.me_bound)
         cond_value: list = [None, None]
