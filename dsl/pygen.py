@@ -1,6 +1,6 @@
 """Generating Python source for checked rules: the fast back end.
 
-The checker (``ExpressionCompiler``) walks every expression once, reports
+The checker (``meeple.dsl.compiler.Compiler``) walks every expression once, reports
 errors and gives each node its type; with a ``PyGen`` attached it also hands
 every *top-level* expression (a condition, an amount, a choice's source ...)
 to the back end, which writes it as one Python function; every run of

@@ -1,6 +1,6 @@
 """An expression as Python source: the writer the others write through.
 
-The checker (``ExpressionCompiler``) walks every expression once, reports errors and
+The checker (``meeple.dsl.compiler.Compiler``) walks every expression once, reports errors and
 gives each node its type (``PyGen.types``); each top-level expression (a condition, an
 amount, a choice's source ...) is then written here as one Python expression with its
 setup lines (``region``). Why source and not closures: a closure tree pays a Python call
