@@ -76,6 +76,9 @@ class ExpressionChecker:
 
     # ------------------------------------------------------------ expressions
     def expr(self, unit: Unit, n: A.Node) -> tuple[Fn, Type]:
+        """``n`` checked by the checker of its kind (``Compiler.x_kinds``), through its cache when
+        it is a loop invariant; when generating, typed for the generator, and the outermost
+        expression written as Python (``PyGen.top``)."""
         method = self.c.x_kinds[type(n).__name__]
         gen = self.c.gen
         if gen is None:

@@ -36,7 +36,7 @@ class FunctionFacts:
                 trees[fdef.name] = None
         return trees[fdef.name]
 
-    # ------------------------------------------------------------ loop invariants
+    # ------------------------------------------------------------ what a use of a function may do and cost
     def impure(self, func: str) -> bool:
         """Whether a call may have side effects (then it is never evaluated once for many items)."""
         prim = PRIMITIVES.get(func)

@@ -168,7 +168,7 @@ class StepPlanner:
         return n
 
     def count_calls(self, bodies: dict) -> None:
-        """``proc_written`` for the procedures run in place (``self.c.inline``: in no cycle of
+        """``proc_written`` for the procedures run in place (the compiler's ``inline``: in no cycle of
         calls), from their parsed bodies, each after those it calls."""
         self.c.proc_written = {}
         calls = {name: {s.name for s in _statements(bodies[name]) if isinstance(s, A.CallProc)} for name in self.c.inline}
