@@ -24,25 +24,26 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from . import ast as A
+from .calls import CallChecker
 from .compiler import Compiler
-from .errors import MeepleError, RuleFault, Span, in_words, location
-from .expressions import _ARITH
-from .hoist import free_names
-from .parser import parse, to_span
+from .errors import MeepleError, RuleFault, Span, location
+from .expressions import ExpressionChecker
+from .fault_words import MISSING, NO_PLAYER, Words, keyword_of
+from .interaction import InteractionChecker
+from .operators import _ARITH, OperatorChecker
+from .parser import parse
 from .runtime import NO_ANSWER, Frame
+from .statements import StatementChecker
 from .types import RULE_FAULTS, Code, Unit, _Scope, join
-from .typesys import ANY, INT, PLAYER, Card, List, Type
+from .typesys import ANY, INT, List, Type
 from .vocabulary import CompileResult
 
 __all__ = ["explain", "explain_expression"]
 
 _FAULTS = (*RULE_FAULTS, RuleFault)
-_MISSING = object()
 # a statement that runs other rules (a procedure, a hook, handlers): only its own
 # expressions are evaluated again, never the rules it would run
 _RUNS_OTHERS = (A.CallProc, A.DoHook, A.Emit)
-_NO_PLAYER = "no current player here (use 'as PLAYER:' or 'of PLAYER')"
-_LONGEST = 60          # an expression named in a message is cut to this many chars
 
 
 def explain(game: Any, exc: BaseException, code: Code, where: Span, st: Any, fr: Any) -> Optional[tuple[str, Span]]:
@@ -117,10 +118,153 @@ class _Site:
         return pcs
 
 
+class _WatchedExpressions(ExpressionChecker):
+    """Every read of a local goes through its watched closure."""
+
+    c: "_Watching"
+
+    def local_slot(self, unit: Unit, node: A.Node) -> Optional[int]:
+        return None             # every read goes through its watched closure
+
+
+class _WatchedOperators(OperatorChecker):
+    """No fused comparisons (each part is watched), and chains of arithmetic watched operator by operator."""
+
+    c: "_Watching"
+
+    def fused_equality(self, unit: Unit, n: A.Binary) -> Any:
+        return None
+
+    def arith(self, unit: Unit, n: A.Binary):
+        """A chain of arithmetic, each operator watched in a loop (as long as the text,
+        never deep): the same checks and slots as ``OperatorChecker.arith``."""
+        nodes = A.spine(n)
+        first, ta = self.c.expr(unit, nodes[-1].left)
+        steps = []
+        for node in reversed(nodes):
+            b, tb = self.c.expr(unit, node.right)
+            if node.op == "+" and isinstance(ta, List) and isinstance(tb, List):
+                t, f = (ta if ta != List(ANY) else tb), join
+            else:
+                t, f = INT, _ARITH[node.op]
+            steps.append((node, f, b))
+            ta = t
+        seen, origin, told = self.c.seen, unit.origin, self.c.words.arith_told
+        left0 = nodes[-1].left
+
+        def chain(st, fr):
+            v, left = first(st, fr), left0
+            for node, f, b in steps:
+                w = b(st, fr)
+                try:
+                    v = f(v, w)
+                except _FAULTS as exc:
+                    raise _Told(*told(node, left, v, w, exc, origin)) from None
+                seen[id(node)] = v
+                left = node
+            return v
+        return chain, ta
+
+
+class _WatchedCalls(CallChecker):
+    """Pack functions' texts kept (to name them), and the items of sum/min/max told when none."""
+
+    c: "_Watching"
+
+    def __init__(self, c: "_Watching"):
+        super().__init__(c)
+        self._numbers: Optional[A.Call] = None   # a sum/min/max being compiled: its items must be numbers
+
+    def inline_function(self, unit: Unit, n: A.Call, fdef: Any):
+        self.c.texts[fdef.body.origin] = fdef.body.text
+        self.c.functions[fdef.body.origin] = fdef.name
+        return super().inline_function(unit, n, fdef)
+
+    def aggregate(self, unit: Unit, n: A.Call):
+        self._numbers = n if n.func in ("sum", "min", "max") else None
+        return super().aggregate(unit, n)
+
+    def comprehension(self, unit: Unit, n: A.Node):
+        numbers, self._numbers = self._numbers, None
+        walk = isinstance(n, A.Comprehension) and bool(n.var)
+        if walk:
+            self.c.walking.append(n.var)  # type: ignore[attr-defined]  # walk: a Comprehension
+        try:
+            source, slot, cond, value, et, vt, bound, steps = super().comprehension(unit, n)
+        finally:
+            if walk:
+                self.c.walking.pop()
+        if numbers is not None and value is not None:
+            value = self.a_number(value, n.value, numbers, unit.origin, slot, n.var, et)  # type: ignore[attr-defined]  # a value: a Comprehension
+        elif numbers is not None:
+            source = self.numbers_only(source, n, numbers, unit.origin)
+        return source, slot, cond, value, et, vt, bound, steps
+
+    def a_number(self, value: Any, node: A.Node, agg: A.Call, origin: Any, slot: int, var: str, et: Type) -> Any:
+        """An item's value for sum/min/max, told when it is none."""
+        words = self.c.words
+
+        def checked(st, fr):
+            v = value(st, fr)
+            if v is None:
+                raise _Told(f"`{words.text_of(agg, origin)}`: {words.none_phrase(node, origin, st)}, so `{agg.func}(...)` "
+                            f"of none (for {var} = {words.shown(fr.locals[slot], et)})", words.span_of(node, origin))
+            return v
+        return checked
+
+    def numbers_only(self, source: Any, node: A.Node, agg: A.Call, origin: Any) -> Any:
+        words = self.c.words
+
+        def checked(st, fr):
+            items = source(st, fr)
+            if items is not None and None in items:
+                raise _Told(f"`{words.text_of(agg, origin)}`: `{words.text_of(node, origin)}` holds none, "
+                            f"so `{agg.func}(...)` of none", words.span_of(node, origin))
+            return items
+        return checked
+
+
+class _WatchedStatements(StatementChecker):
+    """The item of each 'for each' named in what is told."""
+
+    c: "_Watching"
+
+    def s_ForEach(self, unit: Unit, s: A.ForEach):
+        self.c.walking.append(s.var)
+        try:
+            super().s_ForEach(unit, s)
+        finally:
+            self.c.walking.pop()
+
+
+class _WatchedInteraction(InteractionChecker):
+    """The item of each 'choose' named; the slot of a 'play actions' kept."""
+
+    c: "_Watching"
+
+    def s_Choose(self, unit: Unit, s: A.Choose):
+        self.c.walking.append(s.var)
+        try:
+            super().s_Choose(unit, s)
+        finally:
+            self.c.walking.pop()
+
+    def s_PlayActions(self, unit: Unit, s: A.PlayActions):
+        super().s_PlayActions(unit, s)
+        self.c.site.usage = unit.code.nlocals - 1  # type: ignore[union-attr]  # its last slot: the actions used this turn
+
+
 class _Watching(Compiler):
     """The closure back end with every expression watched (see the module's text).
     Slots are given out exactly as when the unit was first compiled (the same checks
-    in the same order), so the watched code reads the frame the fault left."""
+    in the same order), so the watched code reads the frame the fault left. The checkers
+    watching are the ``_Watched`` ones; ``Words`` (dsl/fault_words.py) says what went wrong."""
+
+    Expressions = _WatchedExpressions
+    Operators = _WatchedOperators
+    Calls = _WatchedCalls
+    Statements = _WatchedStatements
+    Interaction = _WatchedInteraction
 
     def __init__(self, vocab: Any):
         super().__init__(vocab, [])
@@ -133,10 +277,10 @@ class _Watching(Compiler):
         self.whole: Optional[_Site] = None       # an expression unit: the one site
         self.site: Optional[_Site] = None
         self._depth = 0
-        self._numbers: Optional[A.Call] = None   # a sum/min/max being compiled: its items must be numbers
         self.walking: list[str] = []               # the items of the walks being compiled, innermost last
         self.nlocals = 0
         self.binding: Optional[tuple] = None     # an action's 'with': (its item's slot, the items, the condition)
+        self.words = Words(self)                 # how a fault is told
 
     @classmethod
     def of(cls, vocab: Any, code: Code) -> Optional["_Watching"]:
@@ -179,7 +323,7 @@ class _Watching(Compiler):
                     self.sites.setdefault(self.span(unit, cond.pos), site)
             outer, self.site = self.site, site
             try:
-                getattr(self, "s_" + type(s).__name__)(unit, s)
+                self.s_kinds[type(s).__name__](unit, s)
             except MeepleError:
                 pass
             finally:
@@ -210,119 +354,15 @@ class _Watching(Compiler):
                 v = fn(st, fr)
             except _Told as told:
                 if called is not None and not told.via:      # a fault inside a pack function: where it was used
-                    told.message += f" (in function {called}, used at {location(self.span_of(n, origin))})"
+                    told.message += f" (in function {called}, used at {location(self.words.span_of(n, origin))})"
                     told.via = True
                 raise
             except _FAULTS as exc:
-                message, span = self.told(n, origin, exc, st, fr)
-                raise _Told(message + self.item(n, context, fr), span) from None
+                message, span = self.words.told(n, origin, exc, st, fr)
+                raise _Told(message + self.words.item(n, context, fr), span) from None
             seen[id(n)] = v
             return v
         return watched
-
-    def item(self, n: A.Node, context: tuple, fr: Any) -> str:
-        """' (for c = copper)': the item of the innermost walk ``n`` reads, as it was."""
-        scope, walks = context
-        names = free_names(n)
-        for var in reversed(walks):
-            found = scope.lookup(var)
-            if found is not None and var in names:
-                return f" (for {var} = {self.shown(fr.locals[found[0]], found[1])})"
-        return ""
-
-    def s_ForEach(self, unit: Unit, s: A.ForEach):
-        self.walking.append(s.var)
-        try:
-            super().s_ForEach(unit, s)
-        finally:
-            self.walking.pop()
-
-    def s_Choose(self, unit: Unit, s: A.Choose):
-        self.walking.append(s.var)
-        try:
-            super().s_Choose(unit, s)
-        finally:
-            self.walking.pop()
-
-    def local_slot(self, unit: Unit, node: A.Node) -> Optional[int]:
-        return None             # every read goes through its watched closure
-
-    def fused_equality(self, unit: Unit, n: A.Binary) -> Any:
-        return None
-
-    def inline_function(self, unit: Unit, n: A.Call, fdef: Any):
-        self.texts[fdef.body.origin] = fdef.body.text
-        self.functions[fdef.body.origin] = fdef.name
-        return super().inline_function(unit, n, fdef)
-
-    def arith(self, unit: Unit, n: A.Binary):
-        """A chain of arithmetic, each operator watched in a loop (as long as the text,
-        never deep): the same checks and slots as ``ExpressionCompiler.arith``."""
-        nodes = A.spine(n)
-        first, ta = self.expr(unit, nodes[-1].left)
-        steps = []
-        for node in reversed(nodes):
-            b, tb = self.expr(unit, node.right)
-            if node.op == "+" and isinstance(ta, List) and isinstance(tb, List):
-                t, f = (ta if ta != List(ANY) else tb), join
-            else:
-                t, f = INT, _ARITH[node.op]
-            steps.append((node, f, b))
-            ta = t
-        seen, origin, told = self.seen, unit.origin, self.arith_told
-        left0 = nodes[-1].left
-
-        def chain(st, fr):
-            v, left = first(st, fr), left0
-            for node, f, b in steps:
-                w = b(st, fr)
-                try:
-                    v = f(v, w)
-                except _FAULTS as exc:
-                    raise _Told(*told(node, left, v, w, exc, origin)) from None
-                seen[id(node)] = v
-                left = node
-            return v
-        return chain, ta
-
-    def aggregate(self, unit: Unit, n: A.Call):
-        self._numbers = n if n.func in ("sum", "min", "max") else None
-        return super().aggregate(unit, n)
-
-    def comprehension(self, unit: Unit, n: A.Node):
-        numbers, self._numbers = self._numbers, None
-        walk = isinstance(n, A.Comprehension) and bool(n.var)
-        if walk:
-            self.walking.append(n.var)  # type: ignore[attr-defined]  # walk: a Comprehension
-        try:
-            source, slot, cond, value, et, vt, bound, steps = super().comprehension(unit, n)
-        finally:
-            if walk:
-                self.walking.pop()
-        if numbers is not None and value is not None:
-            value = self.a_number(value, n.value, numbers, unit.origin, slot, n.var, et)  # type: ignore[attr-defined]  # a value: a Comprehension
-        elif numbers is not None:
-            source = self.numbers_only(source, n, numbers, unit.origin)
-        return source, slot, cond, value, et, vt, bound, steps
-
-    def a_number(self, value: Any, node: A.Node, agg: A.Call, origin: Any, slot: int, var: str, et: Type) -> Any:
-        """An item's value for sum/min/max, told when it is none."""
-        def checked(st, fr):
-            v = value(st, fr)
-            if v is None:
-                raise _Told(f"`{self.text_of(agg, origin)}`: {self.none_phrase(node, origin, st)}, so `{agg.func}(...)` "
-                            f"of none (for {var} = {self.shown(fr.locals[slot], et)})", self.span_of(node, origin))
-            return v
-        return checked
-
-    def numbers_only(self, source: Any, node: A.Node, agg: A.Call, origin: Any) -> Any:
-        def checked(st, fr):
-            items = source(st, fr)
-            if items is not None and None in items:
-                raise _Told(f"`{self.text_of(agg, origin)}`: `{self.text_of(node, origin)}` holds none, "
-                            f"so `{agg.func}(...)` of none", self.span_of(node, origin))
-            return items
-        return checked
 
     # ------------------------------------------------------------ running again
     def replay(self, site: _Site, exc: BaseException, st: Any, fr: Any) -> Optional[tuple[str, Span]]:
@@ -371,10 +411,6 @@ class _Watching(Compiler):
             return err.message, err.span
         return None
 
-    def s_PlayActions(self, unit: Unit, s: A.PlayActions):
-        super().s_PlayActions(unit, s)
-        self.site.usage = unit.code.nlocals - 1  # type: ignore[union-attr]  # its last slot: the actions used this turn
-
     @staticmethod
     def run_own(site: _Site, st: Any, fr: Any) -> None:
         """The statement's own instructions (a loop's head, an 'if''s tests), not the
@@ -393,187 +429,16 @@ class _Watching(Compiler):
         gave none (or a list holding none), or a missing current player."""
         s = site.node
         for n, _, t in site.exprs:
-            v = self.seen.get(id(n), _MISSING)
+            v = self.seen.get(id(n), MISSING)
             if v is None:
-                return (f"{self.none_phrase(n, site.origin, st, whole=True)}, but `{_keyword(s)}` needs {t.describe()}",
-                        self.span_of(n, site.origin))
+                return (f"{self.words.none_phrase(n, site.origin, st, whole=True)}, but `{keyword_of(s)}` needs {t.describe()}",
+                        self.words.span_of(n, site.origin))
             if isinstance(v, list) and None in v:
-                return (f"`{self.text_of(n, site.origin)}` holds none, but `{_keyword(s)}` needs cards",
-                        self.span_of(n, site.origin))
-        text, span = self.text_of(s, site.origin), self.span_of(s, site.origin)
+                return (f"`{self.words.text_of(n, site.origin)}` holds none, but `{keyword_of(s)}` needs cards",
+                        self.words.span_of(n, site.origin))
+        text, span = self.words.text_of(s, site.origin), self.words.span_of(s, site.origin)
         if isinstance(exc, RuleFault):          # a bound of what the statement keeps (a resource too large)
             return f"`{text}`: {exc.message}", span
         if fr.me is None or not 0 <= fr.me < st.players:
-            return f"`{text}`: {_NO_PLAYER}", span
+            return f"`{text}`: {NO_PLAYER}", span
         return None
-
-    # ------------------------------------------------------------ the words
-    def told(self, n: A.Node, origin: Any, exc: BaseException, st: Any, fr: Any) -> tuple[str, Span]:
-        """A watched expression's own operation failed: what, in words, at its place."""
-        text, span = self.text_of(n, origin), self.span_of(n, origin)
-        if isinstance(exc, RuleFault):
-            return f"`{text}`: {exc.message}", span
-        if isinstance(n, (A.Name, A.Me, A.Of)) and (fr.me is None or not 0 <= fr.me < st.players) \
-                and not (isinstance(n, A.Of) and n.scope == "player"):
-            return f"`{text}`: {_NO_PLAYER}", span
-        culprit = self.culprit(n)
-        if culprit is not None:
-            return f"`{text}`: {self.none_phrase(culprit, origin, st)}, so {_operation(n)}", span
-        return f"`{text}`: {in_words(exc)}", span
-
-    def arith_told(self, node: A.Binary, left: A.Node, v: Any, w: Any, exc: BaseException, origin: Any) -> tuple[str, Span]:
-        text, span = self.text_of(node, origin), self.span_of(node, origin)
-        if isinstance(exc, RuleFault):
-            zero = w == 0 and node.op in ("/", "%") and not isinstance(node.right, A.Int)
-            return f"`{text}`: {exc.message}" + (f" (`{self.text_of(node.right, origin)}` is 0)" if zero else ""), span
-        culprit = left if v is None else node.right if w is None else None
-        if culprit is not None:
-            return f"`{text}`: {self.none_phrase(culprit, origin, None)}, so {_operation(node)}", span
-        return f"`{text}`: {in_words(exc)}", span
-
-    def culprit(self, n: A.Node) -> Optional[A.Node]:
-        """The first part of ``n`` whose value, just given, was none."""
-        for part in _parts(n):
-            if self.seen.get(id(part), _MISSING) is None:
-                return part
-        return None
-
-    def none_phrase(self, n: A.Node, origin: Any, st: Any, whole: bool = False) -> str:
-        """How a part that gave none is named: what it did to give it. A call is named
-        short ('`first(...)`': the expression it is part of was named whole) unless ``whole``."""
-        text = self.text_of(n, origin)
-        if isinstance(n, A.Call):
-            name = f"`{text}`" if whole else f"`{n.func}(...)`" if n.args else f"`{n.func}()`"
-            why = _NONE_BECAUSE.get(n.func) if n.func not in self.g.function_defs else None
-            return f"{name} {why}" if why else f"{name} gave none"
-        if isinstance(n, A.Field):
-            card = self.seen.get(id(n.target), _MISSING)
-            kind = self.kind_of(card)
-            if kind is not None and n.name not in self.g.kind_fields.get(kind, {}) \
-                    and n.name not in self.g.kind_cvars.get(kind, {}):
-                return f"`{text}` is none ({kind} cards have no '{n.name}')"
-        return f"`{text}` is none"
-
-    def kind_of(self, card: Any) -> Optional[str]:
-        g = self.g
-        if card.__class__ is not int or not 0 <= card < len(g.card_def_index):
-            return None
-        return g.card_defs[g.card_def_index[card]].kind
-
-    def shown(self, v: Any, t: Type) -> str:
-        """A value as a message shows it: a card by its id, a player as P1, P2..."""
-        if v is None:
-            return "none"
-        if isinstance(t, Card) and self.kind_of(v) is not None:
-            return self.g.card_def_ids[v]
-        if t == PLAYER and v.__class__ is int:
-            return f"P{v + 1}"
-        return f'"{v}"' if isinstance(v, str) else str(v)
-
-    def text_of(self, n: A.Node, origin: Any) -> str:
-        """The text of ``n`` as written (on one line, blanks closed up, cut when long)."""
-        text = self.texts.get(origin)
-        if text is None:
-            return type(n).__name__.lower()
-        lines = text.split("\n")
-        (l0, c0), (l1, c1) = (n.pos.line, n.pos.col), _end(n)
-        if l0 == l1:
-            written = lines[l0 - 1][c0 - 1:c1 - 1]
-        else:
-            written = " ".join([lines[l0 - 1][c0 - 1:], *lines[l0:l1 - 1], lines[l1 - 1][:c1 - 1]])
-        written = _closed(written, lines, l1, c1)
-        written = " ".join(written.split())
-        return written if len(written) <= _LONGEST else written[:_LONGEST - 3] + "..."
-
-    def span_of(self, n: A.Node, origin: Any) -> Span:
-        l0, c0 = n.pos.line, n.pos.col
-        l1, c1 = _end(n)
-        return to_span(origin, l0, c0, (c1 - c0) if l1 == l0 else 1)
-
-
-_NONE_BECAUSE = {
-    "first": "found nothing",
-    "random": "had nothing to pick from",
-    "top": "found the zone empty",
-    "min": "had no values",
-    "max": "had no values",
-    "holder": "is none (the card is in no player's zone)",
-    "host": "is none (the card lies on no card)",
-}
-
-
-def _parts(n: A.Node) -> list:
-    """The parts of an expression its own operation uses, in the order they are evaluated."""
-    if isinstance(n, A.Call):
-        return [a.source if isinstance(a, A.Comprehension) else a for a in n.args]
-    if isinstance(n, (A.Field, A.Is)):
-        return [n.target]
-    if isinstance(n, A.Of):
-        return [n.target] if n.target is not None else []
-    if isinstance(n, A.Unary):
-        return [n.operand]
-    if isinstance(n, A.Binary):
-        return [n.left, n.right]
-    return []
-
-
-def _operation(n: A.Node) -> str:
-    """What an expression does with its parts, as written, done to none ('`.value` of
-    none', '`score of` none', '`+` of none')."""
-    if isinstance(n, A.Field):
-        return f"`.{n.name}` of none"
-    if isinstance(n, A.Of):
-        return f"`{n.name} of` none"
-    if isinstance(n, A.Call):
-        return f"`{n.func}(...)` of none"
-    if isinstance(n, A.Binary):
-        return f"`{'not in' if n.op == 'notin' else n.op}` of none"
-    if isinstance(n, A.Unary):
-        return f"`{n.op}` of none"
-    return f"`{type(n).__name__.lower()}` of none"
-
-
-def _keyword(s: A.Node) -> str:
-    """How a statement starts, as written."""
-    if isinstance(s, A.Counter):
-        return {"pay_to": "pay ... to"}.get(s.verb, s.verb)
-    return _KEYWORDS.get(type(s).__name__, type(s).__name__.lower())
-
-
-_KEYWORDS = {"ChooseOne": "choose one", "CallProc": "call", "DoHook": "do", "PlayActions": "play actions",
-             "ForEach": "for each"}
-
-
-def _end(n: A.Node) -> tuple[int, int]:
-    """(line, column just after) the end of ``n``'s text: the furthest end of its parts
-    (a node written over several lines has a length of 1)."""
-    best = (n.pos.line, n.pos.col + n.pos.length)
-    stack = [n]
-    while stack:
-        node = stack.pop()
-        end = (node.pos.line, node.pos.col + node.pos.length)
-        if end > best:
-            best = end
-        stack.extend(c for c in A.child_nodes(node) if not isinstance(c, _BODIES) and (not isinstance(c, A.Amount) or c.expr is not None))
-    return best
-
-
-# the statements inside a statement (and an option's): a statement's text is its head
-_BODIES = (A.Counter, A.Set, A.Let, A.Move, A.Draw, A.Shuffle, A.Swap, A.Roll, A.Choose, A.ChooseOne, A.CallProc,
-           A.DoHook, A.Emit, A.PlayActions, A.Log, A.Require, A.Stop, A.If, A.ForEach, A.Repeat, A.While, A.As, A.Option)
-
-
-def _closed(written: str, lines: list, line: int, col: int) -> str:
-    """``written`` with the brackets its parts leave open closed as the text closes them
-    (a call over several lines ends after its last argument)."""
-    open_ = written.count("(") - written.count(")") + written.count("[") - written.count("]")
-    rest = lines[line - 1][col - 1:] if line - 1 < len(lines) else ""
-    for ch in rest:
-        if open_ <= 0:
-            break
-        if ch in ")]":
-            written += ch
-            open_ -= 1
-        elif not ch.isspace():
-            break
-    return written

@@ -4,7 +4,7 @@ so the running effect stays plain data (see ``meeple.dsl.runtime.Frame``).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from .errors import MeepleError, RuleError, RuleFault, suggest
 from .runtime import NO_ANSWER, ChoiceDescriber, Decision, Frame, OneOfDescriber
@@ -15,8 +15,7 @@ from .types import CALL, RULE_FAULTS, SKIP, STOP, SUSPEND, Fn, Unit, _Scope, _ju
 from .typesys import INT, List, Zone, card_kind, compatible
 
 if TYPE_CHECKING:
-    from .errors import DslCheckError
-    from .typesys import Type
+    from .compiler import Compiler
 
 
 def pausing(resume, offer) -> Fn:
@@ -58,23 +57,21 @@ def no_such_chooser(st, who) -> RuleError:
                      f"one of the {st.players} players")
 
 
-class InteractionCompiler:
-    """Mixin of ``Compiler`` for choose, choose one, call, do, emit and play actions."""
+class InteractionChecker:
+    """Checks and compiles choose, choose one, roll, call, do, emit and play actions."""
 
-    g: Any
-    if TYPE_CHECKING:       # the expression half, which ``Compiler`` mixes in beside this one
-        def err(self, unit: Unit, pos: A.Pos, message: str, hint: Optional[str] = None) -> DslCheckError: ...
-        def expr(self, unit: Unit, n: A.Node) -> tuple[Fn, Type]: ...
-        def player_expr(self, unit: Unit, node: A.Node) -> Fn: ...
+    def __init__(self, c: "Compiler"):
+        self.c = c              # the compiler: the tables and the instructions every checker shares
+        self.g: Any = c.g       # the vocabulary names are resolved against
 
     def chooser(self, unit: Unit, node: Optional[A.Node]) -> Fn:
-        return self.player_expr(unit, node) if node is not None else _me
+        return self.c.exprs.player_expr(unit, node) if node is not None else _me
 
     def s_Choose(self, unit, s):
-        src, st_ = self.expr(unit, s.source)
+        src, st_ = self.c.expr(unit, s.source)
         if not st_.is_collection:
-            raise self.err(unit, s.source.pos, f"choose from a zone or list, not {st_.describe()}")
-        source = self.as_list(src, st_)
+            raise self.c.err(unit, s.source.pos, f"choose from a zone or list, not {st_.describe()}")
+        source = self.c.exprs.as_list(src, st_)
         et = st_.elem()
         who = self.chooser(unit, s.chooser)
         slot = unit.new_slot(List(et) if s.up_to is not None else et)
@@ -86,58 +83,26 @@ class InteractionCompiler:
             inner.bind(inner.scope, s.var, slot, et)
             if acc >= 0:          # in 'choose up to', the where-clause sees the picks so far
                 inner.bind(inner.scope, "chosen", acc, List(et))
-            source = self.hoist_invariants(inner, s.var, [s.cond], source)
-            with self.apart() as each:
-                cond = self.truth(inner, s.cond)
+            source = self.c.exprs.hoist_invariants(inner, s.var, [s.cond], source)
+            with self.c.steps.apart() as each:
+                cond = self.c.truth(inner, s.cond)
             tested = each.steps
         # the options are walked when a where-clause tests them, or the picks so far are left
         # out ('choose up to'): folded, or charged as the walk starts (``fold``)
-        factor, where = self.walk(unit, s, self.bound(s.source, st_), tested) if cond is not None or s.up_to is not None \
+        factor, where = self.c.steps.walk(unit, s, self.c.steps.bound(s.source, st_), tested) if cond is not None or s.up_to is not None \
             else (0, None)
-        up_to = self.number(unit, s.up_to) if s.up_to is not None else None
-        at_least = self.number(unit, s.at_least) if s.at_least is not None else None
+        up_to = self.c.exprs.number(unit, s.up_to) if s.up_to is not None else None
+        at_least = self.c.exprs.number(unit, s.at_least) if s.at_least is not None else None
         unit.bind(unit.scope, s.var, slot, List(et) if up_to else et)
         keyer, text, shown = self.g.describe(et)
         ncv = self.g.ncvars
         described = ChoiceDescriber(keyer, text, SKIP, "done" if up_to is not None else "skip", self.g.detail(et))
         prompt = s.prompt or (f"choose {s.var}")
         optional = s.optional
-        gen = self.writer()
+        gen = self.c.writer()
 
-        def options(st, fr, exclude=()):
-            """The values offered (keys and labels are made only if someone reads them)."""
-            if cond is None:
-                items = source(st, fr)
-                if exclude:
-                    if factor:
-                        charge(st, len(items) * factor, where)
-                    return [x for x in items if x not in exclude]
-                return list(items)
-            out = []
-            loc = fr.locals
-            items = source(st, fr)
-            if factor:
-                charge(st, len(items) * factor, where)
-            for x in items:
-                if x in exclude:
-                    continue
-                if cond is not None:
-                    loc[slot] = x
-                    if not cond(st, fr):
-                        continue
-                out.append(x)
-            return out
-
-        def decision(st, player, text_, values, kind):
-            texts = None
-            if shown:      # what the labels read of the state is kept now (a die's value)
-                cv = st.cvars
-                if len(shown) == 2:
-                    i0, i1 = shown
-                    texts = [None if v == SKIP else (cv[v * ncv + i0], cv[v * ncv + i1]) for v in values]
-                else:
-                    texts = [None if v == SKIP else tuple(cv[v * ncv + i] for i in shown) for v in values]
-            return Decision(player, text_, None, kind, None, values, described, texts)
+        options = _options(source, cond, factor, where, slot)
+        decision = _decider(shown, ncv, described)
 
         if up_to is None:
             def make(nxt):
@@ -164,39 +129,19 @@ class InteractionCompiler:
                                       decision if shown else None, described, prompt, nxt, asking)
                 return made if made is not None else asking
         else:
-            def make(nxt):
-                def resume(st, fr, ans):
-                    loc = fr.locals
-                    chosen = loc[acc] or []
-                    if ans == SKIP:              # 'done'
-                        loc[slot], loc[acc] = chosen, None
-                        return nxt
-                    loc[acc] = chosen + [ans]
-                    return None                  # one more may be chosen: offer again
-
-                def offer(st, fr):
-                    loc = fr.locals
-                    chosen = loc[acc] = loc[acc] or []
-                    opts = options(st, fr, chosen) if len(chosen) < up_to(st, fr) else []
-                    if not opts:                 # full, or nothing more qualifies
-                        loc[slot], loc[acc] = chosen, None
-                        return nxt
-                    if at_least is None or len(chosen) >= at_least(st, fr):
-                        opts.append(SKIP)
-                    return decision(st, who(st, fr), f"{prompt} ({len(chosen)} chosen)", opts, "choose_many")
-                return pausing(resume, offer)
-        self.emit(unit, s.pos, make)
+            make = _many_picks(slot, acc, options, decision, who, prompt, up_to, at_least)
+        self.c.emit(unit, s.pos, make)
 
     def s_Roll(self, unit, s):
         g = self.g
-        dice, kind, factor, where = self.cards_of(unit, s.dice, "roll")
+        dice, kind, factor, where = self.c.statements.cards_of(unit, s.dice, "roll")
         fields = g.kind_fields.get(kind, g.all_fields) if kind else g.all_fields
         cvars = g.kind_cvars.get(kind, g.all_cvars) if kind else g.all_cvars
         if fields.get("faces") != INT or cvars.get("value") != INT:
-            raise self.err(unit, s.dice.pos, f"only dice roll: {kind or 'these'} cards need an int field 'faces' "
+            raise self.c.err(unit, s.dice.pos, f"only dice roll: {kind or 'these'} cards need an int field 'faces' "
                                              "and an int variable 'value'")
         fi, vi, ncv, table = g.field_index["faces"], g.cvar_index["value"], g.ncvars, g.card_fields
-        self.result.rolled.add(kind or "")      # their faces are checked once all is compiled (1 or more)
+        self.c.result.rolled.add(kind or "")      # their faces are checked once all is compiled (1 or more)
 
         def act(st, fr):
             rolled = dice(st, fr)
@@ -204,21 +149,21 @@ class InteractionCompiler:
                 charge(st, len(rolled) * factor, where)
             for c in rolled:
                 st.cvars[c * ncv + vi] = 1 + st.rand_below(table[c][fi])
-        self.simple(unit, s.pos, act)
+        self.c.simple(unit, s.pos, act)
 
     def s_ChooseOne(self, unit, s):
         who = self.chooser(unit, s.chooser)
-        conds = [self.truth(unit, o.cond) if o.cond is not None else None for o in s.options]
-        head = self.placeholder(unit, s.pos)
+        conds = [self.c.truth(unit, o.cond) if o.cond is not None else None for o in s.options]
+        head = self.c.placeholder(unit, s.pos)
         jumps = []
         starts = []
         for o in s.options:
-            starts.append(self.here(unit))
-            self.block(unit, o.body)
-            jumps.append(self.placeholder(unit, o.pos))
-        end = self.here(unit)
+            starts.append(self.c.here(unit))
+            self.c.block(unit, o.body)
+            jumps.append(self.c.placeholder(unit, o.pos))
+        end = self.c.here(unit)
         for j in jumps:
-            self.patch(unit, j, _jump(end))
+            self.c.patch(unit, j, _jump(end))
         labels = [o.label for o in s.options]
         described = OneOfDescriber(labels, SKIP)
         prompt = s.prompt or "choose one"
@@ -234,30 +179,30 @@ class InteractionCompiler:
             if optional:
                 opts.append(SKIP)
             return Decision(who(st, fr), prompt, None, "choose_one", None, opts, described)
-        self.patch(unit, head, pausing(resume, offer))
+        self.c.patch(unit, head, pausing(resume, offer))
 
     def call_args(self, unit: Unit, pos: A.Pos, what: str, params: tuple, args: tuple) -> list[Fn]:
         if len(args) != len(params):
             takes = f"takes {len(params)} argument(s) ({', '.join(p.name for p in params)})" if params else "takes no arguments"
-            raise self.err(unit, pos, f"{what} {takes}, given {len(args)}")
+            raise self.c.err(unit, pos, f"{what} {takes}, given {len(args)}")
         fns = []
         for p, a in zip(params, args):
-            fn, t = self.expr(unit, a)
+            fn, t = self.c.expr(unit, a)
             want = self.g.type_of(p.type)
             if not compatible(t, want):
-                raise self.err(unit, a.pos, f"{what}: '{p.name}' must be {want.describe()}, found {t.describe()}")
+                raise self.c.err(unit, a.pos, f"{what}: '{p.name}' must be {want.describe()}, found {t.describe()}")
             fns.append(fn)
         return fns
 
     def s_CallProc(self, unit, s):
         g = self.g
         if s.name not in g.proc_defs:
-            raise self.err(unit, s.pos, f"unknown procedure '{s.name}'", suggest(s.name, list(g.proc_defs)))
+            raise self.c.err(unit, s.pos, f"unknown procedure '{s.name}'", suggest(s.name, list(g.proc_defs)))
         pdef = g.proc_defs[s.name]
         args = self.call_args(unit, s.pos, f"procedure '{s.name}'", pdef.params, s.args)
         name = s.name
-        if self.gen is not None and self.gen.fusing:      # a call run in place: what the writer needs
-            self.gen.info[id(s)] = name
+        if self.c.gen is not None and self.c.gen.fusing:      # a call run in place: what the writer needs
+            self.c.gen.info[id(s)] = name
 
         where = Where(unit.origin, s.pos)
 
@@ -280,15 +225,15 @@ class InteractionCompiler:
                 st.frames.append(Frame(code_index, 0, loc, fr.me, fr.this))
                 return CALL
             return op
-        self.emit(unit, s.pos, make)
+        self.c.emit(unit, s.pos, make)
 
     def s_DoHook(self, unit, s):
         g = self.g
-        card, t = self.card_expr(unit, s.card)
+        card, t = self.c.exprs.card_expr(unit, s.card)
         kind = card_kind(t)
         hooks = g.kind_hooks.get(kind, ()) if kind else g.all_hooks
         if s.hook not in hooks:
-            raise self.err(unit, s.pos, f"'{s.hook}' is not a hook of {kind or 'any card kind'}", suggest(s.hook, list(hooks)))
+            raise self.c.err(unit, s.pos, f"'{s.hook}' is not a hook of {kind or 'any card kind'}", suggest(s.hook, list(hooks)))
         hook = s.hook
 
         where = Where(unit.origin, s.pos)
@@ -311,12 +256,12 @@ class InteractionCompiler:
                 st.frames.append(Frame(code_index, 0, [None] * code.nlocals, fr.me, c))
                 return CALL
             return op
-        self.emit(unit, s.pos, make)
+        self.c.emit(unit, s.pos, make)
 
     def s_Emit(self, unit, s):
         g = self.g
         if s.event not in g.event_defs:
-            raise self.err(unit, s.pos, f"unknown event '{s.event}' (declare it under events:)", suggest(s.event, list(g.event_defs)))
+            raise self.c.err(unit, s.pos, f"unknown event '{s.event}' (declare it under events:)", suggest(s.event, list(g.event_defs)))
         edef = g.event_defs[s.event]
         args = self.call_args(unit, s.pos, f"event '{s.event}'", edef.params, s.args)
         event = s.event
@@ -346,16 +291,16 @@ class InteractionCompiler:
                 st.frames.extend(reversed(frames))
                 return CALL
             return op
-        self.emit(unit, s.pos, make)
+        self.c.emit(unit, s.pos, make)
 
     def s_PlayActions(self, unit, s):
         g = self.g
         if s.group not in g.action_groups:
-            raise self.err(unit, s.pos, f"unknown action group '{s.group}'", suggest(s.group, list(g.action_groups)))
-        until = self.truth(unit, s.until)
+            raise self.c.err(unit, s.pos, f"unknown action group '{s.group}'", suggest(s.group, list(g.action_groups)))
+        until = self.c.truth(unit, s.until)
         usage = unit.new_slot(List(INT))
         group = s.group
-        gen = self.writer()
+        gen = self.c.writer()
         where = Where(unit.origin, s.pos)
 
         def start(nxt):
@@ -369,7 +314,7 @@ class InteractionCompiler:
                 fr.locals[usage] = []
                 return nxt
             return op
-        init_pc = self.emit(unit, s.pos, start)
+        init_pc = self.c.emit(unit, s.pos, start)
 
         def make(nxt):
             def resume(st, fr, ans):
@@ -416,6 +361,78 @@ class InteractionCompiler:
             asking = pausing(resume, offer)
             made = gen.play_actions(until, usage, group, resume, nxt, asking) if gen is not None else None
             return made if made is not None else asking
-        self.emit(unit, s.pos, make)
+        self.c.emit(unit, s.pos, make)
         del init_pc
 
+
+def _options(source: Fn, cond: Optional[Fn], factor: int, where: Any, slot: int) -> Callable:
+    """What a 'choose' offers: its source's items kept by its where-clause (each tested in
+    ``slot``), less those excluded (the picks so far); the walk charged as ``fold`` planned."""
+    def options(st, fr, exclude=()):
+        """The values offered (keys and labels are made only if someone reads them)."""
+        if cond is None:
+            items = source(st, fr)
+            if exclude:
+                if factor:
+                    charge(st, len(items) * factor, where)
+                return [x for x in items if x not in exclude]
+            return list(items)
+        out = []
+        loc = fr.locals
+        items = source(st, fr)
+        if factor:
+            charge(st, len(items) * factor, where)
+        for x in items:
+            if x in exclude:
+                continue
+            if cond is not None:
+                loc[slot] = x
+                if not cond(st, fr):
+                    continue
+            out.append(x)
+        return out
+    return options
+
+
+def _decider(shown: Any, ncv: int, described: Any) -> Callable:
+    """How a 'choose' makes its decision: the values offered, with what their labels read of
+    the state kept now (``shown``: card variables), described by ``described``."""
+    def decision(st, player, text_, values, kind):
+        texts = None
+        if shown:      # what the labels read of the state is kept now (a die's value)
+            cv = st.cvars
+            if len(shown) == 2:
+                i0, i1 = shown
+                texts = [None if v == SKIP else (cv[v * ncv + i0], cv[v * ncv + i1]) for v in values]
+            else:
+                texts = [None if v == SKIP else tuple(cv[v * ncv + i] for i in shown) for v in values]
+        return Decision(player, text_, None, kind, None, values, described, texts)
+    return decision
+
+
+def _many_picks(slot: int, acc: int, options: Callable, decision: Callable, who: Fn, prompt: str, up_to: Fn,
+                at_least: Optional[Fn]) -> Callable:
+    """``make(next)`` of 'choose up to N': offered again after each pick (the picks so far in
+    ``acc``, left out of the options) until 'done', full, or nothing more qualifies."""
+    def make(nxt):
+        def resume(st, fr, ans):
+            loc = fr.locals
+            chosen = loc[acc] or []
+            if ans == SKIP:              # 'done'
+                loc[slot], loc[acc] = chosen, None
+                return nxt
+            loc[acc] = chosen + [ans]
+            return None                  # one more may be chosen: offer again
+
+        def offer(st, fr):
+            loc = fr.locals
+            chosen = loc[acc] = loc[acc] or []
+            opts = options(st, fr, chosen) if len(chosen) < up_to(st, fr) else []
+            if not opts:                 # full, or nothing more qualifies
+                loc[slot], loc[acc] = chosen, None
+                return nxt
+            if at_least is None or len(chosen) >= at_least(st, fr):
+                opts.append(SKIP)
+            return decision(st, who(st, fr), f"{prompt} ({len(chosen)} chosen)", opts, "choose_many")
+        return pausing(resume, offer)
+    return make

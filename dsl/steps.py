@@ -11,7 +11,7 @@ statement acting on many; each card an 'emit' looks at; each procedure, hook or 
 run; each round of the game; the walks of a turn's first action menu. A loop is
 charged when it starts, for every item it may walk, so nested loops multiply at once.
 
-The checker (``StepPlanner``, mixed into the compiler) decides every charge, once,
+The checker (``StepPlanner``, one of the compiler's checkers) decides every charge, once,
 for both back ends: the closures and the generated source charge at the same places
 the same amounts (tests/test_step_budget.py compares them on the shipped packs). A
 walk it can bound (a zone holds cards of its kind only; the players; a written list)
@@ -29,6 +29,7 @@ from .errors import RuleError
 from .typesys import Type, Zone
 
 if TYPE_CHECKING:
+    from .compiler import Compiler
     from .types import Unit
 
 # Steps the rules may take between two choices, and in a setup, an end of the game or an
@@ -116,7 +117,7 @@ class _Apart:
 
     __slots__ = ("comp", "outer", "steps")
 
-    def __init__(self, comp: "StepPlanner"):
+    def __init__(self, comp: "Compiler"):
         self.comp = comp
         self.steps = 0
 
@@ -130,28 +131,23 @@ class _Apart:
 
 
 class StepPlanner:
-    """The checker's half of the budget (mixed into ``meeple.dsl.compiler.Compiler``): ``folded``
-    counts the steps of the region being compiled that need no charge of their own (see
-    ``fold``); ``walks`` gives each walk node its factor (0: folded; else its items are
-    charged that many steps each when it runs) and where it is; ``lists`` the nodes whose
-    list is charged by its length when it is read or made; ``bounds`` what the checker
-    knows of a list's size. Each maps id(node) to (node, ...): holding the node keeps its
-    id from being reused by another while the plans are read."""
+    """The checker's half of the budget (one of the compiler's checkers). The compiler holds
+    the tables it fills, which the generator reads too: ``folded`` counts the steps of the
+    region being compiled that need no charge of their own (see ``fold``); ``walks`` gives
+    each walk node its factor (0: folded; else its items are charged that many steps each
+    when it runs) and where it is; ``lists`` the nodes whose list is charged by its length
+    when it is read or made; ``bounds`` what the checker knows of a list's size;
+    ``proc_written`` (procedure run in place -> the statements a run of it runs, those of
+    the procedures it runs in place counted in: ``written``, known before any unit compiles,
+    ``count_calls``). Each table of nodes maps id(node) to (node, ...): holding the node
+    keeps its id from being reused by another while the plans are read."""
 
-    g: Any                  # the vocabulary, and what compiling produces (the compiler's)
-    result: Any
-    codes: list
-    inline: dict
-    # procedure run in place -> the statements a run of it runs, those of the procedures it
-    # runs in place counted in (``written``; known before any unit compiles, ``count_calls``)
-    proc_written: dict
-    folded: int = 0
-    walks: dict
-    lists: dict
-    bounds: dict
+    def __init__(self, c: "Compiler"):
+        self.c = c              # the compiler: the tables and the instructions every checker shares
+        self.g: Any = c.g       # the vocabulary names are resolved against
 
     def apart(self) -> _Apart:
-        return _Apart(self)
+        return _Apart(self.c)
 
     def written(self, stmts: tuple) -> int:
         """The statements a run of these statements runs at most, those of the loops inside
@@ -168,19 +164,19 @@ class StepPlanner:
             elif isinstance(s, A.ChooseOne):
                 n += sum(self.written(o.body) for o in s.options)
             elif isinstance(s, A.CallProc):
-                n += self.proc_written.get(s.name, 0)
+                n += self.c.proc_written.get(s.name, 0)
         return n
 
     def count_calls(self, bodies: dict) -> None:
-        """``proc_written`` for the procedures run in place (``self.inline``: in no cycle of
+        """``proc_written`` for the procedures run in place (the compiler's ``inline``: in no cycle of
         calls), from their parsed bodies, each after those it calls."""
-        self.proc_written = {}
-        calls = {name: {s.name for s in _statements(bodies[name]) if isinstance(s, A.CallProc)} for name in self.inline}
-        left = set(self.inline)
+        self.c.proc_written = {}
+        calls = {name: {s.name for s in _statements(bodies[name]) if isinstance(s, A.CallProc)} for name in self.c.inline}
+        left = set(self.c.inline)
         while left:
             ready = [name for name in left if not (calls[name] & left)]
             for name in sorted(ready):
-                self.proc_written[name] = self.written(bodies[name])
+                self.c.proc_written[name] = self.written(bodies[name])
             left -= set(ready)
 
     def bound(self, node: A.Node, t: Type) -> Optional[int]:
@@ -189,13 +185,13 @@ class StepPlanner:
         cannot type is checked when it runs), the players, a written list..."""
         if isinstance(t, Zone):
             return len(self.g.kind_cards.get(t.kind, ())) if t.kind is not None else None
-        found = self.bounds.get(id(node))
+        found = self.c.bounds.get(id(node))
         return found[1] if found is not None else None
 
     def bounded(self, node: A.Node, bound: Optional[int]) -> None:
         """Note that the list ``node`` gives holds at most ``bound`` items (None: unknown)."""
         if bound is not None:
-            self.bounds[id(node)] = (node, bound)
+            self.c.bounds[id(node)] = (node, bound)
 
     def fold(self, bound: Optional[int], inner: int = 0) -> int:
         """How a walk of at most ``bound`` items, each running ``inner`` folded steps, is
@@ -204,14 +200,14 @@ class StepPlanner:
         when it runs (0). Else it is charged when it starts: its items, ``1 + inner`` steps
         each (the factor returned)."""
         if bound is not None and bound * (1 + inner) <= FOLD_MAX:
-            self.folded += bound * (1 + inner)
+            self.c.folded += bound * (1 + inner)
             return 0
         return 1 + inner
 
     def walk(self, unit: Unit, node: A.Node, bound: Optional[int], inner: int) -> tuple[int, Where]:
         """``fold`` for the walk ``node``, its decision kept for the generator: (factor, where)."""
         plan = self.fold(bound, inner), Where(unit.origin, node.pos)
-        self.walks[id(node)] = (node, *plan)
+        self.c.walks[id(node)] = (node, *plan)
         return plan
 
     def by_length(self, unit: Unit, node: A.Node, fn: Fn, bound: Optional[int]) -> Fn:
@@ -228,7 +224,7 @@ class StepPlanner:
         if not self.fold(bound):
             return None
         where = Where(unit.origin, node.pos)
-        self.lists[id(node)] = (node, where)
+        self.c.lists[id(node)] = (node, where)
         return where
 
     def settle_steps(self) -> None:
@@ -237,12 +233,12 @@ class StepPlanner:
         folded into it. A procedure run in place (in no cycle of calls) that folds none is
         charged nothing at its call: its statements count in wherever the call does (a
         loop's round, the caller's run; see ``written``)."""
-        result = self.result
+        result = self.c.result
         for name, ci in result.proc_code.items():
-            code = self.codes[ci]
-            code.steps = 0 if name in self.inline and not code.cost else 1 + code.cost + code.statements
+            code = self.c.codes[ci]
+            code.steps = 0 if name in self.c.inline and not code.cost else 1 + code.cost + code.statements
         for ci in (*result.hook_code.values(), *result.handler_code.values()):
-            self.codes[ci].steps = 1 + self.codes[ci].cost + self.codes[ci].statements
+            self.c.codes[ci].steps = 1 + self.c.codes[ci].cost + self.c.codes[ci].statements
 
 
 def _statements(stmts: Optional[tuple]):

@@ -1,4 +1,4 @@
-"""The generated-Python back end (dsl/pygen.py) against the closure back end.
+"""The generated-Python back end (dsl/pygen.py, dsl/gen/) against the closure back end.
 
 The closures are the reference: the same pack, seed and choices must give the
 same log and the same final state with either. And the generator must never
@@ -292,7 +292,7 @@ def _chain(n: int) -> str:
 def test_calls_run_in_place_only_up_to_a_depth(tmp_path, chain, inline):
     """A chain of calls deeper than INLINE_DEPTH keeps frames for the rest (never Python's
     recursion limit), and plays exactly as the closures do."""
-    from meeple.dsl.pygen import INLINE_DEPTH
+    from meeple.dsl.gen.runs import INLINE_DEPTH
     assert INLINE_DEPTH == 16
     root = _minimal_with(tmp_path, "procedures:\n  turn:", _chain(chain))
     game = (root / "game.yaml").read_text(encoding="utf-8")
@@ -319,7 +319,7 @@ def test_calls_run_in_place_only_up_to_a_depth(tmp_path, chain, inline):
 ])
 def test_which_procedures_run_in_place(bodies, want):
     from meeple.dsl.parser import parse
-    from meeple.dsl.pygen import inline_procedures
+    from meeple.dsl.gen.runs import inline_procedures
     from meeple.dsl.source import TextOrigin
     parsed = {k: parse(v + "\n", TextOrigin("t.yaml", 1, 1, True), "start") if v is not None else None for k, v in bodies.items()}
     assert inline_procedures(parsed) == want
@@ -350,7 +350,7 @@ def test_when_a_generated_part_does_not_compile_every_rule_runs_as_its_closure(t
     of other groups, so then all the rules run as their closures (they did: a run called a
     walk that was never defined, and the game stopped with a NameError)."""
     import builtins
-    import meeple.dsl.pygen as G
+    import meeple.dsl.gen.module as G
     root = _minimal_with(tmp_path, "procedures:\n",
                          "functions:\n  cheap:\n    params: {limit: int}\n"
                          "    value: count(c in deck where c.cost <= limit)\n\nprocedures:\n")
@@ -386,7 +386,7 @@ def test_a_walk_whose_body_pauses_starts_as_its_closure_does(tmp_path, monkeypat
     generated; the closures, and the closure that stands in when the generated module
     cannot be compiled, keep and order the same items."""
     import builtins
-    import meeple.dsl.pygen as G
+    import meeple.dsl.gen.module as G
     root = _minimal_with(tmp_path, ROUND, walk + "        as p:\n            call turn()\n")
     both = list(_both_back_ends(root))
     assert "def _w" in both[0][1].pygen.source and both[0][1].pygen.fallbacks == 0
@@ -621,7 +621,7 @@ def test_generated_blocks_are_indented_four_spaces_a_level(pack):
 def test_names_in_comments_stay_comments(tmp_path):
     """A comment's text comes from the pack (its folder's name is in every file name), so
     a name that would end the line or hide code is written as its escapes."""
-    from meeple.dsl.pygen import comment
+    from meeple.dsl.gen.module import comment
     for text in ["a\nimport os", "a\rraise SystemExit", "a\u2028b\x85c\x0cd", "nul\x00", "é 王 ok"]:
         line = comment(text)
         assert line.startswith("# ") and len(line.splitlines()) == 1 and "\x00" not in line
@@ -661,7 +661,7 @@ def test_meeple_debug_shows_the_generated_line_of_an_internal_error(monkeypatch)
     """An internal error raised inside generated code: `meeple --debug` prints a traceback
     whose last frame is the generated line, with its text."""
     from click.testing import CliRunner
-    import meeple.dsl.pygen as G
+    import meeple.dsl.gen.module as G
     from meeple.cli import ExitCode, main
 
     class Broken(Exception):

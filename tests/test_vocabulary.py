@@ -19,7 +19,9 @@ from meeple.dsl.typesys import INT, Type
 from meeple.dsl.vocabulary import Vocabulary
 
 ROOT = Path(__file__).resolve().parent.parent
-COMPILER_MODULES = ("compiler.py", "expressions.py", "interaction.py", "pygen.py", "hoist.py", "types.py")
+COMPILER_MODULES = ("compiler.py", "expressions.py", "operators.py", "calls.py", "functions.py", "statements.py",
+                    "interaction.py", "steps.py", "pygen.py", "hoist.py", "types.py",
+                    *(f"gen/{p.name}" for p in sorted((ROOT / "dsl" / "gen").glob("*.py"))))
 
 
 def _names_read_of_vocabulary(path: Path) -> set[tuple[str, int]]:

@@ -1,0 +1,26 @@
+"""Where a piece of generated source is being written (``Ctx``), and the signal that a
+node is not written at all (``Unsupported``: its closure runs instead)."""
+from __future__ import annotations
+
+from typing import Optional
+
+from ..types import Unit
+
+
+class Unsupported(Exception):
+    """A node this back end does not write; its closure is used instead."""
+
+
+class Ctx:
+    """Where a piece of source is being written: the code unit (its frame locals),
+    the variables that live only in generated code, and the caches in force."""
+
+    __slots__ = ("unit", "py", "hoist", "pyhoist", "me_bound", "cse")
+
+    def __init__(self, unit: Optional[Unit], py: dict, hoist: Optional[dict], pyhoist: dict, me_bound: bool):
+        self.unit = unit
+        self.py = py              # DSL name -> (python name, type), innermost wins
+        self.hoist = hoist        # the unit's comprehension caches (frame slots), by node id
+        self.pyhoist = pyhoist    # this region's caches held in python locals, by node id
+        self.me_bound = me_bound
+        self.cse: Optional[dict] = None           # source text -> python local, for repeated calls in one region

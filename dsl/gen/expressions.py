@@ -1,0 +1,213 @@
+"""An expression as Python source: the writer the others write through.
+
+The checker (``meeple.dsl.compiler.Compiler``) walks every expression once, reports errors and
+gives each node its type (``PyGen.types``); each top-level expression (a condition, an
+amount, a choice's source ...) is then written here as one Python expression with its
+setup lines (``region``). Why source and not closures: a closure tree pays a Python call
+per node per evaluation; a comprehension's condition ``c.cost <= coins and not any(...)``
+was a dozen calls per item. Generated, it is one loop with inline tests.
+
+Each kind of node is written by a method ``g_KIND`` of this writer or of one of its
+collaborators (``names``, ``operators``, ``walks``); a node none of them writes is
+evaluated by its closure instead (``fallback``: only where it reads no variable that
+exists only in generated code). Within one region a pure call repeated (``holder(d)``
+three times) is made once.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
+from .. import ast as A
+from ..hoist import free_names
+from ..typesys import Type
+from .context import Ctx, Unsupported
+from .module import Module
+from .names import NameWriter
+from .operators import OperatorWriter
+from .walks import WalkWriter
+
+if TYPE_CHECKING:
+    from ..pygen import PyGen
+
+
+class ExprWriter:
+    """Writes checked expressions as Python source, through its collaborators by kind of node."""
+
+    def __init__(self, shared: "PyGen", module: Module):
+        self.shared = shared                  # the checker's tables and the compiler being run
+        self.module = module
+        self.g = shared.g
+        self.types: dict[int, Type] = shared.types    # node id -> type, filled by the checker
+        self.const, self.fresh = module.const, module.fresh
+        self.dry = False                      # counting calls for sharing: nested comprehensions are skipped
+        self.present: set[str] = set()        # made locals that hold a card for sure (walks over cards)
+        self.names = NameWriter(self)
+        self.operators = OperatorWriter(self)
+        self.walks = WalkWriter(self)
+        # kind of node -> the method writing it, whichever collaborator has it
+        self.kinds: dict[str, Callable[[Ctx, Any], str]] = {
+            name[2:]: getattr(writer, name)
+            for writer in (self, self.names, self.operators, self.walks) for name in dir(type(writer)) if name.startswith("g_")}
+
+    def region(self, ctx: Ctx, roots: list, write) -> tuple[list[str], str]:
+        """Write an expression region, sharing repeated pure calls (``holder(d)``
+        three times becomes one call): a first pass counts the calls' source,
+        a second writes them through a per-region cache. Returns (setup lines, expr)."""
+        saved = ctx.cse
+        counting: dict[str, int] = {}
+        ctx.cse = counting
+        mark = len(self.module.parts)
+        dry, self.dry = self.dry, True
+        try:
+            write()                           # dry run: counts calls (nested loops are not written)
+        finally:
+            self.dry = dry
+        del self.module.parts[mark:]
+        repeated = [s for s, n in counting.items() if n > 1]
+        shared = {s: self.fresh("s") for s in repeated}
+        used: set[str] = set()
+        ctx.cse = {"__share__": shared, "__used__": used}
+        out = write()
+        ctx.cse = saved
+        # a call counted twice may be written once after all (its text differs in the real run)
+        return [f"{v} = _U" for v in shared.values() if v in used], out
+
+    def shareable(self, ctx: Ctx, src: str) -> str:
+        cse = ctx.cse
+        # a call that charges the step budget runs each time, as its closure does (a walk inside
+        # is never shared either: the counting pass writes it as '_dry(...)', unlike the real one)
+        if cse is None or "_counted(" in src:
+            return src
+        shared = cse.get("__share__")
+        if shared is None:
+            cse[src] = cse.get(src, 0) + 1
+            return src
+        v = shared.get(src)
+        if v is None:
+            return src
+        cse["__used__"].add(v)
+        return f"({v} if {v} is not _U else ({v} := {src}))"
+
+    def type_of(self, node: A.Node) -> Type:
+        t = self.types.get(id(node))
+        if t is None:
+            raise Unsupported(type(node).__name__)
+        return t
+
+    def gen(self, ctx: Ctx, n: A.Node) -> str:
+        """Python source of one expression node (already checked); a list the checker
+        charges by its length is charged as it is made (``meeple.dsl.types.counted``)."""
+        src = self.wrap(ctx, n, self._gen(ctx, n))
+        where = self.list_plan(n)
+        return src if where is None else f"_counted(st, {src}, {self.const(where)})"
+
+    def cached(self, ctx: Ctx, n: A.Node) -> bool:
+        """Whether ``gen`` writes ``n`` through a cache."""
+        key = id(n)
+        return bool(((ctx.pyhoist and key in ctx.pyhoist) or (ctx.hoist and key in ctx.hoist))
+                    and not self.type_of(n).is_collection)
+
+    def wrap(self, ctx: Ctx, n: A.Node, src: str) -> str:
+        """What ``gen`` adds around the source of ``n`` (its cache); also used for a node
+        written by its parent in a loop (a chain's left side)."""
+        key = id(n)
+        if ctx.pyhoist and key in ctx.pyhoist and not self.type_of(n).is_collection:
+            v = ctx.pyhoist[key]
+            return f"({v} if {v} is not _U else ({v} := {src}))"
+        if ctx.hoist and key in ctx.hoist and not self.type_of(n).is_collection:
+            slot = ctx.hoist[key]
+            c = self.fresh("c")
+            return f"({c} if ({c} := L[{slot}]) is not _U else _cache(L, {slot}, {src}))"
+        return src
+
+    def _gen(self, ctx: Ctx, n: A.Node) -> str:
+        method = self.kinds.get(type(n).__name__)
+        if method is None:
+            return self.fallback(ctx, n)
+        return method(ctx, n)
+
+    def fallback(self, ctx: Ctx, n: A.Node) -> str:
+        """Evaluate ``n`` with its closure: only where it reads no generated-only variable."""
+        if free_names(n) & set(ctx.py) or ctx.unit is None:
+            raise Unsupported(type(n).__name__)
+        comp = self.shared.comp
+        self.shared.depth += 1
+        folded = comp.folded          # compiled again here: its steps were counted when it was checked
+        try:
+            fn, _ = comp.x_kinds[type(n).__name__](ctx.unit, n)
+        finally:
+            self.shared.depth -= 1
+            comp.folded = folded
+        return f"{self.const(fn)}(st, fr)"
+
+    def me(self, ctx: Ctx) -> str:
+        if ctx.me_bound:
+            return "fr.me"
+        m = self.fresh("t")
+        return f"({m} if ({m} := fr.me) is not None and {m} >= 0 else _me(st, fr))"
+
+    def g_Int(self, ctx, n):
+        return self.const(n.value)
+
+    def g_Str(self, ctx, n):
+        return self.const(n.value)
+
+    def g_Bool(self, ctx, n):
+        return "True" if n.value else "False"
+
+    def g_NoneLit(self, ctx, n):
+        return "None"
+
+    def g_Me(self, ctx, n):
+        return self.me(ctx)
+
+    def g_This(self, ctx, n):
+        return "fr.this"
+
+    def g_ListLit(self, ctx, n):
+        return "[" + ", ".join(self.gen(ctx, i) for i in n.items) + "]"
+
+    def test(self, ctx: Ctx, n: A.Node) -> str:
+        """Source for a condition whose truth alone matters (an 'and' chain needs no bool())."""
+        if isinstance(n, A.Binary) and n.op in ("and", "or") and not (ctx.hoist and id(n) in ctx.hoist) \
+                and not (ctx.pyhoist and id(n) in ctx.pyhoist):
+            return self.chain(ctx, n)
+        return self.gen(ctx, n)
+
+    def chain(self, ctx: Ctx, n: A.Binary) -> str:
+        return "(" + f" {n.op} ".join(self.test(ctx, node) for node in A.operands(n)) + ")"
+
+    def g_Unary(self, ctx, n):
+        if n.op == "not":
+            return f"(not {self.test(ctx, n.operand)})"
+        return f"(-{self.gen(ctx, n.operand)})"
+
+    def g_Cond(self, ctx, n):
+        return f"({self.gen(ctx, n.then)} if {self.test(ctx, n.test)} else {self.gen(ctx, n.other)})"
+
+    def walk_plan(self, node: A.Node) -> tuple[int, Any]:
+        """How the checker charges the walk ``node``: (factor, where); (0, None) when folded."""
+        found = self.shared.comp.walks.get(id(node))
+        return (found[1], found[2]) if found is not None and found[0] is node else (0, None)
+
+    def list_plan(self, node: A.Node) -> Optional[Any]:
+        """Where the checker charges the list ``node`` gives by its length, or None (folded)."""
+        found = self.shared.comp.lists.get(id(node))
+        return found[1] if found is not None and found[0] is node else None
+
+    @staticmethod
+    def plain(src: str) -> bool:
+        """Source that is a variable read: evaluating it twice costs nothing and gives the same."""
+        return src.isidentifier() or (src.startswith("L[") and src[2:-1].isdigit())
+
+    def bind(self, src: str) -> tuple[str, str]:
+        """(first use, later uses) of a value used more than once."""
+        if self.plain(src):
+            return src, src
+        t = self.fresh("t")
+        return f"({t} := {src})", t
+
+    def guard(self, a: str, a1: str) -> str:
+        """'x is not None and ' before a test of x, unless x is an item of a walk over
+        cards (a zone, a kind's cards), which is never none."""
+        return "" if a in self.present else f"{a1} is not None and "

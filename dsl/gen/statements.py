@@ -1,0 +1,353 @@
+"""A run of statements that never pauses (``meeple.dsl.gen.runs.fusable``) as one function:
+native if/for/while, every loop charged steps as its closure charges it, a line table
+back to the YAML (each line written with the span of its statement).
+
+The checker walks the run first, with ``PyGen.fusing`` set, and leaves what this writer
+needs in the side tables (``PyGen.info``: slots and plans by statement; ``PyGen.actions``:
+a statement's closure, for one written as a call of it; ``PyGen.last_src``: each
+expression's source). A generated function takes ``(state, frame)`` like a closure, reads
+and writes the same frame locals and raises the same errors, so the instruction layout,
+saved games and logs are the same with either back end.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .. import ast as A
+from ..runtime import Frame
+from ..steps import Where
+from ..types import MAX_NUMBER, STOP, Fn, Unit
+from ..typesys import INT, AnyT, Card, List, Zone
+from .module import Module, headline
+from .runs import interpret
+
+if TYPE_CHECKING:
+    from ..pygen import PyGen
+
+
+class _Writer:
+    """Lines of a generated run of statements, each with the span of its rule."""
+
+    def __init__(self, comp: Any, unit: Unit):
+        self.comp = comp
+        self.unit = unit
+        self.lines: list[tuple[int, str, Any]] = []
+        self.fallback: Any = None
+
+    def line(self, depth: int, text: str, span: Any) -> None:
+        self.lines.append((depth, text, span))
+
+    def span(self, s: A.Node) -> Any:
+        return self.comp.span(self.unit, s.pos)
+
+
+class RunWriter:
+    """Writes runs of statements (``write``), each kind by its ``w_KIND`` method; a kind with
+    none, or one that declines, is a call of its closure."""
+
+    def __init__(self, shared: "PyGen", module: Module):
+        self.shared = shared                  # the checker's tables and the compiler being run
+        self.module = module
+        self.g = shared.g
+        self.info = shared.info               # statement id -> what the checker decided of it
+        self.const, self.fresh, self.function_source = module.const, module.fresh, module.function_source
+        self.callers: dict[str, str] = {}      # procedure run in place -> made name of the function calling it
+        self.step_names: dict[str, str] = {}   # procedure run in place -> the made name of its steps (see ``finish``)
+
+    def write(self, unit: Unit, run: tuple, nxt: int, scratch: list) -> Fn:
+        """Write a checked run of statements as one instruction (a function of
+        (state, frame) returning the next instruction, or STOP)."""
+        w = _Writer(self.shared.comp, unit)
+        w.fallback = interpret(scratch, nxt)
+        try:
+            for s in run:
+                self.stmt(w, s, 1)
+        finally:
+            self.shared.forget()
+        name = self.fresh("i")
+        body = ["    " * (depth - 1) + text for depth, text, _ in w.lines] + [f"return {nxt}"]
+        source = self.function_source(name, body)
+        first = source.count("\n") + 1 - len(body)     # the line of its first statement (after 'L = fr.locals', if any)
+        spans = [(first + k, span) for k, (_, _, span) in enumerate(w.lines)]
+        return self.module.define(name, source, w.fallback, spans, headline(self.module.rule, w.span(run[0])))
+
+    def expr_src(self, w: "_Writer", node: A.Node, depth: int, span: Any) -> str:
+        """An expression of a statement being written, with its setup lines: written into
+        the run, so its own generated function is left out of the module (``finish``)."""
+        setup, src, fn = self.shared.last_src[id(node)]
+        if fn is not None:
+            self.shared.inlined.add(fn)
+        for line in setup:
+            w.line(depth, line, span)
+        return src
+
+    def stmt(self, w: "_Writer", s: A.Node, depth: int) -> None:
+        span = w.span(s)
+        method = getattr(self, "w_" + type(s).__name__, None)
+        if method is None or not method(w, s, depth, span):
+            action = self.shared.actions[id(s)]
+            w.line(depth, f"{self.const(action)}(st, fr)", span)
+
+    def body(self, w: "_Writer", stmts: tuple, depth: int, span: Any) -> None:
+        if not stmts:
+            w.line(depth, "pass", span)
+        for b in stmts:
+            self.stmt(w, b, depth)
+
+    def charge(self, w: "_Writer", depth: int, n: str, factor: int, where: Where, span: Any) -> None:
+        """Lines charging ``n`` items (source) ``factor`` steps each, as the checker decided
+        for the statement at ``where`` (nothing when 0: its steps are folded)."""
+        for line in self.module.charged(n, factor, self.const(where)):
+            w.line(depth, line, span)
+
+    def me_src(self) -> str:
+        m = self.fresh("t")
+        return f"({m} if ({m} := fr.me) is not None and {m} >= 0 else _me(st, fr))"
+
+    def w_Let(self, w, s, depth, span):
+        w.line(depth, f"L[{self.info[id(s)]}] = {self.expr_src(w, s.value, depth, span)}", span)
+        return True
+
+    def w_Set(self, w, s, depth, span):
+        g = self.g
+        x = self.fresh("x")
+        w.line(depth, f"{x} = {self.expr_src(w, s.value, depth, span)}", span)
+        target, vt = self.info[id(s)]
+        kind = target[0]
+        if vt == INT and kind != "local":      # a number kept in the game is bounded (MAX_NUMBER)
+            w.line(depth, f"if {x} is not None and not {-MAX_NUMBER} <= {x} <= {MAX_NUMBER}:", span)
+            w.line(depth + 1, f"_big({x})", span)
+        if kind == "local":
+            w.line(depth, f"L[{target[1]}] = {x}", span)
+        elif kind == "gvar":
+            w.line(depth, f"st.gvars[{target[1]}] = {x}", span)
+        elif kind == "pvar":
+            p = self.expr_src(w, target[2], depth, span)
+            w.line(depth, f"st.pvars[{p} * {g.npvars} + {target[1]}] = {x}", span)
+        elif kind == "res":
+            r = target[1]
+            p = self.expr_src(w, target[2], depth, span)
+            self.clamp(w, x, r, depth, span)
+            w.line(depth, f"st.res[{p} * {g.nres} + {r}] = {x}", span)
+        else:
+            c = self.expr_src(w, target[2], depth, span)
+            w.line(depth, f"st.cvars[{c} * {g.ncvars} + {target[1]}] = {x}", span)
+        return True
+
+    def clamp(self, w, x: str, r: int, depth: int, span) -> None:
+        lo, hi = self.g.res_min[r], self.g.res_max[r]
+        if lo is not None:
+            w.line(depth, f"if {x} < {self.const(lo)}:", span)
+            w.line(depth + 1, f"{x} = {self.const(lo)}", span)
+        if hi is not None:
+            w.line(depth, f"if {x} > {self.const(hi)}:", span)
+            w.line(depth + 1, f"{x} = {self.const(hi)}", span)
+
+    def w_Counter(self, w, s, depth, span):
+        if s.verb not in ("gain", "lose", "give"):
+            return False
+        g = self.g
+        r = g.res_index[s.resource]
+        p, i, x = self.fresh("p"), self.fresh("i"), self.fresh("x")
+        who = self.expr_src(w, s.other, depth, span) if s.verb == "give" else self.me_src()
+        w.line(depth, f"{p} = {who}", span)
+        w.line(depth, f"{i} = {p} * {g.nres} + {r}", span)
+        amount = f"st.res[{i}]" if s.amount.expr is None else self.expr_src(w, s.amount.expr, depth, span)
+        w.line(depth, f"{x} = {amount}", span)
+        w.line(depth, f"if {x} < 0:", span)
+        w.line(depth + 1, f"raise _negative({self.const(s.verb)}, {x}, {self.const(s.resource)})", span)
+        w.line(depth, f"{x} = st.res[{i}] {'-' if s.verb == 'lose' else '+'} {x}", span)
+        self.clamp(w, x, r, depth, span)
+        if s.verb == "lose" and g.res_min[r] is None:       # unbounded that way: MAX_NUMBER bounds it
+            w.line(depth, f"if {x} < {-MAX_NUMBER}:", span)
+            w.line(depth + 1, f"_big({x})", span)
+        elif s.verb != "lose" and g.res_max[r] is None:
+            w.line(depth, f"if {x} > {MAX_NUMBER}:", span)
+            w.line(depth + 1, f"_big({x})", span)
+        w.line(depth, f"st.res[{i}] = {x}", span)
+        return True
+
+    def w_Move(self, w, s, depth, span):
+        t = self.info[id(s.what)]
+        what = self.expr_src(w, s.what, depth, span)
+        cs, c, z = self.fresh("cs"), self.fresh("c"), self.fresh("z")
+        if isinstance(t, Zone):
+            w.line(depth, f"{cs} = st.zones[{what}][:]", span)
+        elif isinstance(t, List) and isinstance(t.elem_t, (Card, AnyT)):
+            w.line(depth, f"{cs} = {what}", span)
+        else:
+            w.line(depth, f"{c} = {what}", span)
+            w.line(depth, f"{cs} = [] if {c} is None else [{c}]", span)
+        factor, where, check = self.info[id(s)]
+        self.charge(w, depth, f"len({cs})", factor, where, span)         # a step a card (unless folded)
+        if check is not None:                # a move the checker cannot type: each card's kind is checked
+            w.line(depth, f"{self.const(check)}({cs})", span)
+        w.line(depth, f"{z} = {self.expr_src(w, s.to, depth, span)}", span)
+        w.line(depth, f"for {c} in {cs}:", span)
+        if s.bottom:
+            w.line(depth + 1, f"_move(st, {c}, {z}, True)", span)
+            return True
+        # a move to the top, written out (the commonest statement of all)
+        o = self.fresh("o")
+        w.line(depth + 1, f"{o} = st.loc[{c}]", span)
+        # copy-on-write (meeple.dsl.types.own_zone): a list not owned is copied first; owned, no call
+        w.line(depth + 1, f"(st.zones[{o}] if st.own[{o}] else _own(st, {o})).remove({c})", span)
+        w.line(depth + 1, f"(st.zones[{z}] if st.own[{z}] else _own(st, {z})).append({c})", span)
+        w.line(depth + 1, f"if {o} != {z}:", span)
+        w.line(depth + 2, f"st.loc[{c}] = {z}", span)
+        w.line(depth + 2, "if st.track is not None:", span)
+        w.line(depth + 3, f"st.track.add(({z}, {c}))", span)
+        return True
+
+    def w_If(self, w, s, depth, span):
+        d = depth
+        for k, (cond, body) in enumerate(s.branches):
+            if k:
+                w.line(d, "else:", span)
+                d += 1
+            w.line(d, f"if {self.expr_src(w, cond, d, span)}:", span)
+            self.body(w, body, d + 1, span)
+        if s.orelse:
+            w.line(d, "else:", span)
+            self.body(w, s.orelse, d + 1, span)
+        return True
+
+    def w_ForEach(self, w, s, depth, span):
+        """Charged as the closure's start charges it: the filter's items, then the rounds."""
+        items, var, idx, zone, plan, where = self.info[id(s)]
+        v = self.fresh("v")
+        if s.order is not None:      # sorted walks keep their closure (a stable sort with none last), which charges
+            w.line(depth, f"{self.const(self.shared.actions[id(s)])}(st, fr)", span)
+        else:                        # the walk's items, as the closure takes them: a zone is copied first
+            src = self.expr_src(w, s.source, depth, span)
+            seq = f"st.zones[{src}][:]" if zone else src
+            if s.cond is None:
+                w.line(depth, f"L[{items}] = {seq}", span)
+            else:
+                kept, walked = self.fresh("x"), self.fresh("x")
+                w.line(depth, f"{walked} = {seq}", span)
+                self.charge(w, depth, f"len({walked})", plan[0], where, span)
+                w.line(depth, f"{kept} = []", span)
+                w.line(depth, f"for {v} in {walked}:", span)
+                w.line(depth + 1, f"L[{var}] = {v}", span)
+                w.line(depth + 1, f"if {self.expr_src(w, s.cond, depth + 1, span)}:", span)
+                w.line(depth + 2, f"{kept}.append({v})", span)
+                w.line(depth, f"L[{items}] = {kept}", span)
+            self.charge(w, depth, f"len(L[{items}])", plan[2], where, span)
+            w.line(depth, f"L[{idx}] = 0", span)      # the locals as the closures leave them
+        w.line(depth, f"for {v} in L[{items}]:", span)
+        w.line(depth + 1, f"L[{var}] = {v}", span)
+        self.body(w, s.body, depth + 1, span)
+        w.line(depth, f"L[{items}] = None", span)
+        return True
+
+    def w_Shuffle(self, w, s, depth, span):
+        factor, where = self.info[id(s)]
+        if not factor:
+            w.line(depth, f"st.shuffle(_wz(st, {self.expr_src(w, s.zone, depth, span)}))", span)
+            return True
+        z = self.fresh("z")
+        w.line(depth, f"{z} = _wz(st, {self.expr_src(w, s.zone, depth, span)})", span)
+        self.charge(w, depth, f"len({z})", factor, where, span)        # a step a card
+        w.line(depth, f"st.shuffle({z})", span)
+        return True
+
+    def w_Repeat(self, w, s, depth, span):
+        """Every round charged as the loop starts (unless folded), as the closure charges them."""
+        factor, where = self.info[id(s)]
+        count = self.expr_src(w, s.count, depth, span)
+        if factor:
+            n = self.fresh("x")
+            w.line(depth, f"{n} = {count}", span)
+            w.line(depth, f"if {n} > 0:", span)
+            self.charge(w, depth + 1, n, factor, where, span)
+            count = n
+        w.line(depth, f"for _ in range({count}):", span)
+        self.body(w, s.body, depth + 1, span)
+        return True
+
+    def w_While(self, w, s, depth, span):
+        """Charged each time the condition is tested, as the closure's head charges it."""
+        steps, where = self.info[id(s)]
+        w.line(depth, "while True:", span)
+        self.charge(w, depth + 1, str(steps), 1, where, span)
+        w.line(depth + 1, f"if not {self.expr_src(w, s.cond, depth + 1, span)}:", span)
+        w.line(depth + 2, "break", span)
+        self.body(w, s.body, depth + 1, span)
+        return True
+
+    def w_As(self, w, s, depth, span):
+        m = self.fresh("m")
+        w.line(depth, f"{m} = fr.me", span)
+        w.line(depth, f"fr.me = {self.expr_src(w, s.player, depth, span)}", span)
+        self.body(w, s.body, depth, span)
+        w.line(depth, f"fr.me = {m}", span)
+        return True
+
+    def w_Log(self, w, s, depth, span):
+        w.line(depth, f"st.events.append({self.const(s.text)})", span)
+        return True
+
+    def w_Require(self, w, s, depth, span):
+        message = s.message or "a requirement does not hold"
+        w.line(depth, f"if not {self.expr_src(w, s.cond, depth, span)}:", span)
+        w.line(depth + 1, f"raise _Refusal({self.const(message)})", span)
+        return True
+
+    def w_CallProc(self, w, s, depth, span):
+        """A call of a procedure that never pauses (``inline_procedures``): a Python call,
+        or, when its body does nothing, only its arguments (their errors still count)."""
+        args = [self.expr_src(w, a, depth, span) for a in s.args]
+        if not self.shared.inline_procs[s.name]:
+            # its run is charged as the closure's call charges it (``Code.steps``), known once every
+            # unit is compiled: a made name, written as its number by ``finish``
+            steps = self.step_names.get(s.name)
+            if steps is None:
+                steps = self.step_names[s.name] = self.fresh("n")
+            w.line(depth, f"if {steps}:", span)
+            self.charge(w, depth + 1, steps, 1, Where(w.unit.origin, s.pos), span)
+        if self.shared.inline_procs[s.name]:
+            w.line(depth, f"({', '.join(args)},)" if args else "pass", span)
+            return True
+        made = self.callers.get(s.name)
+        if made is None:
+            made = self.callers[s.name] = self.fresh("p")
+        w.line(depth, f"{made}(st, fr{''.join(', ' + a for a in args)})", span)
+        return True
+
+    def w_Stop(self, w, s, depth, span):
+        w.line(depth, f"return {STOP}", span)
+        return True
+
+    def write_callers(self) -> None:
+        """One function per procedure that generated runs call in place: it makes the
+        callee's frame (its parameters, then empty locals) and names the callee's
+        errors as the run loop would (``named_error``), so a rule error says
+        '(in procedure NAME)' wherever the procedure runs."""
+        result = self.g.result
+        for name, made in self.callers.items():
+            ci = result.proc_code[name]
+            code = result.codes[ci]
+            nparams = len(self.g.proc_defs[name].params)
+            params = [f"a{i}" for i in range(nparams)]
+            rest = max(0, code.nlocals - nparams)
+            loc = "[" + ", ".join(params + ["None"] * rest) + "]" if rest <= 32 else \
+                  "[" + ", ".join(params) + f"] + [None] * {rest}"
+            run = self.const(code.direct if code.direct is not None else interpret(code.instrs, STOP))
+            span = self.const(code.spans[0] if code.spans else None)
+            k = self.const(code)
+            # One frame per procedure, reused: a procedure run in place is in no cycle of
+            # calls, so it never runs twice at once, and no state keeps its frame.
+            frame = self.const(Frame(ci, 0, [], -1, -1))
+            lines = [f"def {made}(st, fr{''.join(', ' + p for p in params)}):",
+                     f"    F = {frame}",
+                     f"    F.locals = {loc}",
+                     "    F.me = fr.me",
+                     "    F.this = fr.this",
+                     "    try:",
+                     f"        {run}(st, F)",
+                     "    except _ME as _err:",
+                     f"        raise _named(st.game, _err, {k}, {span} if {span} is not None else _err.span, st, F)",
+                     "    except _RF as _exc:",
+                     f"        raise _named(st.game, _exc, {k}, {span}, st, F) from None"]
+            self.module.helper(made, "\n".join(lines), headline(f"procedure {name}, run in place", code.recipe[1].span if code.recipe else None))
