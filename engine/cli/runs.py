@@ -36,9 +36,11 @@ from meeple.runtime.game import load_game
 @click.option("--records", "records_path", type=OutputFile(), default=None, help="write one CSV row per player per game")
 @click.option("--report", "report_path", type=ReportFile(), default=None,
               help="write a self-contained HTML report with plots (needs: pip install 'meeple[report]')")
+@click.option("--metrics/--no-metrics", default=True, show_default=True,
+              help="the game-shape metrics: length, branching, forced decisions, lead changes, drama, decisiveness, margin")
 def simulate(game_name: str, games: int, players: int, seed: int, workers: str, bots: str, evaluation: str,
              option_pairs: tuple[str, ...], fmt: str, backend: str, address: str, records_path: Optional[str],
-             report_path: Optional[str]) -> None:
+             report_path: Optional[str], metrics: bool) -> None:
     """Play many games with bots and report win rates and scores with 95% intervals."""
     from meeple.workbench.simulate import RecordsUnwritable, SimConfig, format_text, simulate as run_sim
     distinct(records=records_path, report=report_path)
@@ -51,7 +53,7 @@ def simulate(game_name: str, games: int, players: int, seed: int, workers: str, 
     k = arguments.workers(workers)
     options = arguments.options(game, option_pairs)
     cfg = SimConfig(game_name, games, players, seed, max(1, k), bots, tuple(sorted(options.items())), evaluation,
-                    backend=backend, address=address)
+                    backend=backend, address=address, metrics=metrics)
     # --records rows are written as each game finishes (meeple.workbench.simulate.RecordWriter), into a
     # file beside the one named, put in its place once the run is over (engine/core/outputs.py)
     records = replacement(records_path) if records_path else None
@@ -101,8 +103,11 @@ def simulate(game_name: str, games: int, players: int, seed: int, workers: str, 
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--report", "report_path", type=ReportFile(), default=None,
               help="write an HTML report with both side by side (needs: pip install 'meeple[report]')")
+@click.option("--metrics/--no-metrics", default=True, show_default=True,
+              help="compare the game-shape metrics too (as simulate's --metrics)")
 def compare_cmd(base: str, variant: Optional[str], games: int, players: int, seed: int, workers: str, bots: str,
-                evaluation: str, sets: tuple[str, ...], option_pairs: tuple[str, ...], fmt: str, report_path: Optional[str]) -> None:
+                evaluation: str, sets: tuple[str, ...], option_pairs: tuple[str, ...], fmt: str, report_path: Optional[str],
+                metrics: bool) -> None:
     """Play the same games (seeds, bots) with BASE and with VARIANT (a pack, an
     expansion, or BASE with --set changes) and report every difference, with
     its 95% interval and whether it is significant: the significant first, then
@@ -126,8 +131,8 @@ def compare_cmd(base: str, variant: Optional[str], games: int, players: int, see
         arguments.agents(g, bots, players, 0, evaluation)
     options = tuple(sorted(arguments.options(game, option_pairs).items()))
     k = arguments.workers(workers)
-    a = SimConfig(base, games, players, seed, k, bots, options, evaluation)
-    b = SimConfig(vname, games, players, seed, k, bots, options, evaluation, tuple(sets))
+    a = SimConfig(base, games, players, seed, k, bots, options, evaluation, metrics=metrics)
+    b = SimConfig(vname, games, players, seed, k, bots, options, evaluation, tuple(sets), metrics=metrics)
     try:
         if sys.stderr.isatty():
             from meeple.workbench.progress import Progress
