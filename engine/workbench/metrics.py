@@ -29,7 +29,7 @@ bounded by the distinct lengths, never a list of games.
 from __future__ import annotations
 
 import math
-from operator import attrgetter, itemgetter
+from operator import attrgetter, itemgetter, ne, sub
 from typing import Callable, NamedTuple, Optional, Sequence
 
 from meeple.workbench.tally import Series, normal_interval, wilson
@@ -72,33 +72,27 @@ def game_shape(menus: list[int], judged: Sequence[Sequence[float]], scores: Sequ
       position; ``decided``: the index of the first position where a winner's value is
       above it, over the number of positions (1 when none is, as when none was judged).
     """
+    n = len(judged)
     losers = [p for p in range(len(scores)) if p not in winners]
-    k = len(winners)
-    leads = 0
-    drama = drama_max = 0.0
-    last: Optional[list] = None
-    threshold = -math.inf
-    for values in judged:       # a few dozen positions a game: kept to plain loops
-        top = max(values)
-        leaders = [p for p, v in enumerate(values) if v == top]
-        if leaders != last and last is not None:
-            leads += 1
-        last = leaders
-        gap = top - sum(values[p] for p in winners) / k if k else 0.0
-        drama += gap
-        if gap > drama_max:
-            drama_max = gap
-        for p in losers:
-            if values[p] > threshold:
-                threshold = values[p]
-    decided = 1.0
-    for i, values in enumerate(judged):
-        if any(values[p] > threshold for p in winners):
-            decided = i / len(judged)
-            break
     margin = min(scores[p] for p in winners) - max(scores[p] for p in losers) if losers and winners else 0
-    return GameShape(len(menus), sum(menus), max(menus, default=0), menus.count(1), leads,
-                     drama / len(judged) if judged else 0.0, drama_max, decided, margin)
+    shape = GameShape(len(menus), sum(menus), max(menus, default=0), menus.count(1), 0, 0.0, 0.0, 1.0, margin)
+    if not n or not winners:
+        return shape
+    # a few dozen positions a game, once for every game of a run: by columns, in builtins
+    tops = list(map(max, judged))
+    leaders = [v.index(t) if v.count(t) == 1 else tuple(p for p, x in enumerate(v) if x == t)
+               for v, t in zip(judged, tops)]
+    leads = sum(map(ne, leaders, leaders[1:]))
+    columns = list(zip(*judged))
+    if len(winners) == 1:
+        ahead = columns[winners[0]]
+        gaps = list(map(sub, tops, ahead))
+    else:               # the winners' mean gap; a winner's best value is what passes the threshold
+        ahead = list(map(max, zip(*(columns[p] for p in winners))))
+        gaps = [t - sum(v[p] for p in winners) / len(winners) for v, t in zip(judged, tops)]
+    threshold = max(max(columns[p]) for p in losers) if losers else -math.inf
+    decided = next((i / n for i, v in enumerate(ahead) if v > threshold), 1.0)
+    return shape._replace(lead_changes=leads, drama=sum(gaps) / n, drama_max=max(gaps), decided=decided)
 
 
 class Probe:
@@ -114,7 +108,7 @@ class Probe:
 
     def see(self, st) -> None:
         budget = st.budget              # the rules' steps are theirs: an evaluation has a budget of its own
-        self.judged.append(list(self.every(st)))
+        self.judged.append(self.every(st))      # a new list each time
         st.budget = budget
 
     def shape(self, log: list, scores: list, winners: list) -> GameShape:
@@ -236,7 +230,8 @@ def _histogram(hist: dict[str, int], bins: int = 8) -> str:
     for k, v in counts.items():
         start = lo + (k - lo) // width * width
         ranges[start] = ranges.get(start, 0) + v
-    return ", ".join(f"{k}-{min(hi, k + width - 1)}: {100 * v / n:.1f}%" for k, v in sorted(ranges.items()))
+    return ", ".join(f"{k if min(hi, k + width - 1) == k else f'{k}-{min(hi, k + width - 1)}'}: {100 * v / n:.1f}%"
+                     for k, v in sorted(ranges.items()))
 
 
 def format_shape(d: dict) -> list[str]:
