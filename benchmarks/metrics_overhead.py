@@ -10,6 +10,10 @@ games (checked: the same decisions and scores). Rounds alternate (off, on, off, 
 so that both see the same drift of a shared machine; it prints each round, each side's
 best round and their ratio, and the median of the rounds' ratios (the aim, issue 23:
 on / off below 1.10).
+
+On a busy machine CPU time drifts with the neighbours; ``benchmarks/metrics_overhead.sh``
+counts instructions instead (valgrind), which do not: ``--side on`` or ``--side off`` plays
+one side once, untimed, for it to count.
 """
 from __future__ import annotations
 
@@ -44,12 +48,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--bots", default="random")
+    ap.add_argument("--side", choices=["on", "off"], help="play this side once, untimed (for valgrind to count)")
     args = ap.parse_args(argv)
     if args.games < 1 or args.rounds < 1:
         ap.error("--games and --rounds must be at least 1")
     game = load_game(args.pack)
     for metrics in (False, True):          # one-off: the bots' evaluation, the card tables
         side(game, args.pack, args.players, args.seed, 1, args.bots, metrics)
+    if args.side:
+        print(side(game, args.pack, args.players, args.seed, args.games, args.bots, args.side == "on")[0], "decisions")
+        return 0
     print(f"{args.pack} {args.players}p, {args.games} games (seed {args.seed}, {args.bots} bots) a round, "
           f"{args.rounds} rounds, CPU time, one process")
     print(f"{'round':<7}{'off s':>10}{'on s':>10}{'on/off':>9}")
