@@ -37,7 +37,8 @@ from meeple.runtime.game import load_game
 @click.option("--report", "report_path", type=ReportFile(), default=None,
               help="write a self-contained HTML report with plots (needs: pip install 'meeple[report]')")
 @click.option("--metrics/--no-metrics", default=True, show_default=True,
-              help="the game-shape metrics: length, branching, forced decisions, lead changes, drama, decisiveness, margin")
+              help="measure the game's shape: length, branching, forced decisions, lead changes, drama, decisiveness, "
+                   "winning margin (--no-metrics: none of it, and none of its cost)")
 def simulate(game_name: str, games: int, players: int, seed: int, workers: str, bots: str, evaluation: str,
              option_pairs: tuple[str, ...], fmt: str, backend: str, address: str, records_path: Optional[str],
              report_path: Optional[str], metrics: bool) -> None:
@@ -104,7 +105,7 @@ def simulate(game_name: str, games: int, players: int, seed: int, workers: str, 
 @click.option("--report", "report_path", type=ReportFile(), default=None,
               help="write an HTML report with both side by side (needs: pip install 'meeple[report]')")
 @click.option("--metrics/--no-metrics", default=True, show_default=True,
-              help="compare the game-shape metrics too (as simulate's --metrics)")
+              help="compare the game's shape too, game by game (as simulate measures it; --no-metrics leaves it out)")
 def compare_cmd(base: str, variant: Optional[str], games: int, players: int, seed: int, workers: str, bots: str,
                 evaluation: str, sets: tuple[str, ...], option_pairs: tuple[str, ...], fmt: str, report_path: Optional[str],
                 metrics: bool) -> None:
