@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 from operator import attrgetter, itemgetter, ne, sub
-from typing import Callable, NamedTuple, Optional, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 from meeple.workbench.tally import Series, normal_interval, wilson
 
