@@ -237,3 +237,20 @@ def test_the_cli_measures_by_default_and_not_with_no_metrics():
     text = run()
     assert "game shape (positions judged by the pack's score: evaluation, once a round):" in text
     assert "lead changes" in text and "decided at" in text and "winning margin" in text
+
+
+def test_the_cost_benchmark_plays_the_same_games_on_both_sides(capsys):
+    """benchmarks/metrics_overhead.py: the metrics on and off play the same games (the
+    same decisions and scores, or it stops with 1), and it prints both times side by side."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("metrics_overhead", REPO / "benchmarks" / "metrics_overhead.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.main(["citadels", "--players", "3", "--games", "3", "--rounds", "2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].split() == ["round", "off", "s", "on", "s", "on/off"]
+    assert [line.split()[0] for line in out[2:5]] == ["1", "2", "best"]
+    assert out[5].startswith("median of the rounds' ratios: ") and "the same games on both sides" in out[5]
+    for side in ("on", "off"):          # one side once, for valgrind to count (metrics_overhead.sh)
+        assert bench.main(["citadels", "--players", "3", "--games", "3", "--side", side]) == 0
+        assert capsys.readouterr().out.endswith(" decisions\n")
