@@ -16,8 +16,8 @@ Two departures, both for cost and both documented there:
   the bots use, so figures are in the evaluation's points.
 - Ludii judges the position before every move; here the position is judged once a
   round, at the round's first decision. Every decision would cost about a quarter of a
-  random game (measured for issue 23: 2.7 us for four players' evaluations against
-  11 us a decision in Citadels); once a round costs about 1%. At a round's start every
+  random game (measured for issue 23 in a shipped game: 2.7 us for four players'
+  evaluations against 11 us a decision); once a round costs about 1%. At a round's start every
   player has had as many turns as the others, so the leader is not merely whoever moved
   last. The setup (round 0) is not judged, as Ludii leaves out a game's placement moves.
 
