@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from meeple.cli import main
+from meeple.cli.group import ExitCode
 from meeple.play.agents import make_agents
 from meeple.play.session import play
 from meeple.runtime.game import load_game
@@ -254,3 +255,23 @@ def test_the_cost_benchmark_plays_the_same_games_on_both_sides(capsys):
     for side in ("on", "off"):          # one side once, for valgrind to count (metrics_overhead.sh)
         assert bench.main(["citadels", "--players", "3", "--games", "3", "--side", side]) == 0
         assert capsys.readouterr().out.endswith(" decisions\n")
+
+
+def test_an_evaluation_that_breaks_stops_a_measured_run_whichever_way_it_plays():
+    """The metrics judge positions with the evaluation even when no bot does (random
+    bots): a fault in it stops the run as a bot's would, told the game's seed, whether
+    the game is played by ``Game.play_out`` (random) or choice by choice (greedy), and
+    the same first line either way. Without the metrics, random bots never evaluate."""
+    def run(*args):
+        r = CliRunner().invoke(main, ["simulate", MINIMAL, "-n", "2", "-p", "2", "--workers", "1",
+                                      "--eval", "gold / (size(hand) - size(hand))", *args])
+        assert r.exception is None or isinstance(r.exception, SystemExit)
+        return r
+    firsts = []
+    for bots in ("random", "greedy"):
+        r = run("--bots", bots)
+        assert r.exit_code == ExitCode.CONTENT_INVALID, r.output
+        firsts.append(r.stderr.splitlines()[0])
+    assert firsts[0] == firsts[1] and firsts[0].startswith("--eval:1:1: error: ") and "division by zero" in firsts[0]
+    assert "(game seed 0, " in firsts[0]
+    assert run("--bots", "random", "--no-metrics").exit_code == 0

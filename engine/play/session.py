@@ -84,7 +84,10 @@ def play(game: Game, players: int, seed: int, agents: list, on_decision: Optiona
             on_decision(st)
         if on_round is not None and st.round > told_round:
             told_round = st.round
-            on_round(st)
+            try:
+                on_round(st)
+            except RuleError as err:        # an evaluation it made broke: told the game's seed and choice
+                raise in_game(err, st) from None
         dec = st.pending
         agent = agents[dec.player]
         view = observation(game, st, agent, dec.player)
