@@ -6,9 +6,11 @@ What it compares: the same games, played twice in one process.
 - *bare*: the engine's fastest random playout, as ``benchmarks/bench.py`` times it
   (``Game.play_out``, each choice the seat's ``randrange`` of the number of options),
   with nothing recorded: no record of moves, no log read, no statistics.
-- *simulate*: ``meeple.workbench.simulate.simulate`` as ``meeple simulate PACK -p P --workers 1``
-  calls it (the pack already loaded, as the CLI hands it over), random bots, its
-  summary made (``to_dict``): what the designer's command costs beyond the games.
+- *simulate*: ``meeple.workbench.simulate.simulate`` as ``meeple simulate PACK -p P --workers 1
+  --no-metrics`` calls it (the pack already loaded, as the CLI hands it over), random bots,
+  its summary made (``to_dict``): what the designer's command costs beyond the games. The
+  game-shape metrics (on by default) have a benchmark of their own,
+  ``benchmarks/metrics_overhead.py``.
 Both use simulate's seeds: game i of a run with seed s has game seed ``s * 1_000_003 +
 i`` and seat p draws from ``Random(game seed * 7919 + p)``, as ``make_agents`` seeds a
 random bot; so both play the very same games (checked: the same number of decisions).
@@ -56,7 +58,7 @@ def bare(game: Game, players: int, seed: int, games: int) -> int:
 
 def simulated(game: Game, pack: str, players: int, seed: int, games: int) -> int:
     """The same games through ``simulate`` (1 worker) and its summary; the decisions made."""
-    summary = simulate(SimConfig(pack, games, players, seed, workers=1), game=game)
+    summary = simulate(SimConfig(pack, games, players, seed, workers=1, metrics=False), game=game)
     summary.to_dict()
     return summary.tally.decisions
 

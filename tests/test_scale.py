@@ -83,6 +83,8 @@ def test_simulate_gives_the_figures_of_the_lists(pack, games, players, seed, bot
     cfg = SimConfig(pack, games, players, seed, 1, bots)
     old = listed.simulate_listed(game, cfg).to_dict()
     new = simulate(cfg, game=game).to_dict()
+    assert "shape" in new           # measured by default, and changing no other figure (tests/test_game_shape.py has its own)
+    del new["shape"]
     same_figures(new, old)
 
 
@@ -94,7 +96,8 @@ def test_simulate_gives_the_figures_of_the_lists(pack, games, players, seed, bot
 ])
 def test_compare_gives_the_figures_of_the_lists(base, variant, sets, games, players):
     ga, gb = load_game(base), load_game(variant, sets)
-    a, b = SimConfig(base, games, players, 1), SimConfig(variant, games, players, 1, sets=sets)
+    # the lists had no game-shape metrics: without them, the false discovery rate is over the same metrics
+    a, b = SimConfig(base, games, players, 1, metrics=False), SimConfig(variant, games, players, 1, sets=sets, metrics=False)
     old = listed.compare_listed((ga, a), (gb, b))
     new = compare(a, b, games=(ga, gb))
     # metrics whose |d|/half ties (P2 and P4 of a mirror-image run) may come in either order: the lists'
@@ -206,10 +209,16 @@ def reachable(root) -> int:
 def test_a_summary_holds_no_more_objects_after_more_games():
     """A run's summary holds what the pack has (cards, distinct scores), not what its
     games were: 200 games leave it no larger than 50 (every game's record would add
-    150 objects and more)."""
+    150 objects and more). The game-shape metrics add their length histograms, bounded
+    by the distinct lengths: at most a key and a count for each length the 150 more
+    games met first."""
     game = load_game(MINIMAL)
-    sizes = [reachable(simulate(SimConfig(MINIMAL, n, 2, 4), game=game).tally) for n in (50, 200)]
+    sizes = [reachable(simulate(SimConfig(MINIMAL, n, 2, 4, metrics=False), game=game).tally) for n in (50, 200)]
     assert sizes[1] - sizes[0] <= 10, sizes
+    tallies = [simulate(SimConfig(MINIMAL, n, 2, 4), game=game).tally for n in (50, 200)]
+    sizes = [reachable(t) for t in tallies]
+    lengths = [len(t.shape.rounds) + len(t.shape.decisions) for t in tallies]
+    assert lengths[1] > lengths[0] and sizes[1] - sizes[0] <= 10 + 2 * (lengths[1] - lengths[0]), (sizes, lengths)
 
 
 def test_the_memory_of_a_run_does_not_grow_with_its_games():

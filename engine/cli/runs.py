@@ -36,9 +36,12 @@ from meeple.runtime.game import load_game
 @click.option("--records", "records_path", type=OutputFile(), default=None, help="write one CSV row per player per game")
 @click.option("--report", "report_path", type=ReportFile(), default=None,
               help="write a self-contained HTML report with plots (needs: pip install 'meeple[report]')")
+@click.option("--metrics/--no-metrics", default=True, show_default=True,
+              help="measure the game's shape: length, branching, forced decisions, lead changes, drama, decisiveness, "
+                   "winning margin (--no-metrics: none of it, and none of its cost)")
 def simulate(game_name: str, games: int, players: int, seed: int, workers: str, bots: str, evaluation: str,
              option_pairs: tuple[str, ...], fmt: str, backend: str, address: str, records_path: Optional[str],
-             report_path: Optional[str]) -> None:
+             report_path: Optional[str], metrics: bool) -> None:
     """Play many games with bots and report win rates and scores with 95% intervals."""
     from meeple.workbench.simulate import RecordsUnwritable, SimConfig, format_text, simulate as run_sim
     distinct(records=records_path, report=report_path)
@@ -51,7 +54,7 @@ def simulate(game_name: str, games: int, players: int, seed: int, workers: str, 
     k = arguments.workers(workers)
     options = arguments.options(game, option_pairs)
     cfg = SimConfig(game_name, games, players, seed, max(1, k), bots, tuple(sorted(options.items())), evaluation,
-                    backend=backend, address=address)
+                    backend=backend, address=address, metrics=metrics)
     # --records rows are written as each game finishes (meeple.workbench.simulate.RecordWriter), into a
     # file beside the one named, put in its place once the run is over (engine/core/outputs.py)
     records = replacement(records_path) if records_path else None
@@ -102,9 +105,11 @@ def simulate(game_name: str, games: int, players: int, seed: int, workers: str, 
 @click.option("--full", is_flag=True, help="list every figure in the text output (by default: the answer and the 10 clearest others)")
 @click.option("--report", "report_path", type=ReportFile(), default=None,
               help="write an HTML report with both side by side (needs: pip install 'meeple[report]')")
+@click.option("--metrics/--no-metrics", default=True, show_default=True,
+              help="compare the game's shape too, game by game (as simulate measures it; --no-metrics leaves it out)")
 def compare_cmd(base: str, variant: Optional[str], games: int, players: int, seed: int, workers: str, bots: str,
                 evaluation: str, sets: tuple[str, ...], option_pairs: tuple[str, ...], fmt: str, full: bool,
-                report_path: Optional[str]) -> None:
+                report_path: Optional[str], metrics: bool) -> None:
     """Play the same games (seeds, bots) with BASE and with VARIANT (a pack, an
     expansion, or BASE with --set changes) and say what changed: the changed
     values, the differences significant after the correction (then the
@@ -132,8 +137,8 @@ def compare_cmd(base: str, variant: Optional[str], games: int, players: int, see
     options = tuple(sorted(arguments.options(game, option_pairs).items()))
     changes = changed_values(diff_packs(game.pack, vgame.pack))
     k = arguments.workers(workers)
-    a = SimConfig(base, games, players, seed, k, bots, options, evaluation)
-    b = SimConfig(vname, games, players, seed, k, bots, options, evaluation, tuple(sets))
+    a = SimConfig(base, games, players, seed, k, bots, options, evaluation, metrics=metrics)
+    b = SimConfig(vname, games, players, seed, k, bots, options, evaluation, tuple(sets), metrics=metrics)
     try:
         if sys.stderr.isatty():
             from meeple.workbench.progress import Progress

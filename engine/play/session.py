@@ -41,14 +41,21 @@ def _by_count(agent) -> bool:
 
 def play(game: Game, players: int, seed: int, agents: list, on_decision: Optional[Callable[[State], None]] = None,
          track: bool = False, options: Optional[dict] = None,
-         on_choice: Optional[Callable[[State, object, int], None]] = None) -> State:
+         on_choice: Optional[Callable[[State, object, int], None]] = None,
+         on_round: Optional[Callable[[State], None]] = None) -> State:
     """Play a whole game with ``agents``. ``on_choice(st, decision, index)`` is told of
     every choice that stood (not refused), just after it was applied: choice number
     ``len(st.log) - 1``; a later refusal may undo choices already told of, and the
     choice made anew at that number is told of in turn. When every agent chooses
     from the number of options alone (random), the game is played by
     ``Game.play_out`` and ``on_choice`` is told as each choice is taken (counted in
-    ``st.choices()``), before its effects run."""
+    ``st.choices()``), before its effects run.
+
+    ``on_round(st)`` is told once a round, at the state where the round's first
+    decision is asked (before anyone chooses), whichever way the game is played; the
+    setup (round 0) is not a round. It costs a random playout one comparison a
+    decision, where a hook told of every choice would cost a call (the game-shape
+    metrics judge positions so: ``meeple.workbench.metrics``)."""
     st = game.new_state(players, seed, track=track, options=options)
     if on_decision is None and not game.compiled.can_refuse and all(_by_count(a) for a in agents):
         # agents that need neither a view nor labels (random): the rules go on where each
@@ -58,13 +65,29 @@ def play(game: Game, players: int, seed: int, agents: list, on_decision: Optiona
         empty: dict = {}
         picks = [getattr(a, "pick", None) or (lambda n, a=a: a.choose(empty, range(n))) for a in agents]
 
-        def choose(dec) -> int:
-            return picks[dec.player](len(dec.values))
+        if on_round is None:
+            def choose(dec) -> int:
+                return picks[dec.player](len(dec.values))
+        else:
+            told = [0]          # the last round told of
+
+            def choose(dec) -> int:
+                if st.round > told[0]:
+                    told[0] = st.round
+                    on_round(st)
+                return picks[dec.player](len(dec.values))
         game.play_out(st, choose, on_choice)
         return st
+    told_round = 0
     while not st.over:
         if on_decision is not None:
             on_decision(st)
+        if on_round is not None and st.round > told_round:
+            told_round = st.round
+            try:
+                on_round(st)
+            except RuleError as err:        # an evaluation it made broke: told the game's seed and choice
+                raise in_game(err, st) from None
         dec = st.pending
         agent = agents[dec.player]
         view = observation(game, st, agent, dec.player)

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 RATE = "win share"          # the unit of a rate, as compare's metrics name it
+RATES = (RATE, "share")     # and of the other fractions (forced decisions, decided at): percentages too
 SHORT = 10                  # other figures shown without --full
 
 
@@ -29,17 +30,17 @@ def rate(x: Optional[float]) -> str:
 
 def value(x: float, unit: str) -> str:
     """A figure in its unit: a rate as a percentage, anything else to 2 decimals."""
-    return rate(x) if unit == RATE else f"{x:.2f}"
+    return rate(x) if unit in RATES else f"{x:.2f}"
 
 
 def difference(x: float, unit: str) -> str:
     """A difference, without its unit: its interval, which follows it, names it."""
-    return f"{100 * x:+.1f}" if unit == RATE else f"{x:+.2f}"
+    return f"{100 * x:+.1f}" if unit in RATES else f"{x:+.2f}"
 
 
 def interval(ci: list, unit: str) -> str:
     """An interval in its estimate's unit: percentage points for rates."""
-    if unit == RATE:
+    if unit in RATES:
         return f"[{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}] pp"
     return f"[{ci[0]:+.2f}, {ci[1]:+.2f}]" + (f" {unit}" if unit else "")
 

@@ -18,6 +18,7 @@ from typing import Callable, Optional
 
 from meeple.runtime.game import Game, load_game
 from meeple.workbench.simulate import Outcome, SimConfig, Summary, _Folding, card_tables, play_runs
+from meeple.workbench.metrics import Moments, ShapeTally
 from meeple.workbench.tally import Tally, normal_interval, wilson
 
 
@@ -51,12 +52,53 @@ class Paired:
                 "significant": (lo > 0 or hi < 0) and lo != hi, "paired": True, "unit": self.unit}
 
 
+class FloatPaired:
+    """A per-game metric whose values are not whole numbers (a mean menu, a share),
+    paired as ``Paired`` pairs whole ones: the sides' sums in game order, and the
+    differences' running mean and sum of squared deviations (``Moments``)."""
+
+    __slots__ = ("name", "unit", "base", "variant", "d")
+
+    def __init__(self, name: str, unit: str):
+        self.name, self.unit = name, unit
+        self.base = self.variant = 0.0
+        self.d = Moments()
+
+    @property
+    def n(self) -> int:
+        return self.d.n
+
+    def add(self, b: float, v: float) -> None:
+        self.base += b
+        self.variant += v
+        self.d.add(v - b)
+
+    def to_dict(self) -> dict:
+        m, lo, hi = self.d.interval()
+        n = max(1, self.d.n)
+        return {"metric": self.name, "base": self.base / n, "variant": self.variant / n, "difference": m, "ci": [lo, hi],
+                "significant": (lo > 0 or hi < 0) and lo != hi, "paired": True, "unit": self.unit}
+
+
+# the game-shape metrics compare pairs (meeple.workbench.metrics; the rounds and the first
+# player's win rate are paired with the others): GameShape field or property, name, unit, whole?
+SHAPE_PAIRS = (("decisions", "decisions a game", "decisions", True),
+               ("branching", "options a decision (branching)", "options", False),
+               ("largest", "largest menu", "options", True),
+               ("forced_share", "forced decisions (one option)", "share", False),
+               ("lead_changes", "lead changes a game", "lead changes", True),
+               ("drama", "drama (winner's mean gap)", "evaluation", False),
+               ("drama_max", "drama (winner's largest gap)", "evaluation", False),
+               ("decided", "decided at (share of the game)", "share", False),
+               ("margin", "winning margin", "points", True))
+
+
 class Pairs:
     """Every per-game metric of two runs of ``players``, paired game by game: each
     seat's win share and score, the game's length, its score spread and the first
-    chooser's win share."""
+    chooser's win share; with ``shape``, the game-shape metrics (``SHAPE_PAIRS``)."""
 
-    def __init__(self, players: int):
+    def __init__(self, players: int, shape: bool = False):
         self.players = players
         self.scale = math.lcm(*range(1, players + 1))        # a win share 1/k is scale // k units
         self.metrics: list[Paired] = []
@@ -64,6 +106,9 @@ class Pairs:
             self.metrics += [Paired(f"P{p + 1} win rate", "win share", self.scale), Paired(f"P{p + 1} mean score", "points")]
         self.metrics += [Paired("game length (rounds)", "rounds"), Paired("score spread (best - worst)", "points"),
                          Paired("first player win rate", "win share", self.scale)]
+        self.shape = [(field, Paired(name, unit) if whole else FloatPaired(name, unit))
+                      for field, name, unit, whole in SHAPE_PAIRS] if shape else []
+        self.metrics += [m for _, m in self.shape]
 
     def _units(self, o: Outcome) -> list[int]:
         share = self.scale // len(o.winners)
@@ -81,6 +126,14 @@ class Pairs:
         spread_a, spread_b = max(a.scores) - min(a.scores), max(b.scores) - min(b.scores)
         metrics[k + 1].add(spread_a, spread_b, spread_b - spread_a)
         metrics[k + 2].add(sa[a.first], sb[b.first], ub[b.first] - ua[a.first])
+        if self.shape:
+            ga, gb = a.shape, b.shape
+            for field, m in self.shape:
+                x, y = getattr(ga, field), getattr(gb, field)
+                if m.__class__ is Paired:
+                    m.add(x, y, y - x)
+                else:
+                    m.add(x, y)
 
 
 def _newcombe(name: str, wins_a: float, n_a: int, wins_b: float, n_b: int) -> dict:
@@ -241,8 +294,8 @@ def compare(base: SimConfig, variant: SimConfig, progress: Optional[Callable[[in
     alike, so the first k of both are pairs), and the result says ``interrupted``.
     """
     loaded = list(games) if games is not None else [load_game(c.pack, c.sets) for c in (base, variant)]
-    tallies = [Tally(card_tables(g), base.players) for g in loaded]
-    pairs = Pairs(base.players)
+    tallies = [Tally(card_tables(g), base.players, ShapeTally() if base.metrics else None) for g in loaded]
+    pairs = Pairs(base.players, base.metrics)
     seconds = [0.0, 0.0]                # each side's share of the time: from the result before to its own
     waiting: deque = deque()            # the base's outcomes whose pair is not in yet (at most a batch)
     interrupted = False

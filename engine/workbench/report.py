@@ -50,6 +50,16 @@ def plots(d: dict) -> list[tuple[str, str]]:
     ax.axhline(1 / d["players"], color="grey", linestyle="--", linewidth=1)
     ax.set_ylabel("win rate (95% interval)")
     out.append(("Win rate per seat", _svg(fig)))
+    # the game-shape metrics' lengths: how many games took each number of rounds, of decisions
+    for key, label in (("rounds", "rounds played"), ("decisions", "decisions made")):
+        if "shape" in d:
+            hist = {int(k): v for k, v in d["shape"][key]["histogram"].items()}
+            fig, ax = plt.subplots(figsize=(6, 2.4))
+            ax.bar(list(hist), [v / d["games"] for v in hist.values()], width=1.0,
+                   color="#6a8caf")
+            ax.set_xlabel(label)
+            ax.set_ylabel("share of games")
+            out.append((f"Game length: {label}", _svg(fig)))
     # win rate per card in each shown zone (cards played, cards placed...)
     for kind in d.get("shown", ()):
         rows = sorted(d["cards"][kind], key=lambda r: r["win_rate"])
@@ -87,7 +97,9 @@ def plots(d: dict) -> list[tuple[str, str]]:
 
 
 UNITS = {"win share": "win rate, variant minus base", "points": "points, variant minus base",
-         "rounds": "rounds, variant minus base"}
+         "rounds": "rounds, variant minus base", "decisions": "decisions, variant minus base",
+         "options": "options, variant minus base", "share": "share, variant minus base",
+         "lead changes": "lead changes, variant minus base", "evaluation": "evaluation points, variant minus base"}
 
 
 def forest(c: dict) -> str:
@@ -133,7 +145,32 @@ def _summary_tables(d: dict) -> str:
             f"first player wins {_pct(fp['win_rate'])} [{_pct(fp['win_ci'][0])}, {_pct(fp['win_ci'][1])}] (fair {_pct(fp['fair'])})</p>")
     table = ("<table><tr><th>seat</th><th>win rate</th><th>95% interval</th><th>mean score</th><th>95% interval</th></tr>"
              + rows + "</table>")
-    return head + table
+    return head + table + (_shape_table(d["shape"]) if "shape" in d else "")
+
+
+def _shape_table(shape: dict) -> str:
+    """The game-shape metrics (docs/workbench.md defines each), one row each."""
+    def entry(e: dict, pct: bool = False) -> tuple[str, str]:
+        f = _pct if pct else (lambda x: f"{x:.2f}")
+        return f(e["mean"]), f"[{f(e['ci'][0])}, {f(e['ci'][1])}]"
+    fs = shape["first_seat"]
+    rows = [("rounds", *entry(shape["rounds"]), f"sd {shape['rounds']['sd']:.2f}, {shape['rounds']['min']}-{shape['rounds']['max']}"),
+            ("decisions", *entry(shape["decisions"]),
+             f"sd {shape['decisions']['sd']:.1f}, {shape['decisions']['min']}-{shape['decisions']['max']}"),
+            ("options a decision (branching)", *entry(shape["branching"]), ""),
+            ("largest menu", *entry(shape["largest_menu"]), f"{shape['largest_menu']['max']} at most"),
+            ("forced decisions (one option)", *entry(shape["forced_share"], True), ""),
+            ("first seat's advantage", f"{100 * fs['advantage']:+.1f} points",
+             f"[{100 * fs['ci'][0]:+.1f}, {100 * fs['ci'][1]:+.1f}]", f"wins {_pct(fs['win_rate'])}, fair {_pct(fs['fair'])}"),
+            ("balance", f"{shape['balance']:.3f}", "", "1 - the largest gap between seats' win rates"),
+            ("lead changes a game", *entry(shape["lead_changes"]), ""),
+            ("drama (winner's mean gap)", *entry(shape["drama"]), "evaluation points"),
+            ("drama (winner's largest gap)", *entry(shape["drama_max"]), "evaluation points"),
+            ("decided at", *entry(shape["decided_at"], True), "share of the game"),
+            ("winning margin", *entry(shape["margin"]), "points")]
+    body = "".join(f"<tr><td>{html.escape(a)}</td><td>{b}</td><td>{c}</td><td>{html.escape(e)}</td></tr>" for a, b, c, e in rows)
+    return (f"<h3>Game shape</h3><p>Positions judged by {html.escape(shape['evaluation'])}, {html.escape(shape['sampling'])}.</p>"
+            "<table class=\"cards\"><tr><th>metric</th><th>mean</th><th>95% interval</th><th></th></tr>" + body + "</table>")
 
 
 def _cell(key: str, value: Any, row: dict) -> str:

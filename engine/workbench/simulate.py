@@ -32,6 +32,7 @@ from meeple.play.agents import make_agents
 from meeple.core.errors import MeepleError
 from meeple.runtime.game import Game, load_game
 from meeple.play.session import play
+from meeple.workbench.metrics import GameShape, Probe, ShapeTally, evaluation_name, format_shape
 from meeple.workbench.stops import worker_signals
 from meeple.workbench.tally import Tally, wilson  # noqa: F401 (wilson: also compare's)
 from meeple.workbench.workers import context, ordered
@@ -50,6 +51,7 @@ class SimConfig:
     sets: tuple = ()             # one-off changes to the pack ('keep.cost=4')
     backend: str = "local"       # 'local' processes, or 'ray'
     address: str = ""            # a Ray cluster to join (empty: start a local Ray)
+    metrics: bool = True         # the game-shape metrics (meeple.workbench.metrics); off: none of their cost
 
 
 class Outcome(NamedTuple):
@@ -64,6 +66,7 @@ class Outcome(NamedTuple):
     held: tuple                 # (player, zone kind, card) codes of the cards that entered a player's zones, each
                                 # once, in the order the game's record of moves first lists them (see ``CardTables``)
     used: tuple                 # (player, card) codes, one per use, in the order of the choices
+    shape: Optional[GameShape] = None       # the game's shape, when the run measures it
 
     def shares(self) -> list[float]:
         """Each player's share of the win (ties split it)."""
@@ -115,6 +118,7 @@ class CardTables:
         for c in defs:
             self.kind_cards.setdefault(c.kind, []).append(c.id)
         self.live_zones = tuple(z.name for z in game.vocab.zone_defs if z.in_play)
+        self.has_evaluation = game.compiled.evaluation is not None        # what judges positions for the game-shape metrics
         names: list[str] = []
         zone_kind = []
         for z in game.vocab.zone_defs:
@@ -173,10 +177,12 @@ class CardTables:
         sort = self._choices[describer] = keyer is not None and _is_card_keyer(keyer, self._ids)
         return sort
 
-    def outcome(self, game: Game, st, index: int) -> Outcome:
+    def outcome(self, game: Game, st, index: int, probe: Optional[Probe] = None) -> Outcome:
         log = st._log           # read as logged: the decisions, no keys made
-        return Outcome(index, st.scores, game.winners(st), st.round, len(log), log[0][0] if log else 0,
-                       self.held(st.track), self.used(log))
+        winners = game.winners(st)
+        return Outcome(index, st.scores, winners, st.round, len(log), log[0][0] if log else 0,
+                       self.held(st.track), self.used(log),
+                       probe.shape(log, st.scores, winners) if probe is not None else None)
 
 
 def _is_card_keyer(keyer, ids: list) -> bool:
@@ -197,14 +203,18 @@ def card_tables(game: Game) -> CardTables:
 
 def run_one(game: Game, cfg: SimConfig, index: int) -> Outcome:
     gs = game_seed(cfg.seed, index)
-    agents = make_agents(cfg.bots, cfg.players, gs, game, _evaluator(game, cfg.evaluation))   # compiled once per process
+    evaluate = _evaluator(game, cfg.evaluation)           # compiled once per process
+    agents = make_agents(cfg.bots, cfg.players, gs, game, evaluate)
+    # the game-shape metrics judge positions with the bots' evaluation, seeing each decision's state
+    probe = Probe(evaluate.every) if cfg.metrics else None      # type: ignore[attr-defined]
     try:
-        st = play(game, cfg.players, gs, agents, track=True, options=dict(cfg.options))
+        st = play(game, cfg.players, gs, agents, track=True, options=dict(cfg.options),
+                  on_round=probe.see if probe is not None else None)
     except MeepleError as err:
         # which game of the run stopped (the run stops there): see ``stopped_game``
         err.game, err.config = index, cfg
         raise
-    return card_tables(game).outcome(game, st, index)
+    return card_tables(game).outcome(game, st, index, probe)
 
 
 def stopped_game(err: MeepleError) -> Optional[str]:
@@ -487,8 +497,14 @@ class Summary:
             "used": t.use_tables(),
             # the text report shows cards that reached a live zone (played, built)
             "shown": sorted(k for k in cards if k.split(" in ", 1)[1] in self.live_zones),
+            **({"shape": t.shape.to_dict(cfg.players, t.first_wins, t.wins, n, self.evaluation)} if t.shape is not None else {}),
             **({"interrupted": True, "games_requested": cfg.games} if self.interrupted else {}),
         }
+
+    @property
+    def evaluation(self) -> str:
+        """What the game-shape metrics judged positions with, in words."""
+        return evaluation_name(self.config.evaluation, self.tally.tables.has_evaluation)
 
 
 def simulate(cfg: SimConfig, progress: Optional[Callable[[int], None]] = None, game: Optional[Game] = None,
@@ -498,7 +514,7 @@ def simulate(cfg: SimConfig, progress: Optional[Callable[[int], None]] = None, g
     ``--records`` rows, as each game finishes."""
     game = game or load_game(cfg.pack, cfg.sets)
     tables = card_tables(game)
-    tally = Tally(tables, cfg.players)
+    tally = Tally(tables, cfg.players, ShapeTally() if cfg.metrics else None)
     writer = RecordWriter(records, cfg, tables) if records is not None else None
     start = time.perf_counter()
     interrupted = False
@@ -530,7 +546,8 @@ def format_text(d: dict) -> str:
              f"mean decisions {d['mean_decisions']:.1f}, score spread (best - worst) {d['score_spread']:.1f} "
              f"[{d['spread_ci'][0]:.1f}, {d['spread_ci'][1]:.1f}]",
              f"first player (the one who chooses first) wins {pct(d['first_player']['win_rate'])} "
-             f"[{pct(d['first_player']['win_ci'][0])}, {pct(d['first_player']['win_ci'][1])}] (fair: {pct(d['first_player']['fair'])})", "",
+             f"[{pct(d['first_player']['win_ci'][0])}, {pct(d['first_player']['win_ci'][1])}] (fair: {pct(d['first_player']['fair'])})",
+             *(format_shape(d["shape"]) if "shape" in d else ()), "",
              f"{'seat':<8}{'win rate':>9}  {'95% interval':<16}{'mean score':>11}  95% interval"]
     for s in d["seats"]:
         lines.append(f"{s['seat']:<8}{pct(s['win_rate']):>9}  [{pct(s['win_ci'][0])}, {pct(s['win_ci'][1])}] "

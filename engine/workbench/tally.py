@@ -134,8 +134,9 @@ class Tally:
     names the pack's cards and zones (``meeple.workbench.simulate.CardTables``): an outcome
     names them by number."""
 
-    def __init__(self, tables, players: int) -> None:
+    def __init__(self, tables, players: int, shape=None) -> None:
         self.tables, self.players = tables, players
+        self.shape = shape          # a ``meeple.workbench.metrics.ShapeTally`` when the run measures game shapes
         self.n = 0
         self.wins: list = [0] * players                     # win shares per seat, in game order
         self.scores = [Series() for _ in range(players)]
@@ -168,6 +169,8 @@ class Tally:
         self.held.add(o.held, scores, shares)
         self.users.add(set(o.used), scores, shares)
         self.times.update(o.used)
+        if self.shape is not None and o.shape is not None:
+            self.shape.add(o.rounds, o.shape)
 
     def _meet_kinds(self, held: tuple) -> None:
         """Note the zone kinds this game met first (the JSON lists them in that order:
