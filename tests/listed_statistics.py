@@ -180,8 +180,8 @@ class Summary:
                 lo, hi = wilson(wins, k)
                 m, mlo, mhi = mean_ci([e[1] for e in entries])
                 by_seat = {f"P{p + 1}": sum(1 for e in entries if e[2] == p) for p in range(cfg.players)}
-                rows.append({"card": cid, "games": k, "by_seat": by_seat, "win_rate": wins / k, "win_ci": [lo, hi],
-                             "mean_score": m, "score_ci": [mlo, mhi]})
+                rows.append({"card": cid, "games": k, "win_rate": wins / k, "win_ci": [lo, hi],
+                             "mean_score": m, "score_ci": [mlo, mhi], "by_seat": by_seat})
             cards[kind] = rows
         used = self._used()
         rounds = mean_ci([r.rounds for r in self.records])
@@ -288,12 +288,19 @@ def compare_summaries(a: Summary, b: Summary) -> dict:
             if na >= 5 and nb >= 5:
                 metrics.append(_newcombe(f"{cid} ({kind}) win rate", wa, na, wb, nb))
 
+    for m in metrics:
+        m["excludes_zero"] = m["significant"]
     _false_discovery(metrics)
     order(metrics)
     da, db = a.to_dict(), b.to_dict()
     return {"base": {"pack": da["pack"], "sets": list(a.config.sets)}, "variant": {"pack": db["pack"], "sets": list(b.config.sets)},
+            "changes": None,
             "games": len(ra), "players": players, "bots": a.config.bots, "seed": a.config.seed,
-            "significant": sum(1 for m in metrics if m["significant"]), "metrics": metrics,
+            "significant": sum(1 for m in metrics if m["significant"]),
+            "headline": {"significant": [m["metric"] for m in metrics if m["significant"]],
+                         "suggestive": [m["metric"] for m in metrics if m["excludes_zero"] and not m["significant"]],
+                         "figures": len(metrics), "by_chance": round(len(metrics) / 20, 1)},
+            "direct": [], "metrics": metrics,
             "summaries": [da, db]}
 
 
