@@ -17,6 +17,7 @@ from meeple.core.errors import RuleError
 from meeple.runtime.game import load_game
 from meeple.runtime.redeal import Perspective
 from hostile import minimal_files, write_pack
+from golden_games import game_of
 
 # the minimal pack with an action of 300 options that each cost about 2,000 steps
 TOIL = """    - id: toil
@@ -64,7 +65,7 @@ def test_a_decision_past_its_budget_stops_naming_the_game_the_seed_and_the_choic
 def test_the_evaluations_are_counted_too():
     """Citadels' greedy decisions take a few thousand steps; an evaluation that walks
     300,000 numbers for every position it judges takes them past 1,000,000."""
-    game = load_game("citadels")
+    game = game_of("citadels")
     st = game.new_state(2, 3)
     while st.pending.count() < 3:
         game.apply(st, 0)

@@ -1,6 +1,7 @@
 """The planning bots (engine/play/bots.py): what a sample of the hidden information
 keeps and changes, that greedy beats random, that MCTS plays legal moves within
 its budget, and that a simulation's --eval reaches the bots."""
+import functools
 import platform
 import random
 
@@ -10,13 +11,13 @@ from click.testing import CliRunner
 from meeple.play.agents import make_agents, parse_bot
 from meeple.play.bots import GreedyAgent, MctsAgent, Perspective, evaluator, relative, standings
 from meeple.cli import main
-from meeple.runtime.game import load_game
 from meeple.play.session import play
 from meeple.runtime.redeal import determinize, shuffle_as_random
 from meeple.workbench.simulate import SimConfig, simulate
 from meeple.runtime.state import Frame, copy_frames
+from golden_games import game_of
 
-CITADELS = load_game("citadels")
+CITADELS = game_of("citadels")
 
 
 def _zone(game, st, name, p=None):
@@ -59,9 +60,15 @@ def test_bot_names_and_budgets():
 GREEDY = [("citadels", 30), ("signorie", 10), ("troyes", 4)]
 
 
+@functools.lru_cache(maxsize=None)
+def _greedy_against_random(pack: str, games: int) -> dict:
+    """The figures of greedy (seat 1) against random, played once a session."""
+    return simulate(SimConfig(pack, games, 2, seed=1, bots="greedy,random")).to_dict()
+
+
 @pytest.mark.parametrize("pack, games", GREEDY, ids=[g for g, _ in GREEDY])
 def test_greedy_beats_random_in_70_percent_of_two_player_games(pack, games):
-    d = simulate(SimConfig(pack, games, 2, seed=1, bots="greedy,random")).to_dict()
+    d = _greedy_against_random(pack, games)
     assert d["seats"][0]["win_rate"] >= 0.7, d["seats"]
 
 
@@ -82,8 +89,9 @@ def test_a_whole_game_with_every_kind_of_bot():
 
 
 def test_the_simulation_evaluation_reaches_the_bots():
-    """A greedy bot told that gold and score are bad plays to lose."""
-    good = simulate(SimConfig("citadels", 20, 2, seed=1, bots="greedy,random")).to_dict()
+    """A greedy bot told that gold and score are bad plays to lose (against the games
+    above, of the pack's own evaluation)."""
+    good = _greedy_against_random("citadels", 30)
     bad = simulate(SimConfig("citadels", 20, 2, seed=1, bots="greedy,random", evaluation="0 - score - gold - size(city)")).to_dict()
     assert bad["seats"][0]["win_rate"] < good["seats"][0]["win_rate"] - 0.3
 
@@ -111,7 +119,7 @@ SAMPLED = [("citadels", 4), ("troyes", 3), ("signorie", 2)]
 @pytest.mark.parametrize("pack, players", SAMPLED, ids=[p for p, _ in SAMPLED])
 def test_a_perspective_deals_its_samples_as_a_fresh_determinize_would(pack, players):
     """The deal is worked out once per decision; its samples are those of determinize, draw for draw."""
-    game = load_game(pack)
+    game = game_of(pack)
     for st in _decisions(game, players, 5)[:12]:
         me = st.pending.player
         persp, kept, fresh = Perspective(game, st, me), random.Random(3), random.Random(3)
@@ -185,7 +193,7 @@ def test_a_random_subclass_is_shuffled_by_its_own_shuffle():
 def test_options_given_by_index_or_as_key_label_value_choose_the_same(pack, players):
     """The session gives planning bots option indices (no labels made); the CLI's
     interactive play gives [key, label, value] lists: the same choice either way."""
-    game = load_game(pack)
+    game = game_of(pack)
     value = evaluator(game)
     for st in _decisions(game, players, 6, every=23)[:4]:
         dec = st.pending
@@ -219,7 +227,7 @@ EVALUATIONS = [("citadels", None), ("troyes", None), ("signorie", None), ("citad
 @pytest.mark.parametrize("pack, text", EVALUATIONS)
 def test_every_players_value_at_once_is_each_players_value(pack, text):
     from meeple.core.errors import RuleError
-    game = load_game(pack)
+    game = game_of(pack)
     value = evaluator(game, text)
     broke = 0
     for st in _decisions(game, 3, 1, every=17):
@@ -248,7 +256,7 @@ PINNED = [("citadels", "greedy,random", "fd4c18516dfcc82e"), ("citadels", "mcts:
 def _bot_games(pack: str, bots: str, seeds=range(2)) -> str:
     import hashlib
     import json
-    game = load_game(pack)
+    game = game_of(pack)
     h = hashlib.sha256()
     for seed in seeds:
         st = play(game, 2, seed, make_agents(bots, 2, seed, game, evaluator(game)))
@@ -276,7 +284,7 @@ def test_a_planning_decision_leaves_no_cycle_for_the_paused_collector(pack, bot)
     What was there before the decision is frozen (gc.freeze): the collections look at
     the decision's objects only, not at all that the suite's earlier tests keep alive."""
     import gc
-    game = load_game(pack)
+    game = game_of(pack)
     agent = make_agents(bot + ",random", 2, 3, game, evaluator(game))[0]
     for st in _decisions(game, 2, 3, every=11)[:2]:
         gc.collect()

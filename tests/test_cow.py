@@ -20,7 +20,7 @@ from meeple.dsl.errors import Refusal
 from meeple.play.bots import GreedyAgent, MctsAgent, Perspective, evaluator
 from meeple.runtime.redeal import Redeal
 from meeple.core.errors import Problems
-from meeple.runtime.game import Game, load_game
+from meeple.runtime.game import Game
 from meeple.loading.folders import shipped_packs
 from meeple.loading.pack import read_pack
 from meeple.authoring.starts import Start
@@ -121,7 +121,7 @@ def test_a_write_on_a_clone_or_its_original_leaves_the_other_as_it_was(tmp_path,
 
 
 def test_a_new_state_owns_its_lists_and_a_clone_leaves_both_owning_none():
-    game = load_game("citadels")
+    game = game_of("citadels")
     st = game.new_state(4, 1)
     assert set(st.own) == {1} and len(st.own) == len(st.zones)
     clone = st.clone()
@@ -134,7 +134,7 @@ def test_a_new_state_owns_its_lists_and_a_clone_leaves_both_owning_none():
 
 
 def test_a_restore_shares_the_lists_and_owns_none():
-    game = load_game("citadels")
+    game = game_of("citadels")
     st = game.new_state(3, 1)
     copy = st.clone()
     game.apply(st, 0)

@@ -9,6 +9,7 @@ aside); and the product never points at the team's private workspace.
 """
 from __future__ import annotations
 
+import functools
 import importlib.util
 import re
 from pathlib import Path
@@ -137,12 +138,18 @@ SHOWN = [
 ]
 
 
+@functools.lru_cache(maxsize=None)
+def _prints(command: str) -> str:
+    """What ``meeple COMMAND`` prints in the repository, run once a session for all the
+    documents that show it."""
+    return CliRunner().invoke(main, command.split()).output
+
+
 @pytest.mark.parametrize("doc, command, where", SHOWN, ids=[f"{d}: {c}" for d, c, _ in SHOWN])
 def test_a_document_shows_what_the_command_prints(doc, command, where, monkeypatch):
     monkeypatch.chdir(ROOT)
     shown = doctext.output_of(doc, f"meeple {command}")
-    result = CliRunner().invoke(main, command.split())
-    _shown_in_order(shown, result.output, f"{doc}, meeple {command}")
+    _shown_in_order(shown, _prints(command), f"{doc}, meeple {command}")
 
 
 # (document, commands run one after another in a fresh folder, each shown after '$ meeple ')

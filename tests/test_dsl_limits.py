@@ -459,10 +459,10 @@ def _mutations(rng: random.Random, text: str) -> str:
     return "".join(chars)
 
 
-@pytest.mark.parametrize("runs", [pytest.param(int(os.environ.get("MEEPLE_FUZZ_DSL", "150")), id="brief"),
+@pytest.mark.parametrize("runs", [pytest.param(int(os.environ.get("MEEPLE_FUZZ_DSL", "60")), id="brief"),
                                   pytest.param(3000, id="soak", marks=pytest.mark.slow)])
 def test_mutated_texts_of_shipped_packs_compile_or_are_refused_never_crash(runs):
-    """Texts of the shipped packs, mutated (seeded: 150 in the brief run, MEEPLE_FUZZ_DSL=N
+    """Texts of the shipped packs, mutated (seeded: 60 in the brief run, MEEPLE_FUZZ_DSL=N
     for N; 3,000 in the soak run, ``slow``), are compiled with both back ends: only the
     language's own errors, each within CALLS calls."""
     from meeple.dsl.compiler import Compiler

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from meeple.core.errors import IllegalChoice
-from meeple.runtime.game import load_game
 from meeple.play.session import ReplayDiverged, make_log, replay
+from golden_games import game_of
 
-GAME = load_game("citadels")
+GAME = game_of("citadels")
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -13,6 +13,7 @@ from meeple.core.errors import PackInvalid, Problems
 from meeple.runtime.game import load_game
 from meeple.loading.folders import resolve_all
 from meeple.loading.pack import read_packs
+from golden_games import game_of
 
 REPO = Path(__file__).resolve().parent.parent
 MINIMAL = REPO / "tests" / "content" / "valid" / "minimal"
@@ -179,7 +180,7 @@ def test_new_pack_validates_and_passes_its_test_as_generated(tmp_path, monkeypat
     assert made.exit_code == 0, made.output
     for f in ("pack.yaml", "rules.yaml", "README.md", "tests/mymod.yaml"):
         assert (tmp_path / "mymod" / f).is_file(), f
-    kinds = {c.kind for c in load_game(base).pack.cards}
+    kinds = {c.kind for c in game_of(base).pack.cards}
     assert {p.stem for p in (tmp_path / "mymod").glob("*.yaml")} == kinds | {"pack", "rules"}
     checked = runner.invoke(main, ["validate", "mymod"])
     assert checked.exit_code == 0 and "mymod: valid" in checked.output, checked.output

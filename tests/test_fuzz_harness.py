@@ -2,15 +2,16 @@
 
 Every mutated pack must be reported (located errors) or load and play: no
 traceback, no error without a file and line, no case over CASE_CALLS function
-calls (counted, not timed: tests/work.py). The brief run is 60 cases; the soak
-run (``slow``, MEEPLE_SLOW=1) 600 more.
+calls (counted, not timed: tests/work.py). The brief run is 20 cases, which mutate
+each source pack with each kind of damage (test_the_brief_run_uses_every_source_and_damage);
+the soak run (``slow``, MEEPLE_SLOW=1) the 640 after them.
 """
 import pytest
 
 import fuzzing as F
 
-BRIEF = 60
-SOAK = 600
+BRIEF = 20
+SOAK = 640
 # What one case (reading, compiling and one random game of the mutated pack, at most
 # F.MAX_DECISIONS decisions) may cost: the most of the brief run today is 1,742,008 calls;
 # a pass quadratic in a file's length (a line repeated 3,000 times took 20 s) makes
@@ -34,8 +35,16 @@ def test_mutated_pack_is_reported_or_plays(number, tmp_path):
 @pytest.mark.slow
 @pytest.mark.parametrize("number", range(BRIEF, BRIEF + SOAK))
 def test_mutated_pack_is_reported_or_plays_soak(number, tmp_path):
-    """The soak run: the next 600 cases of the same seed."""
+    """The soak run: the next 640 cases of the same seed."""
     _check(number, tmp_path)
+
+
+def test_the_brief_run_uses_every_source_and_damage():
+    """The brief run is short, not narrow: its cases mutate every source pack, with every
+    kind of damage the mutator does."""
+    cases = [F.make_case(seed=20261201, number=n) for n in range(BRIEF)]
+    assert {c.source for c in cases} == set(F.SOURCES)
+    assert {m[1] for c in cases for m in c.mutations} == set(F.OPS)
 
 
 def test_the_mutator_is_deterministic():

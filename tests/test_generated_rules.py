@@ -83,7 +83,7 @@ def test_generated_source_holds_only_made_names():
     """Every name in the generated module is one the generator made, a frame or
     state field, or one of the few builtins it allows."""
     import re
-    g = load_game("troyes")
+    g = game_of("troyes")
     code = "\n".join(line for line in g.pygen.source.splitlines() if not line.lstrip().startswith("#"))
     words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", code))
     allowed_plain = {"def", "return", "if", "else", "for", "in", "not", "and", "or", "is", "None", "True", "False",
@@ -102,7 +102,7 @@ def test_generated_source_holds_only_made_names():
 
 
 def test_generated_code_is_one_module():
-    g = load_game("citadels")
+    g = game_of("citadels")
     fn = g.actions[0].when
     assert fn.__code__.co_filename == g.pygen.filename == "<meeple:citadels rules>"
 
@@ -175,7 +175,7 @@ def test_compiling_is_linear_in_the_text(text, value):
     """Each node is compiled once: a sum of 40 terms used to compile its left side
     twice at every '+' (2^40 steps). Counted, not timed; and both back ends agree."""
     from meeple.dsl.compiler import Compiler
-    g = load_game("citadels")
+    g = game_of("citadels")
     calls = {"n": 0}
 
     class Counting(Compiler):
@@ -417,7 +417,7 @@ def test_a_walk_over_a_zone_walks_the_cards_it_started_with(tmp_path):
 @pytest.mark.parametrize("pack", shipped_packs())
 def test_no_jump_leads_to_a_jump_or_the_end(pack):
     """Each jump's place holds the instruction it leads to: a loop's way back is its test."""
-    g = load_game(pack)
+    g = game_of(pack)
     assert not [(code.name, pc) for code in g.codes for pc, op in enumerate(code.instrs) if hasattr(op, "jump_to")]
 
 
@@ -567,7 +567,7 @@ def test_a_generated_function_assigns_no_local_it_does_not_read(pack):
     with an unused ``L = fr.locals``)."""
     import ast
     unread = []
-    for fn in _functions(load_game(pack).pygen.source):
+    for fn in _functions(game_of(pack).pygen.source):
         stored = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
         read = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
         unread += [f"{fn.name}: {name}" for name in sorted(stored - read - {"_"})]
@@ -582,7 +582,7 @@ def test_each_generated_function_follows_a_comment_naming_its_rule_and_its_line(
     rule (a procedure, a card's hook, an action ...), or the action group of a menu. A run of
     statements names the line of its first statement, as its line table does."""
     import re
-    g = load_game(pack)
+    g = game_of(pack)
     lines = g.pygen.source.splitlines()
     named = 0
     for i, line in enumerate(lines):
@@ -609,7 +609,7 @@ def test_generated_blocks_are_indented_four_spaces_a_level(pack):
     import io
     import tokenize
     widths, steps = [0], set()
-    for token in tokenize.generate_tokens(io.StringIO(load_game(pack).pygen.source).readline):
+    for token in tokenize.generate_tokens(io.StringIO(game_of(pack).pygen.source).readline):
         if token.type == tokenize.INDENT:
             steps.add(len(token.string) - widths[-1])
             widths.append(len(token.string))

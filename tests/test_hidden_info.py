@@ -20,10 +20,11 @@ from meeple.cli import main
 from meeple.runtime.game import load_game
 from meeple.play.session import replay
 from meeple.runtime.views import HIDDEN_CHOICE
+from golden_games import game_of
 
 SECRETS = str(Path(__file__).parent / "packs" / "secrets")
 GAME = load_game(SECRETS)
-CITADELS = load_game("citadels")
+CITADELS = game_of("citadels")
 
 # prompt of tests/packs/secrets -> what the player after the chooser reads, and the one after that
 # (3 players; 'give away' hands the card to the next player, who sees it arrive)
@@ -192,7 +193,7 @@ def test_hidden_variables_may_take_every_value_of_their_type():
 
 @pytest.mark.parametrize("pack, players, prompt", [(SECRETS, 2, "mark openly"), ("citadels-2016", 4, "choose an action")])
 def test_a_sample_never_depends_on_a_hidden_variable(pack, players, prompt):
-    game = GAME if pack == SECRETS else load_game(pack)
+    game = GAME if pack == SECRETS else game_of(pack)
     st = next(st for st, _ in _walk(game, players, 3) if st.pending.prompt == prompt and st.round >= 1)
     me = st.pending.player
     other = _differing_only_in_hidden_variables(game, st)
@@ -227,7 +228,7 @@ def test_a_planning_bot_decides_the_same_whatever_a_hidden_variable_holds():
 
 
 def test_a_whole_game_of_the_2016_pack_with_planning_bots_still_plays():
-    game = load_game("citadels-2016")
+    game = game_of("citadels-2016")
     from meeple.play.session import play
     st = play(game, 4, 1, make_agents("greedy,mcts:10,random,greedy", 4, 1, game, evaluator(game)),
               options={"rank1": 2, "rank2": 2})

@@ -19,13 +19,13 @@ from meeple.dsl.types import SKIP
 from meeple.play.agents import HumanAgent
 from meeple.cli import main
 from meeple.core.errors import IllegalChoice
-from meeple.runtime.game import load_game
 from meeple.authoring.scenario import run_file
 from meeple.play.session import ReplayDiverged, replay
+from golden_games import game_of
 
 HERE = Path(__file__).parent
 OLD_LOG = HERE / "logs" / "troyes-positional-keys.json"
-TROYES = load_game("troyes")
+TROYES = game_of("troyes")
 IDS = TROYES.vocab.card_def_ids
 
 
@@ -81,7 +81,7 @@ def test_pieces_without_an_owner_variable_set_take_their_seat():
 
 def test_kinds_without_owner_or_value_keep_positional_numbers():
     """Citadels districts: two identical cards are 'castle', 'castle#2', as before."""
-    game = load_game("citadels")
+    game = game_of("citadels")
     castles = [c for c, i in enumerate(game.vocab.card_def_ids) if i == "castle"][:2]
     t = Card("district")
     keyer, text, _ = game.vocab.describe(t)

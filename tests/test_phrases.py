@@ -19,6 +19,7 @@ from meeple.authoring.cardtext import card_lines, lexicon
 from meeple.cli import ExitCode, main
 from meeple.runtime.game import load_game
 from meeple.loading.folders import shipped_packs
+from golden_games import game_of
 
 GRAMMAR = (A.__file__.rsplit("/", 1)[0] + "/grammar.lark")
 
@@ -186,7 +187,7 @@ def packs():
 
 def _pack(packs, name):
     if name not in packs:
-        packs[name] = load_game(name, generate=False).pack
+        packs[name] = game_of(name).pack     # the session's shared game: the same pack
     return packs[name]
 
 

@@ -10,6 +10,7 @@ import pytest
 from meeple.core.errors import IllegalChoice, PackInvalid
 from meeple.runtime.game import load_game
 from meeple.runtime.state import State
+from golden_games import game_of
 
 PACK = Path(__file__).parent / "packs" / "flags"
 GAME = load_game(str(PACK))
@@ -208,7 +209,7 @@ procedures:
 def test_a_hidden_variable_is_kept_out_of_views():
     """'visibility: nobody' on a variable (a face-down marker) keeps it out of every
     player's view, while the rules read it as usual."""
-    game = load_game("citadels-2016")
+    game = game_of("citadels-2016")
     st = game.new_state(4, 1)
     st.gvars[game.vocab.gvar_index["signed_warrant"]] = 0
     for viewer in (None, 0, 1):

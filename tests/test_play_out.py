@@ -59,7 +59,7 @@ def test_an_index_out_of_range_is_refused_and_the_game_goes_on():
 
 
 def test_a_choice_refused_mid_game_leaves_the_state_at_that_decision():
-    game = load_game("citadels")
+    game = game_of("citadels")
     st = game.new_state(3, 2)
     taken = []
 
@@ -77,7 +77,7 @@ def test_a_choice_refused_mid_game_leaves_the_state_at_that_decision():
 
 
 def test_on_choice_is_told_of_every_choice_counted():
-    game = load_game("troyes")
+    game = game_of("troyes")
     told = []
     st = game.new_state(2, 6)
     rr = random.Random(6).randrange
@@ -97,7 +97,7 @@ def test_a_pack_that_can_refuse_is_played_through_apply():
 
 @pytest.mark.parametrize("pack, players", [("citadels", 5), ("signorie", 2)])
 def test_session_play_with_random_agents_is_the_game_played_choice_by_choice(pack, players):
-    game = load_game(pack)
+    game = game_of(pack)
     fast = play(game, players, 11, make_agents("random", players, 11, game), track=True)
     slow = play(game, players, 11, make_agents("random", players, 11, game), track=True,
                 on_decision=lambda st: None)       # a decision hook: choice by choice through apply
@@ -108,7 +108,7 @@ def test_session_play_with_random_agents_is_the_game_played_choice_by_choice(pac
 
 
 def test_the_choosers_own_error_is_not_named_as_a_rule_error():
-    game = load_game("citadels")
+    game = game_of("citadels")
     st = game.new_state(4, 3)
 
     def broken(dec):

@@ -7,9 +7,9 @@ its value in a known state. A primitive added to the registry without a row
 import pytest
 
 from meeple.dsl.primitives import PRIMITIVES
-from meeple.runtime.game import load_game
+from golden_games import game_of
 
-GAME = load_game("citadels")
+GAME = game_of("citadels")
 
 # expression, expected value; evaluated with 4 players, me = P2, after a scripted start.
 CASES = {

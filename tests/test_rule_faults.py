@@ -8,6 +8,7 @@ message and the text the error points at.
 """
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -237,7 +238,7 @@ def test_a_fault_names_the_expression_its_place_and_what_went_wrong(tmp_path, ru
         assert Path(err.span.file).resolve() == where.resolve(), generate
         line = where.read_text(encoding="utf-8").splitlines()[err.span.line - 1]
         assert line[err.span.col - 1:err.span.col - 1 + err.span.length] == text, (generate, line, err.span)
-        said.append((err.message.replace(str(root), ""), err.span.line, err.span.col))
+        said.append((err.message.replace(os.path.relpath(root), ""), err.span.line, err.span.col))
     assert said[0] == said[1]
 
 

@@ -25,6 +25,7 @@ from meeple.core.errors import Problems, RuleError
 from meeple.runtime.game import MAX_DECISIONS, Game, load_game
 from meeple.loading.pack import read_pack
 from work import counted
+from golden_games import game_of
 
 REPO = Path(__file__).resolve().parent.parent
 HOSTILE = sorted(p for p in (REPO / "tests" / "content" / "hostile").glob("run_*") if p.is_dir())
@@ -186,7 +187,7 @@ def test_a_pack_sets_its_own_bound_on_choices(tmp_path, monkeypatch):
 
 
 def test_shipped_games_stay_far_below_the_bound_on_choices():
-    game = load_game("citadels-2016")
+    game = game_of("citadels-2016")
     assert game.max_decisions == MAX_DECISIONS
     from meeple.play.agents import make_agents
     from meeple.play.session import play

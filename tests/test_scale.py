@@ -25,6 +25,7 @@ from meeple.play.session import play
 from meeple.play.agents import make_agents
 from meeple.workbench.simulate import SimConfig, _Folding, card_tables, simulate
 from meeple.workbench.tally import Series, normal_interval
+from golden_games import game_of
 
 REPO = Path(__file__).resolve().parent.parent
 MINIMAL = str(REPO / "tests" / "content" / "valid" / "minimal")
@@ -79,7 +80,7 @@ SIMULATIONS = [
 
 @pytest.mark.parametrize("pack, games, players, seed, bots", SIMULATIONS)
 def test_simulate_gives_the_figures_of_the_lists(pack, games, players, seed, bots):
-    game = load_game(pack)
+    game = game_of(pack)
     cfg = SimConfig(pack, games, players, seed, 1, bots)
     old = listed.simulate_listed(game, cfg).to_dict()
     new = simulate(cfg, game=game).to_dict()
@@ -95,7 +96,7 @@ def test_simulate_gives_the_figures_of_the_lists(pack, games, players, seed, bot
     ("troyes", "troyes", (), 12, 3),
 ])
 def test_compare_gives_the_figures_of_the_lists(base, variant, sets, games, players):
-    ga, gb = load_game(base), load_game(variant, sets)
+    ga, gb = game_of(base), load_game(variant, sets)
     # the lists had no game-shape metrics: without them, the false discovery rate is over the same metrics
     a, b = SimConfig(base, games, players, 1, metrics=False), SimConfig(variant, games, players, 1, sets=sets, metrics=False)
     old = listed.compare_listed((ga, a), (gb, b))
@@ -137,7 +138,7 @@ def test_an_exact_tie_of_clarity_keeps_the_measured_order():
     (USAGE, 20, 2, 0, "random", 1),
 ])
 def test_streamed_records_are_the_rows_of_the_lists(pack, games, players, seed, bots, workers):
-    game = load_game(pack)
+    game = game_of(pack)
     out = io.StringIO()
     simulate(SimConfig(pack, games, players, seed, workers, bots), game=game, records=out)
     rows = list(csv.reader(io.StringIO(out.getvalue())))
@@ -186,7 +187,7 @@ def test_a_games_rows_are_written_before_the_next_game_is_played(monkeypatch):
 def test_uses_read_from_the_log_are_those_the_choice_hook_told(pack, players):
     """The cards each player used, read from the finished game's log, are those the old
     hook told of choice by choice (with its undoing of refused choices)."""
-    game = load_game(pack)
+    game = game_of(pack)
     tables = card_tables(game)
     for seed in range(6):
         recorder = listed.UseRecorder(game)
@@ -394,7 +395,7 @@ def test_the_overhead_benchmark_prints_both_rates_for_the_same_games(capsys):
     assert out[1].split() == ["round", "bare", "games/s", "simulate", "games/s", "simulate/bare"]
     assert [line.split()[0] for line in out[2:5]] == ["1", "2", "best"]
     assert out[5].startswith("median of the rounds' ratios: ") and "the same games on both sides" in out[5]
-    game = load_game("citadels")
+    game = game_of("citadels")
     assert bench.bare(game, 3, 0, 3) == bench.simulated(game, "citadels", 3, 0, 3) > 0
     for side in ("bare", "simulate"):          # one side once, for valgrind to count (simulate_overhead.sh)
         assert bench.main(["citadels", "--players", "3", "--games", "3", "--side", side]) == 0

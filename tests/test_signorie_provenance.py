@@ -5,9 +5,9 @@ is the generic tests/test_provenance.py; here, what is particular to this pack:
 - a card whose hooks hold the rules text (assistants, bonus spaces, reward
   tiles) has its `text` marked when no source gives it;
 - the values the rules checks named are marked."""
-from meeple.runtime.game import load_game
+from golden_games import game_of
 
-PACK = load_game("signorie").pack
+PACK = game_of("signorie").pack
 
 
 def test_a_text_held_by_hooks_is_marked():

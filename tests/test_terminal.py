@@ -17,6 +17,7 @@ import doctext
 from meeple.cli import main
 from meeple.runtime.game import load_game
 from meeple.play.terminal import TerminalView
+from golden_games import game_of
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -158,7 +159,7 @@ def test_a_warlord_menu_says_whose_district_and_what_destroying_it_costs():
     ("troyes", 4, 100), ("troyes", 2, 60), ("signorie", 4, 100), ("signorie", 3, 70),
 ])
 def test_every_board_line_fits_the_terminal(game, players, width):
-    g = load_game(game)
+    g = game_of(game)
     view = TerminalView(g, width=width)
     st = g.new_state(players, 5)
     import random
@@ -174,7 +175,7 @@ def test_every_board_line_fits_the_terminal(game, players, width):
 
 
 def test_troyes_shows_its_activity_cards_and_counts_not_a_dump():
-    g = load_game("troyes")
+    g = game_of("troyes")
     st = g.new_state(4, 3)
     while st.round < 3:
         g.apply(st, 0)
@@ -186,7 +187,7 @@ def test_troyes_shows_its_activity_cards_and_counts_not_a_dump():
 def test_the_live_score_of_a_finished_classic_game_is_its_end_scoring():
     """Classic Citadels scores only at the end (score_extras adds nothing), so the
     live expression on a final state counts the end scoring once more: twice the score."""
-    g = load_game("citadels")
+    g = game_of("citadels")
     fn, code = g.compiled.live_score
     from meeple.dsl.runtime import Frame
     for seed in (1, 2, 3, 4):
@@ -200,7 +201,7 @@ def test_the_live_score_of_a_finished_classic_game_is_its_end_scoring():
 
 
 def test_changes_and_facts_and_standing():
-    g = load_game("citadels")
+    g = game_of("citadels")
     view = TerminalView(g)
     st = g.new_state(4, 3)
     before = view.snapshot(st, 0)
@@ -287,7 +288,7 @@ def test_the_documented_human_turn_is_what_play_prints():
 
 
 def test_lang_ja_shows_japanese_names_and_texts():
-    g = load_game("citadels")
+    g = game_of("citadels")
     view = TerminalView(g, lang="ja")
     keep = view.find_card("見張り台")
     assert keep == view.find_card("keep")
@@ -345,7 +346,7 @@ def _at_menu_with(g, action_id: str, seed: int = 3, players: int = 4):
         "    Pass for the rest of the round: no more dice this round."]),
 ])
 def test_question_n_explains_an_action_that_names_no_card(game, action, lang, expected):
-    g = load_game(game)
+    g = game_of(game)
     st = _at_menu_with(g, action)
     view = TerminalView(g, lang=lang)
     opts = view.options(st, st.pending.player)
@@ -354,7 +355,7 @@ def test_question_n_explains_an_action_that_names_no_card(game, action, lang, ex
 
 
 def test_question_n_on_a_card_action_shows_the_action_the_granting_card_and_the_card_it_names():
-    g = load_game("citadels")
+    g = game_of("citadels")
     st = _at_menu_with(g, "rob")
     view = TerminalView(g)
     opts = view.options(st, st.pending.player)
@@ -380,7 +381,7 @@ def test_question_n_on_a_card_action_shows_the_action_the_granting_card_and_the_
     ("signorie", "taken", "dice taken", "取ったダイス"),
 ])
 def test_zones_have_names_in_every_game(game, zone, en, ja):
-    g = load_game(game)
+    g = game_of(game)
     assert TerminalView(g).zone_name(zone) == en and TerminalView(g, lang="ja").zone_name(zone) == ja
     # every zone of the three games is named; an expansion's own (hidden, off the board) may not be
     unnamed = [z.name for z in g.vocab.zone_defs if not z.names]
@@ -389,7 +390,7 @@ def test_zones_have_names_in_every_game(game, zone, en, ja):
 
 
 def test_a_zone_without_a_name_shows_its_id_and_an_option_says_whose_by_name():
-    g = load_game("citadels")
+    g = game_of("citadels")
     view = TerminalView(g)
     assert view.zone_name("no_such_zone") == "no_such_zone"
     st = _at_menu_with(g, "destroy")
@@ -420,7 +421,7 @@ def test_the_game_ends_with_the_humans_own_view_then_the_scores():
     assert "  P1 (you)  gold 10  score 11" in last and "  P2  gold 5  score 28" in last
     # the human's own view of a finished game: their hand by name, the others' as counts
     import random
-    g = load_game("citadels")
+    g = game_of("citadels")
     for seed in range(1, 40):
         st = g.new_state(4, seed)
         rng = random.Random(seed)
@@ -507,9 +508,9 @@ def test_lang_ja_asks_the_packs_prompts_in_japanese():
     lines = screen.splitlines()
     assert "P1, キャラクターを選ぶ:" in lines
     assert "  P2 (random) 手札に残す建物を選ぶ: (hidden)" in lines
-    view = TerminalView(load_game("citadels"), lang="ja")
+    view = TerminalView(game_of("citadels"), lang="ja")
     assert view.prompt("choose an action") == "アクションを選ぶ" and view.prompt("not declared") == "not declared"
-    assert TerminalView(load_game("citadels")).prompt("keep a district") == "keep a district"
+    assert TerminalView(game_of("citadels")).prompt("keep a district") == "keep a district"
 
 
 def test_validate_warns_of_a_prompt_no_rule_asks(tmp_path):

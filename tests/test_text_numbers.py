@@ -11,9 +11,10 @@ from click.testing import CliRunner
 from meeple.authoring.cardtext import number_warnings, text_numbers
 from meeple.cli import ExitCode, main
 from meeple.core.errors import Problems
-from meeple.runtime.game import check_pack, load_game
+from meeple.runtime.game import check_pack
 from meeple.loading.folders import resolve_all, shipped_packs
 from meeple.loading.pack import read_packs
+from golden_games import game_of
 
 CONTENT = Path(__file__).resolve().parent.parent / "content"
 
@@ -41,7 +42,7 @@ SHIPPED = {"citadels": 0, "citadels-dark-city": 1, "citadels-2016": 6, "troyes":
 
 @pytest.mark.parametrize("pack", shipped_packs())
 def test_shipped_packs_have_few_warnings(pack):
-    warnings = number_warnings(load_game(pack, generate=False).pack)
+    warnings = number_warnings(game_of(pack).pack)
     assert len(warnings) == SHIPPED[pack], [w.message for w in warnings]
 
 

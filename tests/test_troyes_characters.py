@@ -8,10 +8,10 @@ threshold boundary, with the 2-player thresholds where the seed has them.
 """
 import pytest
 
-from meeple.runtime.game import load_game
 from meeple.runtime.state import Frame
+from golden_games import game_of
 
-GAME = load_game("troyes")
+GAME = game_of("troyes")
 G = GAME
 
 

@@ -79,12 +79,12 @@ _PIECES = ["\n", " ", "  ", ":", ": ", "- ", "-", "[", "]", "{", "}", ",", "'", 
 
 
 @needs_libyaml
-@pytest.mark.parametrize("runs", [pytest.param(int(os.environ.get("MEEPLE_YAML_FUZZ", "200")), id="brief"),
+@pytest.mark.parametrize("runs", [pytest.param(int(os.environ.get("MEEPLE_YAML_FUZZ", "60")), id="brief"),
                                   pytest.param(5000, id="soak", marks=pytest.mark.slow)])
 def test_broken_files_give_the_same_message_and_location(runs):
     """Mutations of shipped files (syntax errors, duplicate keys, odd indentation, aliases,
     tabs...): load_yaml_text gives exactly what the pure path gives, error or document.
-    200 in the brief run (MEEPLE_YAML_FUZZ=N: N), 5,000 in the soak run (``slow``,
+    60 in the brief run (MEEPLE_YAML_FUZZ=N: N), 5,000 in the soak run (``slow``,
     MEEPLE_SLOW=1), the brief run's first."""
     rng = random.Random(20240601)
     sources = [t for t in (_text(p) for p in FILES if (ROOT / "content") in p.parents) if t]

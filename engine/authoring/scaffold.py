@@ -77,7 +77,11 @@ def new_pack(name: str, base: str, where: Path) -> list[Path]:
 
 
 def _pack_files(name: str, game: Game, roots: list[Path], target: Path, building: Path) -> list[Path]:
-    """The files of the new pack ``target``, written into ``building``; their final paths."""
+    """The files of the new pack ``target``, written into ``building``; their final paths.
+
+    One step a file (or a file per card kind), in the order a modder reads them: what
+    the pack extends, where its rules go, its cards, its scenario, its README; then the
+    schemas its modelines name."""
     written: list[Path] = []
 
     def write(rel: str, text: str) -> None:
@@ -86,12 +90,27 @@ def _pack_files(name: str, game: Game, roots: list[Path], target: Path, building
         path.write_text(text, encoding="utf-8")
         written.append(target / rel)
 
+    examples = _example_cards(game)
+    files = [("pack.yaml", _pack_yaml(name, game, roots, target)),
+             ("rules.yaml", _rules_yaml(game)),
+             *((f"{card.kind}.yaml", _cards_yaml(game, card)) for card in examples),
+             (f"tests/{name}.yaml", _scenario_yaml(name, game, examples[0].kind if examples else None)),
+             ("README.md", _pack_readme(name, game))]
+    for rel, text in files:
+        write(rel, text)
+    _write_schemas(game, target, write)
+    return written
+
+
+def _pack_yaml(name: str, game: Game, roots: list[Path], target: Path) -> str:
+    """pack.yaml: the packs it extends, the last (the game itself) with the range of its
+    versions this pack is written for."""
     info = game.pack.info
     major = info.version.split(".")[0]
     refs = [_extends_ref(game, r, target) for r in roots]
     ext_lines = "\n".join(f"  - {{pack: {r}, version: \">={info.version},<{int(major) + 1}\"}}" if i == len(refs) - 1 else f"  - {r}"
                           for i, r in enumerate(refs))
-    write("pack.yaml", f"""# yaml-language-server: $schema={_schema_ref('pack')}
+    return f"""# yaml-language-server: $schema={_schema_ref('pack')}
 kind: pack
 id: {name}
 name: {{en: {name}}}
@@ -102,9 +121,13 @@ extends:
 description: >
   A pack that extends {info.id}. Edit its cards and rules, then run
   'meeple validate {name}' and 'meeple test {name}/tests'.
-""")
-    write("rules.yaml", f"""# yaml-language-server: $schema={_schema_ref('rules')}
-# Rules this pack adds to {info.id} (new names) or overrides (existing ones).
+"""
+
+
+def _rules_yaml(game: Game) -> str:
+    """rules.yaml: empty, with a commented example of an addition and an override."""
+    return f"""# yaml-language-server: $schema={_schema_ref('rules')}
+# Rules this pack adds to {game.pack.info.id} (new names) or overrides (existing ones).
 # For example:
 #
 # add:
@@ -118,17 +141,26 @@ description: >
 #   flow:
 #     max_rounds: 20
 kind: rules
-""")
-    kinds_seen = []
+"""
+
+
+def _example_cards(game: Game) -> list:
+    """The game's first card of each card kind, in the order the pack lists them: the
+    model of each kind's example."""
+    firsts: dict[str, Any] = {}
     for card in game.pack.cards:
-        if card.kind in kinds_seen:
-            continue
-        kinds_seen.append(card.kind)
-        fields = "\n".join(f"    {k}: {_yaml_value(v)}" for k, v in card.fields if v is not None)
-        piece = "    # a piece: write per_player: N (N for every player) instead of copies\n" if card.per_player else ""
-        body = "\n".join(part for part in (fields, _hooks_block(card)) if part)
-        write(f"{card.kind}.yaml", f"""# yaml-language-server: $schema={_schema_ref('cards')}
-# {card.kind} cards this pack adds to {info.id} (cards:), and changes to the
+        firsts.setdefault(card.kind, card)
+    return list(firsts.values())
+
+
+def _cards_yaml(game: Game, card) -> str:
+    """A cards file for ``card``'s kind: an example card shaped as ``card`` (its fields
+    and hooks), out of play (copies: 0), and a commented patch of the game's own."""
+    fields = "\n".join(f"    {k}: {_yaml_value(v)}" for k, v in card.fields if v is not None)
+    piece = "    # a piece: write per_player: N (N for every player) instead of copies\n" if card.per_player else ""
+    body = "\n".join(part for part in (fields, _hooks_block(card)) if part)
+    return f"""# yaml-language-server: $schema={_schema_ref('cards')}
+# {card.kind} cards this pack adds to {game.pack.info.id} (cards:), and changes to the
 # game's own: replace: (whole cards), patch: (single keys, e.g. a cost),
 # remove: (ids). The example below starts from the game's '{card.id}';
 # copies: 0 keeps it out of play until you set a number.
@@ -143,11 +175,15 @@ cards:
 # patch:
 #   - id: {card.id}
 #     name: {{en: A new name}}
-""")
-    first_kind = kinds_seen[0] if kinds_seen else None
+"""
+
+
+def _scenario_yaml(name: str, game: Game, first_kind: Any) -> str:
+    """tests/NAME.yaml: one scenario that passes as generated (the game starts, the
+    example card of the first kind out of play)."""
     expect = (f"          - not any(c in {first_kind} where c is example_{first_kind})   # copies: 0 keeps it out of play"
               if first_kind else "          - round >= 1")
-    write(f"tests/{name}.yaml", f"""# yaml-language-server: $schema={_schema_ref('scenario', up=1)}
+    return f"""# yaml-language-server: $schema={_schema_ref('scenario', up=1)}
 # Rules scenarios for {name}: 'meeple test {name}/tests'. See meeple's
 # docs/scenarios.md for every step key.
 kind: scenario
@@ -159,8 +195,13 @@ scenarios:
     steps:
       - expect:
 {expect}
-""")
-    write("README.md", f"""# {name}
+"""
+
+
+def _pack_readme(name: str, game: Game) -> str:
+    """README.md: what the pack is and the commands that check, test and play it."""
+    info = game.pack.info
+    return f"""# {name}
 
 A content pack for meeple that extends {info.id} {info.version}.
 
@@ -175,9 +216,7 @@ overridden), one cards file per card kind, `tests/` (scenarios), `schemas/`
 (the JSON Schemas an editor checks these files with, from {info.id}'s
 declarations; after adding card fields or kinds, write them again with
 `meeple schema --pack {name} --export {name}/schemas`).
-""")
-    _write_schemas(game, target, write)
-    return written
+"""
 
 
 # ---------------------------------------------------------------- new-game

@@ -84,9 +84,10 @@ class _Table:
         self.st: Any = None
         self.last_round, self.last_turn = -1, -1
         self.seen: Optional[dict] = None           # what the human last saw of the board
+        from meeple.play.terminal import wrap_block
         for h in humans:
             agents[h].helper = lambda answer, opts: view.help(answer, opts, self.st)
-            agents[h].echo = lambda text: click.echo(view.wrap_block(text))     # option lines fit the terminal
+            agents[h].echo = lambda text: click.echo(wrap_block(text, view.width))     # option lines fit the terminal
             agents[h].ask = _ask
 
     def play(self, players: int, seed: int, options: dict[str, str]) -> Any:

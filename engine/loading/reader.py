@@ -10,56 +10,9 @@ from meeple.dsl.source import TextOrigin
 from meeple.loading import model as M
 from meeple.core.errors import ContentError, Problem, Problems, Span, printable, suggest
 from meeple.loading.citations import line_number, references_named
+from meeple.loading.gamecheck import GAME_CHECKS, player_count, yaml_words
 from meeple.loading.salvage import file_names
 from meeple.loading.yamlsrc import Document
-
-
-BUILTIN_TYPES = ("int", "bool", "player", "text", "card")
-
-
-def _value_problem(value: Any, type_name: str, nullable: bool, enums: dict) -> Optional[str]:
-    """Why a literal from YAML is not a value of the declared type, or None if it is."""
-    if value is None:
-        return None if nullable else f"is empty, but the type '{type_name}' is not optional (write '{type_name}?')"
-    if type_name == "int":
-        ok, want = isinstance(value, int) and not isinstance(value, bool), "a whole number"
-    elif type_name == "bool":
-        ok, want = isinstance(value, bool), "true or false"
-    elif type_name == "text":
-        ok, want = isinstance(value, str), "a text"
-    elif type_name in enums:
-        ok, want = isinstance(value, str) and value in enums[type_name], f"one of {', '.join(map(str, enums[type_name]))}"
-    else:   # players and cards exist only in a running game
-        ok, want = False, "none (a game starts without it)"
-    return None if ok else f"must be {want}, not {value!r}"
-
-
-def _yaml(value: Any) -> str:
-    """A value as YAML writes it (null, true), for messages."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return repr(value)
-
-
-def _count(key: Any) -> Optional[int]:
-    """A player count written as a YAML key (2 or "2"), or None."""
-    if isinstance(key, int) and not isinstance(key, bool):
-        return key
-    if isinstance(key, str) and key.isdigit():
-        return int(key)
-    return None
-
-
-def _a(noun: str) -> str:
-    return ("an " if noun[0] in "aeiou" else "a ") + noun
-
-
-def _value_hint(value: Any, type_name: str, enums: dict) -> Optional[str]:
-    if type_name in enums:
-        return suggest(str(value), [str(v) for v in enums[type_name]])
-    return None
 
 
 CARD_SOURCE_KEYS = ("name", "text", "copies", "per_player")   # what a citation may name beside a card's fields
@@ -200,7 +153,7 @@ class Reader:
         consts = []
         for name, value in (d.get("constants") or {}).items():
             table = ((0, value),) if isinstance(value, int) else tuple(
-                (int(k), v) for k, v in value["by_players"].items() if _count(k) is not None)
+                (int(k), v) for k, v in value["by_players"].items() if player_count(k) is not None)
             consts.append(M.ConstantDef(name, table, doc.key_span(("constants", name))))
         kinds = []
         for kname, kd in d["card_kinds"].items():
@@ -295,164 +248,14 @@ class Reader:
             self.problems.declarations_broken = True
 
     def check_game(self, doc: Document) -> None:
-        """What the schema cannot say about a game file: types exist, defaults
-        fit them, names are unique, numbers are consistent. Each error points
-        at the YAML that has to change."""
+        """What the schema cannot say about a game file (meeple.loading.gamecheck):
+        types exist, defaults fit them, names are unique, numbers are consistent.
+        Each error points at the YAML that has to change; they are told in the
+        order of the file."""
         first = len(self.problems.errors)
-        self._check_game(doc)
+        for check in GAME_CHECKS:
+            check(self, doc)
         self.problems.errors[first:] = sorted(self.problems.errors[first:], key=lambda e: (e.span.line, e.span.col))
-
-    def _check_game(self, doc: Document) -> None:
-        d = doc.data
-        enums = d.get("enums") or {}
-        kinds = d.get("card_kinds") or {}
-        known_types = [*BUILTIN_TYPES, *enums, *kinds]
-        lo, hi = d["players"]["min"], d["players"]["max"]
-        if lo > hi:
-            self.error(f"players: min ({lo}) is more than max ({hi})", doc.span(("players", "min")))
-
-        def typed(path: tuple, value: Any, what: str, defaults: bool = True) -> None:
-            """Check a declared type (``int``, ``colour?`` or ``{type: ..., default: ...}``) and its default."""
-            tpath = path + ("type",) if isinstance(value, dict) else path
-            text = str(value.get("type") if isinstance(value, dict) else value)
-            name, nullable = text.rstrip("?"), text.endswith("?")
-            if name not in known_types:
-                self.error_breaking(f"{what}: unknown type '{name}'", doc.span(tpath),
-                           suggest(name, known_types) or f"types are {', '.join(known_types)}")
-                return
-            if not (defaults and isinstance(value, dict) and "default" in value):
-                return
-            default = value["default"]
-            dspan = doc.span(path + ("default",))
-            if isinstance(default, str) and default.startswith("=") and path[0] == "card_kinds":
-                other = default[1:]
-                fields = kinds[path[1]].get("fields") or {}
-                if other not in fields or other == path[-1]:
-                    self.error(f"{what}: default '{default}' copies a field, but {path[1]} has no other field '{other}'", dspan,
-                               suggest(other, [f for f in fields if f != path[-1]]))
-                return
-            problem = _value_problem(default, name, nullable, enums)
-            if problem:
-                self.error(f"{what}: the default {problem}", dspan, _value_hint(default, name, enums))
-
-        for section, what in (("variables", "variable"), ("player_variables", "player variable")):
-            for k, v in (d.get(section) or {}).items():
-                typed((section, k), v, f"{what} '{k}'")
-        for kname, kd in kinds.items():
-            for fname, fv in (kd.get("fields") or {}).items():
-                if fname in self.RESERVED_CARD_KEYS:
-                    self.error(f"card kind '{kname}': '{fname}' cannot be a field name; cards use it for their {fname}",
-                               doc.key_span(("card_kinds", kname, "fields", fname)))
-                typed(("card_kinds", kname, "fields", fname), fv, f"field '{kname}.{fname}'")
-                if isinstance(fv, dict):
-                    self._check_bounds(doc, ("card_kinds", kname, "fields", fname), fv, f"field '{kname}.{fname}'")
-            for vname, vv in (kd.get("variables") or {}).items():
-                if vname in (kd.get("fields") or {}):
-                    self.error_breaking(f"card kind '{kname}': '{vname}' is both a field and a variable",
-                               doc.key_span(("card_kinds", kname, "variables", vname)))
-                typed(("card_kinds", kname, "variables", vname), vv, f"variable '{kname}.{vname}'")
-        for section, what in (("events", "event"), ("procedures", "procedure"), ("functions", "function")):
-            for name, body in (d.get(section) or {}).items():
-                for pname, pt in ((body or {}).get("params") or {}).items():
-                    typed((section, name, "params", pname), pt, f"{what} '{name}': parameter '{pname}'", defaults=False)
-
-        resources = d.get("resources") or {}
-        for r, rd in resources.items():
-            rmin, rmax, start = rd.get("min"), rd.get("max"), rd.get("start", 0)
-            at = doc.span(("resources", r, "start" if "start" in rd else "min"))
-            if rmin is not None and rmax is not None and rmin > rmax:
-                self.error(f"resource '{r}': min ({rmin}) is more than max ({rmax})", doc.span(("resources", r, "min")))
-            elif rmin is not None and start < rmin:
-                self.error(f"resource '{r}': start ({start}) is below min ({rmin})", at)
-            elif rmax is not None and start > rmax:
-                self.error(f"resource '{r}': start ({start}) is above max ({rmax})", at)
-        score = d["score"]["resource"]
-        if score not in resources:
-            self.error(f"score: unknown resource '{score}'", doc.span(("score", "resource")),
-                       suggest(score, list(resources)) or (f"resources: {', '.join(resources)}" if resources else "declare it under resources:"))
-
-        for cname, value in (d.get("constants") or {}).items():
-            if isinstance(value, dict):
-                for k in value["by_players"]:
-                    if _count(k) is None:
-                        self.error(f"constant '{cname}': {_yaml(k)} is not a player count",
-                                   doc.key_span(("constants", cname, "by_players", k)), "write whole numbers, like 2: or 3:")
-        if lo <= hi:
-            for cname, value in (d.get("constants") or {}).items():
-                if isinstance(value, dict):
-                    table = {_count(k) for k in value["by_players"]}
-                    missing = [n for n in range(lo, hi + 1) if n not in table]
-                    if missing:
-                        self.error(f"constant '{cname}' has no value for {', '.join(map(str, missing))} player(s)",
-                                   doc.key_span(("constants", cname, "by_players")), f"the game is for {lo} to {hi} players")
-
-        # One namespace for the names rules read: the first declaration wins, the next is an error.
-        seen: dict[str, tuple[str, Span]] = {n: ("built-in name", Span("", 0, 0)) for n in ("players", "round", "player_count")}
-        owner: dict[str, str] = {}
-        for enum, values in enums.items():
-            for i, v in enumerate(values):
-                if v in owner and owner[v] != enum:
-                    self.error_breaking(f"'{v}' is a value of both enums '{owner[v]}' and '{enum}'", doc.span(("enums", enum, i)))
-                owner.setdefault(v, enum)
-        groups = [("option", [(k, doc.key_span(("options", k))) for k in d.get("options") or {}]),
-                  ("constant", [(k, doc.key_span(("constants", k))) for k in d.get("constants") or {}]),
-                  ("variable", [(k, doc.key_span(("variables", k))) for k in d.get("variables") or {}]),
-                  ("player variable", [(k, doc.key_span(("player_variables", k))) for k in d.get("player_variables") or {}]),
-                  ("resource", [(k, doc.key_span(("resources", k))) for k in resources]),
-                  ("zone", [(k, doc.key_span(("zones", k))) for k in d.get("zones") or {}]),
-                  ("enum value", [(v, doc.span(("enums", e, i))) for e, vs in enums.items() for i, v in enumerate(vs) if owner.get(v) == e]),
-                  ("enum", [(k, doc.key_span(("enums", k))) for k in enums]),
-                  ("card kind", [(k, doc.key_span(("card_kinds", k))) for k in kinds])]
-        for what, names in groups:
-            for name, span in names:
-                if name in seen:
-                    first_what, first = seen[name]
-                    at = f" (line {first.line})" if first.line and first.file == span.file else ""
-                    self.error_breaking(f"'{name}' is both {_a(first_what)}{at} and {_a(what)}; names must be unique", span)
-                    continue
-                seen[name] = (what, span)
-
-        for section, what in (("enums", "an enum"), ("card_kinds", "a card kind")):
-            for name in d.get(section) or {}:
-                if name in BUILTIN_TYPES:
-                    self.error_breaking(f"'{name}' is a built-in type, so it cannot name {what}", doc.key_span((section, name)))
-        zones = d.get("zones") or {}
-        for z, zd in zones.items():
-            for key, what in (("holds", "holds"), ("of", "belongs to")):
-                if key in zd and zd[key] not in kinds:
-                    self.error_breaking(f"zone '{z}' {what} unknown card kind '{zd[key]}'", doc.span(("zones", z, key)),
-                               suggest(zd[key], list(kinds)) or f"card kinds: {', '.join(kinds)}")
-        for kname, kd in kinds.items():
-            if kd["starts_in"] not in zones:
-                self.error_breaking(f"card kind '{kname}' starts in unknown zone '{kd['starts_in']}'", doc.span(("card_kinds", kname, "starts_in")),
-                           suggest(kd["starts_in"], list(zones)) or f"zones: {', '.join(zones)}")
-
-        for group, items in (d.get("actions") or {}).items():
-            ids: dict[str, int] = {}
-            for i, a in enumerate(items):
-                if a["id"] in ids:
-                    self.error(f"action '{a['id']}' appears twice in group '{group}' (first at line "
-                               f"{doc.span(('actions', group, ids[a['id']], 'id')).line})", doc.span(("actions", group, i, "id")))
-                ids.setdefault(a["id"], i)
-
-    def _check_bounds(self, doc: Document, path: tuple, fv: dict, what: str) -> None:
-        """A field's ``min:`` and ``max:``: on an int field only, min not above max, the default between them."""
-        lo, hi = fv.get("min"), fv.get("max")
-        if lo is None and hi is None:
-            return
-        if str(fv.get("type", "")).rstrip("?") != "int":
-            key = "min" if lo is not None else "max"
-            self.error_breaking(f"{what}: min and max bound int fields only, not {fv.get('type')!r}", doc.key_span(path + (key,)))
-            return
-        if lo is not None and hi is not None and lo > hi:
-            self.error_breaking(f"{what}: min ({lo}) is more than max ({hi})", doc.span(path + ("min",)))
-            return
-        default = fv.get("default")
-        if isinstance(default, int) and not isinstance(default, bool):
-            if lo is not None and default < lo:
-                self.error_breaking(f"{what}: the default must be at least {lo}, not {default}", doc.span(path + ("default",)))
-            elif hi is not None and default > hi:
-                self.error_breaking(f"{what}: the default must be at most {hi}, not {default}", doc.span(path + ("default",)))
 
     RESERVED_CARD_KEYS = {"id", "name", "copies", "per_player", "starts_in", "text", "hooks", "triggers", "actions",
                           "provisional", "sources"}
@@ -483,7 +286,7 @@ class Reader:
                 if key in self.RESERVED_CARD_KEYS:
                     continue
                 if not isinstance(key, str):
-                    self.problems.add(ContentError(f"card '{c['id']}': a key must be a field name, not {_yaml(key)}", doc.key_span(path + (key,))))
+                    self.problems.add(ContentError(f"card '{c['id']}': a key must be a field name, not {yaml_words(key)}", doc.key_span(path + (key,))))
                     continue
                 if kind and key not in declared:
                     self.problems.add(ContentError(f"card '{c['id']}': '{key}' is not a field of {kind_name}",

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Optional
 
 from meeple.core.errors import ContentError, suggest
+from meeple.loading.quickcheck import surely_valid
 from meeple.loading.yamlsrc import Document
 
 if TYPE_CHECKING:
@@ -119,149 +120,9 @@ def failing_paths(doc: Document, kind: str) -> list[tuple]:
     return out
 
 
-# ---------------------------------------------------------------- the quick check
-# Most files are valid, and jsonschema (its import and its walk) costs more than reading
-# them. This check gives jsonschema's own verdict for the keywords our schemas use; on
-# anything else (another keyword, a remote $ref, a value that is no JSON value, an enum of
-# other than texts; a number as a key where jsonschema would search it with a pattern) it gives up, and a file it does not find
-# valid goes to jsonschema, whose errors are the only ones ever reported.
-# tests/test_schema_quick_check.py checks it against jsonschema on every shipped file and
-# on thousands of broken ones.
-
-class _Unsure(Exception):
-    pass
-
-
-_ANNOTATIONS = frozenset(("description", "title", "$schema", "$id", "$defs", "$comment", "default", "examples",
-                          "markdownDescription", "deprecated", "readOnly", "writeOnly"))
-_JSON_SCALARS = (str, int, float, bool, type(None))
-
-
 def _surely_valid(data: Any, kind: str) -> bool:
-    root = _checked(kind)
-    try:
-        return _ok(data, root, root)
-    except (_Unsure, RecursionError, re.error, TypeError):
-        return False
-
-
-def _is_type(inst: Any, t: str) -> bool:
-    if t == "string":
-        return isinstance(inst, str)
-    if t == "object":
-        return isinstance(inst, dict)
-    if t == "array":
-        return isinstance(inst, list)
-    if t == "boolean":
-        return isinstance(inst, bool)
-    if t == "null":
-        return inst is None
-    if t == "integer":
-        return not isinstance(inst, bool) and (isinstance(inst, int) or isinstance(inst, float) and inst.is_integer())
-    if t == "number":
-        return not isinstance(inst, bool) and isinstance(inst, (int, float))
-    raise _Unsure(t)
-
-
-def _ok(inst: Any, sch: Any, root: dict) -> bool:
-    """Whether jsonschema finds ``inst`` valid against ``sch``; _Unsure where this cannot tell."""
-    if sch is True:
-        return True
-    if sch is False:
-        return False
-    if not isinstance(sch, dict):
-        raise _Unsure(sch)
-    if not isinstance(inst, (dict, list) + _JSON_SCALARS):
-        raise _Unsure(inst)           # a date, say: jsonschema words it
-    for key, value in sch.items():
-        if key in _ANNOTATIONS:
-            continue
-        if key == "type":
-            if isinstance(value, str):
-                if not _is_type(inst, value):
-                    return False
-            elif not any(_is_type(inst, t) for t in value):
-                return False
-        elif key == "properties":
-            if isinstance(inst, dict):
-                for name, sub in value.items():
-                    if name in inst and not _ok(inst[name], sub, root):
-                        return False
-        elif key == "patternProperties":
-            if isinstance(inst, dict):
-                for pattern, sub in value.items():
-                    for name, item in inst.items():
-                        if re.search(pattern, name) and not _ok(item, sub, root):   # as jsonschema: TypeError on a number
-                            return False
-        elif key == "additionalProperties":
-            if isinstance(inst, dict):
-                known = sch.get("properties", {})
-                patterns = "|".join(sch.get("patternProperties", {}))
-                for name, item in inst.items():
-                    if name in known or patterns and re.search(patterns, name):
-                        continue
-                    if not _ok(item, value, root):
-                        return False
-        elif key == "propertyNames":
-            if isinstance(inst, dict):
-                for name in inst:
-                    if not _ok(name, value, root):
-                        return False
-        elif key == "required":
-            if isinstance(inst, dict) and any(name not in inst for name in value):
-                return False
-        elif key == "items":
-            if isinstance(inst, list):
-                if "prefixItems" in sch or not isinstance(value, (dict, bool)):
-                    raise _Unsure(key)
-                for item in inst:
-                    if not _ok(item, value, root):
-                        return False
-        elif key == "oneOf":
-            if sum(1 for sub in value if _ok(inst, sub, root)) != 1:
-                return False
-        elif key == "anyOf":
-            if not any(_ok(inst, sub, root) for sub in value):
-                return False
-        elif key == "pattern":
-            if isinstance(inst, str) and not re.search(value, inst):
-                return False
-        elif key in ("minimum", "maximum"):
-            if _is_type(inst, "number") and (inst < value if key == "minimum" else inst > value):
-                return False
-        elif key == "minLength":
-            if isinstance(inst, str) and len(inst) < value:
-                return False
-        elif key == "minItems":
-            if isinstance(inst, list) and len(inst) < value:
-                return False
-        elif key == "minProperties":
-            if isinstance(inst, dict) and len(inst) < value:
-                return False
-        elif key in ("enum", "const"):
-            choices = value if key == "enum" else [value]
-            if not isinstance(inst, str) or not all(isinstance(c, str) for c in choices):
-                raise _Unsure(key)
-            if inst not in choices:
-                return False
-        elif key == "uniqueItems":
-            if value and isinstance(inst, list):
-                if not all(isinstance(x, str) for x in inst):
-                    raise _Unsure(key)
-                if len(set(inst)) != len(inst):
-                    return False
-        elif key == "$ref":
-            if not isinstance(value, str) or not value.startswith("#/$defs/") or "/" in value[len("#/$defs/"):] \
-                    or "~" in value or "%" in value:
-                raise _Unsure(value)
-            target = root.get("$defs", {}).get(value[len("#/$defs/"):])
-            if target is None:
-                raise _Unsure(value)
-            if not _ok(inst, target, root):
-                return False
-        else:
-            raise _Unsure(key)
-    return True
+    """The quick check (meeple.loading.quickcheck) against this kind's schema."""
+    return surely_valid(data, _checked(kind))
 
 
 # ---------------------------------------------------------------- messages

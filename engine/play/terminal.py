@@ -62,14 +62,8 @@ class TerminalView:
             self.own = ([Line(r, "resource") for r in game.vocab.res_names]
                         + [Line(z.name, "zone") for z in game.vocab.zone_defs if z.board and z.per_player])
         self.zones = zones
-        self.action_defs = [self._action_def(a) for a in game.actions]
+        self.action_defs = [_action_def(game, a) for a in game.actions]
         self.prompts = {text: names for text, names, _ in g.view.prompts}
-
-    def _action_def(self, a):
-        """The declaration of a compiled action: its names and text."""
-        g = self.game
-        listed = g.defn.actions if a.card_def < 0 else g.vocab.card_defs[a.card_def].actions
-        return next((d for d in listed if d.id == a.id and (a.card_def >= 0 or d.group == a.group)), None)
 
     def word(self, text: str, **values) -> str:
         """One of the view's own phrases in the view's language ('your {z}')."""
@@ -151,16 +145,6 @@ class TerminalView:
         """``line`` in lines of the terminal's width, continued ``indent`` columns in."""
         return wrap(line, self.width, indent)
 
-    def wrap_block(self, text: str) -> str:
-        """Each line of ``text`` wrapped, continued under its text: an option's
-        ('  12. ...') under its label, another two columns past its own indent."""
-        out = []
-        for line in text.split("\n"):
-            m = re.match(r" *\d+\. | *", line)
-            indent = m.end() if m.group().strip() else m.end() + 2
-            out.append(wrap(line, self.width, indent) if line.strip() else line)
-        return "\n".join(out)
-
     def value(self, v: Any, t) -> Optional[str]:
         if v is None:
             return None
@@ -169,10 +153,6 @@ class TerminalView:
         if isinstance(t, Card):
             return self.card(v)
         return str(v)
-
-    def sees(self, z, p: Optional[int], viewer: Optional[int]) -> bool:
-        return (z.visibility == "public" or (z.visibility == "owner" and p is not None and p == viewer)) \
-            and not (z.ordered and z.visibility != "public")
 
     def zone_text(self, st, line: Line, p: Optional[int], viewer: Optional[int]) -> Optional[str]:
         """'hand: Ruby (red, cost 4), ...', 'deck: 40', 'hand: 4 hidden'; None when empty."""
@@ -185,7 +165,7 @@ class TerminalView:
             if line.count:
                 n = sum(len(st.zones[base + k]) for k in range(len(hosts)))
                 return f"{self.zone_name(line.name)}: {n}" if n else None
-            parts = [f"{self.name(h)}: {self.cards(st.zones[base + k], st)}" if self.sees(z, None, viewer)
+            parts = [f"{self.name(h)}: {self.cards(st.zones[base + k], st)}" if _sees(z, None, viewer)
                      else f"{self.name(h)}: {len(st.zones[base + k])} hidden"
                      for k, h in enumerate(hosts) if st.zones[base + k]]
             return f"{self.zone_name(line.name)}: " + "; ".join(parts) if parts else None
@@ -195,7 +175,7 @@ class TerminalView:
         name = self.zone_name(line.name)
         if line.count:
             return f"{name}: {len(cards)}"
-        if not self.sees(z, p, viewer):
+        if not _sees(z, p, viewer):
             return f"{name}: {len(cards)} hidden"
         return f"{name}: {self.cards(cards, st, seat=p is None)}"
 
@@ -296,7 +276,7 @@ class TerminalView:
                 if z.of_card is not None:
                     continue
                 cards = st.zones[g.vocab.zone_base[zi] + (p or 0)]
-                out[(p, line.name)] = (len(cards) if line.count else ("hidden", len(cards)) if not self.sees(z, p, viewer)
+                out[(p, line.name)] = (len(cards) if line.count else ("hidden", len(cards)) if not _sees(z, p, viewer)
                                        else Counter(self.card(c, st, seat=p is None) for c in cards))
         return out
 
@@ -483,6 +463,29 @@ class TerminalView:
             if c is None:
                 return f"  no card '{ref}': give an option's number or a card's id or name"
         return "\n".join("  " + ln for ln in self.card_text(c).splitlines())
+
+
+def _action_def(game, a):
+    """The declaration of a compiled action: its names and text."""
+    listed = game.defn.actions if a.card_def < 0 else game.vocab.card_defs[a.card_def].actions
+    return next((d for d in listed if d.id == a.id and (a.card_def >= 0 or d.group == a.group)), None)
+
+
+def _sees(z, p: Optional[int], viewer: Optional[int]) -> bool:
+    """Whether ``viewer`` sees the cards of zone ``z`` (of player ``p``, or the board's)."""
+    return (z.visibility == "public" or (z.visibility == "owner" and p is not None and p == viewer)) \
+        and not (z.ordered and z.visibility != "public")
+
+
+def wrap_block(text: str, width: int) -> str:
+    """Each line of ``text`` wrapped at ``width``, continued under its text: an option's
+    ('  12. ...') under its label, another two columns past its own indent."""
+    out = []
+    for line in text.split("\n"):
+        m = re.match(r" *\d+\. | *", line)
+        indent = m.end() if m.group().strip() else m.end() + 2
+        out.append(wrap(line, width, indent) if line.strip() else line)
+    return "\n".join(out)
 
 
 def width_of(text: str) -> int:
