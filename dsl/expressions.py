@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Optional
 
 from . import ast as A
+from . import ir
 from .errors import suggest
 from .hoist import invariant_parts
 from .types import UNSET, Fn, Unit, _bound_me, _me, card_zone_of
@@ -97,6 +98,8 @@ class ExpressionChecker:
         gen.types[id(n)] = t
         if gen.depth == 0:
             fn = gen.top(self.c, unit, n, t, fn)
+            if self.c.checking:         # an expression of a statement being fused: kept with it
+                self.c.checking[-1].exprs.append(ir.Expr(n, t, fn))
         return fn, t
 
     def hoist_invariants(self, unit: Unit, var: str, roots: list, source: Fn) -> Fn:
