@@ -196,7 +196,7 @@ class Compiler:
                 code.walk = self.steps.walk(unit, comp, self.steps.bound(comp.source, st), each.steps)
             code.cost = run.steps
             if self.gen is not None:     # what a generated action menu needs to walk it inline
-                self.gen.binder_meta = (raw, st, tuple(unit.hoist.values()) if unit.hoist else ())
+                self.gen.binder_meta = (raw, st, unit.hoist.places() if unit.hoist else ())
             self.guard(comp, src, len(self.errors))
             return (comp.var, slot, et, source, cond), code
         except MeepleError as err:

@@ -22,11 +22,13 @@ Records are frozen once their statement is checked (``StmtBuilder.done``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from . import ast as A
-from .steps import Where
 from .typesys import Type
+
+if TYPE_CHECKING:
+    from .steps import Where
 
 __all__ = ["Caches", "Expr", "ForEach", "Let", "Move", "Set", "Stmt", "StmtBuilder", "Walk", "While"]
 
@@ -169,7 +171,7 @@ class Caches:
 
     def get(self, node: A.Node) -> Any:
         """Where ``node`` is cached, or None."""
-        for n, where in self.parts:
+        for n, where in reversed(self.parts):      # marked again: the later place holds
             if n is node:
                 return where
         return None

@@ -124,7 +124,7 @@ class PyGen:
         m.rule = unit.code.name
         mark = len(m.parts)
         try:
-            ctx = Ctx(unit, {}, unit.hoist, {}, unit.me_bound)
+            ctx = Ctx(unit, {}, unit.hoist, ir.Caches(), unit.me_bound)
             body = self.expressions.region(ctx, [node], lambda: self.expressions.gen(ctx, node))
         except (Unsupported, RecursionError) as exc:
             del m.parts[mark:]         # its walks' helpers, written meanwhile

@@ -103,19 +103,17 @@ class ExprWriter:
 
     def cached(self, ctx: Ctx, n: A.Node) -> bool:
         """Whether ``gen`` writes ``n`` through a cache."""
-        key = id(n)
-        return bool(((ctx.pyhoist and key in ctx.pyhoist) or (ctx.hoist and key in ctx.hoist))
+        return bool(((ctx.pyhoist and n in ctx.pyhoist) or (ctx.hoist and n in ctx.hoist))
                     and not self.type_of(n).is_collection)
 
     def wrap(self, ctx: Ctx, n: A.Node, src: str) -> str:
         """What ``gen`` adds around the source of ``n`` (its cache); also used for a node
         written by its parent in a loop (a chain's left side)."""
-        key = id(n)
-        if ctx.pyhoist and key in ctx.pyhoist and not self.type_of(n).is_collection:
-            v = ctx.pyhoist[key]
+        if ctx.pyhoist and n in ctx.pyhoist and not self.type_of(n).is_collection:
+            v = ctx.pyhoist.get(n)
             return f"({v} if {v} is not _U else ({v} := {src}))"
-        if ctx.hoist and key in ctx.hoist and not self.type_of(n).is_collection:
-            slot = ctx.hoist[key]
+        if ctx.hoist and n in ctx.hoist and not self.type_of(n).is_collection:
+            slot = ctx.hoist.get(n)
             c = self.fresh("c")
             return f"({c} if ({c} := L[{slot}]) is not _U else _cache(L, {slot}, {src}))"
         return src
@@ -169,8 +167,8 @@ class ExprWriter:
 
     def test(self, ctx: Ctx, n: A.Node) -> str:
         """Source for a condition whose truth alone matters (an 'and' chain needs no bool())."""
-        if isinstance(n, A.Binary) and n.op in ("and", "or") and not (ctx.hoist and id(n) in ctx.hoist) \
-                and not (ctx.pyhoist and id(n) in ctx.pyhoist):
+        if isinstance(n, A.Binary) and n.op in ("and", "or") and not (ctx.hoist and n in ctx.hoist) \
+                and not (ctx.pyhoist and n in ctx.pyhoist):
             return self.chain(ctx, n)
         return self.gen(ctx, n)
 
