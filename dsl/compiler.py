@@ -16,7 +16,7 @@ callers run it in place.
 
 The checking is done by checkers, one per concern, that share this compiler: its
 vocabulary, the code unit being made and the instructions they append to it, the step
-plans (``walks``, ``lists``, ``bounds``) and the generator. Expressions
+plans (``plans``, by node: ``meeple.dsl.ir.Plans``) and the generator. Expressions
 (``meeple.dsl.expressions``) with operators (``operators``) and calls (``calls``; the
 pack's functions' facts: ``functions``), statements (``statements``), statements that
 involve players or other code (``interaction``), and the step budget (``steps``). Each
@@ -80,9 +80,7 @@ class Compiler:
         self.guards: Optional["Guards"] = None
         # how walks and whole lists are charged to the step budget (``meeple.dsl.steps.StepPlanner``)
         self.folded = 0
-        self.walks: dict[int, tuple] = {}
-        self.lists: dict[int, tuple] = {}
-        self.bounds: dict[int, tuple] = {}
+        self.plans: ir.ByNode[ir.Plans] = ir.ByNode()     # by node: bounds, walks, lists (``ir.Plans``)
         self.proc_written: dict[str, int] = {}
         self.gen: Any = None                  # a meeple.dsl.pygen.PyGen while writing Python for running games
         # while a run of statements is checked for the generator (``fused``): the statements being

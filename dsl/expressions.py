@@ -95,7 +95,7 @@ class ExpressionChecker:
                 fn, t = method(unit, n)
         finally:
             gen.depth -= 1
-        gen.types[id(n)] = t
+        gen.types.put(n, t)
         if gen.depth == 0:
             fn = gen.top(self.c, unit, n, t, fn)
             if self.c.checking:         # an expression of a statement being fused: kept with it

@@ -21,8 +21,8 @@ Records are frozen once their statement is checked (``StmtBuilder.done``).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Optional, Union
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Callable, Generic, Optional, TypeVar, Union
 
 from . import ast as A
 from .typesys import Type
@@ -30,7 +30,7 @@ from .typesys import Type
 if TYPE_CHECKING:
     from .steps import Where
 
-__all__ = ["Caches", "Expr", "ForEach", "Let", "Move", "Set", "Stmt", "StmtBuilder", "Walk", "While"]
+__all__ = ["ByNode", "Caches", "Expr", "Plans", "ForEach", "Let", "Move", "Set", "Stmt", "StmtBuilder", "Walk", "While"]
 
 
 # ---------------------------------------------------------------- what a statement was checked to
@@ -153,6 +153,49 @@ def run_of(builder: StmtBuilder, nodes: tuple) -> tuple[Stmt, ...]:
     """The checked forms of a run's statements ``nodes``, gathered by ``builder``."""
     found = tuple(builder.stmts)
     return tuple(_find(found, n) for n in nodes)
+
+
+# ---------------------------------------------------------------- expressions' facts, by node
+R = TypeVar("R")
+
+
+class ByNode(Generic[R]):
+    """One record per checked expression node (its type; its step ``Plans``), found by the
+    node's identity, as a type checker keeps its map of expressions to types (mypy's
+    ``TypeChecker.type_map``, which mypyc's builder reads). Nodes are frozen dataclasses that
+    compare by value (two ``x`` at one place of two texts are equal), so the map keys by
+    identity, and each entry holds its node: its identity is not reused while it is read."""
+
+    __slots__ = ("_of",)
+
+    def __init__(self) -> None:
+        self._of: dict[int, tuple[A.Node, R]] = {}
+
+    def get(self, node: A.Node) -> Optional[R]:
+        found = self._of.get(id(node))
+        return found[1] if found is not None and found[0] is node else None
+
+    def put(self, node: A.Node, record: R) -> None:
+        self._of[id(node)] = (node, record)
+
+    def clear(self) -> None:
+        self._of.clear()
+
+
+@dataclass(frozen=True, slots=True)
+class Plans:
+    """What the step planner (``meeple.dsl.steps.StepPlanner``) decided of an expression node:
+    at most how many items its list holds (None: unknown); for a walk, the factor its items
+    are charged by (0: folded) and where; for a list read or made whole, where it is charged
+    by its length (None: folded)."""
+    bound: Optional[int] = None
+    walk: Optional[tuple[int, "Where"]] = None
+    counted: Optional["Where"] = None
+
+
+def plan(table: ByNode[Plans], node: A.Node, **decided: Any) -> None:
+    """Note in ``table`` what the planner decided of ``node``, beside what it decided before."""
+    table.put(node, replace(table.get(node) or Plans(), **decided))
 
 
 # ---------------------------------------------------------------- a walk's cached parts

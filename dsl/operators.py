@@ -243,7 +243,7 @@ class OperatorChecker:
                     if unit.hoist is not None and node in unit.hoist:
                         a, t = self.c.exprs.cached(unit.hoist.get(node), a, t)
             if gen is not None and node is not n:
-                gen.types[id(node)] = t
+                gen.types.put(node, t)
             ta = t
         if not flat:
             return a, ta

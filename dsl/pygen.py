@@ -67,7 +67,7 @@ class PyGen:
 
     def __init__(self, game: Any, pack: str = "pack"):
         self.g = game
-        self.types: dict[int, Type] = {}    # node id -> type, filled by the checker
+        self.types: ir.ByNode[Type] = ir.ByNode()    # the type of each node of the expression being written
         self.depth = 0
         self.comp: Any = None                 # the compiler being run (set by each call into the back end)
         self.where_of: dict[Any, str] = {}    # generated function -> its comment (instructions inlining it reuse it)
