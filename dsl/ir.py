@@ -12,12 +12,15 @@ into:
   statement, the typed facts of its kind, the closure it runs as, its expressions as
   checked, the statements inside it), which ``gen/statements.py`` writes from;
 - a walk's cached parts are a ``Caches`` (the parts and the frame slot of each), which the
-  expression checker fills and the generator reads.
+  expression checker fills and the generator reads;
+- an expression node's type (for the expression being written) and its step ``Plans`` (at
+  most how many items, how its walk or its whole list is charged) are records in a
+  ``ByNode`` map, the checker's, which the generator reads.
 
 Syntax trees may be shared between compiles (``meeple.dsl.treecache``), so nothing is
-written onto a node: a record holds its node, and a node's record is found among the records
-of its statement by identity (``is``), which a shared node cannot confuse.
-Records are frozen once their statement is checked (``StmtBuilder.done``).
+written onto a node: a record holds its node, and a node's record is found by identity
+(``is``; ``ByNode`` by ``id`` with the node held), which a node shared by another text cannot
+confuse. Records are frozen once made (a statement's when it is checked, ``StmtBuilder.done``).
 """
 from __future__ import annotations
 
