@@ -16,7 +16,7 @@ callers run it in place.
 
 The checking is done by checkers, one per concern, that share this compiler: its
 vocabulary, the code unit being made and the instructions they append to it, the step
-plans (``walks``, ``lists``, ``bounds``) and the generator. Expressions
+plans (``plans``, by node: ``meeple.dsl.ir.Plans``) and the generator. Expressions
 (``meeple.dsl.expressions``) with operators (``operators``) and calls (``calls``; the
 pack's functions' facts: ``functions``), statements (``statements``), statements that
 involve players or other code (``interaction``), and the step budget (``steps``). Each
@@ -31,6 +31,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from . import ast as A
+from . import ir
 from .calls import CallChecker
 from .errors import DslCheckError, MeepleError, Span
 from .expressions import ExpressionChecker
@@ -79,11 +80,12 @@ class Compiler:
         self.guards: Optional["Guards"] = None
         # how walks and whole lists are charged to the step budget (``meeple.dsl.steps.StepPlanner``)
         self.folded = 0
-        self.walks: dict[int, tuple] = {}
-        self.lists: dict[int, tuple] = {}
-        self.bounds: dict[int, tuple] = {}
+        self.plans: ir.ByNode[ir.Plans] = ir.ByNode()     # by node: bounds, walks, lists (``ir.Plans``)
         self.proc_written: dict[str, int] = {}
         self.gen: Any = None                  # a meeple.dsl.pygen.PyGen while writing Python for running games
+        # while a run of statements is checked for the generator (``fused``): the statements being
+        # checked, innermost last, each gathering what its checkers conclude (``meeple.dsl.ir``)
+        self.checking: list[ir.StmtBuilder] = []
         self._expanded = 0                    # parts the pack's functions expanded to in this text (``calls``)
         # the checkers, one per concern, sharing this compiler's tables and instructions
         self.steps = StepPlanner(self)
@@ -192,7 +194,7 @@ class Compiler:
                 code.walk = self.steps.walk(unit, comp, self.steps.bound(comp.source, st), each.steps)
             code.cost = run.steps
             if self.gen is not None:     # what a generated action menu needs to walk it inline
-                self.gen.binder_meta = (raw, st, tuple(unit.hoist.values()) if unit.hoist else ())
+                self.gen.binder_meta = (raw, st, unit.hoist.places() if unit.hoist else ())
             self.guard(comp, src, len(self.errors))
             return (comp.var, slot, et, source, cond), code
         except MeepleError as err:
@@ -202,14 +204,16 @@ class Compiler:
     # ------------------------------------------------------------ statements
     def block(self, unit: Unit, stmts: tuple) -> None:
         gen = self.gen
-        if gen is None or gen.fusing:
+        if gen is None:
             for s in stmts:
-                if gen is not None:
-                    gen.current = s
                 try:
                     self.s_kinds[type(s).__name__](unit, s)
                 except MeepleError as err:
                     self.errors.append(err)
+            return
+        if gen.fusing:
+            for s in stmts:
+                self.checked(unit, s)
             return
         # generating: each run of statements that never pauses becomes one instruction
         i = 0
@@ -227,34 +231,56 @@ class Compiler:
                 self.errors.append(err)
             i += 1
 
+    def checked(self, unit: Unit, s: A.Node) -> None:
+        """Check a statement of a run being fused, gathering what is concluded of it into its
+        ``meeple.dsl.ir.Stmt``, kept by the statement (or run) around it."""
+        building = ir.StmtBuilder(s)
+        self.checking.append(building)
+        try:
+            self.s_kinds[type(s).__name__](unit, s)
+        except MeepleError as err:
+            self.errors.append(err)
+        finally:
+            self.checking.pop()
+            self.checking[-1].stmts.append(building.done())
+
     def fused(self, unit: Unit, run: tuple) -> None:
         """Check a run of statements as usual (into scratch code), then write it as one
-        generated function: native if/for/while, the frame's locals as its variables."""
+        generated function from its checked form: native if/for/while, the frame's locals as
+        its variables."""
         gen = self.gen
         code = unit.code
         saved = code.instrs, code.spans
         code.instrs, code.spans = [], []
         gen.fusing += 1
         before = len(self.errors)
+        whole = ir.StmtBuilder(None)
+        self.checking.append(whole)
         try:
             for s in run:
-                gen.current = s
-                try:
-                    self.s_kinds[type(s).__name__](unit, s)
-                except MeepleError as err:
-                    self.errors.append(err)
+                self.checked(unit, s)
         finally:
+            self.checking.pop()
             gen.fusing -= 1
             scratch = code.instrs
             code.instrs, code.spans = saved
         if len(self.errors) > before:
-            gen.forget()
             self.emit(unit, run[0].pos, _jump)
             return
         pc = self.here(unit)
-        fn = gen.statements(self, unit, run, pc + 1, scratch)
+        fn = gen.statements(self, unit, ir.run_of(whole, run), pc + 1, scratch)
         code.instrs.append(fn)
         code.spans.append(self.span(unit, run[0].pos))
+
+    def note(self, facts: ir.Facts, closure: Optional[Callable] = None) -> None:
+        """What the checker concluded of the statement being checked, for the generator (only
+        while a run is checked for fusing): its facts, and the closure it runs as."""
+        if self.checking:
+            building = self.checking[-1]
+            if facts is not None:
+                building.facts = facts
+            if closure is not None:
+                building.closure = closure
 
     def writer(self) -> Optional[PyGen]:
         """The generator, when the statement being compiled becomes an instruction of its
@@ -273,8 +299,8 @@ class Compiler:
         return pc
 
     def simple(self, unit: Unit, pos: A.Pos, action: Callable[[Any, Frame], None]) -> None:
-        if self.gen is not None and self.gen.fusing:
-            self.gen.actions.setdefault(id(self.gen.current), action)
+        if self.checking and self.checking[-1].closure is None:      # its closure, for the generator
+            self.checking[-1].closure = action
         def make(nxt):
             def op(st, fr):
                 action(st, fr)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Optional
 
 from . import ast as A
+from . import ir
 from .errors import suggest
 from .hoist import invariant_parts
 from .types import UNSET, Fn, Unit, _bound_me, _me, card_zone_of
@@ -82,21 +83,23 @@ class ExpressionChecker:
         method = self.c.x_kinds[type(n).__name__]
         gen = self.c.gen
         if gen is None:
-            if unit.hoist is not None and id(n) in unit.hoist:
-                return self.cached(unit.hoist[id(n)], *method(unit, n))
+            if unit.hoist is not None and n in unit.hoist:
+                return self.cached(unit.hoist.get(n), *method(unit, n))
             return method(unit, n)
         # generating: check and type every node, then write the outermost as Python
         gen.depth += 1
         try:
-            if unit.hoist is not None and id(n) in unit.hoist:
-                fn, t = self.cached(unit.hoist[id(n)], *method(unit, n))
+            if unit.hoist is not None and n in unit.hoist:
+                fn, t = self.cached(unit.hoist.get(n), *method(unit, n))
             else:
                 fn, t = method(unit, n)
         finally:
             gen.depth -= 1
-        gen.types[id(n)] = t
+        gen.types.put(n, t)
         if gen.depth == 0:
             fn = gen.top(self.c, unit, n, t, fn)
+            if self.c.checking:         # an expression of a statement being fused: kept with it
+                self.c.checking[-1].exprs.append(ir.Expr(n, t, fn))
         return fn, t
 
     def hoist_invariants(self, unit: Unit, var: str, roots: list, source: Fn) -> Fn:
@@ -105,12 +108,13 @@ class ExpressionChecker:
         parts = invariant_parts(roots, var, self.c.facts.impure)
         if not parts:
             return source
-        unit.hoist = dict(unit.hoist or {})
+        caches = unit.hoist or ir.Caches()
         slots = []
         for node in parts:
             slot = unit.new_slot(known=True)      # a cache, emptied before each walk: dead across decisions
-            unit.hoist[id(node)] = slot
+            caches = caches.plus(node, slot)
             slots.append(slot)
+        unit.hoist = caches
         if len(slots) == 1:
             s0 = slots[0]
 

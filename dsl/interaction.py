@@ -201,8 +201,6 @@ class InteractionChecker:
         pdef = g.proc_defs[s.name]
         args = self.call_args(unit, s.pos, f"procedure '{s.name}'", pdef.params, s.args)
         name = s.name
-        if self.c.gen is not None and self.c.gen.fusing:      # a call run in place: what the writer needs
-            self.c.gen.info[id(s)] = name
 
         where = Where(unit.origin, s.pos)
 

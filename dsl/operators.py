@@ -240,10 +240,10 @@ class OperatorChecker:
                 if joined is not None:
                     a = counting(a, joined)
                 if node is not n:            # what ``expr`` does for a node it is given
-                    if unit.hoist is not None and id(node) in unit.hoist:
-                        a, t = self.c.exprs.cached(unit.hoist[id(node)], a, t)
+                    if unit.hoist is not None and node in unit.hoist:
+                        a, t = self.c.exprs.cached(unit.hoist.get(node), a, t)
             if gen is not None and node is not n:
-                gen.types[id(node)] = t
+                gen.types.put(node, t)
             ta = t
         if not flat:
             return a, ta

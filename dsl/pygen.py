@@ -9,8 +9,9 @@ budget, a line table back to the YAML); and one menu per action group
 (``menu``). All of a pack goes into one module, compiled with a single
 ``compile()``.
 
-``PyGen`` is the compiler's one way in: it holds the side tables the checker
-fills (by node id) and hands the writing to collaborators, each owning one
+``PyGen`` is the compiler's one way in: it takes what the checker concluded (the
+types of a top-level expression's nodes; a run of statements in its checked form,
+``meeple.dsl.ir``) and hands the writing to collaborators, each owning one
 concern (``meeple.dsl.gen``): the module and its names (``gen/module.py``: why
 no text of a pack is ever code, and how the module is made readable),
 expressions (``gen/expressions.py``: why source and not closures, with
@@ -26,6 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import ast as A
+from . import ir
 from .gen.context import Ctx, Unsupported
 from .gen.expressions import ExprWriter
 from .gen.instructions import InstructionWriter
@@ -65,17 +67,12 @@ class PyGen:
 
     def __init__(self, game: Any, pack: str = "pack"):
         self.g = game
-        self.types: dict[int, Type] = {}    # node id -> type, filled by the checker
+        self.types: ir.ByNode[Type] = ir.ByNode()    # the type of each node of the expression being written
         self.depth = 0
         self.comp: Any = None                 # the compiler being run (set by each call into the back end)
         self.where_of: dict[Any, str] = {}    # generated function -> its comment (instructions inlining it reuse it)
         self.inlined: set = set()             # generated functions written into a run of statements
-        # while a run of statements is checked (``fusing``): what the writer needs of it
-        self.fusing = 0
-        self.current: Any = None
-        self.info: dict[int, Any] = {}
-        self.actions: dict[int, Fn] = {}
-        self.last_src: dict[int, tuple] = {}
+        self.fusing = 0                       # while a run of statements is checked to be written whole
         self.src_of: dict[Any, tuple] = {}    # generated function -> (setup lines, expression), to inline it
         self.binder_meta: Any = None
         self.inline_procs: dict[str, bool] = {}    # the procedures run in place (``inline_procedures``)
@@ -127,37 +124,30 @@ class PyGen:
         m.rule = unit.code.name
         mark = len(m.parts)
         try:
-            ctx = Ctx(unit, {}, unit.hoist, {}, unit.me_bound)
+            ctx = Ctx(unit, {}, unit.hoist, ir.Caches(), unit.me_bound)
             body = self.expressions.region(ctx, [node], lambda: self.expressions.gen(ctx, node))
         except (Unsupported, RecursionError) as exc:
             del m.parts[mark:]         # its walks' helpers, written meanwhile
             m.fallbacks += 1
             m.why.append(f"{type(exc).__name__}: {exc}")
-            if self.fusing:
-                self.last_src[id(node)] = ((), f"{m.const(closure)}(st, fr)", None)
+            if self.fusing:       # named now: a run of statements writes a call of it (``RunWriter.expr_src``)
+                m.const(closure)
             return closure
         finally:
             self.types.clear()
         name = m.fresh("e")
         head = headline(m.rule, comp.span(unit, node.pos))
         fn = m.define(name, m.function_source(name, [*body[0], f"return {body[1]}"]), closure, head=head)
-        if self.fusing:
-            self.last_src[id(node)] = tuple(body[0]), body[1], fn
         self.src_of[fn] = tuple(body[0]), body[1]
         self.where_of[fn] = head
         return fn
 
-    def statements(self, comp: Any, unit: Unit, run: tuple, nxt: int, scratch: list) -> Fn:
-        """Write a checked run of statements as one instruction (a function of
+    def statements(self, comp: Any, unit: Unit, run: tuple[ir.Stmt, ...], nxt: int, scratch: list) -> Fn:
+        """Write a run of statements, in its checked form, as one instruction (a function of
         (state, frame) returning the next instruction, or STOP)."""
         self.comp = comp
         self.module.rule = unit.code.name
         return self.runs.write(unit, run, nxt, scratch)
-
-    def forget(self) -> None:
-        self.info.clear()
-        self.actions.clear()
-        self.last_src.clear()
 
     def finish(self) -> None:
         """Compile every generated function at once, put each in its place, and register

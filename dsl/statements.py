@@ -3,8 +3,8 @@ moves, draws, shuffles, swaps, and the control flow (if, for each, repeat, while
 
 Each ``s_<Node>`` method appends the statement's instructions to the unit's code
 (``Compiler.emit``, ``simple``); with a generator attached and a run of statements being
-checked for fusing, it also leaves what the generator needs in ``PyGen.info`` and
-``PyGen.actions``. Statements that involve players or other code are
+checked for fusing, it also notes what the generator needs of it (``Compiler.note``: a
+typed record of ``meeple.dsl.ir``, and the closure it runs as). Statements that involve players or other code are
 ``meeple.dsl.interaction``'s.
 """
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from . import ast as A
+from . import ir
 from .errors import MeepleError, Refusal, RuleError, suggest
 from .gen.runs import then
 from .runtime import Frame
@@ -30,6 +31,7 @@ class StatementChecker:
         self.c = c              # the compiler: the tables and the instructions every checker shares
         self.g: Any = c.g       # the vocabulary names are resolved against
         self._target: tuple = ()      # what the last 'set' assigned, for the generator: (kind, index[, whose])
+        self._cards_t: Type = ANY     # the type of what the last ``cards_of`` gives, for the generator
 
     def s_Counter(self, unit, s):
         g = self.g
@@ -157,8 +159,7 @@ class StatementChecker:
     def s_Set(self, unit, s):
         value, vt = self.c.expr(unit, s.value)
         setter = self.assign_target(unit, s.target, vt)
-        if self.c.gen is not None and self.c.gen.fusing:
-            self.c.gen.info[id(s)] = (self._target, vt)
+        self.c.note(ir.Set(self._target, vt))
         if vt == INT and self._target[0] != "local":     # a number kept in the game is bounded (MAX_NUMBER)
             self.c.simple(unit, s.pos, lambda st, fr: setter(st, fr, bounded(value(st, fr))))
             return
@@ -175,8 +176,7 @@ class StatementChecker:
         existing = unit.scope.names.get(s.name)
         slot = existing[0] if existing else unit.new_slot(vt)
         unit.bind(unit.scope, s.name, slot, vt)
-        if self.c.gen is not None and self.c.gen.fusing:
-            self.c.gen.info[id(s)] = slot
+        self.c.note(ir.Let(slot))
 
         def act(st, fr):
             fr.locals[slot] = value(st, fr)
@@ -187,8 +187,7 @@ class StatementChecker:
         the cards are charged to the step budget when they are many (a zone, a list): (factor,
         where) as ``walk`` decides, (0, None) for one card."""
         fn, t = self.c.expr(unit, node)
-        if self.c.gen is not None and self.c.gen.fusing:
-            self.c.gen.info[id(node)] = t
+        self._cards_t = t
         if isinstance(t, (Card, AnyT)):
             return (lambda st, fr: (lambda c: [] if c is None else [c])(fn(st, fr))), card_kind(t) or "", 0, None
         if isinstance(t, Zone):
@@ -221,8 +220,7 @@ class StatementChecker:
             raise self.c.err(unit, s.to.pos, f"zone holds {dt.kind} cards, not {kind} cards")
         bottom = s.bottom
         check = None if kind else self.kind_check(dt.kind)
-        if self.c.gen is not None and self.c.gen.fusing:
-            self.c.gen.info[id(s)] = (factor, where, check)
+        self.c.note(ir.Move(self._cards_t, factor, where, check))
 
         def act(st, fr):
             cards = what(st, fr)
@@ -260,8 +258,7 @@ class StatementChecker:
     def s_Shuffle(self, unit, s):
         zone, zt = self.c.exprs.zone_expr(unit, s.zone)
         factor, where = self.c.steps.walk(unit, s, self.c.steps.bound(s.zone, zt), 0)      # a step a card (``fold``)
-        if self.c.gen is not None and self.c.gen.fusing:
-            self.c.gen.info[id(s)] = (factor, where)
+        self.c.note(ir.Walk(factor, where))
 
         def act(st, fr):
             z = zone_to_write(st, zone(st, fr))
@@ -326,9 +323,7 @@ class StatementChecker:
 
         init = _walk_start(source, cond, order, plan, where, var_slot, items_slot, idx_slot)
         gen = self.c.writer()
-        fusing = self.c.gen is not None and self.c.gen.fusing
-        if fusing:
-            self.c.gen.actions[id(s)] = init
+        self.c.note(None, init)
         start = self.c.placeholder(unit, s.pos)
         if order is not None:
             unit.code.ordered_walks.append((items_slot, idx_slot, var_slot, order))
@@ -344,8 +339,7 @@ class StatementChecker:
         plan[:] = [self.c.steps.fold(bound, tested.steps) if cond is not None else 0,
                    self.c.steps.fold(bound, keyed.steps) if order is not None else 0,
                    self.c.steps.fold(bound, body.steps + self.c.steps.written(s.body))]
-        if fusing:
-            self.c.gen.info[id(s)] = (items_slot, var_slot, idx_slot, isinstance(st_, Zone), tuple(plan), where)
+        self.c.note(ir.ForEach(items_slot, var_slot, idx_slot, isinstance(st_, Zone), (plan[0], plan[1], plan[2]), where))
         made = gen.walk_init(src, isinstance(st_, Zone), cond, order, var_slot, items_slot, idx_slot, init,
                              tuple(plan), where) if gen else None
         self.c.patch(unit, start, made(start + 1) if made is not None else then(init, start + 1))
@@ -363,8 +357,7 @@ class StatementChecker:
             if n > 0 and plan[0]:            # every round charged as the loop starts
                 charge(st, n * plan[0], where)
             fr.locals[slot] = n
-        if self.c.gen is not None and self.c.gen.fusing:
-            self.c.gen.actions[id(s)] = init
+        self.c.note(None, init)
         start = self.c.placeholder(unit, s.pos)
         head = self.c.placeholder(unit, s.pos)
         with self.c.steps.apart() as body:
@@ -372,8 +365,7 @@ class StatementChecker:
         self.c.emit(unit, s.pos, lambda nxt: _jump(head))
         end = self.c.here(unit)
         plan[0] = self.c.steps.fold(max(0, s.count.value) if isinstance(s.count, A.Int) else None, body.steps + self.c.steps.written(s.body))
-        if self.c.gen is not None and self.c.gen.fusing:
-            self.c.gen.info[id(s)] = (plan[0], where)
+        self.c.note(ir.Walk(plan[0], where))
         self.c.patch(unit, start, then(init, start + 1))
 
         def loop(st, fr):
@@ -392,8 +384,7 @@ class StatementChecker:
         self.c.emit(unit, s.pos, lambda nxt: _jump(head))
         where = Where(unit.origin, s.pos)
         steps = 1 + each.steps + self.c.steps.written(s.body)
-        if self.c.gen is not None and self.c.gen.fusing:
-            self.c.gen.info[id(s)] = (steps, where)
+        self.c.note(ir.While(steps, where))
         self.c.patch(unit, head, self.c.branch(cond, head + 1, self.c.here(unit), (steps, where)))
 
     def s_As(self, unit, s):

@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Literal, Optional
 
 from . import ast as A
+from . import ir
 from .errors import RuleError
 from .typesys import Type, Zone
 
@@ -133,14 +134,13 @@ class _Apart:
 class StepPlanner:
     """The checker's half of the budget (one of the compiler's checkers). The compiler holds
     the tables it fills, which the generator reads too: ``folded`` counts the steps of the
-    region being compiled that need no charge of their own (see ``fold``); ``walks`` gives
-    each walk node its factor (0: folded; else its items are charged that many steps each
-    when it runs) and where it is; ``lists`` the nodes whose list is charged by its length
-    when it is read or made; ``bounds`` what the checker knows of a list's size;
+    region being compiled that need no charge of their own (see ``fold``); ``plans`` gives
+    nodes their ``ir.Plans``: a walk node its factor (0: folded; else its items are charged
+    that many steps each when it runs) and where it is; a node whose list is charged by its
+    length when it is read or made, where; a list, what the checker knows of its size;
     ``proc_written`` (procedure run in place -> the statements a run of it runs, those of
     the procedures it runs in place counted in: ``written``, known before any unit compiles,
-    ``count_calls``). Each table of nodes maps id(node) to (node, ...): holding the node
-    keeps its id from being reused by another while the plans are read."""
+    ``count_calls``)."""
 
     def __init__(self, c: "Compiler"):
         self.c = c              # the compiler: the tables and the instructions every checker shares
@@ -185,13 +185,13 @@ class StepPlanner:
         cannot type is checked when it runs), the players, a written list..."""
         if isinstance(t, Zone):
             return len(self.g.kind_cards.get(t.kind, ())) if t.kind is not None else None
-        found = self.c.bounds.get(id(node))
-        return found[1] if found is not None else None
+        found = self.c.plans.get(node)
+        return found.bound if found is not None else None
 
     def bounded(self, node: A.Node, bound: Optional[int]) -> None:
         """Note that the list ``node`` gives holds at most ``bound`` items (None: unknown)."""
         if bound is not None:
-            self.c.bounds[id(node)] = (node, bound)
+            ir.plan(self.c.plans, node, bound=bound)
 
     def fold(self, bound: Optional[int], inner: int = 0) -> int:
         """How a walk of at most ``bound`` items, each running ``inner`` folded steps, is
@@ -207,7 +207,7 @@ class StepPlanner:
     def walk(self, unit: Unit, node: A.Node, bound: Optional[int], inner: int) -> tuple[int, Where]:
         """``fold`` for the walk ``node``, its decision kept for the generator: (factor, where)."""
         plan = self.fold(bound, inner), Where(unit.origin, node.pos)
-        self.c.walks[id(node)] = (node, *plan)
+        ir.plan(self.c.plans, node, walk=plan)
         return plan
 
     def by_length(self, unit: Unit, node: A.Node, fn: Fn, bound: Optional[int]) -> Fn:
@@ -224,7 +224,7 @@ class StepPlanner:
         if not self.fold(bound):
             return None
         where = Where(unit.origin, node.pos)
-        self.c.lists[id(node)] = (node, where)
+        ir.plan(self.c.plans, node, counted=where)
         return where
 
     def settle_steps(self) -> None:

@@ -10,6 +10,7 @@ from typing import Any, Callable, Optional
 from .errors import MeepleError, RuleError, RuleFault, in_words
 from .runtime import Frame
 from .steps import FOLD_MAX, STEP_BUDGET, Where, charge, counted, out_of_steps  # noqa: F401  (re-exports: the budget's own module)
+from .ir import Caches
 from .typesys import AnyT, Card, List, Type
 
 # Bounds on what running rules may build (docs/limits.md, "Running games"): checked only where a list or
@@ -130,8 +131,8 @@ class Unit:
         self.origin = origin
         self.scope = scope
         self.me_bound = me_bound
-        # sub-expressions evaluated once per walk of a comprehension: id(node) -> cache slot
-        self.hoist: Optional[dict[int, int]] = None
+        # sub-expressions evaluated once per walk of a comprehension, each with its cache slot
+        self.hoist: Optional[Caches] = None
 
     def new_slot(self, t: Optional[Type] = None, known: bool = False) -> int:
         """A new local, of type ``t`` (what a re-deal of hidden cards reads, ``Code.note``);

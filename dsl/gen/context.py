@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ..ir import Caches
 from ..types import Unit
 
 
@@ -17,10 +18,10 @@ class Ctx:
 
     __slots__ = ("unit", "py", "hoist", "pyhoist", "me_bound", "cse")
 
-    def __init__(self, unit: Optional[Unit], py: dict, hoist: Optional[dict], pyhoist: dict, me_bound: bool):
+    def __init__(self, unit: Optional[Unit], py: dict, hoist: Optional[Caches], pyhoist: Caches, me_bound: bool):
         self.unit = unit
         self.py = py              # DSL name -> (python name, type), innermost wins
-        self.hoist = hoist        # the unit's comprehension caches (frame slots), by node id
-        self.pyhoist = pyhoist    # this region's caches held in python locals, by node id
+        self.hoist = hoist        # the unit's comprehension caches (frame slots), as the checker made them
+        self.pyhoist = pyhoist    # this region's caches held in python locals (made names)
         self.me_bound = me_bound
         self.cse: Optional[dict] = None           # source text -> python local, for repeated calls in one region

@@ -1,7 +1,7 @@
 """An expression as Python source: the writer the others write through.
 
 The checker (``meeple.dsl.compiler.Compiler``) walks every expression once, reports errors and
-gives each node its type (``PyGen.types``); each top-level expression (a condition, an
+gives each node its type (``PyGen.types``, an ``ir.ByNode``); each top-level expression (a condition, an
 amount, a choice's source ...) is then written here as one Python expression with its
 setup lines (``region``). Why source and not closures: a closure tree pays a Python call
 per node per evaluation; a comprehension's condition ``c.cost <= coins and not any(...)``
@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from .. import ast as A
 from ..hoist import free_names
+from ..ir import ByNode
 from ..typesys import Type
 from .context import Ctx, Unsupported
 from .module import Module
@@ -37,7 +38,7 @@ class ExprWriter:
         self.shared = shared                  # the checker's tables and the compiler being run
         self.module = module
         self.g = shared.g
-        self.types: dict[int, Type] = shared.types    # node id -> type, filled by the checker
+        self.types: ByNode[Type] = shared.types       # the checker's type of each node of the region
         self.const, self.fresh = module.const, module.fresh
         self.dry = False                      # counting calls for sharing: nested comprehensions are skipped
         self.present: set[str] = set()        # made locals that hold a card for sure (walks over cards)
@@ -89,7 +90,7 @@ class ExprWriter:
         return f"({v} if {v} is not _U else ({v} := {src}))"
 
     def type_of(self, node: A.Node) -> Type:
-        t = self.types.get(id(node))
+        t = self.types.get(node)
         if t is None:
             raise Unsupported(type(node).__name__)
         return t
@@ -103,19 +104,17 @@ class ExprWriter:
 
     def cached(self, ctx: Ctx, n: A.Node) -> bool:
         """Whether ``gen`` writes ``n`` through a cache."""
-        key = id(n)
-        return bool(((ctx.pyhoist and key in ctx.pyhoist) or (ctx.hoist and key in ctx.hoist))
+        return bool(((ctx.pyhoist and n in ctx.pyhoist) or (ctx.hoist and n in ctx.hoist))
                     and not self.type_of(n).is_collection)
 
     def wrap(self, ctx: Ctx, n: A.Node, src: str) -> str:
         """What ``gen`` adds around the source of ``n`` (its cache); also used for a node
         written by its parent in a loop (a chain's left side)."""
-        key = id(n)
-        if ctx.pyhoist and key in ctx.pyhoist and not self.type_of(n).is_collection:
-            v = ctx.pyhoist[key]
+        if ctx.pyhoist and n in ctx.pyhoist and not self.type_of(n).is_collection:
+            v = ctx.pyhoist.get(n)
             return f"({v} if {v} is not _U else ({v} := {src}))"
-        if ctx.hoist and key in ctx.hoist and not self.type_of(n).is_collection:
-            slot = ctx.hoist[key]
+        if ctx.hoist and n in ctx.hoist and not self.type_of(n).is_collection:
+            slot = ctx.hoist.get(n)
             c = self.fresh("c")
             return f"({c} if ({c} := L[{slot}]) is not _U else _cache(L, {slot}, {src}))"
         return src
@@ -169,8 +168,8 @@ class ExprWriter:
 
     def test(self, ctx: Ctx, n: A.Node) -> str:
         """Source for a condition whose truth alone matters (an 'and' chain needs no bool())."""
-        if isinstance(n, A.Binary) and n.op in ("and", "or") and not (ctx.hoist and id(n) in ctx.hoist) \
-                and not (ctx.pyhoist and id(n) in ctx.pyhoist):
+        if isinstance(n, A.Binary) and n.op in ("and", "or") and not (ctx.hoist and n in ctx.hoist) \
+                and not (ctx.pyhoist and n in ctx.pyhoist):
             return self.chain(ctx, n)
         return self.gen(ctx, n)
 
@@ -187,13 +186,13 @@ class ExprWriter:
 
     def walk_plan(self, node: A.Node) -> tuple[int, Any]:
         """How the checker charges the walk ``node``: (factor, where); (0, None) when folded."""
-        found = self.shared.comp.walks.get(id(node))
-        return (found[1], found[2]) if found is not None and found[0] is node else (0, None)
+        found = self.shared.comp.plans.get(node)
+        return found.walk if found is not None and found.walk is not None else (0, None)
 
     def list_plan(self, node: A.Node) -> Optional[Any]:
         """Where the checker charges the list ``node`` gives by its length, or None (folded)."""
-        found = self.shared.comp.lists.get(id(node))
-        return found[1] if found is not None and found[0] is node else None
+        found = self.shared.comp.plans.get(node)
+        return found.counted if found is not None else None
 
     @staticmethod
     def plain(src: str) -> bool:

@@ -2,10 +2,10 @@
 native if/for/while, every loop charged steps as its closure charges it, a line table
 back to the YAML (each line written with the span of its statement).
 
-The checker walks the run first, with ``PyGen.fusing`` set, and leaves what this writer
-needs in the side tables (``PyGen.info``: slots and plans by statement; ``PyGen.actions``:
-a statement's closure, for one written as a call of it; ``PyGen.last_src``: each
-expression's source). A generated function takes ``(state, frame)`` like a closure, reads
+The checker walks the run first, with ``PyGen.fusing`` set, and hands this writer the run
+in its checked form (``meeple.dsl.ir.Stmt``: each statement's facts, such as slots and step
+plans; the closure it runs as, for one written as a call of it; its expressions as checked,
+whose source the generator wrote as they were checked, ``PyGen.src_of``). A generated function takes ``(state, frame)`` like a closure, reads
 and writes the same frame locals and raises the same errors, so the instruction layout,
 saved games and logs are the same with either back end.
 """
@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .. import ast as A
+from .. import ir
 from ..runtime import Frame
 from ..steps import Where
 from ..types import MAX_NUMBER, STOP, Fn, Unit
@@ -49,46 +50,44 @@ class RunWriter:
         self.shared = shared                  # the checker's tables and the compiler being run
         self.module = module
         self.g = shared.g
-        self.info = shared.info               # statement id -> what the checker decided of it
         self.const, self.fresh, self.function_source = module.const, module.fresh, module.function_source
         self.callers: dict[str, str] = {}      # procedure run in place -> made name of the function calling it
         self.step_names: dict[str, str] = {}   # procedure run in place -> the made name of its steps (see ``finish``)
 
-    def write(self, unit: Unit, run: tuple, nxt: int, scratch: list) -> Fn:
-        """Write a checked run of statements as one instruction (a function of
+    def write(self, unit: Unit, run: tuple[ir.Stmt, ...], nxt: int, scratch: list) -> Fn:
+        """Write a run of statements, in its checked form, as one instruction (a function of
         (state, frame) returning the next instruction, or STOP)."""
         w = _Writer(self.shared.comp, unit)
         w.fallback = interpret(scratch, nxt)
-        try:
-            for s in run:
-                self.stmt(w, s, 1)
-        finally:
-            self.shared.forget()
+        for r in run:
+            self.stmt(w, r, 1)
         name = self.fresh("i")
         body = ["    " * (depth - 1) + text for depth, text, _ in w.lines] + [f"return {nxt}"]
         source = self.function_source(name, body)
         first = source.count("\n") + 1 - len(body)     # the line of its first statement (after 'L = fr.locals', if any)
         spans = [(first + k, span) for k, (_, _, span) in enumerate(w.lines)]
-        return self.module.define(name, source, w.fallback, spans, headline(self.module.rule, w.span(run[0])))
+        return self.module.define(name, source, w.fallback, spans, headline(self.module.rule, w.span(run[0].node)))
 
-    def expr_src(self, w: "_Writer", node: A.Node, depth: int, span: Any) -> str:
-        """An expression of a statement being written, with its setup lines: written into
-        the run, so its own generated function is left out of the module (``finish``)."""
-        setup, src, fn = self.shared.last_src[id(node)]
-        if fn is not None:
-            self.shared.inlined.add(fn)
-        for line in setup:
+    def expr_src(self, w: "_Writer", r: ir.Stmt, node: A.Node, depth: int, span: Any) -> str:
+        """An expression of the statement ``r`` being written, with its setup lines: written
+        into the run, so its own generated function is left out of the module (``finish``);
+        one the generator did not write is a call of its closure."""
+        fn = r.expr(node).fn
+        found = self.shared.src_of.get(fn)
+        if found is None:
+            return f"{self.const(fn)}(st, fr)"
+        self.shared.inlined.add(fn)
+        for line in found[0]:
             w.line(depth, line, span)
-        return src
+        return found[1]
 
-    def stmt(self, w: "_Writer", s: A.Node, depth: int) -> None:
-        span = w.span(s)
-        method = getattr(self, "w_" + type(s).__name__, None)
-        if method is None or not method(w, s, depth, span):
-            action = self.shared.actions[id(s)]
-            w.line(depth, f"{self.const(action)}(st, fr)", span)
+    def stmt(self, w: "_Writer", r: ir.Stmt, depth: int) -> None:
+        span = w.span(r.node)
+        method = getattr(self, "w_" + type(r.node).__name__, None)
+        if method is None or not method(w, r, depth, span):
+            w.line(depth, f"{self.const(r.closure)}(st, fr)", span)
 
-    def body(self, w: "_Writer", stmts: tuple, depth: int, span: Any) -> None:
+    def body(self, w: "_Writer", stmts: tuple[ir.Stmt, ...], depth: int, span: Any) -> None:
         if not stmts:
             w.line(depth, "pass", span)
         for b in stmts:
@@ -104,15 +103,17 @@ class RunWriter:
         m = self.fresh("t")
         return f"({m} if ({m} := fr.me) is not None and {m} >= 0 else _me(st, fr))"
 
-    def w_Let(self, w, s, depth, span):
-        w.line(depth, f"L[{self.info[id(s)]}] = {self.expr_src(w, s.value, depth, span)}", span)
+    def w_Let(self, w, r, depth, span):
+        s = r.node
+        w.line(depth, f"L[{r.facts.slot}] = {self.expr_src(w, r, s.value, depth, span)}", span)
         return True
 
-    def w_Set(self, w, s, depth, span):
+    def w_Set(self, w, r, depth, span):
+        s = r.node
         g = self.g
         x = self.fresh("x")
-        w.line(depth, f"{x} = {self.expr_src(w, s.value, depth, span)}", span)
-        target, vt = self.info[id(s)]
+        w.line(depth, f"{x} = {self.expr_src(w, r, s.value, depth, span)}", span)
+        target, vt = r.facts.target, r.facts.type
         kind = target[0]
         if vt == INT and kind != "local":      # a number kept in the game is bounded (MAX_NUMBER)
             w.line(depth, f"if {x} is not None and not {-MAX_NUMBER} <= {x} <= {MAX_NUMBER}:", span)
@@ -122,15 +123,15 @@ class RunWriter:
         elif kind == "gvar":
             w.line(depth, f"st.gvars[{target[1]}] = {x}", span)
         elif kind == "pvar":
-            p = self.expr_src(w, target[2], depth, span)
+            p = self.expr_src(w, r, target[2], depth, span)
             w.line(depth, f"st.pvars[{p} * {g.npvars} + {target[1]}] = {x}", span)
         elif kind == "res":
-            r = target[1]
-            p = self.expr_src(w, target[2], depth, span)
-            self.clamp(w, x, r, depth, span)
-            w.line(depth, f"st.res[{p} * {g.nres} + {r}] = {x}", span)
+            k = target[1]
+            p = self.expr_src(w, r, target[2], depth, span)
+            self.clamp(w, x, k, depth, span)
+            w.line(depth, f"st.res[{p} * {g.nres} + {k}] = {x}", span)
         else:
-            c = self.expr_src(w, target[2], depth, span)
+            c = self.expr_src(w, r, target[2], depth, span)
             w.line(depth, f"st.cvars[{c} * {g.ncvars} + {target[1]}] = {x}", span)
         return True
 
@@ -143,33 +144,35 @@ class RunWriter:
             w.line(depth, f"if {x} > {self.const(hi)}:", span)
             w.line(depth + 1, f"{x} = {self.const(hi)}", span)
 
-    def w_Counter(self, w, s, depth, span):
+    def w_Counter(self, w, r, depth, span):
+        s = r.node
         if s.verb not in ("gain", "lose", "give"):
             return False
         g = self.g
-        r = g.res_index[s.resource]
+        k = g.res_index[s.resource]
         p, i, x = self.fresh("p"), self.fresh("i"), self.fresh("x")
-        who = self.expr_src(w, s.other, depth, span) if s.verb == "give" else self.me_src()
+        who = self.expr_src(w, r, s.other, depth, span) if s.verb == "give" else self.me_src()
         w.line(depth, f"{p} = {who}", span)
-        w.line(depth, f"{i} = {p} * {g.nres} + {r}", span)
-        amount = f"st.res[{i}]" if s.amount.expr is None else self.expr_src(w, s.amount.expr, depth, span)
+        w.line(depth, f"{i} = {p} * {g.nres} + {k}", span)
+        amount = f"st.res[{i}]" if s.amount.expr is None else self.expr_src(w, r, s.amount.expr, depth, span)
         w.line(depth, f"{x} = {amount}", span)
         w.line(depth, f"if {x} < 0:", span)
         w.line(depth + 1, f"raise _negative({self.const(s.verb)}, {x}, {self.const(s.resource)})", span)
         w.line(depth, f"{x} = st.res[{i}] {'-' if s.verb == 'lose' else '+'} {x}", span)
-        self.clamp(w, x, r, depth, span)
-        if s.verb == "lose" and g.res_min[r] is None:       # unbounded that way: MAX_NUMBER bounds it
+        self.clamp(w, x, k, depth, span)
+        if s.verb == "lose" and g.res_min[k] is None:       # unbounded that way: MAX_NUMBER bounds it
             w.line(depth, f"if {x} < {-MAX_NUMBER}:", span)
             w.line(depth + 1, f"_big({x})", span)
-        elif s.verb != "lose" and g.res_max[r] is None:
+        elif s.verb != "lose" and g.res_max[k] is None:
             w.line(depth, f"if {x} > {MAX_NUMBER}:", span)
             w.line(depth + 1, f"_big({x})", span)
         w.line(depth, f"st.res[{i}] = {x}", span)
         return True
 
-    def w_Move(self, w, s, depth, span):
-        t = self.info[id(s.what)]
-        what = self.expr_src(w, s.what, depth, span)
+    def w_Move(self, w, r, depth, span):
+        s = r.node
+        t = r.facts.what
+        what = self.expr_src(w, r, s.what, depth, span)
         cs, c, z = self.fresh("cs"), self.fresh("c"), self.fresh("z")
         if isinstance(t, Zone):
             w.line(depth, f"{cs} = st.zones[{what}][:]", span)
@@ -178,11 +181,11 @@ class RunWriter:
         else:
             w.line(depth, f"{c} = {what}", span)
             w.line(depth, f"{cs} = [] if {c} is None else [{c}]", span)
-        factor, where, check = self.info[id(s)]
+        factor, where, check = r.facts.factor, r.facts.where, r.facts.check
         self.charge(w, depth, f"len({cs})", factor, where, span)         # a step a card (unless folded)
         if check is not None:                # a move the checker cannot type: each card's kind is checked
             w.line(depth, f"{self.const(check)}({cs})", span)
-        w.line(depth, f"{z} = {self.expr_src(w, s.to, depth, span)}", span)
+        w.line(depth, f"{z} = {self.expr_src(w, r, s.to, depth, span)}", span)
         w.line(depth, f"for {c} in {cs}:", span)
         if s.bottom:
             w.line(depth + 1, f"_move(st, {c}, {z}, True)", span)
@@ -199,27 +202,30 @@ class RunWriter:
         w.line(depth + 3, f"st.track.add(({z}, {c}))", span)
         return True
 
-    def w_If(self, w, s, depth, span):
+    def w_If(self, w, r, depth, span):
+        s = r.node
         d = depth
         for k, (cond, body) in enumerate(s.branches):
             if k:
                 w.line(d, "else:", span)
                 d += 1
-            w.line(d, f"if {self.expr_src(w, cond, d, span)}:", span)
-            self.body(w, body, d + 1, span)
+            w.line(d, f"if {self.expr_src(w, r, cond, d, span)}:", span)
+            self.body(w, r.block(body), d + 1, span)
         if s.orelse:
             w.line(d, "else:", span)
-            self.body(w, s.orelse, d + 1, span)
+            self.body(w, r.block(s.orelse), d + 1, span)
         return True
 
-    def w_ForEach(self, w, s, depth, span):
+    def w_ForEach(self, w, r, depth, span):
         """Charged as the closure's start charges it: the filter's items, then the rounds."""
-        items, var, idx, zone, plan, where = self.info[id(s)]
+        s = r.node
+        f = r.facts
+        items, var, idx, zone, plan, where = f.items, f.var, f.idx, f.zone, f.plan, f.where
         v = self.fresh("v")
         if s.order is not None:      # sorted walks keep their closure (a stable sort with none last), which charges
-            w.line(depth, f"{self.const(self.shared.actions[id(s)])}(st, fr)", span)
+            w.line(depth, f"{self.const(r.closure)}(st, fr)", span)
         else:                        # the walk's items, as the closure takes them: a zone is copied first
-            src = self.expr_src(w, s.source, depth, span)
+            src = self.expr_src(w, r, s.source, depth, span)
             seq = f"st.zones[{src}][:]" if zone else src
             if s.cond is None:
                 w.line(depth, f"L[{items}] = {seq}", span)
@@ -230,32 +236,34 @@ class RunWriter:
                 w.line(depth, f"{kept} = []", span)
                 w.line(depth, f"for {v} in {walked}:", span)
                 w.line(depth + 1, f"L[{var}] = {v}", span)
-                w.line(depth + 1, f"if {self.expr_src(w, s.cond, depth + 1, span)}:", span)
+                w.line(depth + 1, f"if {self.expr_src(w, r, s.cond, depth + 1, span)}:", span)
                 w.line(depth + 2, f"{kept}.append({v})", span)
                 w.line(depth, f"L[{items}] = {kept}", span)
             self.charge(w, depth, f"len(L[{items}])", plan[2], where, span)
             w.line(depth, f"L[{idx}] = 0", span)      # the locals as the closures leave them
         w.line(depth, f"for {v} in L[{items}]:", span)
         w.line(depth + 1, f"L[{var}] = {v}", span)
-        self.body(w, s.body, depth + 1, span)
+        self.body(w, r.block(s.body), depth + 1, span)
         w.line(depth, f"L[{items}] = None", span)
         return True
 
-    def w_Shuffle(self, w, s, depth, span):
-        factor, where = self.info[id(s)]
+    def w_Shuffle(self, w, r, depth, span):
+        s = r.node
+        factor, where = r.facts.factor, r.facts.where
         if not factor:
-            w.line(depth, f"st.shuffle(_wz(st, {self.expr_src(w, s.zone, depth, span)}))", span)
+            w.line(depth, f"st.shuffle(_wz(st, {self.expr_src(w, r, s.zone, depth, span)}))", span)
             return True
         z = self.fresh("z")
-        w.line(depth, f"{z} = _wz(st, {self.expr_src(w, s.zone, depth, span)})", span)
+        w.line(depth, f"{z} = _wz(st, {self.expr_src(w, r, s.zone, depth, span)})", span)
         self.charge(w, depth, f"len({z})", factor, where, span)        # a step a card
         w.line(depth, f"st.shuffle({z})", span)
         return True
 
-    def w_Repeat(self, w, s, depth, span):
+    def w_Repeat(self, w, r, depth, span):
         """Every round charged as the loop starts (unless folded), as the closure charges them."""
-        factor, where = self.info[id(s)]
-        count = self.expr_src(w, s.count, depth, span)
+        s = r.node
+        factor, where = r.facts.factor, r.facts.where
+        count = self.expr_src(w, r, s.count, depth, span)
         if factor:
             n = self.fresh("x")
             w.line(depth, f"{n} = {count}", span)
@@ -263,41 +271,46 @@ class RunWriter:
             self.charge(w, depth + 1, n, factor, where, span)
             count = n
         w.line(depth, f"for _ in range({count}):", span)
-        self.body(w, s.body, depth + 1, span)
+        self.body(w, r.block(s.body), depth + 1, span)
         return True
 
-    def w_While(self, w, s, depth, span):
+    def w_While(self, w, r, depth, span):
         """Charged each time the condition is tested, as the closure's head charges it."""
-        steps, where = self.info[id(s)]
+        s = r.node
+        steps, where = r.facts.steps, r.facts.where
         w.line(depth, "while True:", span)
         self.charge(w, depth + 1, str(steps), 1, where, span)
-        w.line(depth + 1, f"if not {self.expr_src(w, s.cond, depth + 1, span)}:", span)
+        w.line(depth + 1, f"if not {self.expr_src(w, r, s.cond, depth + 1, span)}:", span)
         w.line(depth + 2, "break", span)
-        self.body(w, s.body, depth + 1, span)
+        self.body(w, r.block(s.body), depth + 1, span)
         return True
 
-    def w_As(self, w, s, depth, span):
+    def w_As(self, w, r, depth, span):
+        s = r.node
         m = self.fresh("m")
         w.line(depth, f"{m} = fr.me", span)
-        w.line(depth, f"fr.me = {self.expr_src(w, s.player, depth, span)}", span)
-        self.body(w, s.body, depth, span)
+        w.line(depth, f"fr.me = {self.expr_src(w, r, s.player, depth, span)}", span)
+        self.body(w, r.block(s.body), depth, span)
         w.line(depth, f"fr.me = {m}", span)
         return True
 
-    def w_Log(self, w, s, depth, span):
+    def w_Log(self, w, r, depth, span):
+        s = r.node
         w.line(depth, f"st.events.append({self.const(s.text)})", span)
         return True
 
-    def w_Require(self, w, s, depth, span):
+    def w_Require(self, w, r, depth, span):
+        s = r.node
         message = s.message or "a requirement does not hold"
-        w.line(depth, f"if not {self.expr_src(w, s.cond, depth, span)}:", span)
+        w.line(depth, f"if not {self.expr_src(w, r, s.cond, depth, span)}:", span)
         w.line(depth + 1, f"raise _Refusal({self.const(message)})", span)
         return True
 
-    def w_CallProc(self, w, s, depth, span):
+    def w_CallProc(self, w, r, depth, span):
         """A call of a procedure that never pauses (``inline_procedures``): a Python call,
         or, when its body does nothing, only its arguments (their errors still count)."""
-        args = [self.expr_src(w, a, depth, span) for a in s.args]
+        s = r.node
+        args = [self.expr_src(w, r, a, depth, span) for a in s.args]
         if not self.shared.inline_procs[s.name]:
             # its run is charged as the closure's call charges it (``Code.steps``), known once every
             # unit is compiled: a made name, written as its number by ``finish``
@@ -315,7 +328,8 @@ class RunWriter:
         w.line(depth, f"{made}(st, fr{''.join(', ' + a for a in args)})", span)
         return True
 
-    def w_Stop(self, w, s, depth, span):
+    def w_Stop(self, w, r, depth, span):
+        s = r.node
         w.line(depth, f"return {STOP}", span)
         return True
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from .. import ast as A
 from ..hoist import invariant_parts
+from ..ir import Caches
 from ..parser import to_span
 from ..primitives import PRIMITIVES
 from ..typesys import BOOL, Type, Zone
@@ -96,7 +97,7 @@ class WalkWriter:
             inner[p.name] = (v, self.g.type_of(p.type))
             params.append(v)
             values.append(src)
-        body_ctx = Ctx(None, inner, None, {}, ctx.me_bound)
+        body_ctx = Ctx(None, inner, None, Caches(), ctx.me_bound)
         # its parameters are made locals of the enclosing function, so the region's sharing of
         # repeated calls reaches into the body (a parameter's name differs at every expansion)
         body_ctx.cse = ctx.cse
@@ -114,7 +115,7 @@ class WalkWriter:
     def seats_base(self, ctx: Ctx, node: A.Node) -> Optional[int]:
         """The first slot of ``ZONE of all`` (a per-player zone, every seat's), which a
         walk reads seat by seat instead of joining the zones into a new list; else None."""
-        if not isinstance(node, A.Of) or node.scope != "all" or (ctx.pyhoist and id(node) in ctx.pyhoist):
+        if not isinstance(node, A.Of) or node.scope != "all" or (ctx.pyhoist and node in ctx.pyhoist):
             return None
         zi = self.g.zone_index.get(node.name)
         if zi is None or self.g.zone_defs[zi].of_card is not None:
@@ -177,7 +178,7 @@ class WalkWriter:
         # the walked sequence is written in the caller's region (it may read the caller's shared
         # calls and cached parts, which are locals there): evaluated there, passed in
         items = self.fresh("x")
-        head = self.charges(arg, items, every_seat, factor, where) + [f"    {h} = _U" for h in pyhoist.values()]
+        head = self.charges(arg, items, every_seat, factor, where) + [f"    {h} = _U" for h in pyhoist.places()]
         if kind not in _GATHER:
             raise Unsupported(kind)
         start, act, tail = _GATHER[kind]
@@ -190,7 +191,7 @@ class WalkWriter:
         body.append(f"    return {tail}")
         return self.helper(ctx, n, f"{kind}(...)", name, items, passed, seq, "\n".join(head + body))
 
-    def inside(self, ctx: Ctx, arg: A.Comprehension, var: str, et: Type) -> tuple[list[str], list[str], Optional[str], Optional[str], dict]:
+    def inside(self, ctx: Ctx, arg: A.Comprehension, var: str, et: Type) -> tuple[list[str], list[str], Optional[str], Optional[str], Caches]:
         """The walk's condition and value, written in a region of their own (the item a made
         local, the parts that do not depend on it cached in made locals): (the made locals of
         the caller it reads, the region's setup lines, condition, value, the cached parts)."""
@@ -199,7 +200,7 @@ class WalkWriter:
         inner_py = dict(ctx.py)
         inner_py[arg.var] = (var, et)
         parts = invariant_parts([arg.cond, arg.value], arg.var, self.x.shared.comp.facts.impure)
-        pyhoist = {id(p): self.fresh("h") for p in parts}
+        pyhoist = Caches(tuple((p, self.fresh("h")) for p in parts))
         inner = Ctx(ctx.unit, inner_py, None, pyhoist, ctx.me_bound)
         cond_value: list = [None, None]
 

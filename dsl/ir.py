@@ -1,0 +1,232 @@
+"""The checked form of the rules: what the checker concluded, handed to the Python generator.
+
+The checker (``meeple.dsl.compiler.Compiler`` and its checkers) decides, once, what every
+statement and expression means: the local slot a ``let`` writes, what a ``set`` assigns to,
+how a walk is charged to the step budget, which parts of a condition are cached for a
+walk. The generator (``meeple.dsl.gen``) writes Python from those decisions and decides
+nothing of its own about them. This module is the form in which the one hands its
+conclusions to the other, instead of tables keyed by ``id(node)`` that each side reached
+into:
+
+- a run of statements that never pauses is checked into a tree of ``Stmt`` records (the
+  statement, the typed facts of its kind, the closure it runs as, its expressions as
+  checked, the statements inside it), which ``gen/statements.py`` writes from;
+- a walk's cached parts are a ``Caches`` (the parts and the frame slot of each), which the
+  expression checker fills and the generator reads;
+- an expression node's type (for the expression being written) and its step ``Plans`` (at
+  most how many items, how its walk or its whole list is charged) are records in a
+  ``ByNode`` map, the checker's, which the generator reads.
+
+Syntax trees may be shared between compiles (``meeple.dsl.treecache``), so nothing is
+written onto a node: a record holds its node, and a node's record is found by identity
+(``is``; ``ByNode`` by ``id`` with the node held), which a node shared by another text cannot
+confuse. Records are frozen once made (a statement's when it is checked, ``StmtBuilder.done``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Callable, Generic, Optional, TypeVar, Union
+
+from . import ast as A
+from .typesys import Type
+
+if TYPE_CHECKING:
+    from .steps import Where
+
+__all__ = ["ByNode", "Caches", "Expr", "Plans", "ForEach", "Let", "Move", "Set", "Stmt", "StmtBuilder", "Walk", "While"]
+
+
+# ---------------------------------------------------------------- what a statement was checked to
+@dataclass(frozen=True, slots=True)
+class Let:
+    """``let NAME = ...``: the frame slot the value goes to."""
+    slot: int
+
+
+@dataclass(frozen=True, slots=True)
+class Set:
+    """``set TARGET = ...``: the target resolved (``('local', slot)``, ``('gvar', i)``,
+    ``('pvar', i, player node)``, ``('res', r, player node)``, ``('cvar', i, card node)``) and
+    the value's type (a number kept in the game is bounded)."""
+    target: tuple
+    type: Type
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """``move WHAT to ZONE``: the type of what moves (a zone, a list of cards, a card), how the
+    cards are charged (``StepPlanner.walk``: factor 0 when folded) and, for a move the checker
+    cannot type, the test of each card's kind."""
+    what: Type
+    factor: int
+    where: Optional[Where]
+    check: Optional[Callable]
+
+
+@dataclass(frozen=True, slots=True)
+class Walk:
+    """A statement charged a step per item (``shuffle``: its cards; ``repeat``: its rounds):
+    the factor (0: folded) and where it is charged."""
+    factor: int
+    where: Where
+
+
+@dataclass(frozen=True, slots=True)
+class ForEach:
+    """``for each``: its frame slots (the items, the item, the index), whether it walks a zone
+    (copied first), the factors its filter, sort and rounds charge each item, and where."""
+    items: int
+    var: int
+    idx: int
+    zone: bool
+    plan: tuple[int, int, int]
+    where: Where
+
+
+@dataclass(frozen=True, slots=True)
+class While:
+    """``while``: the steps charged at each test, and where."""
+    steps: int
+    where: Where
+
+
+Facts = Union[Let, Set, Move, Walk, ForEach, While, None]
+
+
+# ---------------------------------------------------------------- checked statements
+@dataclass(frozen=True, slots=True, eq=False)
+class Expr:
+    """An expression a statement holds, as checked: its node, its type and the function
+    the checker made of it (generated when the generator wrote it, else the closure)."""
+    node: A.Node
+    type: Type
+    fn: Any
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Stmt:
+    """A statement of a run that never pauses, as checked: its facts (by kind, above; None
+    for a kind that needs none), the closure it runs as (a statement the generator writes as
+    a call of it), its expressions and the statements inside it, in the order checked."""
+    node: A.Node
+    facts: Facts
+    closure: Optional[Callable]
+    exprs: tuple[Expr, ...]
+    stmts: tuple["Stmt", ...]
+
+    def expr(self, node: A.Node) -> Expr:
+        """The checked form of ``node``, one of this statement's expressions (the last checked)."""
+        for e in reversed(self.exprs):
+            if e.node is node:
+                return e
+        raise LookupError(f"{type(node).__name__} was not checked as part of this {type(self.node).__name__}")
+
+    def block(self, nodes: tuple) -> tuple["Stmt", ...]:
+        """The checked forms of ``nodes``, statements inside this one (a branch, a body)."""
+        return tuple(_find(self.stmts, n) for n in nodes)
+
+
+def _find(records: tuple, node: A.Node) -> Stmt:
+    for r in reversed(records):
+        if r.node is node:
+            return r
+    raise LookupError(f"{type(node).__name__} was not checked in this run")
+
+
+class StmtBuilder:
+    """A statement being checked: what its checkers conclude is noted here, and frozen into
+    a ``Stmt`` when it is checked (``done``). The run being checked is one too (no node),
+    gathering its statements."""
+
+    __slots__ = ("node", "facts", "closure", "exprs", "stmts")
+
+    def __init__(self, node: Optional[A.Node]):
+        self.node = node
+        self.facts: Facts = None
+        self.closure: Optional[Callable] = None
+        self.exprs: list[Expr] = []
+        self.stmts: list[Stmt] = []
+
+    def done(self) -> Stmt:
+        assert self.node is not None, "a run is gathered, never frozen (``run_of``)"
+        return Stmt(self.node, self.facts, self.closure, tuple(self.exprs), tuple(self.stmts))
+
+
+def run_of(builder: StmtBuilder, nodes: tuple) -> tuple[Stmt, ...]:
+    """The checked forms of a run's statements ``nodes``, gathered by ``builder``."""
+    found = tuple(builder.stmts)
+    return tuple(_find(found, n) for n in nodes)
+
+
+# ---------------------------------------------------------------- expressions' facts, by node
+R = TypeVar("R")
+
+
+class ByNode(Generic[R]):
+    """One record per checked expression node (its type; its step ``Plans``), found by the
+    node's identity, as a type checker keeps its map of expressions to types (mypy's
+    ``TypeChecker.type_map``, which mypyc's builder reads). Nodes are frozen dataclasses that
+    compare by value (two ``x`` at one place of two texts are equal), so the map keys by
+    identity, and each entry holds its node: its identity is not reused while it is read."""
+
+    __slots__ = ("_of",)
+
+    def __init__(self) -> None:
+        self._of: dict[int, tuple[A.Node, R]] = {}
+
+    def get(self, node: A.Node) -> Optional[R]:
+        found = self._of.get(id(node))
+        return found[1] if found is not None and found[0] is node else None
+
+    def put(self, node: A.Node, record: R) -> None:
+        self._of[id(node)] = (node, record)
+
+    def clear(self) -> None:
+        self._of.clear()
+
+
+@dataclass(frozen=True, slots=True)
+class Plans:
+    """What the step planner (``meeple.dsl.steps.StepPlanner``) decided of an expression node:
+    at most how many items its list holds (None: unknown); for a walk, the factor its items
+    are charged by (0: folded) and where; for a list read or made whole, where it is charged
+    by its length (None: folded)."""
+    bound: Optional[int] = None
+    walk: Optional[tuple[int, "Where"]] = None
+    counted: Optional["Where"] = None
+
+
+def plan(table: ByNode[Plans], node: A.Node, **decided: Any) -> None:
+    """Note in ``table`` what the planner decided of ``node``, beside what it decided before."""
+    table.put(node, replace(table.get(node) or Plans(), **decided))
+
+
+# ---------------------------------------------------------------- a walk's cached parts
+class Caches:
+    """The parts of a walk's condition cached for the walk (dsl/hoist.py), each with where it
+    is kept: a frame slot (the checker's, ``Unit.hoist``) or a made local (the generator's
+    own, inside a walk it writes as a loop). Few parts (one to three): found by identity."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, parts: tuple = ()):
+        self.parts: tuple[tuple[A.Node, Any], ...] = parts
+
+    def plus(self, node: A.Node, where: Any) -> "Caches":
+        return Caches(self.parts + ((node, where),))
+
+    def get(self, node: A.Node) -> Any:
+        """Where ``node`` is cached, or None."""
+        for n, where in reversed(self.parts):      # marked again: the later place holds
+            if n is node:
+                return where
+        return None
+
+    def __contains__(self, node: A.Node) -> bool:
+        return any(n is node for n, _ in self.parts)
+
+    def __bool__(self) -> bool:
+        return bool(self.parts)
+
+    def places(self) -> tuple:
+        return tuple(where for _, where in self.parts)
