@@ -22,6 +22,7 @@ from typing import Any, Optional
 RATE = "win share"          # the unit of a rate, as compare's metrics name it
 RATES = (RATE, "share")     # and of the other fractions (forced decisions, decided at): percentages too
 SHORT = 10                  # other figures shown without --full
+SUGGESTIVE = 3              # suggestive ones shown without --full (the clearest): the direct effects stay near the top
 
 
 def rate(x: Optional[float]) -> str:
@@ -99,7 +100,9 @@ def _row(m: dict, width: int) -> str:
             f"  {difference(m['difference'], unit):>9} {interval(m['ci'], unit)}")
 
 
-def headline(c: dict) -> list[str]:
+def headline(c: dict, full: bool = True) -> list[str]:
+    """The significant differences, then the suggestive ones (without ``full``, only the
+    clearest few of those, saying how many more there are)."""
     h = c["headline"]
     by_name = {m["metric"]: m for m in c["metrics"]}
     rows = [by_name[n] for n in h["significant"] + h["suggestive"]]
@@ -113,9 +116,11 @@ def headline(c: dict) -> list[str]:
         lines = [f"answer: no difference is significant ({how})"]
     k = len(h["suggestive"])
     if k:
+        shown = h["suggestive"] if full else h["suggestive"][:SUGGESTIVE]
+        which = "" if len(shown) == k else f" (the {len(shown)} clearest; --full lists all)"
         lines.append(f"suggestive, not counted: {k} more interval{'s leave' if k > 1 else ' leaves'} out 0 before the "
-                     f"correction; among {h['figures']} figures about {h['by_chance']:g} would by chance:")
-        lines += [_row(by_name[name], width) for name in h["suggestive"]]
+                     f"correction; among {h['figures']} figures about {h['by_chance']:g} would by chance{which}:")
+        lines += [_row(by_name[name], width) for name in shown]
     return lines
 
 
@@ -176,5 +181,5 @@ def others(c: dict, full: bool) -> list[str]:
 def format_text(c: dict, full: bool = False) -> str:
     """The comparison as text: header, changes, answer, direct effects, then the other
     figures (the first few; all of them with ``full``)."""
-    sections = [header(c) + changes(c), headline(c), direct(c), others(c, full)]
+    sections = [header(c) + changes(c), headline(c, full), direct(c), others(c, full)]
     return "\n\n".join("\n".join(s) for s in sections if s)
