@@ -196,9 +196,9 @@ def test_suggestive_differences_are_told_apart_and_not_counted():
     assert lines[1].split()[:15] == metrics[0]["metric"].split()
     assert lines[2] == ("suggestive, not counted: 19 more intervals leave out 0 before the correction; "
                         "among 40 figures about 2 would by chance:")
-    assert len(lines) == 2 + 19
+    assert len(lines) == 3 + 19
     short = told({"headline": h, "metrics": metrics}, full=False)      # the text without --full: the 3 clearest
-    assert short[2].endswith("would by chance (the 3 clearest; --full lists all):") and len(short) == 2 + 3
+    assert short[2].endswith("would by chance (the 3 clearest; --full lists all):") and len(short) == 3 + 3
     assert short[3:] == lines[3:6]
 
 
