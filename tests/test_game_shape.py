@@ -272,6 +272,8 @@ def test_an_evaluation_that_breaks_stops_a_measured_run_whichever_way_it_plays()
         r = run("--bots", bots)
         assert r.exit_code == ExitCode.CONTENT_INVALID, r.output
         firsts.append(r.stderr.splitlines()[0])
+        # 'play' reproduces a greedy bot's fault, not the metrics' judging under random bots: the hint says so then
+        assert ("the fault came as the game-shape metrics judged a position with the evaluation" in r.stderr) == (bots == "random")
     assert firsts[0] == firsts[1] and firsts[0].startswith("--eval:1:1: error: ") and "division by zero" in firsts[0]
     assert "(game seed 0, " in firsts[0]
     assert run("--bots", "random", "--no-metrics").exit_code == 0

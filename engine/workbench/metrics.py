@@ -100,15 +100,18 @@ class Probe:
     decision of each round (``SAMPLING``), told by ``meeple.play.session.play``'s
     ``on_round`` (``see``)."""
 
-    __slots__ = ("every", "judged")
+    __slots__ = ("every", "judged", "judging")
 
     def __init__(self, every: Callable) -> None:
         self.every = every          # the evaluation's every(st): each player's value
         self.judged: list[list[float]] = []
+        self.judging = False        # left True when the evaluation faulted (a run says where the fault came from)
 
     def see(self, st) -> None:
         budget = st.budget              # the rules' steps are theirs: an evaluation has a budget of its own
+        self.judging = True
         self.judged.append(self.every(st))      # a new list each time
+        self.judging = False
         st.budget = budget
 
     def shape(self, log: list, scores: list, winners: list) -> GameShape:

@@ -211,8 +211,10 @@ def run_one(game: Game, cfg: SimConfig, index: int) -> Outcome:
         st = play(game, cfg.players, gs, agents, track=True, options=dict(cfg.options),
                   on_round=probe.see if probe is not None else None)
     except MeepleError as err:
-        # which game of the run stopped (the run stops there): see ``stopped_game``
+        # which game of the run stopped (the run stops there), and whether the metrics' judging of a
+        # position did: see ``stopped_game``
         err.game, err.config = index, cfg
+        err.judging = probe is not None and probe.judging
         raise
     return card_tables(game).outcome(game, st, index, probe)
 
@@ -229,7 +231,12 @@ def stopped_game(err: MeepleError) -> Optional[str]:
     if cfg.evaluation:
         again += f" --eval '{cfg.evaluation}'"
     changed = f" with --set {' '.join(cfg.sets)}" if cfg.sets else ""
-    return f"game {index} of {cfg.pack}{changed} (game seed {gs}) stopped the run; to play it again: {again}"
+    # random bots never evaluate: a fault of the metrics' judging would not show again in 'play'
+    blind = all(b.strip() == "random" for b in cfg.bots.split(","))
+    judged = ("; the fault came as the game-shape metrics judged a position with the evaluation, which 'play'"
+              " does not do with random bots (simulate --no-metrics runs without them)") \
+        if blind and getattr(err, "judging", False) else ""
+    return f"game {index} of {cfg.pack}{changed} (game seed {gs}) stopped the run; to play it again: {again}{judged}"
 
 
 # ---------------------------------------------------------------- running the games
