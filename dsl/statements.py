@@ -244,6 +244,7 @@ class StatementChecker:
         if isinstance(s.count, A.Int) and most is not None:
             most = min(most, max(0, s.count.value))
         factor, where = self.c.steps.walk(unit, s, most, 0)       # a step a card drawn (``fold``)
+        self.c.note(ir.Walk(factor, where))
 
         def act(st, fr):
             n = count(st, fr)

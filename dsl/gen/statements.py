@@ -187,19 +187,40 @@ class RunWriter:
             w.line(depth, f"{self.const(check)}({cs})", span)
         w.line(depth, f"{z} = {self.expr_src(w, r, s.to, depth, span)}", span)
         w.line(depth, f"for {c} in {cs}:", span)
-        if s.bottom:
-            w.line(depth + 1, f"_move(st, {c}, {z}, True)", span)
-            return True
+        self.move(w, depth + 1, c, z, s.bottom, span)
+        return True
+
+    def move(self, w, depth: int, c: str, z: str, bottom: bool, span) -> None:
+        """Lines moving the card ``c`` to the zone ``z`` (made names), to its top or its bottom,
+        as ``meeple.dsl.types._move`` moves it: the same lists written, the same tracking."""
+        if bottom:
+            w.line(depth, f"_move(st, {c}, {z}, True)", span)
+            return
         # a move to the top, written out (the commonest statement of all)
         o = self.fresh("o")
-        w.line(depth + 1, f"{o} = st.loc[{c}]", span)
+        w.line(depth, f"{o} = st.loc[{c}]", span)
         # copy-on-write (meeple.dsl.types.own_zone): a list not owned is copied first; owned, no call
-        w.line(depth + 1, f"(st.zones[{o}] if st.own[{o}] else _own(st, {o})).remove({c})", span)
-        w.line(depth + 1, f"(st.zones[{z}] if st.own[{z}] else _own(st, {z})).append({c})", span)
-        w.line(depth + 1, f"if {o} != {z}:", span)
-        w.line(depth + 2, f"st.loc[{c}] = {z}", span)
-        w.line(depth + 2, "if st.track is not None:", span)
-        w.line(depth + 3, f"st.track.add(({z}, {c}))", span)
+        w.line(depth, f"(st.zones[{o}] if st.own[{o}] else _own(st, {o})).remove({c})", span)
+        w.line(depth, f"(st.zones[{z}] if st.own[{z}] else _own(st, {z})).append({c})", span)
+        w.line(depth, f"if {o} != {z}:", span)
+        w.line(depth + 1, f"st.loc[{c}] = {z}", span)
+        w.line(depth + 1, "if st.track is not None:", span)
+        w.line(depth + 2, f"st.track.add(({z}, {c}))", span)
+
+    def w_Draw(self, w, r, depth, span):
+        """The top card of the source, as many times as counted or as it holds: each drawn as
+        ``move`` moves a card; the source owned first (``zone_to_write``), as the closure owns it."""
+        s = r.node
+        factor, where = r.facts.factor, r.facts.where
+        n, z, d, c = self.fresh("x"), self.fresh("z"), self.fresh("z"), self.fresh("c")
+        w.line(depth, f"{n} = {self.expr_src(w, r, s.count, depth, span)}", span)
+        w.line(depth, f"{z} = _wz(st, {self.expr_src(w, r, s.source, depth, span)})", span)
+        w.line(depth, f"{d} = {self.expr_src(w, r, s.to, depth, span)}", span)
+        w.line(depth, f"{n} = min({n}, len({z}))", span)
+        self.charge(w, depth, f"max(0, {n})", factor, where, span)         # a step a card drawn (unless folded)
+        w.line(depth, f"for _ in range({n}):", span)
+        w.line(depth + 1, f"{c} = {z}[-1]", span)
+        self.move(w, depth + 1, c, d, s.bottom, span)
         return True
 
     def w_If(self, w, r, depth, span):
