@@ -66,7 +66,8 @@ class Move:
 @dataclass(frozen=True, slots=True)
 class Walk:
     """A statement charged a step per item (``shuffle``: its cards; ``draw``: the cards drawn;
-    ``repeat``: its rounds): the factor (0: folded) and where it is charged."""
+    ``swap``: the cards of both zones; ``repeat``: its rounds): the factor (0: folded) and
+    where it is charged."""
     factor: int
     where: Where
 

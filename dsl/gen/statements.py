@@ -280,6 +280,22 @@ class RunWriter:
         w.line(depth, f"st.shuffle({z})", span)
         return True
 
+    def w_Swap(self, w, r, depth, span):
+        """The two zones' lists trade places, each with its copy-on-write flag (a list keeps
+        its owner), and every card's zone follows, as the closure does (no list is written)."""
+        s = r.node
+        factor, where = r.facts.factor, r.facts.where
+        a, b, c = self.fresh("z"), self.fresh("z"), self.fresh("c")
+        w.line(depth, f"{a} = {self.expr_src(w, r, s.a, depth, span)}", span)
+        w.line(depth, f"{b} = {self.expr_src(w, r, s.b, depth, span)}", span)
+        self.charge(w, depth, f"(len(st.zones[{a}]) + len(st.zones[{b}]))", factor, where, span)     # a step a card
+        w.line(depth, f"st.zones[{a}], st.zones[{b}] = st.zones[{b}], st.zones[{a}]", span)
+        w.line(depth, f"st.own[{a}], st.own[{b}] = st.own[{b}], st.own[{a}]", span)
+        for z in (a, b):
+            w.line(depth, f"for {c} in st.zones[{z}]:", span)
+            w.line(depth + 1, f"st.loc[{c}] = {z}", span)
+        return True
+
     def w_Repeat(self, w, r, depth, span):
         """Every round charged as the loop starts (unless folded), as the closure charges them."""
         s = r.node
