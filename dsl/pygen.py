@@ -51,7 +51,6 @@ WRITTEN_ELSEWHERE = {
     "Comprehension": "written by the call that walks it (count, any, first, ...: ``aggregate``)",
     "Amount": "written by its statement (``w_Counter``)",
     "Option": "a branch of its 'choose one', which runs as closures",
-    "Roll": "its closure, called from the generated run of statements",
     "Choose": "an instruction that asks a player (``choose``; with a where-clause or 'up to', the closures')",
     "ChooseOne": "the closures' instructions (it asks a player)",
     "DoHook": "the closures' instruction (it runs a card's hook, a unit of its own)",

@@ -296,6 +296,26 @@ class RunWriter:
             w.line(depth + 1, f"st.loc[{c}] = {z}", span)
         return True
 
+    def w_Roll(self, w, r, depth, span):
+        """Each die, in order, given 1 + a draw below its faces from the game's generator
+        (``rand_below``), as the closure rolls them; a zone's dice are read in place (a roll
+        moves no card), one die that is none rolls nothing."""
+        s = r.node
+        f = r.facts
+        what = self.expr_src(w, r, s.dice, depth, span)
+        c = self.fresh("c")
+        value = f"st.cvars[{c} * {self.g.ncvars} + {f.value}] = 1 + st.rand_below({self.const(f.table)}[{c}][{f.faces}])"
+        if isinstance(f.what, Zone) or (isinstance(f.what, List) and isinstance(f.what.elem_t, (Card, AnyT))):
+            ds = self.fresh("cs")
+            w.line(depth, f"{ds} = st.zones[{what}]" if isinstance(f.what, Zone) else f"{ds} = {what}", span)
+            self.charge(w, depth, f"len({ds})", f.factor, f.where, span)       # a step a die (unless folded)
+            w.line(depth, f"for {c} in {ds}:", span)
+        else:
+            w.line(depth, f"{c} = {what}", span)
+            w.line(depth, f"if {c} is not None:", span)
+        w.line(depth + 1, value, span)
+        return True
+
     def w_Repeat(self, w, r, depth, span):
         """Every round charged as the loop starts (unless folded), as the closure charges them."""
         s = r.node
