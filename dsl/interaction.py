@@ -10,6 +10,7 @@ from .errors import MeepleError, RuleError, RuleFault, suggest
 from .runtime import NO_ANSWER, ChoiceDescriber, Decision, Frame, OneOfDescriber
 
 from . import ast as A
+from . import ir
 from .steps import Where, charge, out_of_steps
 from .types import CALL, RULE_FAULTS, SKIP, STOP, SUSPEND, Fn, Unit, _Scope, _jump, _me, call_direct, named_error, used_once_more
 from .typesys import INT, List, Zone, card_kind, compatible
@@ -142,6 +143,7 @@ class InteractionChecker:
                                              "and an int variable 'value'")
         fi, vi, ncv, table = g.field_index["faces"], g.cvar_index["value"], g.ncvars, g.card_fields
         self.c.result.rolled.add(kind or "")      # their faces are checked once all is compiled (1 or more)
+        self.c.note(ir.Roll(self.c.statements._cards_t, factor, where, table, fi, vi))
 
         def act(st, fr):
             rolled = dice(st, fr)

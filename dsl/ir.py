@@ -33,7 +33,7 @@ from .typesys import Type
 if TYPE_CHECKING:
     from .steps import Where
 
-__all__ = ["ByNode", "Caches", "Expr", "Plans", "ForEach", "Let", "Move", "Set", "Stmt", "StmtBuilder", "Walk", "While"]
+__all__ = ["ByNode", "Caches", "Expr", "Plans", "ForEach", "Let", "Move", "Roll", "Set", "Stmt", "StmtBuilder", "Walk", "While"]
 
 
 # ---------------------------------------------------------------- what a statement was checked to
@@ -64,9 +64,24 @@ class Move:
 
 
 @dataclass(frozen=True, slots=True)
+class Roll:
+    """``roll DICE``: the type of what rolls (a zone, a list of cards, a card), how the dice
+    are charged (``StepPlanner.walk``: factor 0 when folded or one die), and where each die's
+    faces are read (``table[card][faces]``, its card fields) and its value written (the card
+    variable ``value``)."""
+    what: Type
+    factor: int
+    where: Optional[Where]
+    table: Any
+    faces: int
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
 class Walk:
-    """A statement charged a step per item (``shuffle``: its cards; ``repeat``: its rounds):
-    the factor (0: folded) and where it is charged."""
+    """A statement charged a step per item (``shuffle``: its cards; ``draw``: the cards drawn;
+    ``swap``: the cards of both zones; ``repeat``: its rounds): the factor (0: folded) and
+    where it is charged."""
     factor: int
     where: Where
 
@@ -90,7 +105,7 @@ class While:
     where: Where
 
 
-Facts = Union[Let, Set, Move, Walk, ForEach, While, None]
+Facts = Union[Let, Set, Move, Roll, Walk, ForEach, While, None]
 
 
 # ---------------------------------------------------------------- checked statements

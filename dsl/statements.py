@@ -244,6 +244,7 @@ class StatementChecker:
         if isinstance(s.count, A.Int) and most is not None:
             most = min(most, max(0, s.count.value))
         factor, where = self.c.steps.walk(unit, s, most, 0)       # a step a card drawn (``fold``)
+        self.c.note(ir.Walk(factor, where))
 
         def act(st, fr):
             n = count(st, fr)
@@ -274,6 +275,7 @@ class StatementChecker:
             raise self.c.err(unit, s.pos, f"cannot swap {ta.describe()} with {tb.describe()}")
         both = self.c.steps.bound(s.a, ta)
         factor, where = self.c.steps.walk(unit, s, 2 * both if both is not None else None, 0)    # a step a card (``fold``)
+        self.c.note(ir.Walk(factor, where))
 
         def act(st, fr):
             za, zb = a(st, fr), b(st, fr)

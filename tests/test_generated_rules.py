@@ -91,7 +91,7 @@ def test_generated_source_holds_only_made_names():
                      "bool", "any", "all", "default", "c", "p", "s", "locals", "me", "this", "res", "pvars", "gvars",
                      "cvars", "zones", "loc", "players", "opts", "round", "while", "break", "pass", "raise", "continue",
                      "events", "get", "str", "used", "tx", "remove", "track", "add", "abs", "sort", "key",
-                     "try", "except", "from", "as", "game", "span", "F", "shuffle", "own",
+                     "try", "except", "from", "as", "game", "span", "F", "shuffle", "rand_below", "own",
                      "ans", "answer", "to", "texts", "pending", "action_describer", "who", "int", "__class__",
                      "budget", "map"}
     made = re.compile(r"^_(e|a|k|v|h|s|t|c|m|i|g|x|p|z|o|b|w|cs|pa|q)\d+$"

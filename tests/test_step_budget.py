@@ -171,6 +171,8 @@ WALKS = [
     ("repeat 2000 times:\n    call long()", "repeat 2000"),
     ("repeat 25 times:\n    move pile to heap\n    move heap to pile", "heap to pile"),     # 1,000 cards a move
     ("repeat 25 times:\n    shuffle pile", "shuffle pile"),
+    ("repeat 25 times:\n    draw total from pile to heap\n    draw total from heap to pile", "draw total from heap"),
+    ("repeat 25 times:\n    swap pile with heap", "swap pile"),
     ("repeat 25 times:\n    emit ping()", "emit ping()"),               # every card in play is looked at
     # nested walks multiply: 200 x 200
     ("let ys = 1..total\nchoose x from ys where count(y in ys where y == x) > 0", "count(y in ys"),

@@ -187,19 +187,40 @@ class RunWriter:
             w.line(depth, f"{self.const(check)}({cs})", span)
         w.line(depth, f"{z} = {self.expr_src(w, r, s.to, depth, span)}", span)
         w.line(depth, f"for {c} in {cs}:", span)
-        if s.bottom:
-            w.line(depth + 1, f"_move(st, {c}, {z}, True)", span)
-            return True
+        self.move(w, depth + 1, c, z, s.bottom, span)
+        return True
+
+    def move(self, w, depth: int, c: str, z: str, bottom: bool, span) -> None:
+        """Lines moving the card ``c`` to the zone ``z`` (made names), to its top or its bottom,
+        as ``meeple.dsl.types._move`` moves it: the same lists written, the same tracking."""
+        if bottom:
+            w.line(depth, f"_move(st, {c}, {z}, True)", span)
+            return
         # a move to the top, written out (the commonest statement of all)
         o = self.fresh("o")
-        w.line(depth + 1, f"{o} = st.loc[{c}]", span)
+        w.line(depth, f"{o} = st.loc[{c}]", span)
         # copy-on-write (meeple.dsl.types.own_zone): a list not owned is copied first; owned, no call
-        w.line(depth + 1, f"(st.zones[{o}] if st.own[{o}] else _own(st, {o})).remove({c})", span)
-        w.line(depth + 1, f"(st.zones[{z}] if st.own[{z}] else _own(st, {z})).append({c})", span)
-        w.line(depth + 1, f"if {o} != {z}:", span)
-        w.line(depth + 2, f"st.loc[{c}] = {z}", span)
-        w.line(depth + 2, "if st.track is not None:", span)
-        w.line(depth + 3, f"st.track.add(({z}, {c}))", span)
+        w.line(depth, f"(st.zones[{o}] if st.own[{o}] else _own(st, {o})).remove({c})", span)
+        w.line(depth, f"(st.zones[{z}] if st.own[{z}] else _own(st, {z})).append({c})", span)
+        w.line(depth, f"if {o} != {z}:", span)
+        w.line(depth + 1, f"st.loc[{c}] = {z}", span)
+        w.line(depth + 1, "if st.track is not None:", span)
+        w.line(depth + 2, f"st.track.add(({z}, {c}))", span)
+
+    def w_Draw(self, w, r, depth, span):
+        """The top card of the source, as many times as counted or as it holds: each drawn as
+        ``move`` moves a card; the source owned first (``zone_to_write``), as the closure owns it."""
+        s = r.node
+        factor, where = r.facts.factor, r.facts.where
+        n, z, d, c = self.fresh("x"), self.fresh("z"), self.fresh("z"), self.fresh("c")
+        w.line(depth, f"{n} = {self.expr_src(w, r, s.count, depth, span)}", span)
+        w.line(depth, f"{z} = _wz(st, {self.expr_src(w, r, s.source, depth, span)})", span)
+        w.line(depth, f"{d} = {self.expr_src(w, r, s.to, depth, span)}", span)
+        w.line(depth, f"{n} = min({n}, len({z}))", span)
+        self.charge(w, depth, f"max(0, {n})", factor, where, span)         # a step a card drawn (unless folded)
+        w.line(depth, f"for _ in range({n}):", span)
+        w.line(depth + 1, f"{c} = {z}[-1]", span)
+        self.move(w, depth + 1, c, d, s.bottom, span)
         return True
 
     def w_If(self, w, r, depth, span):
@@ -257,6 +278,42 @@ class RunWriter:
         w.line(depth, f"{z} = _wz(st, {self.expr_src(w, r, s.zone, depth, span)})", span)
         self.charge(w, depth, f"len({z})", factor, where, span)        # a step a card
         w.line(depth, f"st.shuffle({z})", span)
+        return True
+
+    def w_Swap(self, w, r, depth, span):
+        """The two zones' lists trade places, each with its copy-on-write flag (a list keeps
+        its owner), and every card's zone follows, as the closure does (no list is written)."""
+        s = r.node
+        factor, where = r.facts.factor, r.facts.where
+        a, b, c = self.fresh("z"), self.fresh("z"), self.fresh("c")
+        w.line(depth, f"{a} = {self.expr_src(w, r, s.a, depth, span)}", span)
+        w.line(depth, f"{b} = {self.expr_src(w, r, s.b, depth, span)}", span)
+        self.charge(w, depth, f"(len(st.zones[{a}]) + len(st.zones[{b}]))", factor, where, span)     # a step a card
+        w.line(depth, f"st.zones[{a}], st.zones[{b}] = st.zones[{b}], st.zones[{a}]", span)
+        w.line(depth, f"st.own[{a}], st.own[{b}] = st.own[{b}], st.own[{a}]", span)
+        for z in (a, b):
+            w.line(depth, f"for {c} in st.zones[{z}]:", span)
+            w.line(depth + 1, f"st.loc[{c}] = {z}", span)
+        return True
+
+    def w_Roll(self, w, r, depth, span):
+        """Each die, in order, given 1 + a draw below its faces from the game's generator
+        (``rand_below``), as the closure rolls them; a zone's dice are read in place (a roll
+        moves no card), one die that is none rolls nothing."""
+        s = r.node
+        f = r.facts
+        what = self.expr_src(w, r, s.dice, depth, span)
+        c = self.fresh("c")
+        value = f"st.cvars[{c} * {self.g.ncvars} + {f.value}] = 1 + st.rand_below({self.const(f.table)}[{c}][{f.faces}])"
+        if isinstance(f.what, Zone) or (isinstance(f.what, List) and isinstance(f.what.elem_t, (Card, AnyT))):
+            ds = self.fresh("cs")
+            w.line(depth, f"{ds} = st.zones[{what}]" if isinstance(f.what, Zone) else f"{ds} = {what}", span)
+            self.charge(w, depth, f"len({ds})", f.factor, f.where, span)       # a step a die (unless folded)
+            w.line(depth, f"for {c} in {ds}:", span)
+        else:
+            w.line(depth, f"{c} = {what}", span)
+            w.line(depth, f"if {c} is not None:", span)
+        w.line(depth + 1, value, span)
         return True
 
     def w_Repeat(self, w, r, depth, span):
