@@ -397,3 +397,19 @@ def operands(n: Binary) -> list:
         else:
             out.append(node)
     return out
+
+
+def statements_in(stmts: Optional[tuple]):
+    """Every statement of a parsed body (None: none), those inside others too, each
+    before the ones it holds, in the order they are written."""
+    for s in stmts or ():
+        yield s
+        if isinstance(s, If):
+            for _, body in s.branches:
+                yield from statements_in(body)
+            yield from statements_in(s.orelse)
+        elif isinstance(s, (ForEach, Repeat, While, As)):
+            yield from statements_in(s.body)
+        elif isinstance(s, ChooseOne):
+            for o in s.options:
+                yield from statements_in(o.body)

@@ -171,7 +171,7 @@ class StepPlanner:
         """``proc_written`` for the procedures run in place (the compiler's ``inline``: in no cycle of
         calls), from their parsed bodies, each after those it calls."""
         self.c.proc_written = {}
-        calls = {name: {s.name for s in _statements(bodies[name]) if isinstance(s, A.CallProc)} for name in self.c.inline}
+        calls = {name: {s.name for s in A.statements_in(bodies[name]) if isinstance(s, A.CallProc)} for name in self.c.inline}
         left = set(self.c.inline)
         while left:
             ready = [name for name in left if not (calls[name] & left)]
@@ -240,17 +240,3 @@ class StepPlanner:
         for ci in (*result.hook_code.values(), *result.handler_code.values()):
             self.c.codes[ci].steps = 1 + self.c.codes[ci].cost + self.c.codes[ci].statements
 
-
-def _statements(stmts: Optional[tuple]):
-    """Every statement of a parsed body, those inside others too."""
-    for s in stmts or ():
-        yield s
-        if isinstance(s, A.If):
-            for _, body in s.branches:
-                yield from _statements(body)
-            yield from _statements(s.orelse)
-        elif isinstance(s, (A.ForEach, A.Repeat, A.While, A.As)):
-            yield from _statements(s.body)
-        elif isinstance(s, A.ChooseOne):
-            for o in s.options:
-                yield from _statements(o.body)

@@ -34,20 +34,6 @@ def fusable(s: A.Node, inline: Any = ()) -> bool:
 INLINE_DEPTH = 16
 
 
-def _walk_statements(stmts: tuple):
-    for s in stmts:
-        yield s
-        if isinstance(s, A.If):
-            for _, body in s.branches:
-                yield from _walk_statements(body)
-            yield from _walk_statements(s.orelse)
-        elif isinstance(s, (A.ForEach, A.Repeat, A.While, A.As)):
-            yield from _walk_statements(s.body)
-        elif isinstance(s, A.ChooseOne):
-            for o in s.options:
-                yield from _walk_statements(o.body)
-
-
 def inline_procedures(bodies: dict) -> dict:
     """The procedures that never pause, even through the procedures they call, and
     are in no cycle of calls: a call to one is written as a plain Python call
@@ -60,7 +46,7 @@ def inline_procedures(bodies: dict) -> dict:
         if body is None:
             continue
         names = set()
-        for s in _walk_statements(body):
+        for s in A.statements_in(body):
             if isinstance(s, A.CallProc):
                 names.add(s.name)
             elif isinstance(s, _PAUSING):
