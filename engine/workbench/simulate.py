@@ -18,6 +18,7 @@ and ``stops.stopped()`` which it was).
 """
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import signal
@@ -26,7 +27,7 @@ import time
 import weakref
 from collections import deque
 from dataclasses import dataclass
-from typing import Callable, Iterator, NamedTuple, Optional, TextIO
+from typing import Any, Callable, Iterator, NamedTuple, Optional, TextIO
 
 from meeple.play.agents import make_agents
 from meeple.core.errors import MeepleError
@@ -336,17 +337,8 @@ class _RayWorker:
 def _run_ray(cfgs: list[SimConfig], progress: Optional[Callable[[int], None]]) -> Iterator[tuple[int, Outcome]]:
     """The same batches on Ray actors (the optional extra meeple[ray]); results
     come back in game order, so they equal a local run's."""
-    try:
-        import ray
-    except ImportError as err:
-        raise RuntimeError("the Ray backend needs Ray: pip install 'meeple[ray]'") from err
     cfg = cfgs[0]
-    started = False
-    if not ray.is_initialized():
-        kwargs = {"address": cfg.address} if cfg.address else {"num_cpus": max(1, cfg.workers)}
-        ray.init(include_dashboard=False, log_to_driver=False, ignore_reinit_error=True, **kwargs)
-        started = True
-    try:
+    with ray_session(cfg.workers, cfg.address) as ray:
         actor = ray.remote(_RayWorker)
         keys = tuple(_key(c) for c in cfgs)
         workers = [actor.remote(keys) for _ in range(max(1, cfg.workers))]
@@ -357,6 +349,24 @@ def _run_ray(cfgs: list[SimConfig], progress: Optional[Callable[[int], None]]) -
                 yield side, o
                 if progress:
                     progress(1)
+
+
+@contextlib.contextmanager
+def ray_session(workers: int, address: str = "") -> Iterator[Any]:
+    """Ray for as long as the block runs, as the ``ray`` module: the one already running
+    (a caller's longer session, such as a whole ``meeple tune``), else a local one
+    (``workers`` CPUs) or the cluster at ``address``, stopped at the end. Starting Ray
+    takes seconds: a caller that makes many runs holds one session around them."""
+    try:
+        import ray
+    except ImportError as err:
+        raise RuntimeError("the Ray backend needs Ray: pip install 'meeple[ray]'") from err
+    started = not ray.is_initialized()
+    if started:
+        kwargs = {"address": address} if address else {"num_cpus": max(1, workers)}
+        ray.init(include_dashboard=False, log_to_driver=False, ignore_reinit_error=True, **kwargs)
+    try:
+        yield ray
     finally:
         if started:
             ray.shutdown()

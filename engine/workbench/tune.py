@@ -39,10 +39,10 @@ import time
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator, Optional
+from typing import Callable, Optional
 
 from meeple.runtime.game import Game, load_game
-from meeple.workbench.simulate import SimConfig, run
+from meeple.workbench.simulate import SimConfig, ray_session, run
 from meeple.workbench.tunespec import Figures, Spec, add_vectors
 
 PARTS = 10               # each block is kept as this many parts, for the bootstrap
@@ -303,34 +303,12 @@ class Tuner:
 def tune(tuner: Tuner, confirm: bool = True) -> dict:
     """The whole run: the search, then the confirmation; the report's data."""
     start = time.perf_counter()
-    with ray_session(tuner):
+    # with the Ray backend, one Ray for the whole run: each block of games would start and stop its own
+    with ray_session(tuner.workers, tuner.address) if tuner.backend == "ray" else contextlib.nullcontext():
         trials = tuner.search()
         candidates = tuner.candidates(trials)
         confirmations = tuner.confirm(candidates) if confirm else []
     return report_data(tuner, trials, confirmations, time.perf_counter() - start)
-
-
-@contextlib.contextmanager
-def ray_session(tuner: Tuner) -> Iterator[None]:
-    """With the Ray backend, one Ray for the whole run: each block of games would
-    otherwise start a local Ray and stop it again (simulate's runs do, being one run
-    each), which made a small study 50 times slower than on local workers."""
-    if tuner.backend != "ray":
-        yield
-        return
-    try:
-        import ray
-    except ImportError as err:
-        raise RuntimeError("the Ray backend needs Ray: pip install 'meeple[ray]'") from err
-    started = not ray.is_initialized()
-    if started:
-        kwargs = {"address": tuner.address} if tuner.address else {"num_cpus": max(1, tuner.workers)}
-        ray.init(include_dashboard=False, log_to_driver=False, ignore_reinit_error=True, **kwargs)
-    try:
-        yield
-    finally:
-        if started:
-            ray.shutdown()
 
 
 def report_data(tuner: Tuner, trials: list[Trial], confirmations: list[dict], seconds: float, interrupted: bool = False) -> dict:
