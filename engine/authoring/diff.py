@@ -106,8 +106,6 @@ def _derived(pack: M.Pack, card: M.CardDef) -> dict[str, str]:
     out = {}
     for f in kind.fields:
         default = f.default
-        if isinstance(default, tuple) and len(default) == 2 and default[0] == "field":
-            default = "=" + str(default[1])
         if isinstance(default, str) and default.startswith("=") and f.name not in given:
             out[f.name] = default[1:]
     return out

@@ -80,7 +80,7 @@ class ZoneDef:
 class FieldDef:
     name: str
     type: TypeRef
-    default: Any          # a literal, or ('field', other) to copy another field
+    default: Any          # a literal, or "=other" to copy another field
     span: Span
     minimum: Optional[int] = None   # an int field's bounds (``min:``, ``max:``), checked on every card
     maximum: Optional[int] = None

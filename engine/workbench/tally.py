@@ -76,42 +76,45 @@ class Series:
 
 class CardCounts:
     """How the players who had a card did, per card (a *key*), folded in game by game
-    into lists indexed by key (as small as the pack: its zone kinds times its cards):
-    how many players had it, the sum and the sum of squares of their final scores
-    (exact integers), and their win shares, added in game order (a game's winners all
-    have the same share, so the order among them is no matter; a loser's share, 0.0,
-    adds nothing). A game's codes are ``player * width + key``; ``seats`` counts the
-    codes themselves (who had it: a compare names the seats a changed card went to)."""
+    into lists as small as the pack (its zone kinds times its cards): how many had it at
+    each seat (``seats``, indexed by a game's code, ``player * width + key``: a compare
+    names the seats a changed card went to), and per key the sum and the sum of squares
+    of their final scores (exact integers) and their win shares, added in game order (a
+    game's winners all have the same share, so the order among them is no matter; a
+    loser's share, 0.0, adds nothing)."""
 
-    __slots__ = ("width", "n", "s", "q", "wins", "seats")
+    __slots__ = ("width", "players", "seats", "s", "q", "wins")
 
-    def __init__(self, width: int, players: int = 1) -> None:
-        self.width = width
-        self.n = [0] * width
+    def __init__(self, width: int, players: int) -> None:
+        self.width, self.players = width, players
+        self.seats = [0] * (width * players)
         self.s = [0] * width
         self.q = [0] * width
         self.wins: list = [0] * width
-        self.seats = [0] * (width * players)
 
     def add(self, codes, scores: list, shares: list) -> None:
         """One game's codes, each once (negative ones are skipped)."""
-        width, n, s, q, wins, seats = self.width, self.n, self.s, self.q, self.wins, self.seats
+        width, seats, s, q, wins = self.width, self.seats, self.s, self.q, self.wins
         squares = [v * v for v in scores]
         for code in codes:
             if code >= 0:
                 seats[code] += 1
                 p, key = divmod(code, width)
-                n[key] += 1
                 s[key] += scores[p]
                 q[key] += squares[p]
                 if shares[p]:
                     wins[key] += shares[p]
 
+    def by_seat(self, key: int) -> list[int]:
+        """How many had ``key``, at each seat."""
+        return self.seats[key::self.width]
+
     def rows(self) -> dict[int, tuple]:
         """key -> (win shares, players who had it, their score sum, their sum of squares),
         for every key someone had."""
-        n, s, q, wins = self.n, self.s, self.q, self.wins
-        return {key: (wins[key], n[key], s[key], q[key]) for key in range(self.width) if n[key]}
+        s, q, wins = self.s, self.q, self.wins
+        counts = ((key, sum(self.by_seat(key))) for key in range(self.width))
+        return {key: (wins[key], n, s[key], q[key]) for key, n in counts if n}
 
 
 def card_row(card: str, by_seat: list[int], wins, n: int, s: int, q: int) -> dict:
@@ -206,11 +209,8 @@ class Tally:
         for key, row in self.held.rows().items():
             kind, d = divmod(key, t.ndefs)
             by_kind[kind].append((t.def_ids[d], key, row))
-        seats, width = self.held.seats, t.width
-
-        def by_seat(key: int) -> list[int]:
-            return [seats[p * width + key] for p in range(self.players)]
-        return {t.kind_names[k]: [card_row(cid, by_seat(key), *row) for cid, key, row in sorted(rows, key=lambda e: e[0])]
+        held = self.held
+        return {t.kind_names[k]: [card_row(cid, held.by_seat(key), *row) for cid, key, row in sorted(rows, key=lambda e: e[0])]
                 for k, rows in by_kind.items()}
 
     def card_wins(self) -> dict[str, dict[str, tuple[float, int]]]:
