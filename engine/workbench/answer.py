@@ -39,11 +39,16 @@ def difference(x: float, unit: str) -> str:
     return f"{100 * x:+.1f}" if unit in RATES else f"{x:+.2f}"
 
 
+def unit_of_difference(unit: str) -> str:
+    """What a difference is counted in: percentage points for rates, else the unit."""
+    return "pp" if unit in RATES else unit
+
+
 def interval(ci: list, unit: str) -> str:
     """An interval in its estimate's unit: percentage points for rates."""
-    if unit in RATES:
-        return f"[{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}] pp"
-    return f"[{ci[0]:+.2f}, {ci[1]:+.2f}]" + (f" {unit}" if unit else "")
+    text = f"[{difference(ci[0], unit)}, {difference(ci[1], unit)}]"
+    named = unit_of_difference(unit)
+    return f"{text} {named}" if named else text
 
 
 def _pack(side: dict) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from meeple.workbench.answer import RATES, difference
+from meeple.workbench.answer import difference, unit_of_difference
 
 
 def _num(x) -> str:
@@ -65,8 +65,8 @@ def format_text(d: dict) -> str:
                          f"{interval:<21}{'yes' if c['supported'] else 'no'}")
         for c in d["confirmations"]:
             sig = [m for m in c["compare"]["metrics"] if m["significant"]]
-            shown = "; ".join(f"{m['metric']} {difference(m['difference'], m.get('unit', ''))}{' pp' if m.get('unit') in RATES else ''}"
-                              for m in sig[:6]) or "none"
+            shown = "; ".join(f"{m['metric']} {difference(m['difference'], m.get('unit', ''))} {unit_of_difference(m.get('unit', ''))}"
+                              .rstrip() for m in sig[:6]) or "none"
             more = f" and {len(sig) - 6} more" if len(sig) > 6 else ""
             lines.append(f"  {_values(c['values'])}: significant differences (compare, false discovery rate 5%): {shown}{more}")
     return "\n".join(lines)
