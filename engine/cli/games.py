@@ -28,7 +28,7 @@ from meeple.runtime.game import Game
 @click.option("--show-seed", is_flag=True, help="print the seed at the start even with a human playing (it predicts every hidden card)")
 @click.option("--bots", default="human,random", show_default=True,
               help="agents per seat, comma-separated (random, human, greedy, mcts, mcts:200, mcts:50ms); "
-                   "one name applies to all seats; missing seats are random")
+                   "one name plays every seat; fewer names than seats: the others are random (as in simulate, compare)")
 @click.option("--eval", "evaluation", default="", help="the bots' evaluation, an effect-language expression (default: the pack's)")
 @click.option("--log", "log_path", type=OutputFile(), default=None, help="write the game log here (checked before the game starts)")
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE", help="a rules option of the pack (repeatable)")
@@ -46,10 +46,7 @@ def play(game_name: str, players: int, seed: Optional[int], show_seed: bool, bot
     game = arguments.load(game_name)
     arguments.players(game, players)
     seed = arguments.seed(seed)
-    names = [b.strip() for b in bots.split(",") if b.strip()]
-    if 1 < len(names) < players:
-        names += ["random"] * (players - len(names))
-    agents = arguments.agents(game, ",".join(names[:players]) if len(names) > 1 else bots, players, seed, evaluation)
+    agents = arguments.agents(game, bots, players, seed, evaluation)
     humans = [i for i, a in enumerate(agents) if a.name == "human"]
     options = arguments.options(game, option_pairs)
     seed_first = show_seed or not humans        # the seed predicts every hidden card: a human sees it at the end

@@ -71,6 +71,7 @@ class HumanAgent:
 
 
 AGENTS = ("random", "human", "greedy", "mcts")
+BUDGETS = "mcts takes a budget: mcts:200 or mcts:50ms"
 
 
 def parse_bot(name: str) -> tuple[str, dict]:
@@ -78,7 +79,10 @@ def parse_bot(name: str) -> tuple[str, dict]:
     (and playouts of at most 40 decisions) -> ('mcts', {...})."""
     kind, _, rest = name.partition(":")
     if kind not in AGENTS:
-        raise ValueError(f"unknown agent '{kind}' (known: {', '.join(AGENTS)}; mcts takes a budget: mcts:200 or mcts:50ms)")
+        from meeple.core.errors import printable, suggest
+        hint = suggest(kind, AGENTS)
+        raise ValueError(f"unknown agent {printable(kind)!r}" + (f": {hint}" if hint else "")
+                         + f" (known: {', '.join(AGENTS)}; {BUDGETS})")
     if not rest:
         return kind, {}
     if kind != "mcts":
@@ -96,14 +100,27 @@ def parse_bot(name: str) -> tuple[str, dict]:
     raise ValueError(f"'{name}': the budget is iterations (mcts:200) or milliseconds (mcts:50ms)")
 
 
-def make_agents(spec: str, players: int, seed: int, game=None, evaluate=None) -> list:
-    """``random,greedy,mcts:100`` → one agent per seat; a single name applies to
-    every seat. Planning bots need the game and an evaluation (meeple.play.bots)."""
+def seat_names(spec: str, players: int, humans: bool = True) -> list[str]:
+    """The one reading of ``--bots`` (play, simulate, compare, a tune spec): a name per
+    seat. Every name is checked first, so an unknown one is what is reported; one
+    name plays every seat; fewer names than seats leave the seats after them to
+    ``random``; more names than seats is an error, as is ``human`` where only bots
+    play (``humans=False``). ValueError says which."""
     names = [s.strip() for s in spec.split(",") if s.strip()] or ["random"]
-    if len(names) == 1:
-        names = names * players
-    if len(names) != players:
-        raise ValueError(f"--bots lists {len(names)} agents for {players} players")
+    for name in names:
+        parse_bot(name)
+    if not humans and "human" in names:
+        raise ValueError("only bots play here: 'human' is for meeple play")
+    if len(names) > players:
+        raise ValueError(f"{len(names)} agents named for {players} players")
+    return names * players if len(names) == 1 else names + ["random"] * (players - len(names))
+
+
+def make_agents(spec: str, players: int, seed: int, game=None, evaluate=None) -> list:
+    """``random,greedy,mcts:100`` → one agent per seat, as ``seat_names`` reads it
+    (one name for every seat; missing seats random). Planning bots need the game
+    and an evaluation (meeple.play.bots)."""
+    names = seat_names(spec, players)
     out = []
     for seat, name in enumerate(names):
         kind, budget = parse_bot(name)

@@ -29,7 +29,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, NamedTuple, Optional, TextIO
 
-from meeple.play.agents import make_agents
+from meeple.play.agents import make_agents, seat_names
 from meeple.core.errors import MeepleError
 from meeple.runtime.game import Game, load_game
 from meeple.play.session import play
@@ -434,8 +434,7 @@ class RecordWriter:
 
     def __init__(self, file: TextIO, cfg: SimConfig, tables: CardTables):
         self.file, self.cfg, self.tables = file, cfg, tables
-        bots = [b.strip() for b in cfg.bots.split(",") if b.strip()] or ["random"]
-        self.bots = bots * cfg.players if len(bots) == 1 else bots
+        self.bots = seat_names(cfg.bots, cfg.players)       # the bot of each seat, as the games were played
         self.buffer = io.StringIO()
         self.csv = csv.writer(self.buffer)
         self.csv.writerow(self.HEADER)
