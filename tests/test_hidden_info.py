@@ -164,7 +164,7 @@ def test_with_a_human_the_seed_is_printed_at_the_end_or_with_show_seed(show_seed
 
 def test_an_abandoned_game_with_a_human_names_its_seed():
     r = _human_game("-p", 2, "--seed", 4242, "--bots", "human,random", answers="1\n1\n")
-    assert r.exit_code == 2
+    assert r.exit_code == 130       # the end of input, as Ctrl-C (tests/test_one_behaviour.py)
     assert r.output.splitlines()[0] == "Citadels with 2 players"
     assert "game abandoned (seed 4242)" in r.output
 

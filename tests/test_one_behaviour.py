@@ -3,6 +3,11 @@ simulate and compare; a game at a prompt ended by Ctrl-C or the end of input."""
 from __future__ import annotations
 
 import json
+import os
+import select
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -64,3 +69,84 @@ def test_fewer_names_than_seats_play_in_every_command(command):
     assert r.exit_code == ExitCode.OK, r.output
     if command != "play":       # a run records the bot of every seat
         assert json.loads(r.output[r.output.index("{"):])["bots"] == "greedy,random,random"
+
+
+# ---------------------------------------------------------------- leaving a game at a prompt
+ROOT = Path(__file__).resolve().parent.parent
+GAME = ["play", "citadels", "-p", "2", "--seed", "4242", "--bots", "human,random"]
+
+
+def _left_log(path: Path, choices: int) -> None:
+    """The log of the game so far: unfinished, and ``meeple replay`` replays it."""
+    log = json.loads(path.read_text())
+    assert log["unfinished"] is True and len(log["choices"]) == choices and "state_sha256" not in log
+    r = run("replay", path)
+    assert r.exit_code == ExitCode.OK, r.output
+    said = f"{choices} choice" + ("" if choices == 1 else "s")
+    assert r.output.strip() == (f"replayed {said} of citadels (2 players, seed 4242): identical "
+                                "(an unfinished game, left in round 1)")
+
+
+def test_the_end_of_input_at_a_prompt_exits_130_and_writes_the_game_so_far(tmp_path):
+    log = tmp_path / "game.json"
+    proc = subprocess.run([sys.executable, "-m", "meeple", *GAME, "--log", str(log)], stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert proc.returncode == ExitCode.INTERRUPTED == 130, proc.stderr
+    assert proc.stderr.strip().splitlines() == ["game abandoned (seed 4242)",
+                                                f"the game so far (1 choice, unfinished) written to {log}"]
+    _left_log(log, 1)
+
+
+def _own_terminal() -> None:
+    """In the child: a session of its own whose controlling terminal is the pseudo-terminal
+    on its standard input, so the terminal's Ctrl-C sends it SIGINT."""
+    import fcntl
+    import termios
+    os.setsid()
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
+def test_ctrl_c_at_a_prompt_exits_130_and_writes_the_game_so_far(tmp_path):
+    """Through a pseudo-terminal, as a person presses Ctrl-C at the second prompt."""
+    log = tmp_path / "game.json"
+    master, slave = os.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "meeple", *GAME, "--log", str(log)], stdin=slave, stdout=slave,
+                            stderr=slave, cwd=ROOT, env=dict(os.environ, COLUMNS="100"), preexec_fn=_own_terminal)
+    os.close(slave)
+    screen, typed = b"", 0
+    try:
+        while True:
+            ready, _, _ = select.select([master], [], [], 60)
+            assert ready, screen.decode()[-2000:]
+            try:
+                data = os.read(master, 65536)
+            except OSError:
+                break
+            if not data:
+                break
+            screen += data
+            if screen.count(b"your choice:") > typed:
+                typed += 1
+                os.write(master, b"1\n" if typed == 1 else b"\x03")       # the terminal's Ctrl-C: SIGINT
+    finally:
+        proc.wait(60)
+        os.close(master)
+    text = screen.decode().replace("\r\n", "\n")
+    assert proc.returncode == 130, text[-2000:]
+    assert text.rstrip().splitlines()[-2:] == ["game abandoned (seed 4242)",
+                                               f"the game so far (2 choices, unfinished) written to {log}"]
+    _left_log(log, 2)
+
+
+def test_a_log_that_ends_unfinished_must_not_reach_the_end():
+    """An unfinished log whose choices end the game is not the game it says it is."""
+    from meeple.play.session import ReplayDiverged, make_log, replay
+    from meeple.play.agents import make_agents
+    from meeple.play.session import play
+    from meeple.runtime.game import load_game
+    game = load_game("citadels")
+    st = play(game, 2, 4242, make_agents("random", 2, 4242))
+    log = dict(make_log(game, st, 4242, "citadels"), unfinished=True)
+    del log["state_sha256"]
+    with pytest.raises(ReplayDiverged, match="unfinished game ends after .* but here the game ended"):
+        replay(game, log)

@@ -57,9 +57,8 @@ def play(game_name: str, players: int, seed: Optional[int], show_seed: bool, bot
         st = table.play(players, seed, options)
     except MeepleError as err:
         fail(err, ExitCode.CONTENT_INVALID)
-    except (EOFError, click.Abort):
-        click.echo("\ngame abandoned" + ("" if seed_first else f" (seed {seed})"), err=True)
-        sys.exit(ExitCode.USAGE)
+    except (EOFError, click.Abort, KeyboardInterrupt) as stop:       # Ctrl-C, the end of input, SIGTERM
+        _abandoned(game, table.st, seed, seed_first, log_path, arguments.logged_name(game_name), options, stop)
     if not quiet:
         click.echo(table.view.board(st, table.watcher))        # the human's own last view, their hand too
     print_scores(game, st)
@@ -68,6 +67,23 @@ def play(game_name: str, players: int, seed: Optional[int], show_seed: bool, bot
     if log_path:
         write_or_exit(log_path, lambda: write_log(log_path, make_log(game, st, seed, arguments.logged_name(game_name), options)))
         click.echo(f"log written to {log_path}")
+
+
+def _abandoned(game: Game, st: Any, seed: int, seed_first: bool, log_path: Optional[str], pack_ref: str,
+               options: dict[str, str], stop: BaseException) -> None:
+    """A game left before its end (Ctrl-C or the end of input at a prompt, or SIGTERM):
+    said with its seed, the log of the game so far written where one was asked for
+    (marked unfinished; ``meeple replay`` replays it as far as it goes), and exit
+    130 (143 for SIGTERM), as any interrupted command."""
+    from meeple.cli.group import stop_code
+    from meeple.play.session import make_log, write_log
+    from meeple.workbench.stops import stopped
+    click.echo("\ngame abandoned" + ("" if seed_first else f" (seed {seed})"), err=True)
+    if log_path and st is not None:
+        write_or_exit(log_path, lambda: write_log(log_path, make_log(game, st, seed, pack_ref, options)))
+        n = len(st.log)
+        click.echo(f"the game so far ({n} choice{'' if n == 1 else 's'}, unfinished) written to {log_path}", err=True)
+    sys.exit(stop_code(stop if isinstance(stop, KeyboardInterrupt) else stopped()))
 
 
 class _Table:
@@ -216,14 +232,17 @@ def replay(log_file: str, pack_ref: Optional[str], steps: bool) -> None:
         sys.exit(ExitCode.CONTENT_INVALID)
     except MeepleError as err:          # a rule error on the way: located, with the seed and choice
         fail(err, ExitCode.CONTENT_INVALID)
-    click.echo(f"replayed {len(log['choices'])} choices of {game.id} ({log['players']} players, seed {log['seed']}): identical")
-    print_scores(game, st)
+    n = len(log["choices"])
+    click.echo(f"replayed {n} choice{'' if n == 1 else 's'} of {game.id} ({log['players']} players, seed {log['seed']}): identical"
+               + ("" if st.over else f" (an unfinished game, left in round {st.round})"))
+    if st.over:
+        print_scores(game, st)
 
 
 def _ask(prompt: str) -> str:
     """A human's answer. click.prompt turns any KeyboardInterrupt into its Abort, and a
     SIGTERM is one (meeple.workbench.stops.Terminated): that one goes on as itself, so a
-    game waiting for a human ends 'terminated' (143), not 'game abandoned' (2)."""
+    game waiting for a human ends 'terminated' (143), not 'interrupted' (130)."""
     from meeple.workbench.stops import stopped
     try:
         return click.prompt(prompt, type=str)
