@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 import doctext
+from answering import first_shown
 from meeple.play.agents import make_agents
 from meeple.play.bots import GreedyAgent, MctsAgent, Perspective, evaluator
 from meeple.runtime.redeal import determinize, hidden_variables
@@ -86,8 +87,13 @@ def test_in_citadels_picks_and_kept_cards_are_hidden_builds_and_murders_are_not(
     assert "hidden" in told["choose a character"]
 
 
-def _human_game(*args, answers="1\n" * 3000):
-    return CliRunner().invoke(main, ["play", "citadels", *map(str, args)], input=answers, catch_exceptions=False)
+def _human_game(*args, answers=None):
+    """A game with a human who types ``answers`` and then its input ends, or (None) who answers
+    every menu with the first number shown."""
+    if answers is not None:
+        return CliRunner().invoke(main, ["play", "citadels", *map(str, args)], input=answers, catch_exceptions=False)
+    with first_shown():
+        return CliRunner().invoke(main, ["play", "citadels", *map(str, args)], catch_exceptions=False)
 
 
 def test_a_human_never_reads_what_a_bot_picked_face_down(tmp_path):

@@ -150,3 +150,50 @@ def test_a_log_that_ends_unfinished_must_not_reach_the_end():
     del log["state_sha256"]
     with pytest.raises(ReplayDiverged, match="unfinished game ends after .* but here the game ended"):
         replay(game, log)
+
+
+# ---------------------------------------------------------------- a turn's menu keeps its numbers
+class _Menu:
+    """What MenuNumbers reads of a decision."""
+
+    def __init__(self, player, kind, used, keys):
+        self.player, self.kind, self.used, self._keys = player, kind, used, keys
+
+    def keys(self):
+        return self._keys
+
+
+# (player, kind, actions used so far this turn, the options' keys) -> the numbers shown
+MERCHANT_TURN = [
+    (0, "action", [], ["take_gold", "draw_cards", "income", "merchant_gold"], [1, 2, 3, 4]),
+    (0, "action", [1, 1], ["build:tavern", "income", "merchant_gold", "end_turn"], [5, 3, 4, 6]),
+    (0, "choose_one", None, ["tavern", "market"], [1, 2]),             # another decision: its own places
+    (0, "action", [1, 1, 5, 1], ["merchant_gold", "end_turn"], [4, 6]),  # Take 1 gold is 4 all the turn
+    (1, "action", [], ["take_gold", "draw_cards", "end_turn"], [1, 2, 3]),     # the next turn numbers anew
+    (1, "action", [], ["end_turn", "take_gold"], [1, 2]),                      # a menu with nothing used: a new turn
+]
+
+
+def test_a_turns_menu_keeps_each_options_number_and_leaves_a_gone_ones_out():
+    from meeple.play.agents import MenuNumbers
+    menus = MenuNumbers()
+    for player, kind, used, keys, numbers in MERCHANT_TURN:
+        assert menus.numbers(_Menu(player, kind, used, keys)) == numbers, keys
+
+
+def test_a_human_reads_the_turns_numbers_and_answers_by_them():
+    from meeple.play.agents import HumanAgent
+    options = [["build:tavern", "Build: Tavern"], ["income", "Collect income"], ["end_turn", "End turn"]]
+    view = {"decision": {"prompt": "choose an action", "numbers": [5, 3, 6]}}
+    for typed, index in (("3", 1), ("5", 0), ("end_turn", 2)):
+        said: list[str] = []
+        answers = iter(["1", typed])
+        assert HumanAgent(0, ask=lambda _: next(answers), echo=said.append).choose(view, options) == index
+        assert said[1:] == ["   3. Collect income   [income]", "   5. Build: Tavern   [build:tavern]",
+                            "   6. End turn   [end_turn]",
+                            "'1' is not one of the options: give one of the numbers shown (3, 5-6) or a key in brackets"]
+    helped: list[str] = []
+    answers = iter(["? 6", "6"])
+    HumanAgent(0, ask=lambda _: next(answers), echo=lambda _: None,
+               helper=lambda answer, opts: helped.append(answer) or "").choose(view, options)
+    assert helped == ["? 3"]            # '? 6' is the option numbered 6, the third in the menu

@@ -97,6 +97,8 @@ class _Table:
         self.st: Any = None
         self.last_round, self.last_turn = -1, -1
         self.seen: Optional[dict] = None           # what the human last saw of the board
+        from meeple.play.agents import MenuNumbers
+        self.menus = MenuNumbers()
         from meeple.play.terminal import wrap_block
         for h in humans:
             agents[h].helper = lambda answer, opts: view.help(answer, opts, self.st)
@@ -151,8 +153,8 @@ class _Table:
         """The agent's choice; a bot whose evaluation breaks is told with the game's seed and choice."""
         from meeple.play.session import observation
         obs = observation(self.game, self.st, agent, dec.player)
-        if agent.name == "human" and "decision" in obs:
-            obs["decision"] = dict(obs["decision"], prompt=self.view.prompt(dec.prompt))
+        if agent.name == "human" and "decision" in obs:        # numbered the same through a turn (MenuNumbers)
+            obs["decision"] = dict(obs["decision"], prompt=self.view.prompt(dec.prompt), numbers=self.menus.numbers(dec))
         try:
             return agent.choose(obs, choices)
         except RuleError as err:
