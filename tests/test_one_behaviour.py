@@ -197,3 +197,25 @@ def test_a_human_reads_the_turns_numbers_and_answers_by_them():
     HumanAgent(0, ask=lambda _: next(answers), echo=lambda _: None,
                helper=lambda answer, opts: helped.append(answer) or "").choose(view, options)
     assert helped == ["? 3"]            # '? 6' is the option numbered 6, the third in the menu
+
+
+# ---------------------------------------------------------------- resources by their names
+@pytest.mark.parametrize("pack, lang, names", [
+    ("troyes", "en", ["deniers", "influence", "victory points", "deniers in the square"]),     # not 'vp', 'square'
+    ("signorie", "en", ["florins", "victory points", "brides"]),
+    ("citadels", "en", ["gold", "score"]),
+    ("citadels", "ja", ["金貨", "得点"]),
+])
+def test_the_standing_and_the_board_name_resources_as_the_pack_does(pack, lang, names):
+    from meeple.play.terminal import TerminalView
+    from meeple.runtime.game import load_game
+    game = load_game(pack)
+    st = game.new_state(2, 1)
+    view = TerminalView(game, width=200, lang=lang)
+    first = view.standing(st).split(" | ")[0]
+    assert first.startswith("  -- P1 ")
+    assert [part.rsplit(" ", 1)[0] for part in first[len("  -- P1 "):].split(", ")] == names
+    board = view.board(st, 0)
+    for line in view.own:
+        if line.what == "resource":
+            assert f"  {view.zone_name(line.name)} " in board, board

@@ -128,7 +128,7 @@ def test_a_person_reads_the_board_asks_for_help_and_a_card_and_is_refused_then_p
         "  P2 (random) choose an action: End turn",
         "  -- P1 gold 2, score 0 | P2 gold 1, score 1 | P3 gold 3, score 1 | P4 gold 2, score 0",
         "  P4 (random) choose an action: Collect income",
-        "    no income: no district of the character's colour in the city",     # not silent when it gives nothing
+        "    no income: no district of the character's colour",     # not silent when it gives nothing
         "  P4 (random) choose an action: Draw districts",
     ]
     # before the person's turn: only what changed since they last looked, then the menu with prices and whose

@@ -125,7 +125,7 @@ class _Table:
             if st.events:                    # notes the rules wrote with 'log'
                 if not quiet:
                     for note in st.events:
-                        click.echo(f"    {note}")
+                        click.echo(self.view.wrap(f"    {note}", 6))
                 st.events.clear()
         return st
 
