@@ -219,3 +219,23 @@ def test_the_standing_and_the_board_name_resources_as_the_pack_does(pack, lang, 
     for line in view.own:
         if line.what == "resource":
             assert f"  {view.zone_name(line.name)} " in board, board
+
+
+# ---------------------------------------------------------------- events carry what a modder needs
+def test_a_mod_can_say_when_another_of_your_districts_is_destroyed():
+    """tests/packs/memorial: 'when the Warlord destroys another of your districts, take 1
+    gold', written with the event's ``owner`` (the district has left the city when the
+    event is heard, so ``holder(district)`` no longer says whose it was)."""
+    mod = ROOT / "tests" / "packs" / "memorial"
+    r = run("test", mod / "tests")
+    assert r.exit_code == ExitCode.OK, r.output
+    assert r.output.strip().endswith("3 passed, 0 failed")
+    from meeple.runtime.game import load_game
+    events = {e.name: [p.name for p in e.params] for e in load_game(str(mod)).defn.events}
+    assert events["destroyed"] == ["district", "by", "owner"]
+
+
+def test_dark_citys_crown_passed_names_who_held_the_crown():
+    from meeple.runtime.game import load_game
+    events = {e.name: [p.name for p in e.params] for e in load_game("citadels-dark-city").defn.events}
+    assert events["crown_passed"] == ["to", "previous"]
