@@ -239,3 +239,31 @@ def test_dark_citys_crown_passed_names_who_held_the_crown():
     from meeple.runtime.game import load_game
     events = {e.name: [p.name for p in e.params] for e in load_game("citadels-dark-city").defn.events}
     assert events["crown_passed"] == ["to", "previous"]
+
+
+# ---------------------------------------------------------------- a fresh mod
+@pytest.mark.parametrize("base", ["citadels", "troyes"])
+def test_a_fresh_mod_suggests_only_mine_and_its_examples_are_in_no_figure(base, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    made = run("new-pack", "mymod", "--extends", base)
+    assert made.output.strip().splitlines()[-1] == "next: meeple validate mymod --only-mine; meeple test mymod/tests"
+    assert "`meeple validate mymod --only-mine`" in (tmp_path / "mymod" / "README.md").read_text()
+    checked = run("validate", "mymod", "--only-mine")
+    assert checked.exit_code == 0 and "warning" not in checked.output, checked.output
+    assert len(checked.output.strip().splitlines()) == 2          # the load order and the mod's own line
+    ran = run("simulate", "mymod", "-n", 3, "-p", 2, "--workers", 1, "--format", "json", "--no-metrics")
+    assert ran.exit_code == 0 and "example_" not in ran.output
+    assert "example_" in (tmp_path / "mymod" / f"{'district' if base == 'citadels' else 'event'}.yaml").read_text()
+    diffed = run("diff", base, "mymod")
+    assert diffed.exit_code == 0 and "example_" not in diffed.output and diffed.output.strip().endswith("no differences")
+    compared = run("compare", base, "mymod", "-n", 2, "-p", 2, "--workers", 1, "--no-metrics", "--full")
+    assert compared.exit_code == 0 and "example_" not in compared.output
+
+
+def test_a_card_whose_copies_go_to_0_is_a_change_diff_lists(tmp_path):
+    from meeple.authoring.diff import diff_packs
+    from meeple.runtime.game import load_game
+    base = load_game("citadels", generate=False)
+    variant = load_game("citadels", ("keep.copies=0",), generate=False)
+    changed = diff_packs(base.pack, variant.pack)["cards"]["changed"]
+    assert [(c["id"], [(x["key"], x["from"], x["to"]) for x in c["changes"]]) for c in changed] == [("keep", [("copies", 2, 0)])]

@@ -115,9 +115,12 @@ class CardTables:
         self.ndefs = len(defs)
         self.def_ids = [c.id for c in defs]
         self.def_kinds = [c.kind for c in defs]
-        self.kind_cards: dict[str, list[str]] = {}       # card kind -> its card ids (the usage tables list every one)
+        # card kind -> its card ids (the usage tables list every one); a card of no copies
+        # (copies: 0, as new-pack's examples) is never in a game, so never in a table
+        self.kind_cards: dict[str, list[str]] = {}
         for c in defs:
-            self.kind_cards.setdefault(c.kind, []).append(c.id)
+            if c.copies or c.per_player:
+                self.kind_cards.setdefault(c.kind, []).append(c.id)
         self.live_zones = tuple(z.name for z in game.vocab.zone_defs if z.in_play)
         self.has_evaluation = game.compiled.evaluation is not None        # what judges positions for the game-shape metrics
         names: list[str] = []
