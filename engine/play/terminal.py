@@ -78,7 +78,7 @@ class TerminalView:
 
     def zone_name(self, name: str) -> str:
         """A zone or a resource as people call it (its ``name:``; a resource's in running
-        text: a resource 'coins' named 'Gold coins' reads 'gold coins 3'), else its id."""
+        text: a resource 'pts' named 'Points won' reads 'points won 3'), else its id."""
         z = self.zones.get(name)
         return (z.names.get(self.lang) if z is not None and z.names else "") or _running(self.resource_names.get(name), self.lang) or name
 
