@@ -83,7 +83,10 @@ def _abandoned(game: Game, st: Any, seed: int, seed_first: bool, log_path: Optio
         write_or_exit(log_path, lambda: write_log(log_path, make_log(game, st, seed, pack_ref, options)))
         n = len(st.log)
         click.echo(f"the game so far ({n} choice{'' if n == 1 else 's'}, unfinished) written to {log_path}", err=True)
-    sys.exit(stop_code(stop if isinstance(stop, KeyboardInterrupt) else stopped()))
+    code = stop_code(stop if isinstance(stop, KeyboardInterrupt) else stopped())
+    if code != ExitCode.INTERRUPTED:          # SIGTERM: said last, as every command says it
+        click.echo(str(stop), err=True)
+    sys.exit(code)
 
 
 class _Table:
