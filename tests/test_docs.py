@@ -155,7 +155,7 @@ def test_a_document_shows_what_the_command_prints(doc, command, where, monkeypat
 # (document, commands run one after another in a fresh folder, each shown after '$ meeple ')
 MADE = [
     ("README.md", ["new-pack mymod --extends citadels", "test mymod/tests"]),
-    ("docs/modding.md", ["new-pack mymod --extends citadels", "validate mymod"]),
+    ("docs/modding.md", ["new-pack mymod --extends citadels", "validate mymod --only-mine"]),
     ("docs/packs.md", ["new-game mygame", "validate mygame", "test mygame/scenarios"]),
 ]
 

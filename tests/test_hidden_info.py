@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 import doctext
+from answering import first_shown
 from meeple.play.agents import make_agents
 from meeple.play.bots import GreedyAgent, MctsAgent, Perspective, evaluator
 from meeple.runtime.redeal import determinize, hidden_variables
@@ -86,8 +87,13 @@ def test_in_citadels_picks_and_kept_cards_are_hidden_builds_and_murders_are_not(
     assert "hidden" in told["choose a character"]
 
 
-def _human_game(*args, answers="1\n" * 3000):
-    return CliRunner().invoke(main, ["play", "citadels", *map(str, args)], input=answers, catch_exceptions=False)
+def _human_game(*args, answers=None):
+    """A game with a human who types ``answers`` and then its input ends, or (None) who answers
+    every menu with the first number shown."""
+    if answers is not None:
+        return CliRunner().invoke(main, ["play", "citadels", *map(str, args)], input=answers, catch_exceptions=False)
+    with first_shown():
+        return CliRunner().invoke(main, ["play", "citadels", *map(str, args)], catch_exceptions=False)
 
 
 def test_a_human_never_reads_what_a_bot_picked_face_down(tmp_path):
@@ -164,7 +170,7 @@ def test_with_a_human_the_seed_is_printed_at_the_end_or_with_show_seed(show_seed
 
 def test_an_abandoned_game_with_a_human_names_its_seed():
     r = _human_game("-p", 2, "--seed", 4242, "--bots", "human,random", answers="1\n1\n")
-    assert r.exit_code == 2
+    assert r.exit_code == 130       # the end of input, as Ctrl-C (tests/test_one_behaviour.py)
     assert r.output.splitlines()[0] == "Citadels with 2 players"
     assert "game abandoned (seed 4242)" in r.output
 

@@ -23,9 +23,16 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 
+def first_shown(screen: bytes) -> str:
+    """The first number of the last menu on the screen (a turn's menu keeps its numbers,
+    so it need not be 1: meeple.play.agents.MenuNumbers)."""
+    menu = screen[screen.rindex(b"\nP"):]
+    return re.search(rb"\n +(\d+)\. ", menu).group(1).decode()
+
+
 def play_in_a_terminal(args: list[str], answers: list[str], columns: int = 100, timeout: float = 300) -> str:
     """Runs ``meeple play ARGS`` on a pseudo-terminal, types ``answers`` one per
-    prompt (then '1'), and returns the screen as text."""
+    prompt (then the first number shown), and returns the screen as text."""
     master, slave = os.openpty()
     env = dict(os.environ, COLUMNS=str(columns), LINES="40")
     proc = subprocess.Popen([sys.executable, "-m", "meeple", "play", *args], stdin=slave, stdout=slave,
@@ -45,7 +52,7 @@ def play_in_a_terminal(args: list[str], answers: list[str], columns: int = 100, 
                 break
             screen += data
             while screen.count(b"your choice:") > typed:
-                os.write(master, ((answers[typed] if typed < len(answers) else "1") + "\n").encode())
+                os.write(master, ((answers[typed] if typed < len(answers) else first_shown(screen)) + "\n").encode())
                 typed += 1
     finally:
         proc.wait(timeout)
@@ -78,7 +85,7 @@ def test_a_person_reads_the_board_asks_for_help_and_a_card_and_is_refused_then_p
         "  since you last looked:",
     ]
     after = screen[screen.index("P1, choose a character:"):].splitlines()
-    assert after[:43] == [
+    assert after[:44] == [
         "P1, choose a character:",
         "   1. Bishop (rank 5)   [bishop]",
         "   2. Magician (rank 3)   [magician]",
@@ -121,6 +128,7 @@ def test_a_person_reads_the_board_asks_for_help_and_a_card_and_is_refused_then_p
         "  P2 (random) choose an action: End turn",
         "  -- P1 gold 2, score 0 | P2 gold 1, score 1 | P3 gold 3, score 1 | P4 gold 2, score 0",
         "  P4 (random) choose an action: Collect income",
+        "    no income: no district of the character's colour",     # not silent when it gives nothing
         "  P4 (random) choose an action: Draw districts",
     ]
     # before the person's turn: only what changed since they last looked, then the menu with prices and whose
@@ -141,7 +149,8 @@ def test_a_person_reads_the_board_asks_for_help_and_a_card_and_is_refused_then_p
         "   2. Draw districts   [draw_cards]",
         "   3. Collect income   [income]",
     ]
-    assert "   1. Build: Trading Post, pay 2 gold (green, cost 2)   [build:trading_post]" in screen
+    # the turn keeps its numbers: Collect income stays 3 after gathering, the builds come after it
+    assert "   3. Collect income   [income]\n   4. Build: Trading Post, pay 2 gold (green, cost 2)   [build:trading_post]" in screen
     # the board once per round, never before each decision; the game plays to its end
     assert screen.count("── round 1 ") == 1 and screen.count("── round 2 ") == 1
     assert re.search(r"final scores after \d+ rounds:\n  1\. P\d  \d+  winner", screen)
@@ -418,7 +427,7 @@ def test_the_murder_is_said_at_once_to_a_bots_only_table_too():
 def test_the_game_ends_with_the_humans_own_view_then_the_scores():
     screen = play_in_a_terminal(CITADELS_SEED_3, [])
     last = screen[screen.rindex("── round "):screen.index("final scores")].splitlines()
-    assert "  P1 (you)  gold 10  score 11" in last and "  P2  gold 5  score 28" in last
+    assert "  P1 (you)  gold 9  score 21" in last and "  P2  gold 2  score 19" in last
     # the human's own view of a finished game: their hand by name, the others' as counts
     import random
     g = game_of("citadels")
@@ -462,7 +471,7 @@ def test_lang_ja_plays_in_japanese_within_60_columns():
         "    資源の獲得: 銀行から2金を受け取ります。手番ではまず2金か",
         "    建物カードのどちらか一方を得ます。その後に建設や手番終了",
     ]
-    assert "   2. 建設: 交易所, pay 2 gold (green, cost 2)" in lines and "      [build:trading_post]" in lines
+    assert "  10. 建設: 交易所, pay 2 gold (green, cost 2)" in lines and "      [build:trading_post]" in lines
     assert "  P1 (you) アクションを選ぶ: 2金を受け取る" in lines
 
 
@@ -470,7 +479,7 @@ def test_option_and_told_lines_wrap_at_the_terminal_width():
     screen = play_in_a_terminal(CITADELS_SEED_3, ["4", "1"], columns=60)
     lines = screen.splitlines()
     assert max(len(line) for line in lines) <= 60
-    assert "   1. Build: Castle, pay 4 gold (yellow, cost 4)" in lines and "      [build:castle]" in lines
+    assert "   9. Build: Castle, pay 4 gold (yellow, cost 4)" in lines and "      [build:castle]" in lines
     r = CliRunner().invoke(main, ["play", "citadels", "-p", "4", "--seed", "7", "--bots", "random"], env={"COLUMNS": "50"})
     assert max(len(line) for line in r.output.splitlines()) <= 50
     assert "  P4 (random) choose an action: Murder: Architect\n      (rank 7)\n" in r.output

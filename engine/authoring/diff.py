@@ -67,8 +67,14 @@ def _rules_view(g: M.GameDef) -> dict[str, Any]:
 def diff_packs(a: M.Pack, b: M.Pack) -> dict[str, Any]:
     """{'cards': {added, removed, replaced, changed}, 'rules': {added, removed, changed}} from a to b."""
     ops = {(c.what, c.name): c.op for c in b.changes if c.what == "card"}
+    # a card of no copies on either side (copies: 0, as new-pack's examples) is in no game:
+    # left out, so it never reads as a change; one whose copies go to or from 0 is changed
     acards = {c.id: c for c in a.cards}
     bcards = {c.id: c for c in b.cards}
+    idle = {cid for cid in set(acards) | set(bcards)
+            if not any(_copies(cards[cid]) for cards in (acards, bcards) if cid in cards)}
+    acards = {cid: c for cid, c in acards.items() if cid not in idle}
+    bcards = {cid: c for cid, c in bcards.items() if cid not in idle}
     cards: dict[str, list] = {"added": [], "removed": [], "replaced": [], "changed": []}
     for cid, c in bcards.items():
         if cid not in acards:
@@ -93,6 +99,11 @@ def diff_packs(a: M.Pack, b: M.Pack) -> dict[str, Any]:
              "changed": [{"rule": k, "from": ra[k], "to": rb[k]} for k in sorted(ra) if k in rb and ra[k] != rb[k]]}
     return {"from": {"pack": a.info.id, "version": a.info.version}, "to": {"pack": b.info.id, "version": b.info.version},
             "load_order": [{"pack": i, "version": v} for i, v, _ in b.load_order], "cards": cards, "rules": rules}
+
+
+def _copies(card: M.CardDef) -> int:
+    """How many of ``card`` a game of the most players holds (its copies and per-seat pieces)."""
+    return card.copies + card.per_player
 
 
 def _derived(pack: M.Pack, card: M.CardDef) -> dict[str, str]:

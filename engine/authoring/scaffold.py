@@ -120,7 +120,7 @@ extends:
 {ext_lines}
 description: >
   A pack that extends {info.id}. Edit its cards and rules, then run
-  'meeple validate {name}' and 'meeple test {name}/tests'.
+  'meeple validate {name} --only-mine' and 'meeple test {name}/tests'.
 """
 
 
@@ -205,11 +205,16 @@ def _pack_readme(name: str, game: Game) -> str:
 
 A content pack for meeple that extends {info.id} {info.version}.
 
-- `meeple validate {name}` checks it together with {info.id};
+- `meeple validate {name} --only-mine` checks it together with {info.id} and
+  shows only this pack's warnings (without `--only-mine`, {info.id}'s own
+  warnings, such as its provisional values, are listed first);
 - `meeple cards {name}` lists its cards, `meeple diff {info.id} {name}` what it changes;
 - `meeple test {name}/tests` runs its scenarios;
 - `meeple play {name} --players {game.min_players}` and
   `meeple simulate {name} -n 1000 -p {game.min_players}` play it.
+
+The example cards have `copies: 0`: they are in no game, so `simulate`,
+`compare` and `diff` leave them out until you give them copies.
 
 Files: `pack.yaml` (what it extends), `rules.yaml` (rules added or
 overridden), one cards file per card kind, `tests/` (scenarios), `schemas/`

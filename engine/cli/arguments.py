@@ -96,13 +96,30 @@ def players(game: Game, players: int) -> None:
         sys.exit(ExitCode.USAGE)
 
 
-def agents(game: Game, bots: str, players: int, seed: int, evaluation: str) -> list[Agent]:
-    """The agents ``bots`` names for each seat, with the evaluation given (else the
-    pack's): a name or an evaluation that does not work is a usage error."""
+def bots(spec: str, players: int, humans: bool = True) -> str:
+    """``--bots`` read one way by every command (``meeple.play.agents.seat_names``): an
+    unknown name first, with the known ones; one name plays every seat; fewer names
+    than seats leave the rest to random; more is an error, as is ``human`` where only
+    bots play. The spelling a run records: one name as given, else a name per seat.
+    Usage error."""
+    from meeple.play.agents import seat_names
+    try:
+        names = seat_names(spec, players, humans)
+    except ValueError as err:
+        click.echo(f"error: --bots: {err}", err=True)
+        sys.exit(ExitCode.USAGE)
+    return names[0] if len(set(names)) == 1 and "," not in spec.strip(", ") else ",".join(names)
+
+
+def agents(game: Game, spec: str, players: int, seed: int, evaluation: str, humans: bool = True) -> list[Agent]:
+    """The agents ``spec`` names for each seat (read as ``bots`` reads it), with the
+    evaluation given (else the pack's): a name or an evaluation that does not work
+    is a usage error."""
+    spec = bots(spec, players, humans)
     try:
         from meeple.play.agents import make_agents
         from meeple.play.bots import evaluator
-        return make_agents(bots, players, seed, game, evaluator(game, evaluation or None))
+        return make_agents(spec, players, seed, game, evaluator(game, evaluation or None))
     except ValueError as err:
         click.echo(f"error: {err}", err=True)
         sys.exit(ExitCode.USAGE)

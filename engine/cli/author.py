@@ -66,7 +66,9 @@ def new_pack_cmd(name: str, base: str, where: str) -> None:
         fail(err, ExitCode.CONTENT_INVALID)
     for f in files:
         click.echo(f"wrote {os.path.relpath(f)}")
-    click.echo(f"next: meeple validate {os.path.relpath(Path(where) / name)}; meeple test {os.path.relpath(Path(where) / name / 'tests')}")
+    folder = os.path.relpath(Path(where) / name)
+    # --only-mine: the base packs' own warnings (provisional values) would come first, before the mod's
+    click.echo(f"next: meeple validate {folder} --only-mine; meeple test {os.path.relpath(Path(where) / name / 'tests')}")
 
 
 @main.command("new-game")

@@ -28,7 +28,7 @@ from meeple.runtime.game import Game
 @click.option("--show-seed", is_flag=True, help="print the seed at the start even with a human playing (it predicts every hidden card)")
 @click.option("--bots", default="human,random", show_default=True,
               help="agents per seat, comma-separated (random, human, greedy, mcts, mcts:200, mcts:50ms); "
-                   "one name applies to all seats; missing seats are random")
+                   "one name plays every seat; fewer names than seats: the others are random (as in simulate, compare)")
 @click.option("--eval", "evaluation", default="", help="the bots' evaluation, an effect-language expression (default: the pack's)")
 @click.option("--log", "log_path", type=OutputFile(), default=None, help="write the game log here (checked before the game starts)")
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE", help="a rules option of the pack (repeatable)")
@@ -46,10 +46,7 @@ def play(game_name: str, players: int, seed: Optional[int], show_seed: bool, bot
     game = arguments.load(game_name)
     arguments.players(game, players)
     seed = arguments.seed(seed)
-    names = [b.strip() for b in bots.split(",") if b.strip()]
-    if 1 < len(names) < players:
-        names += ["random"] * (players - len(names))
-    agents = arguments.agents(game, ",".join(names[:players]) if len(names) > 1 else bots, players, seed, evaluation)
+    agents = arguments.agents(game, bots, players, seed, evaluation)
     humans = [i for i, a in enumerate(agents) if a.name == "human"]
     options = arguments.options(game, option_pairs)
     seed_first = show_seed or not humans        # the seed predicts every hidden card: a human sees it at the end
@@ -60,9 +57,8 @@ def play(game_name: str, players: int, seed: Optional[int], show_seed: bool, bot
         st = table.play(players, seed, options)
     except MeepleError as err:
         fail(err, ExitCode.CONTENT_INVALID)
-    except (EOFError, click.Abort):
-        click.echo("\ngame abandoned" + ("" if seed_first else f" (seed {seed})"), err=True)
-        sys.exit(ExitCode.USAGE)
+    except (EOFError, click.Abort, KeyboardInterrupt) as stop:       # Ctrl-C, the end of input, SIGTERM
+        _abandoned(game, table.st, seed, seed_first, log_path, arguments.logged_name(game_name), options, stop)
     if not quiet:
         click.echo(table.view.board(st, table.watcher))        # the human's own last view, their hand too
     print_scores(game, st)
@@ -71,6 +67,26 @@ def play(game_name: str, players: int, seed: Optional[int], show_seed: bool, bot
     if log_path:
         write_or_exit(log_path, lambda: write_log(log_path, make_log(game, st, seed, arguments.logged_name(game_name), options)))
         click.echo(f"log written to {log_path}")
+
+
+def _abandoned(game: Game, st: Any, seed: int, seed_first: bool, log_path: Optional[str], pack_ref: str,
+               options: dict[str, str], stop: BaseException) -> None:
+    """A game left before its end (Ctrl-C or the end of input at a prompt, or SIGTERM):
+    said with its seed, the log of the game so far written where one was asked for
+    (marked unfinished; ``meeple replay`` replays it as far as it goes), and exit
+    130 (143 for SIGTERM), as any interrupted command."""
+    from meeple.cli.group import stop_code
+    from meeple.play.session import make_log, write_log
+    from meeple.workbench.stops import stopped
+    click.echo("\ngame abandoned" + ("" if seed_first else f" (seed {seed})"), err=True)
+    if log_path and st is not None:
+        write_or_exit(log_path, lambda: write_log(log_path, make_log(game, st, seed, pack_ref, options)))
+        n = len(st.log)
+        click.echo(f"the game so far ({n} choice{'' if n == 1 else 's'}, unfinished) written to {log_path}", err=True)
+    code = stop_code(stop if isinstance(stop, KeyboardInterrupt) else stopped())
+    if code != ExitCode.INTERRUPTED:          # SIGTERM: said last, as every command says it
+        click.echo(str(stop), err=True)
+    sys.exit(code)
 
 
 class _Table:
@@ -84,6 +100,8 @@ class _Table:
         self.st: Any = None
         self.last_round, self.last_turn = -1, -1
         self.seen: Optional[dict] = None           # what the human last saw of the board
+        from meeple.play.agents import MenuNumbers
+        self.menus = MenuNumbers()
         from meeple.play.terminal import wrap_block
         for h in humans:
             agents[h].helper = lambda answer, opts: view.help(answer, opts, self.st)
@@ -110,7 +128,7 @@ class _Table:
             if st.events:                    # notes the rules wrote with 'log'
                 if not quiet:
                     for note in st.events:
-                        click.echo(f"    {note}")
+                        click.echo(self.view.wrap(f"    {note}", 6))
                 st.events.clear()
         return st
 
@@ -138,8 +156,8 @@ class _Table:
         """The agent's choice; a bot whose evaluation breaks is told with the game's seed and choice."""
         from meeple.play.session import observation
         obs = observation(self.game, self.st, agent, dec.player)
-        if agent.name == "human" and "decision" in obs:
-            obs["decision"] = dict(obs["decision"], prompt=self.view.prompt(dec.prompt))
+        if agent.name == "human" and "decision" in obs:        # numbered the same through a turn (MenuNumbers)
+            obs["decision"] = dict(obs["decision"], prompt=self.view.prompt(dec.prompt), numbers=self.menus.numbers(dec))
         try:
             return agent.choose(obs, choices)
         except RuleError as err:
@@ -219,14 +237,17 @@ def replay(log_file: str, pack_ref: Optional[str], steps: bool) -> None:
         sys.exit(ExitCode.CONTENT_INVALID)
     except MeepleError as err:          # a rule error on the way: located, with the seed and choice
         fail(err, ExitCode.CONTENT_INVALID)
-    click.echo(f"replayed {len(log['choices'])} choices of {game.id} ({log['players']} players, seed {log['seed']}): identical")
-    print_scores(game, st)
+    n = len(log["choices"])
+    click.echo(f"replayed {n} choice{'' if n == 1 else 's'} of {game.id} ({log['players']} players, seed {log['seed']}): identical"
+               + ("" if st.over else f" (an unfinished game, left in round {st.round})"))
+    if st.over:
+        print_scores(game, st)
 
 
 def _ask(prompt: str) -> str:
     """A human's answer. click.prompt turns any KeyboardInterrupt into its Abort, and a
     SIGTERM is one (meeple.workbench.stops.Terminated): that one goes on as itself, so a
-    game waiting for a human ends 'terminated' (143), not 'game abandoned' (2)."""
+    game waiting for a human ends 'terminated' (143), not 'interrupted' (130)."""
     from meeple.workbench.stops import stopped
     try:
         return click.prompt(prompt, type=str)

@@ -26,7 +26,8 @@ from meeple.runtime.game import load_game
 @click.option("--seed", type=arguments.SEEDS, default=0, show_default=True)
 @click.option("--workers", default="auto", show_default=True, help="worker processes, or 'auto' (one per core)")
 @click.option("--bots", default="random", show_default=True,
-              help="bots per seat, comma-separated: random, greedy, mcts, mcts:200 (iterations), mcts:50ms (time per decision)")
+              help="bots per seat, comma-separated: random, greedy, mcts, mcts:200 (iterations), mcts:50ms (time per decision); "
+                   "one name plays every seat; fewer names than seats: the others are random (as in play)")
 @click.option("--eval", "evaluation", default="", help="the bots' evaluation, an effect-language expression (default: the pack's)")
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE", help="a rules option of the pack (repeatable)")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
@@ -47,10 +48,8 @@ def simulate(game_name: str, games: int, players: int, seed: int, workers: str, 
     distinct(records=records_path, report=report_path)
     game = arguments.load(game_name)
     arguments.players(game, players)
-    if "human" in bots:
-        click.echo("error: simulate runs bots only", err=True)
-        sys.exit(ExitCode.USAGE)
-    arguments.agents(game, bots, players, 0, evaluation)     # check the names and the evaluation now
+    bots = arguments.bots(bots, players, humans=False)       # names first, as play, compare and tune read them
+    arguments.agents(game, bots, players, 0, evaluation)     # then the evaluation
     k = arguments.workers(workers)
     options = arguments.options(game, option_pairs)
     cfg = SimConfig(game_name, games, players, seed, max(1, k), bots, tuple(sorted(options.items())), evaluation,
@@ -132,6 +131,7 @@ def compare_cmd(base: str, variant: Optional[str], games: int, players: int, see
         usage(err)
     for g in (game, vgame):
         arguments.players(g, players)
+    bots = arguments.bots(bots, players, humans=False)
     for g in (game, vgame):
         arguments.agents(g, bots, players, 0, evaluation)
     options = tuple(sorted(arguments.options(game, option_pairs).items()))

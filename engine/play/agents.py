@@ -6,7 +6,7 @@ An agent never receives the state itself: ``choose`` gets the player's view
 from __future__ import annotations
 
 import random as _random
-from typing import Callable, Protocol
+from typing import Any, Callable, Optional, Protocol
 
 from meeple.dsl.runtime import fitting
 
@@ -50,27 +50,71 @@ class HumanAgent:
 
     def choose(self, view: dict, options: list[list]) -> int:
         decision = view.get("decision", {})
+        # the number of each option: its place, unless the table keeps a turn's numbers (MenuNumbers)
+        numbers = decision.get("numbers") or list(range(1, len(options) + 1))
         self.echo(f"\nP{self.seat + 1}, {decision.get('prompt', 'choose')}:")
-        for i, opt in enumerate(options):
-            self.echo(f"  {i + 1:>2}. {opt[1]}   [{opt[0]}]")
+        for i in sorted(range(len(options)), key=numbers.__getitem__):
+            self.echo(f"  {numbers[i]:>2}. {options[i][1]}   [{options[i][0]}]")
         keys = [o[0] for o in options]
         while True:
             answer = self.ask("your choice").strip()
-            if answer.isdigit() and 1 <= int(answer) <= len(options):
-                return int(answer) - 1
+            if answer.isdigit() and int(answer) in numbers:
+                return numbers.index(int(answer))
             if answer in keys:
                 return keys.index(answer)
             found = fitting(keys, answer)      # 'white_die@P2' for 'white_die@P2=4'
             if len(found) == 1:
                 return found[0]
             if answer.startswith("?") and self.helper is not None:
+                shown = answer[1:].strip()      # '? N' names option N as numbered here; the helper counts places
+                if shown.isdigit() and int(shown) in numbers:
+                    answer = f"? {numbers.index(int(shown)) + 1}"
                 self.echo(self.helper(answer, options))
                 continue
-            self.echo(f"'{answer}' is not one of the options: give a number 1-{len(options)} or a key in brackets"
+            self.echo(f"'{answer}' is not one of the options: give {_numbers(numbers)} or a key in brackets"
                       + (", or ? for help" if self.helper is not None else ""))
 
 
+def _numbers(numbers: list[int]) -> str:
+    """How to say the numbers a menu shows: 'a number 1-4', else 'one of the numbers shown (3-8, 10)'."""
+    low, high = min(numbers), max(numbers)
+    if low == 1 and high == len(numbers):
+        return f"a number 1-{high}"
+    runs: list[list[int]] = []
+    for n in sorted(numbers):
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return "one of the numbers shown (" + ", ".join(f"{a}-{b}" if b > a else str(a) for a, b in runs) + ")"
+
+
+class MenuNumbers:
+    """A player's action menu numbered the same through their turn: an option keeps the
+    number it was first shown with (by its key) until the turn ends, an option no longer
+    offered leaves its number out, and a new one takes the next number. A turn starts at
+    an action menu where no action has been used yet (the decision's ``used`` is empty)
+    or where another player's menu was last; other decisions are numbered 1..n. Only
+    what a human reads changes: the option chosen, the log and the keys are the same."""
+
+    def __init__(self) -> None:
+        self.player: Optional[int] = None
+        self.by_key: dict[str, int] = {}
+
+    def numbers(self, dec: Any) -> list[int]:
+        """The number shown for each of ``dec``'s options, in their order."""
+        keys = dec.keys()
+        if dec.kind != "action":
+            return list(range(1, len(keys) + 1))
+        if not dec.used or dec.player != self.player:
+            self.player, self.by_key = dec.player, {}
+        for key in keys:
+            self.by_key.setdefault(key, len(self.by_key) + 1)
+        return [self.by_key[key] for key in keys]
+
+
 AGENTS = ("random", "human", "greedy", "mcts")
+BUDGETS = "mcts takes a budget: mcts:200 or mcts:50ms"
 
 
 def parse_bot(name: str) -> tuple[str, dict]:
@@ -78,7 +122,10 @@ def parse_bot(name: str) -> tuple[str, dict]:
     (and playouts of at most 40 decisions) -> ('mcts', {...})."""
     kind, _, rest = name.partition(":")
     if kind not in AGENTS:
-        raise ValueError(f"unknown agent '{kind}' (known: {', '.join(AGENTS)}; mcts takes a budget: mcts:200 or mcts:50ms)")
+        from meeple.core.errors import printable, suggest
+        hint = suggest(kind, AGENTS)
+        raise ValueError(f"unknown agent {printable(kind)!r}" + (f": {hint}" if hint else "")
+                         + f" (known: {', '.join(AGENTS)}; {BUDGETS})")
     if not rest:
         return kind, {}
     if kind != "mcts":
@@ -96,14 +143,27 @@ def parse_bot(name: str) -> tuple[str, dict]:
     raise ValueError(f"'{name}': the budget is iterations (mcts:200) or milliseconds (mcts:50ms)")
 
 
-def make_agents(spec: str, players: int, seed: int, game=None, evaluate=None) -> list:
-    """``random,greedy,mcts:100`` → one agent per seat; a single name applies to
-    every seat. Planning bots need the game and an evaluation (meeple.play.bots)."""
+def seat_names(spec: str, players: int, humans: bool = True) -> list[str]:
+    """The one reading of ``--bots`` (play, simulate, compare, a tune spec): a name per
+    seat. Every name is checked first, so an unknown one is what is reported; one
+    name plays every seat; fewer names than seats leave the seats after them to
+    ``random``; more names than seats is an error, as is ``human`` where only bots
+    play (``humans=False``). ValueError says which."""
     names = [s.strip() for s in spec.split(",") if s.strip()] or ["random"]
-    if len(names) == 1:
-        names = names * players
-    if len(names) != players:
-        raise ValueError(f"--bots lists {len(names)} agents for {players} players")
+    for name in names:
+        parse_bot(name)
+    if not humans and "human" in names:
+        raise ValueError("only bots play here: 'human' is for meeple play")
+    if len(names) > players:
+        raise ValueError(f"{len(names)} agents named for {players} players")
+    return names * players if len(names) == 1 else names + ["random"] * (players - len(names))
+
+
+def make_agents(spec: str, players: int, seed: int, game=None, evaluate=None) -> list:
+    """``random,greedy,mcts:100`` → one agent per seat, as ``seat_names`` reads it
+    (one name for every seat; missing seats random). Planning bots need the game
+    and an evaluation (meeple.play.bots)."""
+    names = seat_names(spec, players)
     out = []
     for seat, name in enumerate(names):
         kind, budget = parse_bot(name)

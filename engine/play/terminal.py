@@ -32,6 +32,12 @@ WIDTH = 100       # columns when the terminal does not say
 WORDS = {"ja": {"your {z}": "あなたの{z}", "P{n}'s {z}": "P{n}の{z}", "choose an action": "アクションを選ぶ"}}
 
 
+def _running(names, lang: str) -> str:
+    """A declared name in running text: an English name's capital lowered unless it is an acronym."""
+    text = names.get(lang) if names else ""
+    return text[0].lower() + text[1:] if text and text[:2] != text[:2].upper() else text
+
+
 @dataclass(frozen=True)
 class Line:
     """One thing the board shows: a variable, a resource or a zone, and how."""
@@ -62,6 +68,7 @@ class TerminalView:
             self.own = ([Line(r, "resource") for r in game.vocab.res_names]
                         + [Line(z.name, "zone") for z in game.vocab.zone_defs if z.board and z.per_player])
         self.zones = zones
+        self.resource_names = {r.name: r.names for r in g.resources}
         self.action_defs = [_action_def(game, a) for a in game.actions]
         self.prompts = {text: names for text, names, _ in g.view.prompts}
 
@@ -70,9 +77,10 @@ class TerminalView:
         return WORDS.get(self.lang, {}).get(text, text).format(**values)
 
     def zone_name(self, name: str) -> str:
-        """A zone as people call it (its ``name:``), else its id."""
+        """A zone or a resource as people call it (its ``name:``; a resource's in running
+        text: a resource 'pts' named 'Points won' reads 'points won 3'), else its id."""
         z = self.zones.get(name)
-        return (z.names.get(self.lang) if z is not None and z.names else "") or name
+        return (z.names.get(self.lang) if z is not None and z.names else "") or _running(self.resource_names.get(name), self.lang) or name
 
     def prompt(self, prompt: str) -> str:
         """A decision's prompt in the view's language: the pack's (``view: prompts:``),
@@ -201,7 +209,7 @@ class TerminalView:
             if line.what == "resource":
                 i = g.vocab.res_index[line.name]
                 v = live[p] if live is not None and i == g.compiled.score_res else st.res[p * g.vocab.nres + i]
-                out.append(f"{line.name} {v}")
+                out.append(f"{self.zone_name(line.name)} {v}")
             elif line.what == "pvariable":
                 i = g.vocab.pvar_index[line.name]
                 if line.name not in g.observer.hidden_vars:
@@ -246,7 +254,7 @@ class TerminalView:
         g = self.game
         parts = []
         for p in range(st.players):
-            res = ", ".join(f"{r} {live[p] if live is not None and i == g.compiled.score_res else st.res[p * g.vocab.nres + i]}"
+            res = ", ".join(f"{self.zone_name(r)} {live[p] if live is not None and i == g.compiled.score_res else st.res[p * g.vocab.nres + i]}"
                             for i, r in enumerate(g.vocab.res_names))
             parts.append(f"P{p + 1} {res}")
         return self.wrap("  -- " + " | ".join(parts), 5)

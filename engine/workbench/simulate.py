@@ -29,7 +29,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, NamedTuple, Optional, TextIO
 
-from meeple.play.agents import make_agents
+from meeple.play.agents import make_agents, seat_names
 from meeple.core.errors import MeepleError
 from meeple.runtime.game import Game, load_game
 from meeple.play.session import play
@@ -115,9 +115,12 @@ class CardTables:
         self.ndefs = len(defs)
         self.def_ids = [c.id for c in defs]
         self.def_kinds = [c.kind for c in defs]
-        self.kind_cards: dict[str, list[str]] = {}       # card kind -> its card ids (the usage tables list every one)
+        # card kind -> its card ids (the usage tables list every one); a card of no copies
+        # (copies: 0, as new-pack's examples) is never in a game, so never in a table
+        self.kind_cards: dict[str, list[str]] = {}
         for c in defs:
-            self.kind_cards.setdefault(c.kind, []).append(c.id)
+            if c.copies or c.per_player:
+                self.kind_cards.setdefault(c.kind, []).append(c.id)
         self.live_zones = tuple(z.name for z in game.vocab.zone_defs if z.in_play)
         self.has_evaluation = game.compiled.evaluation is not None        # what judges positions for the game-shape metrics
         names: list[str] = []
@@ -434,8 +437,7 @@ class RecordWriter:
 
     def __init__(self, file: TextIO, cfg: SimConfig, tables: CardTables):
         self.file, self.cfg, self.tables = file, cfg, tables
-        bots = [b.strip() for b in cfg.bots.split(",") if b.strip()] or ["random"]
-        self.bots = bots * cfg.players if len(bots) == 1 else bots
+        self.bots = seat_names(cfg.bots, cfg.players)       # the bot of each seat, as the games were played
         self.buffer = io.StringIO()
         self.csv = csv.writer(self.buffer)
         self.csv.writerow(self.HEADER)

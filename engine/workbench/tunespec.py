@@ -180,8 +180,9 @@ class _Checker:
             self.error(f"options: {err.message}", ("options",), getattr(err, "hint", None))
         bots, evaluation = d.get("bots", "random"), d.get("eval", "")
         try:
-            from meeple.play.agents import make_agents
+            from meeple.play.agents import make_agents, seat_names
             from meeple.play.bots import evaluator
+            seat_names(bots, players, humans=False)         # read as --bots is everywhere
             make_agents(bots, players, 0, self.game, evaluator(self.game, evaluation or None))
         except ValueError as err:
             self.error(f"bots: {err}", ("bots",))
