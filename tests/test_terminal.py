@@ -241,7 +241,7 @@ def _copy(tmp_path, pack: str = "citadels") -> Path:
 
 @pytest.mark.parametrize("old, new, message", [
     ("    district: [colour, cost]", "    district: [colour, cots]",
-     "game.yaml:{line}:24: error: view: facts: card kind 'district' has no field 'cots'; did you mean 'cost'?"),
+     "game.yaml:{line}:24: error: view: facts: card kind 'district' has no field or variable 'cots'; did you mean 'cost'?"),
     ("    district: [colour, cost]", "    distrikt: [colour, cost]",
      "game.yaml:{line}:5: error: view: facts: unknown card kind 'distrikt'; did you mean 'district'?"),
     ("  board: [crown,", "  board: [crwn,",
