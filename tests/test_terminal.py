@@ -61,9 +61,10 @@ def test_a_person_reads_the_board_asks_for_help_and_a_card_and_is_refused_then_p
     screen = play_in_a_terminal(CITADELS_SEED_3, ["?", "? 2", "? castle", "? nothing", "9", "x", "1"])
     start = screen.index("── round 1 ")
     lines = screen[start:].splitlines()
-    assert lines[1:15] == [
+    assert lines[1:16] == [
         "  crown: P4",
         "  set aside face up: Assassin (rank 1), Architect (rank 7)",
+        "  set aside face down: 1",
         "  deck: 50",
         "  P1 (you)  gold 2  score 0",
         "        hand: Castle (yellow, cost 4), Trading Post (green, cost 2), Battlefield (red, cost 3),",
@@ -123,18 +124,27 @@ def test_a_person_reads_the_board_asks_for_help_and_a_card_and_is_refused_then_p
         "  P4 (random) choose an action: Collect income",
         "  P4 (random) choose an action: Draw districts",
     ]
-    # before the person's turn: only what changed since they last looked, then the menu with prices and whose
-    # (the robbery was said under the Thief's choice, so not again here)
-    turn = screen[screen.index("  since you last looked:\n  board: deck 50 -> 48"):].splitlines()
-    assert turn[:13] == [
+    # before the person's turn: what each rule did since they last looked, under its name, hidden cards as
+    # counts, each character as it is shown (the robbery was said under the Thief's choice, so not again)
+    turn = screen[screen.index("  since you last looked:\n    Character selection: P1 chosen"):].splitlines()
+    assert turn[:22] == [
         "  since you last looked:",
-        "  board: deck 50 -> 48",
-        "  P1: gold 2 -> 0; character playing +Bishop (rank 5)",
-        "  P2: gold 2 -> 1; score 0 -> 1; city +Watchtower (red, cost 1); characters revealed +Magician (rank",
-        "      3)",
-        "  P3: gold 2 -> 5; score 0 -> 1; hand 4 -> 3 hidden; city +Tavern (green, cost 1); characters",
-        "      revealed +Thief (rank 2)",
-        "  P4: hand 4 -> 5 hidden; chosen character 1 -> 0 hidden; characters revealed +King (rank 4)",
+        "    Character selection: P1 chosen character +Bishop (rank 5)",
+        "    Character selection: P2 chosen character +1 hidden",
+        "    Character selection: set aside face down +1; P3 chosen character +1 hidden",
+        "    A character is called: P3 chosen character -1 hidden, character playing +Thief (rank 2)",
+        "    Take 2 gold: P3 gold +2",
+        "    Build: P3 gold -1, score +1, hand -1 hidden, city +Tavern (green, cost 1)",
+        "    A character is called: P2 chosen character -1 hidden, character playing +Magician (rank 3); P3",
+        "        character playing -Thief (rank 2), characters revealed +Thief (rank 2)",
+        "    Draw districts: deck -1; P2 hand +1 hidden",
+        "    Build: P2 gold -1, score +1, hand -1 hidden, city +Watchtower (red, cost 1)",
+        "    A character is called: P2 character playing -Magician (rank 3), characters revealed +Magician",
+        "        (rank 3); P4 chosen character -1 hidden, character playing +King (rank 4)",
+        "    Draw districts: deck -1; P4 hand +1 hidden",
+        "    A character is called: P1 chosen character -Bishop (rank 5), character playing +Bishop (rank 5);",
+        "        P4 character playing -King (rank 4), characters revealed +King (rank 4)",
+        "    The Thief takes the gold: P1 gold -2; P3 gold +2",
         "",
         "P1, choose an action:",
         "   1. Take 2 gold   [take_gold]",
@@ -248,13 +258,13 @@ def _copy(tmp_path, pack: str = "citadels") -> Path:
      "game.yaml:{line}:11: error: view: board: 'crwn' is not a game variable or a shared zone; did you mean 'crown'?"),
     ("  player: [gold,", "  player: [glod,",
      "game.yaml:{line}:12: error: view: player: 'glod' is not a resource, a player variable or a per-player zone; did you mean 'gold'?"),
-    ("  count: [deck]", "  count: [drawn]",
+    ("  count: [deck, face_down_aside]", "  count: [drawn]",
      "game.yaml:{line}:11: error: view: count: 'drawn' is not a zone listed in view: board or view: player"),
     ("      price: {gold: build_cost(d)}", "      price: {glod: build_cost(d)}",
      "game.yaml:{line}:15: error: action 'build': price: unknown resource 'glod'; did you mean 'gold'?"),
     ("      price: {gold: build_cost(d)}", "      price: {gold: build_cots(d)}",
      "game.yaml:{line}:21: error: unknown function 'build_cots'"),
-    ("  count: [deck]", "  count: deck",
+    ("  count: [deck, face_down_aside]", "  count: deck",
      "game.yaml:{line}:10: error: view.count: expected a list, found the text 'deck'"),
 ])
 def test_validate_locates_a_wrong_view_or_price(tmp_path, old, new, message):
