@@ -311,15 +311,59 @@ def test_lang_ja_shows_japanese_names_and_texts():
     assert "  表向きで除外: 魔術師 (rank 3), 建築家 (rank 7)\n" in r.output
 
 
-@pytest.mark.parametrize("game, seed, card", [("troyes", 4, "  Palace 1  [palace_1]  (space)"),
-                                             ("signorie", 4, "  Yellow die 1  [yellow_1]  (die)")])
-def test_a_person_plays_troyes_and_signorie_to_the_end_in_100_columns(game, seed, card):
+TROYES_ROUND_2 = [      # how round 1 ended and round 2 began, each line under the rule that did it
+    "  since you last looked:",
+    "    Pass: P1 square +2",
+    "    End of the round: dice stock +Yellow die=2 x2 +White die=4 x3 +White die=1 +White die=3 x2",
+    "        +Yellow die=3 x3, neutral dice in the square -White die=1 -White die=4 -White die=3 -Yellow",
+    "        die=2 -Yellow die=3 x2, neutral citizens +1, citizens pushed out (Palace) -Citizen P1,",
+    "        citizens pushed out (Town Hall) -Neutral citizen; P1 deniers +4, square -4, citizens in hand",
+    "        +Citizen; P2 deniers +4, square -4, dice in the square -White die=4 x2 -White die=3 -Yellow",
+    "        die=3 -Yellow die=2",
+    "    Activity cards revealed: activity cards +Mercenaries (red, cost 4) +Chapter (white, cost 4)",
+    "        +Innkeeper (yellow, cost 3)",
+    "    Income: P1 deniers +10; P2 deniers +10",
+    "    Wages: P1 deniers -4; P2 deniers -6",
+    "    Workforce: dice stock -Red die=3 -Red die=6 x2 -Red die=1 -Yellow die=2 x3 -White die=4 x3",
+    "        -White die=1 -White die=3 -Yellow die=3 x3, neutral dice in the square +White die=2 +White",
+    "        die=6 +White die=4 +Yellow die=2 +Yellow die=1; P1 dice in the square +Red die=5 +Red die=3",
+    "        +Yellow die=5 +Yellow die=6; P2 dice in the square +Red die=3 x2 +White die=2 +White die=3",
+    "        +Yellow die=1 x2",
+    "    Events: event row +Siege (red) +Flood (yellow), red events -1",
+    "    Black dice: dice stock -Black die=1 x3 -Black die=4 -Black die=3, black dice +Black die=2 +Black",
+    "        die=3 +Black die=4 x3",
+    "    Schism: P2 influence -2",
+    "── round 2 ────────────────────────────────────────",
+]
+SIGNORIE_ROUND_2 = [    # the end of round 1, step by step, then the new round's dice and tiles
+    "  since you last looked:",
+    "    Initiative: P1 vp +1",
+    "    A new bride: P1 brides +1; P2 brides +1",
+    "    End of the round: dice rows -Yellow die 2=1 -Grey die 2=3 -Cyan die 1=6; P1 dice taken -Yellow",
+    "        die 1=6 -Red die 1=3 -Purple die 2=1 -Grey die 1=6; P2 dice taken -Red die 2=3 -Purple die",
+    "        1=6 -Cyan die 2=5",
+    "    Start of the round: dice rows +Yellow die 3=6 +Yellow die 4=3 +Red die 3=5 +Red die 4=4 +Purple",
+    "        die 3=2 +Purple die 4=6 +Grey die 3=1 +Grey die 4=4 +Cyan die 3=4 +Cyan die 4=4, marriage",
+    "        tile (Napoli) +Gonzaga (4), assignments (Yellow column) +Mercenaries -Tithe, assignments",
+    "        (Red column) +Nursery +Court -Household -Betrothal, assignments (Purple column) +Trade",
+    "        -Nursery, assignments (Grey column) +Household -Trade, assignments (Cyan column) +Betrothal",
+    "        +Tithe -Mercenaries -Court, alliance tiles to come -1",
+    "── round 2 ────────────────────────────────────────",
+]
+
+
+@pytest.mark.parametrize("game, seed, card, narration", [
+    ("troyes", 4, "  Palace 1  [palace_1]  (space)", TROYES_ROUND_2),
+    ("signorie", 4, "  Yellow die 1  [yellow_1]  (die)", SIGNORIE_ROUND_2)])
+def test_a_person_plays_troyes_and_signorie_to_the_end_in_100_columns(game, seed, card, narration):
     screen = play_in_a_terminal([game, "-p", "2", "--seed", str(seed), "--bots", "human,random"], ["?", "? 1", "zz"])
     lines = screen.splitlines()
     assert card in lines
     assert any(line.startswith("'zz' is not one of the options: give a number 1-") for line in lines)
     assert "  since you last looked:" in lines and screen.rstrip().endswith(f"seed {seed}")
     assert max(len(line) for line in lines) <= 100
+    end = lines.index(narration[-1])
+    assert lines[end - len(narration) + 1:end + 1] == narration
 
 
 # ---------------------------------------------------------------- s11-tview2: what a new player still missed

@@ -154,16 +154,17 @@ class Narrator:
         z = g.vocab.zone_defs[zi]
         base = g.vocab.zone_base[zi]
         seen = sees(z, p, viewer)
-        if z.of_card is not None:
-            for k, host in enumerate(g.vocab.kind_cards.get(z.of_card, ())):
-                cards = st.zones[base + k]
-                key = (None, line.name, k)
-                out[key] = (len(cards) if line.count else Counter(view.card(c, st) for c in cards) if seen
-                            else ("hidden", len(cards)))
+        if z.of_card is not None:       # an empty zone is None (``diff`` reads it as empty)
+            zones = st.zones
+            for k in range(len(g.vocab.kind_cards.get(z.of_card, ()))):
+                cards = zones[base + k]
+                out[(None, line.name, k)] = None if not cards else (
+                    len(cards) if line.count else Counter([view.card(c, st) for c in cards]) if seen else ("hidden", len(cards)))
             return
         cards = st.zones[base + (p or 0)]
-        out[(p, line.name)] = (len(cards) if line.count else Counter(view.card(c, st, seat=p is None) for c in cards) if seen
-                               else ("hidden", len(cards)))
+        out[(p, line.name)] = None if not cards else (
+            len(cards) if line.count else Counter([view.card(c, st, seat=p is None) for c in cards]) if seen
+            else ("hidden", len(cards)))
 
     def diff(self, before: dict, after: dict) -> list:
         """The changes between two snapshots: (key, kind, what) with kind 'n' (a number:
@@ -174,15 +175,21 @@ class Narrator:
             old = before.get(key)
             if old == new:
                 continue
+            if new is None:
+                new = _nothing(old)
+            elif old is None:
+                old = _nothing(new)
+            if old == new:
+                continue
             if isinstance(new, Counter):
                 out.append((key, "cards", (new - old, old - new)))
             elif isinstance(new, tuple) and new[0] == "=":
                 if new[1] is not None:
-                    out.append((key, "set", (old[1] if old else None, new[1])))
+                    out.append((key, "set", (old[1], new[1])))
             elif isinstance(new, tuple):
-                out.append((key, "hidden", (old[1] if old else 0, new[1])))
+                out.append((key, "hidden", (old[1], new[1])))
             else:
-                out.append((key, "n", (old or 0, new)))
+                out.append((key, "n", (old, new)))
         return out
 
     def merge(self, first: list, then: list) -> list:
@@ -219,7 +226,7 @@ class Narrator:
             d = what[1] - what[0]
             return f"{name} {'+' if d > 0 else ''}{d}"
         if kind == "set":
-            return f"{name} {what[0] or '-'} -> {what[1]}"
+            return f"{name} {what[0] or 'none'} -> {what[1]}"
         if kind == "hidden":
             d = what[1] - what[0]
             return f"{name} {'+' if d > 0 else ''}{d} {self.word('hidden')}"
@@ -248,6 +255,15 @@ def sees(z: Any, p: Optional[int], viewer: Optional[int]) -> bool:
     a zone of each card is the board's): public, or their own; never a hidden order."""
     return (z.visibility == "public" or (z.visibility == "owner" and p is not None and p == viewer)) \
         and not (z.ordered and z.visibility != "public")
+
+
+def _nothing(like: Any) -> Any:
+    """An empty zone's value, shaped as ``like`` (a zone left out of a snapshot is empty)."""
+    if isinstance(like, Counter):
+        return Counter()
+    if isinstance(like, tuple):
+        return (like[0], 0) if like[0] == "hidden" else ("=", None)
+    return 0
 
 
 def _empty(item: tuple) -> bool:
