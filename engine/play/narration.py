@@ -1,11 +1,11 @@
-"""What each rule did, told to one seat: 'Income: P1 deniers +10; P2 deniers +10'.
+"""What each rule did, told to one seat: 'Income: P1 coins +2; P2 coins +3'.
 
 ``meeple play`` applies each choice through a ``Narrator``, which follows the rules as
 they run (``meeple.runtime.causes``) and looks at the board each time the named step
 of the rules changes: what a seat sees changed in that time is what that step did, and
 is told under the step's name (a procedure's ``name:``, an action's, a card's, or a
-section of the flow). So a card that is public only for a moment (a character revealed
-and put back at the round's end) is told when it is shown, and what a seat cannot see
+section of the flow). So a card that is public only for a moment (shown, then put back
+in the box at the round's end) is told when it is shown, and what a seat cannot see
 is told as a count, never by name: the narrator reads the board as ``meeple play``
 shows it to that seat (``TerminalView``), hidden zones as counts.
 
@@ -209,7 +209,7 @@ class Narrator:
 
     # ------------------------------------------------------------ the words
     def line(self, e: Entry) -> str:
-        """'Income: P1 deniers +10; P2 deniers +10': the board's changes, then each player's."""
+        """'Income: P1 coins +2; P2 coins +3': the board's changes, then each player's."""
         by: dict = {}
         for key, kind, what in e.items:
             by.setdefault(key[0], []).append(self.change(key, kind, what))

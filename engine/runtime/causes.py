@@ -1,6 +1,6 @@
 """Which rule is running: the named step of the rules (a procedure with a ``name:``, an
 action, a card's hook or handler, a section of the flow) behind each change a choice
-makes, for the narration ``meeple play`` prints ('Income and wages: P1 deniers +10').
+makes, for the narration ``meeple play`` prints ('Income: P1 coins +2').
 
 Nothing here runs while games are simulated. A view that wants to tell what a choice
 did applies that choice under ``RuleCauses.watch``, which follows the generated rules
@@ -108,17 +108,18 @@ class RuleCauses:
         state then holds what it did); and once at the end, with the last. Returns what
         ``run`` returns. A previous tracer (a coverage tool's) is put back afterwards."""
         filename = self.filename
-        state = {"cause": self.resting(st), "unit": -2}
+        running: list[Optional[Cause]] = [self.resting(st)]      # the named step running
+        last_unit: list[Optional[int]] = [-2]                     # the unit of the last line traced
 
         def line(frame: Any, event: str, arg: Any) -> Any:
             if event == "line":
                 u = self.unit_at(frame.f_lineno, frame.f_code.co_firstlineno)
-                if u != state["unit"]:
-                    state["unit"] = u
+                if u != last_unit[0]:
+                    last_unit[0] = u
                     now = self.cause(frame, st)
-                    if now != state["cause"]:
-                        step(state["cause"])
-                        state["cause"] = now
+                    if now != running[0]:
+                        step(running[0])
+                        running[0] = now
             return line
 
         def call(frame: Any, event: str, arg: Any) -> Any:
@@ -130,5 +131,5 @@ class RuleCauses:
             result = run()
         finally:
             sys.settrace(before)
-        step(state["cause"])
+        step(running[0])
         return result
