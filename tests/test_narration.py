@@ -133,3 +133,20 @@ def test_narration_never_names_a_card_or_value_hidden_from_the_seat(pack):
         i = rng.randrange(len(st.pending.options))
         nar.apply(st, lambda: g.apply(st, i))
     assert checked["cards"] > 50
+
+
+def test_a_fault_of_the_narration_never_reaches_the_rules():
+    # the choice is played out whole, as without narration; the fault is raised afterwards
+    from meeple.runtime.logs import state_sha256
+    g = game_of("troyes")
+    plain, told = g.new_state(2, 1), g.new_state(2, 1)
+    nar = Narrator(TerminalView(g), [0])
+
+    def broken(*_):
+        raise ValueError("the narrator's own fault")
+    nar.probe = broken
+    for _ in range(30):
+        g.apply(plain, 0)
+        with pytest.raises(ValueError):
+            nar.apply(told, lambda: g.apply(told, 0))
+        assert state_sha256(told) == state_sha256(plain)

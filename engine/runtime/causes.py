@@ -110,6 +110,7 @@ class RuleCauses:
         filename = self.filename
         running: list[Optional[Cause]] = [self.resting(st)]      # the named step running
         last_unit: list[Optional[int]] = [-2]                     # the unit of the last line traced
+        failed: list[BaseException] = []     # an error of ``step``: never raised into the rules, raised after them
 
         def line(frame: Any, event: str, arg: Any) -> Any:
             if event == "line":
@@ -117,8 +118,11 @@ class RuleCauses:
                 if u != last_unit[0]:
                     last_unit[0] = u
                     now = self.cause(frame, st)
-                    if now != running[0]:
-                        step(running[0])
+                    if now != running[0] and not failed:
+                        try:
+                            step(running[0])
+                        except Exception as err:       # the watcher's fault, not the rules': the game goes on
+                            failed.append(err)
                         running[0] = now
             return line
 
@@ -131,5 +135,7 @@ class RuleCauses:
             result = run()
         finally:
             sys.settrace(before)
+        if failed:
+            raise failed[0]
         step(running[0])
         return result
