@@ -207,3 +207,23 @@ def test_rules_schema_sections_follow_the_game_schema():
         if section in ("players", "flow", "score"):
             want.pop("required", None)
         assert spec == want, section
+
+
+def test_a_pack_adds_lines_to_the_view_it_extends(tmp_path):
+    # its own marks after the base's lines; a line the base lists already is an error at its line
+    shipped = game_of("citadels-2016").defn.view
+    assert [n for n, _ in shipped.board][-6:] == ["bewitched", "witch", "magistrate", "blackmailer", "tax_token", "exhibits"]
+    assert [n for n, _ in shipped.board][:3] == ["crown", "murdered", "robbed"]
+    assert ("exhibits", ) == tuple(n for n, _ in shipped.count if n == "exhibits")
+    mod = _mod(tmp_path, "mod_view", ["citadels"], {"rules.yaml": (
+        "kind: rules\nadd:\n  view:\n    board: [crown]\n    facts: {district: [built_round]}\n")})
+    pack, errors = _load(mod)
+    assert errors == ["view: board: 'crown' is already listed"]
+    line = (mod / "rules.yaml").read_text().splitlines().index("    board: [crown]") + 1
+    problems = Problems()
+    read_packs([mod], problems)
+    assert (problems.errors[0].span.file.endswith("rules.yaml"), problems.errors[0].span.line) == (True, line)
+    mod2 = _mod(tmp_path, "mod_view2", ["citadels"], {"rules.yaml": (
+        "kind: rules\nadd:\n  view:\n    facts: {district: [built_round]}\n")})
+    game = load_game(str(mod2))
+    assert dict((k, [f for f, _ in fs]) for k, _, fs in game.defn.view.facts)["district"] == ["colour", "cost", "built_round"]

@@ -167,7 +167,7 @@ CARDS = [
         'Flags 3: read by Deal with an event',
         'First 3: read by resolve event',
         'Second 2: read by resolve event',
-        'Black dice 0: read by events phase',
+        'Black dice 0: read by black dice',
     ]),
     ('signorie', 'precedence', 'en', [
         'Reward:',

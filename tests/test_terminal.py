@@ -68,9 +68,10 @@ def test_a_person_reads_the_board_asks_for_help_and_a_card_and_is_refused_then_p
     screen = play_in_a_terminal(CITADELS_SEED_3, ["?", "? 2", "? castle", "? nothing", "9", "x", "1"])
     start = screen.index("── round 1 ")
     lines = screen[start:].splitlines()
-    assert lines[1:15] == [
+    assert lines[1:16] == [
         "  crown: P4",
         "  set aside face up: Assassin (rank 1), Architect (rank 7)",
+        "  set aside face down: 1",
         "  deck: 50",
         "  P1 (you)  gold 2  score 0",
         "        hand: Castle (yellow, cost 4), Trading Post (green, cost 2), Battlefield (red, cost 3),",
@@ -131,18 +132,27 @@ def test_a_person_reads_the_board_asks_for_help_and_a_card_and_is_refused_then_p
         "    no income: no district of the character's colour",     # not silent when it gives nothing
         "  P4 (random) choose an action: Draw districts",
     ]
-    # before the person's turn: only what changed since they last looked, then the menu with prices and whose
-    # (the robbery was said under the Thief's choice, so not again here)
-    turn = screen[screen.index("  since you last looked:\n  board: deck 50 -> 48"):].splitlines()
-    assert turn[:13] == [
+    # before the person's turn: what each rule did since they last looked, under its name, hidden cards as
+    # counts, each character as it is shown (the robbery was said under the Thief's choice, so not again)
+    turn = screen[screen.index("  since you last looked:\n    Character selection: P1 chosen"):].splitlines()
+    assert turn[:22] == [
         "  since you last looked:",
-        "  board: deck 50 -> 48",
-        "  P1: gold 2 -> 0; character playing +Bishop (rank 5)",
-        "  P2: gold 2 -> 1; score 0 -> 1; city +Watchtower (red, cost 1); characters revealed +Magician (rank",
-        "      3)",
-        "  P3: gold 2 -> 5; score 0 -> 1; hand 4 -> 3 hidden; city +Tavern (green, cost 1); characters",
-        "      revealed +Thief (rank 2)",
-        "  P4: hand 4 -> 5 hidden; chosen character 1 -> 0 hidden; characters revealed +King (rank 4)",
+        "    Character selection: P1 chosen character +Bishop (rank 5)",
+        "    Character selection: P2 chosen character +1 hidden",
+        "    Character selection: set aside face down +1; P3 chosen character +1 hidden",
+        "    A character is called: P3 chosen character -1 hidden, character playing +Thief (rank 2)",
+        "    Take 2 gold: P3 gold +2",
+        "    Build: P3 gold -1, score +1, hand -1 hidden, city +Tavern (green, cost 1)",
+        "    A character is called: P2 chosen character -1 hidden, character playing +Magician (rank 3); P3",
+        "        character playing -Thief (rank 2), characters revealed +Thief (rank 2)",
+        "    Draw districts: deck -1; P2 hand +1 hidden",
+        "    Build: P2 gold -1, score +1, hand -1 hidden, city +Watchtower (red, cost 1)",
+        "    A character is called: P2 character playing -Magician (rank 3), characters revealed +Magician",
+        "        (rank 3); P4 chosen character -1 hidden, character playing +King (rank 4)",
+        "    Draw districts: deck -1; P4 hand +1 hidden",
+        "    A character is called: P1 chosen character -Bishop (rank 5), character playing +Bishop (rank 5);",
+        "        P4 character playing -King (rank 4), characters revealed +King (rank 4)",
+        "    The Thief takes the gold: P1 gold -2; P3 gold +2",
         "",
         "P1, choose an action:",
         "   1. Take 2 gold   [take_gold]",
@@ -250,20 +260,20 @@ def _copy(tmp_path, pack: str = "citadels") -> Path:
 
 @pytest.mark.parametrize("old, new, message", [
     ("    district: [colour, cost]", "    district: [colour, cots]",
-     "game.yaml:{line}:24: error: view: facts: card kind 'district' has no field 'cots'; did you mean 'cost'?"),
+     "game.yaml:{line}:24: error: view: facts: card kind 'district' has no field or variable 'cots'; did you mean 'cost'?"),
     ("    district: [colour, cost]", "    distrikt: [colour, cost]",
      "game.yaml:{line}:5: error: view: facts: unknown card kind 'distrikt'; did you mean 'district'?"),
     ("  board: [crown,", "  board: [crwn,",
      "game.yaml:{line}:11: error: view: board: 'crwn' is not a game variable or a shared zone; did you mean 'crown'?"),
     ("  player: [gold,", "  player: [glod,",
      "game.yaml:{line}:12: error: view: player: 'glod' is not a resource, a player variable or a per-player zone; did you mean 'gold'?"),
-    ("  count: [deck]", "  count: [drawn]",
+    ("  count: [deck, face_down_aside]", "  count: [drawn]",
      "game.yaml:{line}:11: error: view: count: 'drawn' is not a zone listed in view: board or view: player"),
     ("      price: {gold: build_cost(d)}", "      price: {glod: build_cost(d)}",
      "game.yaml:{line}:15: error: action 'build': price: unknown resource 'glod'; did you mean 'gold'?"),
     ("      price: {gold: build_cost(d)}", "      price: {gold: build_cots(d)}",
      "game.yaml:{line}:21: error: unknown function 'build_cots'"),
-    ("  count: [deck]", "  count: deck",
+    ("  count: [deck, face_down_aside]", "  count: deck",
      "game.yaml:{line}:10: error: view.count: expected a list, found the text 'deck'"),
 ])
 def test_validate_locates_a_wrong_view_or_price(tmp_path, old, new, message):
@@ -310,15 +320,59 @@ def test_lang_ja_shows_japanese_names_and_texts():
     assert "  表向きで除外: 魔術師 (rank 3), 建築家 (rank 7)\n" in r.output
 
 
-@pytest.mark.parametrize("game, seed, card", [("troyes", 4, "  Palace 1  [palace_1]  (space)"),
-                                             ("signorie", 4, "  Yellow die 1  [yellow_1]  (die)")])
-def test_a_person_plays_troyes_and_signorie_to_the_end_in_100_columns(game, seed, card):
+TROYES_ROUND_2 = [      # how round 1 ended and round 2 began, each line under the rule that did it
+    "  since you last looked:",
+    "    Pass: P1 square +2",
+    "    End of the round: dice stock +Yellow die=2 x2 +White die=4 x3 +White die=1 +White die=3 x2",
+    "        +Yellow die=3 x3, neutral dice in the square -White die=1 -White die=4 -White die=3 -Yellow",
+    "        die=2 -Yellow die=3 x2, neutral citizens +1, citizens pushed out (Palace) -Citizen P1,",
+    "        citizens pushed out (Town Hall) -Neutral citizen; P1 deniers +4, square -4, citizens in hand",
+    "        +Citizen; P2 deniers +4, square -4, dice in the square -White die=4 x2 -White die=3 -Yellow",
+    "        die=3 -Yellow die=2",
+    "    Activity cards revealed: activity cards +Mercenaries (red, cost 4) +Chapter (white, cost 4)",
+    "        +Innkeeper (yellow, cost 3)",
+    "    Income: P1 deniers +10; P2 deniers +10",
+    "    Wages: P1 deniers -4; P2 deniers -6",
+    "    Workforce: dice stock -Red die=3 -Red die=6 x2 -Red die=1 -Yellow die=2 x3 -White die=4 x3",
+    "        -White die=1 -White die=3 -Yellow die=3 x3, neutral dice in the square +White die=2 +White",
+    "        die=6 +White die=4 +Yellow die=2 +Yellow die=1; P1 dice in the square +Red die=5 +Red die=3",
+    "        +Yellow die=5 +Yellow die=6; P2 dice in the square +Red die=3 x2 +White die=2 +White die=3",
+    "        +Yellow die=1 x2",
+    "    Events: event row +Siege (red) +Flood (yellow), red events -1",
+    "    Black dice: dice stock -Black die=1 x3 -Black die=4 -Black die=3, black dice +Black die=2 +Black",
+    "        die=3 +Black die=4 x3",
+    "    Schism: P2 influence -2",
+    "── round 2 ────────────────────────────────────────",
+]
+SIGNORIE_ROUND_2 = [    # the end of round 1, step by step, then the new round's dice and tiles
+    "  since you last looked:",
+    "    Initiative: P1 vp +1",
+    "    A new bride: P1 brides +1; P2 brides +1",
+    "    End of the round: dice rows -Yellow die 2=1 -Grey die 2=3 -Cyan die 1=6; P1 dice taken -Yellow",
+    "        die 1=6 -Red die 1=3 -Purple die 2=1 -Grey die 1=6; P2 dice taken -Red die 2=3 -Purple die",
+    "        1=6 -Cyan die 2=5",
+    "    Start of the round: dice rows +Yellow die 3=6 +Yellow die 4=3 +Red die 3=5 +Red die 4=4 +Purple",
+    "        die 3=2 +Purple die 4=6 +Grey die 3=1 +Grey die 4=4 +Cyan die 3=4 +Cyan die 4=4, marriage",
+    "        tile (Napoli) +Gonzaga (4), assignments (Yellow column) +Mercenaries -Tithe, assignments",
+    "        (Red column) +Nursery +Court -Household -Betrothal, assignments (Purple column) +Trade",
+    "        -Nursery, assignments (Grey column) +Household -Trade, assignments (Cyan column) +Betrothal",
+    "        +Tithe -Mercenaries -Court, alliance tiles to come -1",
+    "── round 2 ────────────────────────────────────────",
+]
+
+
+@pytest.mark.parametrize("game, seed, card, narration", [
+    ("troyes", 4, "  Palace 1  [palace_1]  (space)", TROYES_ROUND_2),
+    ("signorie", 4, "  Yellow die 1  [yellow_1]  (die)", SIGNORIE_ROUND_2)])
+def test_a_person_plays_troyes_and_signorie_to_the_end_in_100_columns(game, seed, card, narration):
     screen = play_in_a_terminal([game, "-p", "2", "--seed", str(seed), "--bots", "human,random"], ["?", "? 1", "zz"])
     lines = screen.splitlines()
     assert card in lines
     assert any(line.startswith("'zz' is not one of the options: give a number 1-") for line in lines)
     assert "  since you last looked:" in lines and screen.rstrip().endswith(f"seed {seed}")
     assert max(len(line) for line in lines) <= 100
+    end = lines.index(narration[-1])
+    assert lines[end - len(narration) + 1:end + 1] == narration
 
 
 # ---------------------------------------------------------------- s11-tview2: what a new player still missed

@@ -7,7 +7,7 @@ P = g["properties"]
 def partial(s):
     s = copy.deepcopy(s); s.pop("required", None); return s
 add_sections = ["constants", "enums", "resources", "variables", "player_variables", "card_kinds", "zones", "events",
-                "procedures", "functions", "options", "actions", "provisional", "sources"]
+                "procedures", "functions", "options", "actions", "provisional", "sources", "view"]
 over_sections = ["constants", "resources", "variables", "player_variables", "zones", "procedures", "functions",
                  "options", "actions", "provisional", "sources"]
 add = {k: copy.deepcopy(P[k]) for k in add_sections}

@@ -102,7 +102,11 @@ class _Table:
         self.seen: Optional[dict] = None           # what the human last saw of the board
         from meeple.play.agents import MenuNumbers
         self.menus = MenuNumbers()
+        from meeple.play.narration import Narrator
         from meeple.play.terminal import wrap_block
+        # what each rule did, told to each human (``meeple.play.narration``)
+        self.narrator = Narrator(view, humans) if humans and not quiet else None
+        self.hidden_from: frozenset = frozenset()      # the humans who may not read the choice being applied
         for h in humans:
             agents[h].helper = lambda answer, opts: view.help(answer, opts, self.st)
             agents[h].echo = lambda text: click.echo(wrap_block(text, view.width))     # option lines fit the terminal
@@ -119,7 +123,10 @@ class _Table:
             index = self._choice(dec, agent, choices)
             marks = {} if quiet else self._told(dec, agent, index)
             try:
-                game.apply(st, index)
+                if self.narrator is None:
+                    game.apply(st, index)
+                else:
+                    self.narrator.apply(st, lambda: game.apply(st, index), self.hidden_from)
             except Refusal as err:          # a rule said no: the state is as it was, choose again
                 click.echo(f"  refused: {err.message}")
                 continue
@@ -137,6 +144,8 @@ class _Table:
         st, view, quiet = self.st, self.view, self.quiet
         if not quiet and st.round != self.last_round:
             self.last_round = st.round
+            if self.narrator is not None and self.watcher is not None:     # how the round ended and began, then the board
+                self._narrate(self.watcher)
             click.echo(view.board(st, self.watcher))                  # the board once per round
             self.seen = view.snapshot(st, self.watcher)
         elif not quiet and dec.kind == "action" and dec.player != self.last_turn:
@@ -144,11 +153,8 @@ class _Table:
         if dec.kind == "action":
             self.last_turn = dec.player
         if agent.name == "human" and not quiet:
-            now = view.snapshot(st, dec.player)
-            if self.seen is not None and now != self.seen:
-                click.echo("  since you last looked:")
-                click.echo("\n".join(view.changes(self.seen, now)))
-            self.seen = now
+            self._narrate(dec.player)
+            self.seen = view.snapshot(st, dec.player)
             return view.options(st, dec.player)
         return dec.options
 
@@ -173,13 +179,24 @@ class _Table:
         if told != HIDDEN_CHOICE:
             told = view.label(st, index, view.localized(st, index, told), self.watcher)
         click.echo(view.wrap(f"  P{dec.player + 1} ({who}) {view.prompt(dec.prompt)}: {told}", 6))
+        # an action chosen out of sight: its name is not told in what it did either
+        self.hidden_from = frozenset(watching) if told == HIDDEN_CHOICE and dec.kind == "action" else frozenset()
         return view.marks(st)
+
+    def _narrate(self, seat: int) -> None:
+        """What each rule did since ``seat`` last looked, under the rule's name."""
+        lines = self.narrator.take(seat, lead="    ") if self.narrator is not None else []
+        if lines:
+            click.echo("  since you last looked:")
+            click.echo("\n".join(lines))
 
     def _marked(self, marks: dict) -> None:
         """The board variables the choice set, said once (not again under 'since you last looked')."""
         now = {k: v for k, v in self.view.marks(self.st).items() if v[1] is not None}     # set, not cleared
         for line in self.view.changes({k: marks.get(k) for k in now}, now, lead="    "):
             click.echo(line)
+        if self.narrator is not None:
+            self.narrator.said({k for k in now if now[k] != marks.get(k)})
         if self.seen is not None:
             self.seen.update(now)
 

@@ -44,7 +44,7 @@ from meeple.loading.sets import SET_FILE
 WHAT = {"constants": "constant", "resources": "resource", "variables": "variable", "player_variables": "player variable",
         "zones": "zone", "events": "event", "procedures": "procedure", "functions": "function", "options": "option",
         "provisional": "provisional note", "sources": "citation", "enums": "enum", "card_kinds": "card kind", "actions": "action",
-        "flow": "flow step", "players": "player count", "score": "score setting"}
+        "flow": "flow step", "players": "player count", "score": "score setting", "view": "view line"}
 
 
 MERGED_CARD_KEYS = ("hooks", "triggers")       # a patch changes these one name at a time
@@ -292,6 +292,8 @@ class _Assembly:
                 self.add_enums(g, layer, r, items)
             elif section == "card_kinds":
                 self.add_kinds(g, layer, r, items)
+            elif section == "view":
+                self.add_view(g, layer, r, items)
             else:
                 have = g.data.setdefault(section, {})
                 for name, value in items.items():
@@ -353,6 +355,39 @@ class _Assembly:
                 have.append(item)
                 _graft(g, ("actions", group, len(have) - 1), r, path)
                 self.record(layer, "add", "actions", f"{group}.{item['id']}", r.span(path + ("id",)), value=item)
+
+    def add_view(self, g: Document, layer: Layer, r: Document, items: dict) -> None:
+        """``add: view:``: lines after the base's (``board``, ``player``, ``count``), fields
+        after a kind's ``facts``, new ``prompts``: what a pack's own rules add to the board."""
+        if "view" not in g.data:
+            g.key_spans[("view",)] = r.key_span(("add", "view"))
+        view = g.data.setdefault("view", {})
+        for key, value in items.items():
+            if key == "prompts":
+                have = view.setdefault("prompts", {})
+                for text, names in value.items():
+                    path = ("add", "view", "prompts", text)
+                    if text in have:
+                        self.error(f"view: prompts: '{text}' is already there; write it under override: to change it",
+                                   r.key_span(path))
+                        continue
+                    have[text] = names
+                    _graft(g, ("view", "prompts", text), r, path)
+                    self.record(layer, "add", "view", f"prompts.{text}", r.key_span(path), value=names)
+                continue
+            lists = [((key,), value)] if key != "facts" else [(("facts", kind), fs) for kind, fs in value.items()]
+            for where, names in lists:
+                if key == "facts" and where[1] not in view.get("facts", {}):
+                    g.key_spans[("view", *where)] = r.key_span(("add", "view", *where))
+                have = view.setdefault(where[0], {}).setdefault(where[1], []) if key == "facts" else view.setdefault(key, [])
+                for k, name in enumerate(names):
+                    path = ("add", "view", *where, k)
+                    if name in have:
+                        self.error(f"view: {'.'.join(where)}: '{name}' is already listed", r.span(path))
+                        continue
+                    g.spans[("view", *where, len(have))] = r.span(path)
+                    have.append(name)
+                    self.record(layer, "add", "view", f"{'.'.join(where)}.{name}", r.span(path), value=name)
 
     def add_enums(self, g: Document, layer: Layer, r: Document, items: dict) -> None:
         enums = g.data.setdefault("enums", {})

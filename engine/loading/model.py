@@ -155,6 +155,7 @@ class ProcedureDef:
     params: tuple[ParamDef, ...]
     body: Source
     span: Span
+    names: Optional[Names] = None   # what meeple play calls it when it tells what it did (``name:``), if declared
 
 
 @dataclass(frozen=True, slots=True)

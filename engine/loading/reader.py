@@ -196,7 +196,8 @@ class Reader:
             events=tuple(M.EventDef(e, self.params(doc, ("events", e, "params"), (ed or {}).get("params")), doc.key_span(("events", e)))
                          for e, ed in (d.get("events") or {}).items()),
             procedures=tuple(M.ProcedureDef(p, self.params(doc, ("procedures", p, "params"), pd.get("params")),
-                                            self.source(doc, ("procedures", p, "effect"), pd["effect"]), doc.key_span(("procedures", p)))
+                                            self.source(doc, ("procedures", p, "effect"), pd["effect"]), doc.key_span(("procedures", p)),
+                                            self.names(pd["name"]) if "name" in pd else None)
                              for p, pd in (d.get("procedures") or {}).items()),
             actions=tuple(actions),
             setup=self.source(doc, ("flow", "setup"), flow["setup"]),

@@ -25,6 +25,7 @@ from meeple.dsl.types import RULE_FAULTS, STEP_BUDGET
 from meeple.dsl.typesys import PLAYER, Card
 
 from meeple.core.errors import MeepleError
+from meeple.play.facts import card_facts
 
 WIDTH = 100       # columns when the terminal does not say
 
@@ -95,18 +96,10 @@ class TerminalView:
         """A card's name in the view's language."""
         return self.game.vocab.card_defs[self.game.card_def_index[c]].names.get(self.lang)
 
-    def fact_values(self, c: int) -> list[str]:
-        """The declared key facts of a card: an enum or text value as it is, a
-        number with its field's name, a true flag as its name."""
-        d = self.game.vocab.card_defs[self.game.card_def_index[c]]
-        values = dict(d.fields)
-        out = []
-        for f in self.facts.get(d.kind, ()):
-            v = values.get(f)
-            if v is None or v is False:
-                continue
-            out.append(f if v is True else f"{f} {v}" if isinstance(v, int) else str(v))
-        return out
+    def fact_values(self, c: int, st=None) -> list[str]:
+        """The declared key facts of a card: its fields, and given a state its
+        variables listed there (``meeple.play.facts``)."""
+        return card_facts(self.game, self.facts, c, st)
 
     def card(self, c: int, st=None, seat: bool = True) -> str:
         """'Ruby (red, cost 4)'; a player's piece with its seat, a die with its value."""
@@ -116,7 +109,7 @@ class TerminalView:
             text += f"={st.cvars[c * g.vocab.ncvars + g.observer.value_var]}"
         if seat and g.vocab.card_seat[c] >= 0:
             text += f" P{g.vocab.card_seat[c] + 1}"
-        facts = self.fact_values(c)
+        facts = self.fact_values(c, st)
         return text + (f" ({', '.join(facts)})" if facts else "")
 
     def cards(self, cs, st=None, seat: bool = True) -> str:
@@ -380,7 +373,7 @@ class TerminalView:
         if place and self.game.slot_owner[st.loc[c]] == dec.player and (
                 self.places(st) == 1 or self.game.vocab.zone_defs[self.game.layout.slot_zone[st.loc[c]]].visibility != "public"):
             place = None        # the chooser's own hand, or all the options' cards in one place of theirs
-        parts = [x for x in (place, ", ".join(self.fact_values(c))) if x]
+        parts = [x for x in (place, ", ".join(self.fact_values(c, st))) if x]
         return f"{label} ({'; '.join(parts)})" if parts else label
 
     def price(self, st, i: int) -> str:

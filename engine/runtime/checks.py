@@ -56,10 +56,10 @@ def check_view(pack: M.Pack, v: Vocabulary, problems: Problems) -> None:
         if kind not in kinds:
             bad(f"view: facts: unknown card kind '{kind}'", span, kind, kinds)
             continue
-        have = [f.name for f in kinds[kind].fields]
+        have = [f.name for f in kinds[kind].fields] + [x.name for x in kinds[kind].variables]
         for f, fspan in fs:
             if f not in have:
-                bad(f"view: facts: card kind '{kind}' has no field '{f}'", fspan, f, have)
+                bad(f"view: facts: card kind '{kind}' has no field or variable '{f}'", fspan, f, have)
     shared = [n for n in v.gvar_index] + [z for z, zd in zones.items() if not zd.per_player]
     for name, span in view.board:
         if name not in shared:

@@ -1,0 +1,40 @@
+"""The key facts shown beside a card's name (``view: facts:``): its printed fields, and
+the card variables the pack lists there too, read from the state (a man's track and
+rank, which change as the game goes). Display only.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from meeple.dsl.typesys import PLAYER, Card
+
+
+def card_facts(game: Any, facts: dict[str, tuple[str, ...]], c: int, st: Optional[Any] = None) -> list[str]:
+    """The declared facts of card ``c``: an enum or text value as it is, a number with
+    its name ('rank 3'), a true flag as its name, a player as 'P2', a card by its id;
+    nothing for a value that is none or false, nor for a variable at 0. A card variable
+    is read only given a state (``st``); without one it is left out."""
+    v = game.vocab
+    d = v.card_defs[game.card_def_index[c]]
+    fields = dict(d.fields)
+    kind_vars = v.kind_cvars.get(d.kind, {})
+    out = []
+    for f in facts.get(d.kind, ()):
+        t = None
+        if f in fields:
+            value = fields[f]
+        elif f in kind_vars and st is not None:
+            value, t = st.cvars[c * v.ncvars + v.cvar_index[f]], kind_vars[f]
+            if value == 0 and value is not False:     # a variable at zero: no fact yet (a man on no track)
+                continue
+        else:
+            continue
+        if value is None or value is False:
+            continue
+        if t == PLAYER:
+            out.append(f"P{value + 1}")
+        elif isinstance(t, Card):
+            out.append(v.card_def_ids[value])
+        else:
+            out.append(f if value is True else f"{f} {value}" if isinstance(value, int) else str(value))
+    return out

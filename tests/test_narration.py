@@ -1,0 +1,152 @@
+"""What each rule did, as meeple play tells it (engine/play/narration.py, the rules
+followed by engine/runtime/causes.py): the named steps of the three games, the cards
+shown only for a moment, and never a card or value the seat cannot see."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from golden_games import game_of
+from meeple.core.errors import Refusal
+from meeple.loading.folders import shipped_packs
+from meeple.play.narration import Narrator
+from meeple.play.terminal import TerminalView
+from meeple.runtime.causes import RuleCauses
+
+
+def narrate(pack: str, players: int, seed: int, until, viewers=(0,), lang: str = "en") -> tuple:
+    """A seeded random game told to ``viewers`` until ``until(st)``: (narrator, state)."""
+    g = game_of(pack)
+    nar = Narrator(TerminalView(g, width=100, lang=lang), list(viewers))
+    st = g.new_state(players, seed)
+    rng = random.Random(seed)
+    while not st.over and not until(st):
+        i = rng.randrange(len(st.pending.options))
+        nar.apply(st, lambda: g.apply(st, i))
+    return nar, st
+
+
+@pytest.mark.parametrize("pack", shipped_packs())
+def test_every_generated_statement_belongs_to_a_rule(pack):
+    # a line of the generated rules whose statement maps to no code unit would be told under the wrong name
+    causes = RuleCauses(game_of(pack))
+    assert causes.lines and None not in causes.line_units
+
+
+def test_troyes_tells_the_round_phases_each_under_its_name():
+    nar, _ = narrate("troyes", 2, 1, lambda st: st.round == 2)
+    lines = nar.take(0)
+    titles = [line.split(":")[0].strip() for line in lines if not line.startswith("      ")]
+    start = titles.index("Activity cards revealed", titles.index("End of the round"))
+    assert titles[start:start + 8] == ["Activity cards revealed", "Income", "Wages", "Workforce", "Events",
+                                       "Black dice", "Plague", "Tithe"]
+    assert "  Income: P1 deniers +10; P2 deniers +10" in lines
+    assert "  Wages: P1 deniers -4; P2 deniers -8" in lines
+    assert "  Plague: P1 deniers -3; P2 deniers -3" in lines
+    assert nar.take(0) == []        # told once
+
+
+def test_japanese_titles_come_from_the_packs_names():
+    nar, _ = narrate("troyes", 2, 1, lambda st: st.round == 1, lang="ja")
+    lines = nar.take(0)
+    assert "  収入: P1 deniers +10; P2 deniers +10" in lines and any(line.startswith("  準備: ") for line in lines)
+
+
+def test_citadels_shows_each_character_as_it_is_called_and_the_murdered_ones_holder_at_the_round_end():
+    shown = 0
+    for seed in range(1, 30):
+        nar, st = narrate("citadels", 4, seed, lambda st: st.round == 4, viewers=(0,))
+        text = "\n".join(nar.take(0))
+        # every character revealed in a round was told as it was called
+        assert text.count("A character is called: ") >= 4 * 3
+        shown += text.count("The murdered character is shown: ")
+    assert shown >= 3
+    # P2 learns who held the murdered King (P1), and no more: P1's pick was hidden until then
+    nar, st = narrate("citadels", 4, 3, lambda st: st.round == 3, viewers=(1,))
+    lines = nar.take(1)
+    murdered = [line for line in lines if line.startswith("  The murdered character is shown: ")]
+    assert murdered == ["  The murdered character is shown: P1 chosen character -1 hidden, characters revealed +King (rank 4)"]
+
+
+def test_a_refused_choice_tells_nothing():
+    g = game_of("citadels")
+    nar = Narrator(TerminalView(g), [0])
+    st = g.new_state(4, 1)
+
+    def refused():
+        g.apply(st, 0)
+        raise Refusal("no")
+    with pytest.raises(Refusal):
+        nar.apply(st, refused)
+    assert nar.take(0) == [] and nar.pending[0] == []
+
+
+def test_a_change_said_at_once_is_not_told_again():
+    nar, st = narrate("citadels", 4, 7, lambda st: st.gvars[st.game.vocab.gvar_index["murdered"]] is not None,
+                      viewers=(0,))
+    text = "\n".join(nar.take(0))
+    assert "the murdered character" in text     # set by the Assassin's choice, told under it
+    nar, st = narrate("citadels", 4, 7, lambda st: st.gvars[st.game.vocab.gvar_index["murdered"]] is not None,
+                      viewers=(0,))
+    nar.said({(None, "murdered")})
+    assert "the murdered character" not in "\n".join(nar.take(0))
+
+
+def _visible_labels(view, st, seat: int) -> set:
+    """Every label a card the seat sees (the observer's own test) may be told by."""
+    g = view.game
+    return {view.card(c, st, seat=s) for c in range(g.ncards) if g.observer.sees_card(st, c, seat) for s in (True, False)}
+
+
+@pytest.mark.parametrize("pack", shipped_packs())
+def test_narration_never_names_a_card_or_value_hidden_from_the_seat(pack):
+    g = game_of(pack)
+    players = min(g.defn.max_players, g.defn.min_players + 1)
+    view = TerminalView(g)
+    nar = Narrator(view, list(range(players)))
+    seen: dict = {}
+    checked = {"cards": 0, "titles": 0}
+
+    def probe(st, seat, cause, items):
+        now = _visible_labels(view, st, seat) if items else set()
+        allowed = seen.get(seat, set()) | now
+        for key, kind, what in items:
+            assert key[1] not in g.observer.hidden_vars, (pack, key)
+            if kind == "cards":
+                for label in (*what[0], *what[1]):
+                    checked["cards"] += 1
+                    assert label in allowed, f"{pack}: P{seat + 1} was told of {label}, which they never saw"
+        if items and cause is not None and cause.kind == "card":
+            checked["titles"] += 1
+            title = nar.title(st, cause, seat, False)
+            named = cause.names.get("en")
+            if title == named:
+                assert any(g.vocab.card_def_ids[c] == cause.id and g.observer.sees_card(st, c, seat) for c in range(g.ncards)), \
+                    f"{pack}: P{seat + 1} was told the name of {cause.id}, which they cannot see"
+        if items:
+            seen[seat] = now
+    nar.probe = probe
+    st = g.new_state(players, 1)
+    rng = random.Random(1)
+    while not st.over:
+        i = rng.randrange(len(st.pending.options))
+        nar.apply(st, lambda: g.apply(st, i))
+    assert checked["cards"] > 50
+
+
+def test_a_fault_of_the_narration_never_reaches_the_rules():
+    # the choice is played out whole, as without narration; the fault is raised afterwards
+    from meeple.runtime.logs import state_sha256
+    g = game_of("troyes")
+    plain, told = g.new_state(2, 1), g.new_state(2, 1)
+    nar = Narrator(TerminalView(g), [0])
+
+    def broken(*_):
+        raise ValueError("the narrator's own fault")
+    nar.probe = broken
+    for _ in range(30):
+        g.apply(plain, 0)
+        with pytest.raises(ValueError):
+            nar.apply(told, lambda: g.apply(told, 0))
+        assert state_sha256(told) == state_sha256(plain)
