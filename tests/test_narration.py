@@ -50,7 +50,7 @@ def test_troyes_tells_the_round_phases_each_under_its_name():
 def test_japanese_titles_come_from_the_packs_names():
     nar, _ = narrate("troyes", 2, 1, lambda st: st.round == 1, lang="ja")
     lines = nar.take(0)
-    assert "  収入: P1 deniers +10; P2 deniers +10" in lines and any(line.startswith("  準備: ") for line in lines)
+    assert "  収入: P1 ドゥニエ +10; P2 ドゥニエ +10" in lines and any(line.startswith("  準備: ") for line in lines)
 
 
 def test_citadels_shows_each_character_as_it_is_called_and_the_murdered_ones_holder_at_the_round_end():

@@ -113,11 +113,20 @@ def test_ctrl_c_at_a_prompt_exits_130_and_writes_the_game_so_far(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "meeple", *GAME, "--log", str(log)], stdin=slave, stdout=slave,
                             stderr=slave, cwd=ROOT, env=dict(os.environ, COLUMNS="100"), preexec_fn=_own_terminal)
     os.close(slave)
-    screen, typed = b"", 0
+    screen, typed, idle = b"", 0, 0
     try:
         while True:
-            ready, _, _ = select.select([master], [], [], 60)
-            assert ready, screen.decode()[-2000:]
+            ready, _, _ = select.select([master], [], [], 2)
+            if not ready:
+                idle += 1
+                assert idle < 30, screen.decode()[-2000:]
+                if typed == 2:
+                    # Python's readline can miss a SIGINT that lands between the prompt being
+                    # written and its wait for a key starting (the signal's flag is checked only
+                    # when that wait is interrupted); a loaded machine widens that gap. A person
+                    # whose Ctrl-C did nothing presses it again, and so does this test.
+                    os.write(master, b"\x03")
+                continue
             try:
                 data = os.read(master, 65536)
             except OSError:

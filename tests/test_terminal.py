@@ -322,13 +322,13 @@ def test_lang_ja_shows_japanese_names_and_texts():
 
 TROYES_ROUND_2 = [      # how round 1 ended and round 2 began, each line under the rule that did it
     "  since you last looked:",
-    "    Pass: P1 square +2",
+    "    Pass: P1 deniers in the square +2",
     "    End of the round: dice stock +Yellow die=2 x2 +White die=4 x3 +White die=1 +White die=3 x2",
     "        +Yellow die=3 x3, neutral dice in the square -White die=1 -White die=4 -White die=3 -Yellow",
     "        die=2 -Yellow die=3 x2, neutral citizens +1, citizens pushed out (Palace) -Citizen P1,",
-    "        citizens pushed out (Town Hall) -Neutral citizen; P1 deniers +4, square -4, citizens in hand",
-    "        +Citizen; P2 deniers +4, square -4, dice in the square -White die=4 x2 -White die=3 -Yellow",
-    "        die=3 -Yellow die=2",
+    "        citizens pushed out (Town Hall) -Neutral citizen; P1 deniers +4, deniers in the square -4,",
+    "        citizens in hand +Citizen; P2 deniers +4, deniers in the square -4, dice in the square",
+    "        -White die=4 x2 -White die=3 -Yellow die=3 -Yellow die=2",
     "    Activity cards revealed: activity cards +Mercenaries (red, cost 4) +Chapter (white, cost 4)",
     "        +Innkeeper (yellow, cost 3)",
     "    Income: P1 deniers +10; P2 deniers +10",
@@ -346,7 +346,7 @@ TROYES_ROUND_2 = [      # how round 1 ended and round 2 began, each line under t
 ]
 SIGNORIE_ROUND_2 = [    # the end of round 1, step by step, then the new round's dice and tiles
     "  since you last looked:",
-    "    Initiative: P1 vp +1",
+    "    Initiative: P1 victory points +1",
     "    A new bride: P1 brides +1; P2 brides +1",
     "    End of the round: dice rows -Yellow die 2=1 -Grey die 2=3 -Cyan die 1=6; P1 dice taken -Yellow",
     "        die 1=6 -Red die 1=3 -Purple die 2=1 -Grey die 1=6; P2 dice taken -Red die 2=3 -Purple die",
