@@ -35,6 +35,7 @@ from .gen.menus import MenuWriter
 from .gen.module import Module, headline
 from .gen.names import NameWriter
 from .gen.operators import OperatorWriter
+from .gen.pausing import PauseWriter
 from .gen.statements import RunWriter
 from .gen.walks import WalkWriter
 from .types import Fn, Unit
@@ -77,12 +78,11 @@ class PyGen:
         self.expressions = ExprWriter(self, self.module)
         self.runs = RunWriter(self, self.module)
         self.menus = MenuWriter(self, self.module)
-        self.instructions = InstructionWriter(self, self.module, self.menus.menu_names)
+        self.instructions = InstructionWriter(self, self.module)
+        self.pausing = PauseWriter(self, self.module, self.menus.menu_names)
         # the compiler's other calls, each answered by the collaborator that writes it
         self.branch = self.instructions.branch
         self.op = self.instructions.op
-        self.play_actions = self.instructions.play_actions
-        self.choose = self.instructions.choose
         self.walk_init = self.instructions.walk_init
         self.menu = self.menus.menu
         self.locate = self.module.locate
@@ -145,6 +145,10 @@ class PyGen:
         self.comp = comp
         self.module.rule = unit.code.name
         return self.runs.write(unit, run, nxt, scratch)
+
+    def head(self, comp: Any, unit: Unit, pos: A.Pos) -> str:
+        """The comment of an instruction written for the statement at ``pos`` of ``unit``."""
+        return headline(unit.code.name, comp.span(unit, pos))
 
     def finish(self) -> None:
         """Compile every generated function at once, put each in its place, and register

@@ -345,8 +345,10 @@ class StatementChecker:
         made = gen.walk_init(src, isinstance(st_, Zone), cond, order, var_slot, items_slot, idx_slot, init,
                              tuple(plan), where) if gen else None
         self.c.patch(unit, start, made(start + 1) if made is not None else then(init, start + 1))
-
-        self.c.patch(unit, head, _walk_step(idx_slot, items_slot, var_slot, head, end))
+        step = _walk_step(idx_slot, items_slot, var_slot, head, end)
+        if gen is not None:
+            step = gen.instructions.walk_step(items_slot, idx_slot, var_slot, head, end, step, gen.head(self.c, unit, s.pos))
+        self.c.patch(unit, head, step)
 
     def s_Repeat(self, unit, s):
         count = self.c.exprs.number(unit, s.count)
@@ -368,7 +370,6 @@ class StatementChecker:
         end = self.c.here(unit)
         plan[0] = self.c.steps.fold(max(0, s.count.value) if isinstance(s.count, A.Int) else None, body.steps + self.c.steps.written(s.body))
         self.c.note(ir.Walk(plan[0], where))
-        self.c.patch(unit, start, then(init, start + 1))
 
         def loop(st, fr):
             left = fr.locals[slot]
@@ -376,7 +377,14 @@ class StatementChecker:
                 return end
             fr.locals[slot] = left - 1
             return head + 1
-        self.c.patch(unit, head, loop)
+        gen = self.c.writer()
+        if gen is None:
+            self.c.patch(unit, start, then(init, start + 1))
+            self.c.patch(unit, head, loop)
+            return
+        comment = gen.head(self.c, unit, s.pos)
+        self.c.patch(unit, start, gen.instructions.repeat_start(count, slot, plan[0], where, start + 1, then(init, start + 1), comment))
+        self.c.patch(unit, head, gen.instructions.repeat_step(slot, head, end, loop, comment))
 
     def s_While(self, unit, s):
         with self.c.steps.apart() as each:          # a test and a round, charged together at each test
