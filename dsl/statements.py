@@ -17,7 +17,7 @@ from .errors import MeepleError, Refusal, RuleError, suggest
 from .gen.runs import then
 from .runtime import Frame
 from .steps import Where, charge
-from .types import MAX_NUMBER, STOP, Fn, Unit, _Scope, _jump, _me, _move, bounded, order_key, too_big, zone_to_write
+from .types import MAX_NUMBER, STOP, Fn, KindCheck, Unit, _Scope, _jump, _me, _move, bounded, order_key, too_big, zone_to_write
 from .typesys import ANY, INT, PLAYER, AnyT, Card, List, Type, Zone, card_kind, compatible
 
 if TYPE_CHECKING:
@@ -204,14 +204,7 @@ class StatementChecker:
         if holds is None:
             return None
         g = self.g
-        kinds = [g.card_defs[d].kind for d in g.card_def_index]
-        ids = g.card_def_ids
-
-        def check(cards: list) -> None:
-            for c in cards:
-                if kinds[c] != holds:
-                    raise RuleError(f"card {ids[c]} is a {kinds[c]} card: it cannot go into a zone of {holds} cards")
-        return check
+        return KindCheck([g.card_defs[d].kind for d in g.card_def_index], g.card_def_ids, holds)
 
     def s_Move(self, unit, s):
         what, kind, factor, where = self.cards_of(unit, s.what)

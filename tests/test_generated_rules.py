@@ -102,7 +102,7 @@ def test_generated_source_holds_only_made_names():
                      "actions", "ncards", "nlocals", "direct", "effect", "param_slot", "scratch", "spans"}
     made = re.compile(r"^_(e|a|k|v|h|s|t|c|m|i|g|x|p|z|o|b|w|cs|pa|q|r)\d+$"
                       r"|^_(U|me|cache|div|mod|range|move|own|wz|spent|counted|negative|Refusal|uses|join|big|b|xs|s|c|x|k|key|text|seen|acts|m"
-                      r"|ME|RF|named|err|exc|NO_ANSWER|Decision|no_chooser|Frame|call_direct|charge|used_once_more|picks_prompt)?$|^a\d+$")
+                      r"|ME|RF|named|err|exc|NO_ANSWER|Decision|no_chooser|Frame|call_direct|charge|used_once_more|picks_prompt|short)?$|^a\d+$")
     strange = sorted(w for w in words if w not in allowed_plain and not made.match(w))
     assert strange == []
 

@@ -46,6 +46,10 @@ def _negative(verb: str, n: int, name: str) -> RuleError:
     return RuleError(f"cannot {verb} a negative amount ({n} {name})")
 
 
+def _short(payer: int, n: int, name: str, have: int) -> RuleError:
+    return RuleError(f"P{payer + 1} cannot pay {n} {name} (has {have})")
+
+
 def generated_file(pack: str) -> str:
     """The file name a pack's generated module is compiled under, and registered with
     ``linecache`` by (as Jinja registers its templates), so tracebacks (``meeple --debug``,
@@ -136,7 +140,7 @@ _BUILTINS = {"len": len, "map": map, "list": list, "int": int, "str": str, "abs"
              "True": True, "False": False, "None": None}
 
 _RUNTIME = {"_U": UNSET, "_me": _me, "_cache": _cache, "_div": divide, "_mod": remainder, "_range": number_range,
-            "_move": _move, "_own": own_zone, "_wz": zone_to_write, "_spent": out_of_steps, "_negative": _negative, "_Refusal": Refusal, "_uses": uses,
+            "_move": _move, "_own": own_zone, "_wz": zone_to_write, "_spent": out_of_steps, "_negative": _negative, "_short": _short, "_Refusal": Refusal, "_uses": uses,
             "_join": join, "_counted": counted, "_big": overflow, "_ME": MeepleError, "_RF": RULE_FAULTS,
             "_named": named_error, "_NO_ANSWER": NO_ANSWER, "_Decision": Decision, "_no_chooser": no_such_chooser,
             "_Frame": Frame, "_call_direct": call_direct, "_charge": charge, "_used_once_more": used_once_more,
