@@ -51,7 +51,9 @@ def _charged(n: str, where: str) -> list[str]:
 
 
 class PauseWriter:
-    """Writes the instructions that pause or run other code (through ``PyGen``)."""
+    """Writes the instructions that pause or run other code (through ``PyGen``), each kind of
+    statement by its ``i_KIND`` method (an instruction of its own, where ``w_KIND`` of
+    ``meeple.dsl.gen.statements.RunWriter`` writes a statement into a run)."""
 
     def __init__(self, shared: "PyGen", module: Module, menu_names: dict[str, str]):
         self.module = module
@@ -84,7 +86,7 @@ class PauseWriter:
                   f"    raise _no_chooser(st, {name})"]
 
     # ------------------------------------------------------------ choose
-    def choose(self, c: ir.Choose, nxt: int, asking: Fn, head: str) -> Fn:
+    def i_Choose(self, c: ir.Choose, nxt: int, asking: Fn, head: str) -> Fn:
         """'choose' (``InteractionChecker.s_Choose``): one pick, or several ('up to')."""
         lines = list(_ANSWERED)
         skip = self.const(SKIP)
@@ -165,7 +167,7 @@ class PauseWriter:
         return "texts"
 
     # ------------------------------------------------------------ choose one
-    def choose_one(self, c: ir.ChooseOne, asking: Fn, head: str) -> Fn:
+    def i_ChooseOne(self, c: ir.ChooseOne, asking: Fn, head: str) -> Fn:
         """'choose one' (``InteractionChecker.s_ChooseOne``): an answer goes to its option's
         body; the options offered are those whose condition holds, in order."""
         skip = self.const(SKIP)
@@ -201,7 +203,7 @@ class PauseWriter:
                   f"st.frames.append({frame})"]
         return self.module.instruction("c", lines, f"return {CALL}", fallback, head)
 
-    def call(self, c: ir.Call, nxt: int, fallback: Fn, head: str) -> Fn:
+    def i_CallProc(self, c: ir.Call, nxt: int, fallback: Fn, head: str) -> Fn:
         """'call NAME(ARGS)' of a procedure that may pause (``InteractionChecker.s_CallProc``)."""
         lines = [f"ci = st.game.proc_code[{self.const(c.name)}]",
                  "code = st.game.codes[ci]",
@@ -213,7 +215,7 @@ class PauseWriter:
             lines.append(f"loc[{i}] = {value}")
         return self.enter(lines, "_Frame(ci, 0, loc, fr.me, fr.this)", nxt, fallback, head)
 
-    def hook(self, c: ir.Hook, nxt: int, fallback: Fn, head: str) -> Fn:
+    def i_DoHook(self, c: ir.Hook, nxt: int, fallback: Fn, head: str) -> Fn:
         """'do HOOK of CARD' (``InteractionChecker.s_DoHook``): nothing when the card is none or
         its definition has no such hook."""
         lines: list[str] = []
@@ -228,7 +230,7 @@ class PauseWriter:
                   *_charged("code.steps", self.const(c.where))]
         return self.enter(lines, "_Frame(ci, 0, [None] * code.nlocals, fr.me, c)", nxt, fallback, head)
 
-    def emit(self, c: ir.Emit, nxt: int, fallback: Fn, head: str) -> Fn:
+    def i_Emit(self, c: ir.Emit, nxt: int, fallback: Fn, head: str) -> Fn:
         """'emit EVENT(ARGS)' (``InteractionChecker.s_Emit``): a frame for each live card's
         handler, in the order of the live zones and their cards, run first to last; a step
         for each card looked at and each handler's run."""
@@ -265,7 +267,7 @@ class PauseWriter:
                  f"L[{c.usage}] = []"]
         return self.module.instruction("pa", lines, f"return {nxt}", fallback, head)
 
-    def play_actions(self, c: ir.PlayActions, nxt: int, asking: Fn, head: str) -> Fn:
+    def i_PlayActions(self, c: ir.PlayActions, nxt: int, asking: Fn, head: str) -> Fn:
         """'play actions GROUP until COND' (``InteractionChecker.s_PlayActions``): the action
         chosen is run (pushed when it may pause; else in place, in its reused frame, and the
         next menu follows at once), then the end test, the group's generated menu called by
