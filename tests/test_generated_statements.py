@@ -270,3 +270,32 @@ def test_a_case_fails_when_its_instruction_is_written_wrong(tmp_path, monkeypatc
     except (RuleError, TypeError, IndexError):
         differ = True
     assert differ
+
+
+PAUSING_ERRORS = {      # the statements, and the part of them the error is told at
+    "choose: its where-clause fails": (['choose t from stock where t.points / (round - round) > 0 "x"'], "t.points / ("),
+    "choose up to: its count fails": (['choose up to 2 / (round - round) ts from stock "x"'], "2 / ("),
+    "choose: a chooser who is no player": (['choose t from stock by first(q in players where q == me and q != me) "x"'],
+                                           "first("),
+    "choose one: a condition fails": (['choose one "x":', '    "a" if 1 / (round - round) > 0:', "        gain 1 coins"],
+                                      "1 / ("),
+    "call: an argument fails": (["call take(3 / (round - round))"], "3 / ("),
+    "emit: an argument fails": (["emit scored(me, 1 / (round - round))"], "1 / ("),
+    "play actions: its end test fails": (["play actions turn until 1 / (round - round) > 0"], "1 / ("),
+}
+
+
+@pytest.mark.parametrize("lines, needle", list(PAUSING_ERRORS.values()), ids=list(PAUSING_ERRORS))
+def test_a_generated_instruction_fails_as_its_closure_fails(tmp_path, lines, needle):
+    seen = []
+    for generate in (True, False):
+        g = _asking(tmp_path, lines, generate)
+        with pytest.raises(RuleError) as info:
+            _played(g, 2, 0)
+        err = info.value
+        seen.append((err.message, Path(err.span.file).name, err.span.line, err.span.col))
+    assert seen[0] == seen[1]
+    first = next(i for i, text in enumerate((ASKING / "game.yaml").read_text(encoding="utf-8").splitlines(), 1)
+                 if text == ROUND_END.rstrip("\n"))      # the first line added takes its place
+    k = next(k for k, text in enumerate(lines) if needle in text)
+    assert seen[0][1:] == ("game.yaml", first + k, 12 + lines[k].index(needle) + 1)     # the failing part, indented 12
