@@ -105,7 +105,7 @@ class CallChecker:
                            f"(a function's body is copied wherever it is used, and '{fdef.name}' is used too often)",
                            "use fewer functions inside one another, or a 'let' for a value used many times")
             raise _TooMuch(err.message, err.span, err.hint)
-        args = self.c.interaction.call_args(unit, n.pos, f"function '{fdef.name}'", fdef.params, n.args)
+        args = [e.fn for e in self.c.interaction.call_args(unit, n.pos, f"function '{fdef.name}'", fdef.params, n.args)]
         inner = Unit(unit.code, fdef.body.origin, _Scope(), unit.me_bound)
         pairs_list = []
         for p, node, arg in zip(fdef.params, n.args, args):

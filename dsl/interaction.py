@@ -13,7 +13,7 @@ from . import ast as A
 from . import ir
 from .steps import Where, charge, out_of_steps
 from .types import CALL, RULE_FAULTS, SKIP, STOP, SUSPEND, Fn, Unit, _Scope, _jump, _me, call_direct, named_error, used_once_more
-from .typesys import INT, List, Zone, card_kind, compatible
+from .typesys import BOOL, INT, PLAYER, List, Type, Zone, card_kind, compatible
 
 if TYPE_CHECKING:
     from .compiler import Compiler
@@ -51,6 +51,11 @@ ACTION_KIND = "action"
 CHOOSE_KIND = "choose"       # and of every one-pick choice
 
 
+def picks_prompt(prompt: str, picked: int) -> str:
+    """The prompt of one more pick of 'choose up to': how many are chosen so far."""
+    return f"{prompt} ({picked} chosen)"
+
+
 def no_such_chooser(st, who) -> RuleError:
     """The error of a choice put to someone who is not a player of this game (a fault of
     the value the rule gave as the chooser: ``meeple.dsl.faults`` names that expression)."""
@@ -68,6 +73,11 @@ class InteractionChecker:
     def chooser(self, unit: Unit, node: Optional[A.Node]) -> Fn:
         return self.c.exprs.player_expr(unit, node) if node is not None else _me
 
+    @staticmethod
+    def checked(node: Optional[A.Node], t: Type, fn: Optional[Fn]) -> Optional[ir.Expr]:
+        """An expression of a statement as checked, for the generator (None when absent)."""
+        return ir.Expr(node, t, fn) if node is not None else None
+
     def s_Choose(self, unit, s):
         src, st_ = self.c.expr(unit, s.source)
         if not st_.is_collection:
@@ -79,6 +89,7 @@ class InteractionChecker:
         acc = unit.new_slot(List(et)) if s.up_to is not None else -1
         cond = None
         tested = 0            # steps folded into the where-clause's test of each item
+        fresh: tuple = ()     # the slots of the where-clause's cached parts
         if s.cond is not None:
             inner = Unit(unit.code, unit.origin, _Scope(unit.scope), unit.me_bound)
             inner.bind(inner.scope, s.var, slot, et)
@@ -88,6 +99,7 @@ class InteractionChecker:
             with self.c.steps.apart() as each:
                 cond = self.c.truth(inner, s.cond)
             tested = each.steps
+            fresh = inner.hoist.places() if inner.hoist else ()
         # the options are walked when a where-clause tests them, or the picks so far are left
         # out ('choose up to'): folded, or charged as the walk starts (``fold``)
         factor, where = self.c.steps.walk(unit, s, self.c.steps.bound(s.source, st_), tested) if cond is not None or s.up_to is not None \
@@ -104,6 +116,11 @@ class InteractionChecker:
 
         options = _options(source, cond, factor, where, slot)
         decision = _decider(shown, ncv, described)
+        checked = self.checked
+        asked = ir.Choose(ir.Expr(s.source, st_, src), isinstance(st_, Zone), checked(s.cond, BOOL, cond), fresh, factor,
+                          where, checked(s.chooser, PLAYER, who), slot, acc, checked(s.up_to, INT, up_to),
+                          checked(s.at_least, INT, at_least), optional, prompt, described, tuple(shown or ()))
+        head = gen.head(self.c, unit, s.pos) if gen is not None else ""
 
         if up_to is None:
             def make(nxt):
@@ -124,13 +141,13 @@ class InteractionChecker:
                         opts.append(SKIP)
                     return decision(st, who(st, fr), prompt, opts, CHOOSE_KIND)
                 asking = pausing(resume, offer)
-                made = None
-                if gen is not None and cond is None:      # a where-clause keeps the compiler's instruction
-                    made = gen.choose(src, isinstance(st_, Zone), who if s.chooser is not None else None, slot, optional,
-                                      decision if shown else None, described, prompt, nxt, asking)
-                return made if made is not None else asking
+                return gen.pausing.i_Choose(asked, nxt, asking, head) if gen is not None else asking
         else:
-            make = _many_picks(slot, acc, options, decision, who, prompt, up_to, at_least)
+            many = _many_picks(slot, acc, options, decision, who, prompt, up_to, at_least)
+
+            def make(nxt):
+                asking = many(nxt)
+                return gen.pausing.i_Choose(asked, nxt, asking, head) if gen is not None else asking
         self.c.emit(unit, s.pos, make)
 
     def s_Roll(self, unit, s):
@@ -156,6 +173,7 @@ class InteractionChecker:
     def s_ChooseOne(self, unit, s):
         who = self.chooser(unit, s.chooser)
         conds = [self.c.truth(unit, o.cond) if o.cond is not None else None for o in s.options]
+        gen = self.c.writer()
         head = self.c.placeholder(unit, s.pos)
         jumps = []
         starts = []
@@ -181,9 +199,15 @@ class InteractionChecker:
             if optional:
                 opts.append(SKIP)
             return Decision(who(st, fr), prompt, None, "choose_one", None, opts, described)
-        self.c.patch(unit, head, pausing(resume, offer))
+        asking = pausing(resume, offer)
+        if gen is not None:
+            asked = ir.ChooseOne(self.checked(s.chooser, PLAYER, who), tuple(self.checked(o.cond, BOOL, f) for o, f in zip(s.options, conds)),
+                                 tuple(starts), end, optional, prompt, described)
+            asking = gen.pausing.i_ChooseOne(asked, asking, gen.head(self.c, unit, s.pos))
+        self.c.patch(unit, head, asking)
 
-    def call_args(self, unit: Unit, pos: A.Pos, what: str, params: tuple, args: tuple) -> list[Fn]:
+    def call_args(self, unit: Unit, pos: A.Pos, what: str, params: tuple, args: tuple) -> tuple[ir.Expr, ...]:
+        """The arguments of a call, each checked against its parameter's type."""
         if len(args) != len(params):
             takes = f"takes {len(params)} argument(s) ({', '.join(p.name for p in params)})" if params else "takes no arguments"
             raise self.c.err(unit, pos, f"{what} {takes}, given {len(args)}")
@@ -193,18 +217,21 @@ class InteractionChecker:
             want = self.g.type_of(p.type)
             if not compatible(t, want):
                 raise self.c.err(unit, a.pos, f"{what}: '{p.name}' must be {want.describe()}, found {t.describe()}")
-            fns.append(fn)
-        return fns
+            fns.append(ir.Expr(a, t, fn))
+        return tuple(fns)
 
     def s_CallProc(self, unit, s):
         g = self.g
         if s.name not in g.proc_defs:
             raise self.c.err(unit, s.pos, f"unknown procedure '{s.name}'", suggest(s.name, list(g.proc_defs)))
         pdef = g.proc_defs[s.name]
-        args = self.call_args(unit, s.pos, f"procedure '{s.name}'", pdef.params, s.args)
+        checked = self.call_args(unit, s.pos, f"procedure '{s.name}'", pdef.params, s.args)
+        args = [e.fn for e in checked]
         name = s.name
 
         where = Where(unit.origin, s.pos)
+        gen = self.c.writer()
+        call = ir.Call(name, checked, where)
 
         def make(nxt):
             def op(st, fr):
@@ -224,7 +251,7 @@ class InteractionChecker:
                 fr.pc = nxt
                 st.frames.append(Frame(code_index, 0, loc, fr.me, fr.this))
                 return CALL
-            return op
+            return gen.pausing.i_CallProc(call, nxt, op, gen.head(self.c, unit, s.pos)) if gen is not None else op
         self.c.emit(unit, s.pos, make)
 
     def s_DoHook(self, unit, s):
@@ -237,6 +264,8 @@ class InteractionChecker:
         hook = s.hook
 
         where = Where(unit.origin, s.pos)
+        gen = self.c.writer()
+        done = ir.Hook(ir.Expr(s.card, t, card), hook, where)
 
         def make(nxt):
             def op(st, fr):
@@ -255,7 +284,7 @@ class InteractionChecker:
                 fr.pc = nxt
                 st.frames.append(Frame(code_index, 0, [None] * code.nlocals, fr.me, c))
                 return CALL
-            return op
+            return gen.pausing.i_DoHook(done, nxt, op, gen.head(self.c, unit, s.pos)) if gen is not None else op
         self.c.emit(unit, s.pos, make)
 
     def s_Emit(self, unit, s):
@@ -263,9 +292,12 @@ class InteractionChecker:
         if s.event not in g.event_defs:
             raise self.c.err(unit, s.pos, f"unknown event '{s.event}' (declare it under events:)", suggest(s.event, list(g.event_defs)))
         edef = g.event_defs[s.event]
-        args = self.call_args(unit, s.pos, f"event '{s.event}'", edef.params, s.args)
+        checked = self.call_args(unit, s.pos, f"event '{s.event}'", edef.params, s.args)
+        args = [e.fn for e in checked]
         event = s.event
         where = Where(unit.origin, s.pos)
+        gen = self.c.writer()
+        emitted = ir.Emit(event, checked, where)
 
         def make(nxt):
             def op(st, fr):
@@ -290,7 +322,7 @@ class InteractionChecker:
                     return nxt
                 st.frames.extend(reversed(frames))
                 return CALL
-            return op
+            return gen.pausing.i_Emit(emitted, nxt, op, gen.head(self.c, unit, s.pos)) if gen is not None else op
         self.c.emit(unit, s.pos, make)
 
     def s_PlayActions(self, unit, s):
@@ -302,6 +334,8 @@ class InteractionChecker:
         group = s.group
         gen = self.c.writer()
         where = Where(unit.origin, s.pos)
+        played = ir.PlayActions(group, ir.Expr(s.until, BOOL, until), usage, where)
+        head = gen.head(self.c, unit, s.pos) if gen is not None else ""
 
         def start(nxt):
             def op(st, fr):
@@ -313,8 +347,8 @@ class InteractionChecker:
                     raise out_of_steps(where)
                 fr.locals[usage] = []
                 return nxt
-            return op
-        init_pc = self.c.emit(unit, s.pos, start)
+            return gen.pausing.play_start(played, nxt, op, head) if gen is not None else op
+        self.c.emit(unit, s.pos, start)
 
         def make(nxt):
             def resume(st, fr, ans):
@@ -359,10 +393,8 @@ class InteractionChecker:
                 return Decision(_me(st, fr), ACTION_PROMPT, None, ACTION_KIND, fr.locals[usage],
                                 opts, game.action_describer, texts)
             asking = pausing(resume, offer)
-            made = gen.play_actions(until, usage, group, resume, nxt, asking) if gen is not None else None
-            return made if made is not None else asking
+            return gen.pausing.i_PlayActions(played, nxt, asking, head) if gen is not None else asking
         self.c.emit(unit, s.pos, make)
-        del init_pc
 
 
 def _options(source: Fn, cond: Optional[Fn], factor: int, where: Any, slot: int) -> Callable:
@@ -433,6 +465,6 @@ def _many_picks(slot: int, acc: int, options: Callable, decision: Callable, who:
                 return nxt
             if at_least is None or len(chosen) >= at_least(st, fr):
                 opts.append(SKIP)
-            return decision(st, who(st, fr), f"{prompt} ({len(chosen)} chosen)", opts, "choose_many")
+            return decision(st, who(st, fr), picks_prompt(prompt, len(chosen)), opts, "choose_many")
         return pausing(resume, offer)
     return make

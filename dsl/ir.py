@@ -33,7 +33,8 @@ from .typesys import Type
 if TYPE_CHECKING:
     from .steps import Where
 
-__all__ = ["ByNode", "Caches", "Expr", "Plans", "ForEach", "Let", "Move", "Roll", "Set", "Stmt", "StmtBuilder", "Walk", "While"]
+__all__ = ["ByNode", "Call", "Caches", "Choose", "ChooseOne", "Emit", "Expr", "Hook", "Plans", "PlayActions", "ForEach", "Let",
+           "Move", "Roll", "Set", "Stmt", "StmtBuilder", "Walk", "While"]
 
 
 # ---------------------------------------------------------------- what a statement was checked to
@@ -116,6 +117,84 @@ class Expr:
     node: A.Node
     type: Type
     fn: Any
+
+
+# ---------------------------------------------------------------- instructions that pause or run other code
+# A statement that asks a player (it pauses) or runs another unit (a new frame) is an
+# instruction of its own, not part of a run: the checker hands the generator one of these,
+# with the instruction numbers it resolved (where the rules go on).
+@dataclass(frozen=True, slots=True, eq=False)
+class Choose:
+    """``[may] choose VAR from SOURCE [where COND] [by PLAYER] [up to N [at least M]]``: the
+    source as checked (a zone is copied: the options outlive changes to it), the where-clause
+    (tested with the item in ``slot``; ``fresh``: the slots of its cached parts, emptied
+    before each walk) and how its walk is charged (``factor``, ``where``: ``StepPlanner.walk``),
+    the chooser (None: the current player), the picks so far (``acc``, 'up to'), the prompt,
+    the describer of its options and the card variables their labels read (``shown``)."""
+    source: Expr
+    zone: bool
+    cond: Optional[Expr]
+    fresh: tuple[int, ...]
+    factor: int
+    where: Optional[Where]
+    chooser: Optional[Expr]
+    slot: int
+    acc: int
+    up_to: Optional[Expr]
+    at_least: Optional[Expr]
+    optional: bool
+    prompt: str
+    describer: Any
+    shown: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ChooseOne:
+    """``[may] choose one [by PLAYER]: OPTION ...``: the chooser (None: the current player),
+    each option's condition (None: always offered), the instruction each option's body
+    starts at and the one after the last, the prompt and the describer of its labels."""
+    chooser: Optional[Expr]
+    conds: tuple[Optional[Expr], ...]
+    starts: tuple[int, ...]
+    end: int
+    optional: bool
+    prompt: str
+    describer: Any
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Call:
+    """``call NAME(ARGS)`` of a procedure that may pause (one that never does is run in place
+    inside a run): its arguments, as checked, and where its steps are charged."""
+    name: str
+    args: tuple[Expr, ...]
+    where: Where
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Hook:
+    """``do HOOK of CARD``: the card, as checked, the hook and where its steps are charged."""
+    card: Expr
+    hook: str
+    where: Where
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Emit:
+    """``emit EVENT(ARGS)``: the event, its arguments as checked, where its steps are charged."""
+    event: str
+    args: tuple[Expr, ...]
+    where: Where
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class PlayActions:
+    """``play actions GROUP until COND``: the end test as checked, the slot keeping the turn's
+    uses of each action, and where the first menu's folded walks are charged."""
+    group: str
+    until: Expr
+    usage: int
+    where: Where
 
 
 @dataclass(frozen=True, slots=True, eq=False)

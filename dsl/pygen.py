@@ -35,6 +35,7 @@ from .gen.menus import MenuWriter
 from .gen.module import Module, headline
 from .gen.names import NameWriter
 from .gen.operators import OperatorWriter
+from .gen.pausing import PauseWriter
 from .gen.statements import RunWriter
 from .gen.walks import WalkWriter
 from .types import Fn, Unit
@@ -43,19 +44,15 @@ from .typesys import Type
 __all__ = ["PyGen", "WRITERS", "WRITTEN_ELSEWHERE"]
 
 # Every kind of node of dsl/ast.py is written by a method named for it ('g_' for an
-# expression, 'w_' for a statement of a run) of one of the ``WRITERS``, or is one of these,
-# with what runs it instead. tests/test_node_kinds.py fails on a kind of node that is neither
-# (a new node must be written or say why not), and on a name here that is no kind of node.
-WRITERS = (ExprWriter, NameWriter, OperatorWriter, WalkWriter, RunWriter)
+# expression, 'w_' for a statement of a run, 'i_' for a statement that is an instruction of its
+# own: it pauses or runs other code) of one of the ``WRITERS``, or is one of these, with what
+# writes it instead. tests/test_node_kinds.py fails on a kind of node that is neither (a new node
+# must be written or say why not), and on a name here that is no kind of node.
+WRITERS = (ExprWriter, NameWriter, OperatorWriter, WalkWriter, RunWriter, PauseWriter)
 WRITTEN_ELSEWHERE = {
     "Comprehension": "written by the call that walks it (count, any, first, ...: ``aggregate``)",
     "Amount": "written by its statement (``w_Counter``)",
-    "Option": "a branch of its 'choose one', which runs as closures",
-    "Choose": "an instruction that asks a player (``choose``; with a where-clause or 'up to', the closures')",
-    "ChooseOne": "the closures' instructions (it asks a player)",
-    "DoHook": "the closures' instruction (it runs a card's hook, a unit of its own)",
-    "Emit": "the closures' instruction (it runs the handlers of an event, units of their own)",
-    "PlayActions": "an instruction that asks a player (``play_actions``) and the group's menu (``menu``)",
+    "Option": "a branch of its 'choose one' (``i_ChooseOne``): its body is laid out after the question",
 }
 
 
@@ -77,12 +74,11 @@ class PyGen:
         self.expressions = ExprWriter(self, self.module)
         self.runs = RunWriter(self, self.module)
         self.menus = MenuWriter(self, self.module)
-        self.instructions = InstructionWriter(self, self.module, self.menus.menu_names)
+        self.instructions = InstructionWriter(self, self.module)
+        self.pausing = PauseWriter(self, self.module, self.menus.menu_names)
         # the compiler's other calls, each answered by the collaborator that writes it
         self.branch = self.instructions.branch
         self.op = self.instructions.op
-        self.play_actions = self.instructions.play_actions
-        self.choose = self.instructions.choose
         self.walk_init = self.instructions.walk_init
         self.menu = self.menus.menu
         self.locate = self.module.locate
@@ -145,6 +141,10 @@ class PyGen:
         self.comp = comp
         self.module.rule = unit.code.name
         return self.runs.write(unit, run, nxt, scratch)
+
+    def head(self, comp: Any, unit: Unit, pos: A.Pos) -> str:
+        """The comment of an instruction written for the statement at ``pos`` of ``unit``."""
+        return headline(unit.code.name, comp.span(unit, pos))
 
     def finish(self) -> None:
         """Compile every generated function at once, put each in its place, and register

@@ -17,7 +17,7 @@ from .errors import MeepleError, Refusal, RuleError, suggest
 from .gen.runs import then
 from .runtime import Frame
 from .steps import Where, charge
-from .types import MAX_NUMBER, STOP, Fn, Unit, _Scope, _jump, _me, _move, bounded, order_key, too_big, zone_to_write
+from .types import MAX_NUMBER, STOP, Fn, KindCheck, Unit, _Scope, _jump, _me, _move, bounded, order_key, too_big, zone_to_write
 from .typesys import ANY, INT, PLAYER, AnyT, Card, List, Type, Zone, card_kind, compatible
 
 if TYPE_CHECKING:
@@ -204,14 +204,7 @@ class StatementChecker:
         if holds is None:
             return None
         g = self.g
-        kinds = [g.card_defs[d].kind for d in g.card_def_index]
-        ids = g.card_def_ids
-
-        def check(cards: list) -> None:
-            for c in cards:
-                if kinds[c] != holds:
-                    raise RuleError(f"card {ids[c]} is a {kinds[c]} card: it cannot go into a zone of {holds} cards")
-        return check
+        return KindCheck([g.card_defs[d].kind for d in g.card_def_index], g.card_def_ids, holds)
 
     def s_Move(self, unit, s):
         what, kind, factor, where = self.cards_of(unit, s.what)
@@ -345,8 +338,10 @@ class StatementChecker:
         made = gen.walk_init(src, isinstance(st_, Zone), cond, order, var_slot, items_slot, idx_slot, init,
                              tuple(plan), where) if gen else None
         self.c.patch(unit, start, made(start + 1) if made is not None else then(init, start + 1))
-
-        self.c.patch(unit, head, _walk_step(idx_slot, items_slot, var_slot, head, end))
+        step = _walk_step(idx_slot, items_slot, var_slot, head, end)
+        if gen is not None:
+            step = gen.instructions.walk_step(items_slot, idx_slot, var_slot, head, end, step, gen.head(self.c, unit, s.pos))
+        self.c.patch(unit, head, step)
 
     def s_Repeat(self, unit, s):
         count = self.c.exprs.number(unit, s.count)
@@ -368,7 +363,6 @@ class StatementChecker:
         end = self.c.here(unit)
         plan[0] = self.c.steps.fold(max(0, s.count.value) if isinstance(s.count, A.Int) else None, body.steps + self.c.steps.written(s.body))
         self.c.note(ir.Walk(plan[0], where))
-        self.c.patch(unit, start, then(init, start + 1))
 
         def loop(st, fr):
             left = fr.locals[slot]
@@ -376,7 +370,14 @@ class StatementChecker:
                 return end
             fr.locals[slot] = left - 1
             return head + 1
-        self.c.patch(unit, head, loop)
+        gen = self.c.writer()
+        if gen is None:
+            self.c.patch(unit, start, then(init, start + 1))
+            self.c.patch(unit, head, loop)
+            return
+        comment = gen.head(self.c, unit, s.pos)
+        self.c.patch(unit, start, gen.instructions.repeat_start(count, slot, plan[0], where, start + 1, then(init, start + 1), comment))
+        self.c.patch(unit, head, gen.instructions.repeat_step(slot, head, end, loop, comment))
 
     def s_While(self, unit, s):
         with self.c.steps.apart() as each:          # a test and a round, charged together at each test

@@ -299,6 +299,23 @@ def card_zone_of(vocab, zi: int, name: str) -> Callable[[int], int]:
     return zone_of
 
 
+class KindCheck:
+    """For a move the checker cannot type: the test that each card moved is of the kind the
+    zone holds (a zone holds its kind only, which bounds every walk of it). Data, shared by
+    both back ends: the kind of each card, their ids (for the message) and the kind held."""
+
+    __slots__ = ("kinds", "ids", "holds")
+
+    def __init__(self, kinds: list, ids: list, holds: str):
+        self.kinds, self.ids, self.holds = kinds, ids, holds
+
+    def __call__(self, cards: list) -> None:
+        kinds, holds = self.kinds, self.holds
+        for c in cards:
+            if kinds[c] != holds:
+                raise RuleError(f"card {self.ids[c]} is a {kinds[c]} card: it cannot go into a zone of {holds} cards")
+
+
 def _jump(target: int) -> Callable:
     op = lambda st, fr: target      # noqa: E731
     op.jump_to = target             # type: ignore[attr-defined]  # what ``thread_jumps`` looks for

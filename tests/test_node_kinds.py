@@ -1,6 +1,7 @@
 """Every kind of node of the effect language (dsl/ast.py) is known to each table that
 must know it: the phrase table (dsl/phrases.py: rules text) and the Python generator
-(dsl/pygen.py: a method of one of its ``WRITERS`` writing it, or ``WRITTEN_ELSEWHERE``
+(dsl/pygen.py: a method of one of its ``WRITERS`` writing it, 'g_' an expression, 'w_' a
+statement of a run, 'i_' a statement that is an instruction of its own, or ``WRITTEN_ELSEWHERE``
 saying what runs it).
 A node added to the language and forgotten in one of them fails here, by name."""
 import inspect
@@ -22,11 +23,12 @@ def unphrased(kinds: list[str]) -> list[str]:
 
 
 def unwritten(kinds: list[str]) -> list[str]:
-    """The kinds no writer of dsl/pygen.py writes ('g_' or 'w_' method) and WRITTEN_ELSEWHERE does not list."""
+    """The kinds no writer of dsl/pygen.py writes ('g_', 'w_' or 'i_' method) and WRITTEN_ELSEWHERE does not list."""
     return [k for k in kinds
-            if not any(hasattr(w, "g_" + k) or hasattr(w, "w_" + k) for w in WRITERS) and k not in WRITTEN_ELSEWHERE]
+            if not any(hasattr(w, p + k) for w in WRITERS for p in PREFIXES) and k not in WRITTEN_ELSEWHERE]
 
 
+PREFIXES = ("g_", "w_", "i_")
 KINDS = node_kinds(vars(A))
 TABLES = [("phrases", unphrased), ("pygen", unwritten)]
 
@@ -53,7 +55,7 @@ def test_a_new_kind_of_node_is_named_as_missing_from_each_table():
 def test_the_generator_names_only_kinds_of_node():
     """Its methods and its table name kinds that exist (none left behind by a renamed node),
     and no kind is both written and said to be written elsewhere."""
-    methods = {name[2:] for w in WRITERS for name in vars(w) if name.startswith(("g_", "w_"))}
+    methods = {name[2:] for w in WRITERS for name in vars(w) if name.startswith(PREFIXES)}
     assert sorted(methods - set(KINDS)) == []
     assert sorted(set(WRITTEN_ELSEWHERE) - set(KINDS)) == []
     assert sorted(methods & set(WRITTEN_ELSEWHERE)) == []

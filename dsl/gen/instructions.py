@@ -1,49 +1,36 @@
-"""The instructions that ask a player, branch or start a walk, generated.
+"""The instructions of control flow around statements that pause, generated.
 
-Each is one function doing what the compiler's instruction (a closure calling closures)
-does: a branch with its test written in (``branch``), 'play actions' with its end test,
-the group's menu and the decision in one (``play_actions``), a one-pick 'choose' with its
-options, chooser and decision (``choose``), the start of a 'for each' whose body pauses
-(``walk_init``). Each returns None when a part it needs was not generated, and the
-compiler keeps its own instruction; the compiler's instruction also stands in for the
-generated one if the module cannot be compiled.
+A loop or an 'if' whose body pauses (or runs other code) cannot be one Python function: it
+is laid out as instructions with jumps (instruction numbers), as the closures lay it out,
+and each of its instructions is generated here: a branch with its test written in
+(``branch``), the start of a 'for each' (``walk_init``) and its next item (``walk_step``),
+the start of a 'repeat' and its next round (``repeat_start``, ``repeat_step``), and an
+instruction of generated lines (``op``: entering and leaving 'as'). A branch or a walk's start
+returns None when a part it needs was not generated, and the compiler keeps its own
+instruction; the compiler's instruction also stands in for the generated one if the module
+cannot be compiled. (The statements that pause are ``meeple.dsl.gen.pausing``'s.)
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from ..interaction import ACTION_KIND, ACTION_PROMPT, CHOOSE_KIND
 from ..steps import Where, counted_branch
-from ..types import SKIP, STOP, SUSPEND, Fn, _branch, order_key
+from ..types import Fn, _branch, order_key
 from .module import Module, charge_lines
 from .runs import then
 
 if TYPE_CHECKING:
     from ..pygen import PyGen
 
-# the start of a generated question: an answer, if there is one, is taken (once)
-_ANSWERED = ["ans = st.answer",
-             "if ans is not _NO_ANSWER:",
-             "    st.answer = _NO_ANSWER"]
-
-
-def _current_chooser(name: str) -> list[str]:
-    """Lines putting the frame's player in ``name``, refused as the closures refuse it
-    (no current player, or not one of this game's)."""
-    return [f"{name} = fr.me",
-            f"if {name} is None or not 0 <= {name} < st.players:",
-            "    raise _no_chooser(st, _me(st, fr))"]
-
 
 class InstructionWriter:
     """Writes the generated instructions the compiler asks for (through ``PyGen``)."""
 
-    def __init__(self, shared: "PyGen", module: Module, menu_names: dict[str, str]):
+    def __init__(self, shared: "PyGen", module: Module):
         self.module = module
         self.src_of = shared.src_of           # generated function -> (setup lines, expression), to inline it
         self.where_of = shared.where_of       # generated function -> its comment
         self.inlined = shared.inlined         # generated functions written into another
-        self.menu_names = menu_names          # action group -> the made name its menu is called by
         self.const, self.fresh, self.instruction = module.const, module.fresh, module.instruction
 
     def branch(self, cond: Fn, yes: int, no: int, counted: Optional[tuple] = None) -> Optional[Fn]:
@@ -66,76 +53,6 @@ class InstructionWriter:
         ``action(st, fr)`` is what runs instead if the module cannot be compiled;
         ``head``: its comment."""
         return lambda nxt: self.instruction("s", body, f"return {nxt}", then(action, nxt), head)
-
-    def play_actions(self, until: Fn, usage: int, group: str, resume: Callable, nxt: int,
-                     asking: Fn) -> Optional[Fn]:
-        """The instruction of 'play actions GROUP until COND', generated: the answer
-        taken by the compiler's ``resume``, then the end test written in, the group's
-        generated menu called by name and the decision posed, in one function
-        (``pausing``'s op, its offer, the test's and the chooser's calls, as one).
-        None when the end test is not generated. ``asking`` (the compiler's
-        instruction) runs instead if the module cannot be compiled."""
-        found = self.src_of.get(until)
-        if found is None:
-            return None
-        self.inlined.add(until)       # only the closure standing in for this instruction holds it
-        menu = self.menu_names.get(group)
-        if menu is None:
-            menu = self.menu_names[group] = self.fresh("k")     # bound to the group's menu by ``menu``
-        lines = [*_ANSWERED,
-                 f"    to = {self.const(resume)}(st, fr, ans)",
-                 "    if to is not None:",
-                 "        return to",
-                 *found[0],
-                 f"if {found[1]}:",
-                 f"    return {nxt}",
-                 f"used = L[{usage}]",
-                 f"opts, texts = {menu}(st, fr, used)",
-                 "if not opts:",
-                 f"    return {nxt}",
-                 *_current_chooser("me"),
-                 f"st.pending = _Decision(me, {self.const(ACTION_PROMPT)}, None, {self.const(ACTION_KIND)}, used, opts, "
-                 "st.game.action_describer, texts)"]
-        return self.instruction("pa", lines, f"return {SUSPEND}", asking, self.where_of.get(until, ""))
-
-    def choose(self, source: Fn, zone: bool, who: Optional[Fn], slot: int, optional: bool, decision: Optional[Callable],
-               describer: Any, prompt: str, nxt: int, asking: Fn) -> Optional[Fn]:
-        """The instruction of 'choose X from SOURCE [by PLAYER]' (one pick, no where-clause),
-        generated: the answer taken, else the options (a zone or list copied once), the
-        chooser and the decision written in one function. ``decision(st, who, prompt,
-        values, kind)`` makes the decision when its labels read the state (else it is
-        made in place); ``who`` is None for the current player. None when the source or
-        the chooser is not generated; ``asking`` runs instead if the module cannot be compiled."""
-        found = self.src_of.get(source)
-        chooser = self.src_of.get(who) if who is not None else None
-        if found is None or (who is not None and chooser is None):
-            return None
-        self.inlined.update((source, who) if who is not None else (source,))     # held by ``asking`` only
-        skip = self.const(SKIP)
-        lines = [*_ANSWERED,
-                 f"    if ans == {skip}:",            # 'may choose' declined: the effect ends
-                 f"        return {STOP}",
-                 f"    L[{slot}] = ans",
-                 f"    return {nxt}",
-                 *found[0],
-                 f"opts = st.zones[{found[1]}][:]" if zone else f"opts = list({found[1]})",
-                 "if not opts:"]           # nothing to choose: 'may' ends the effect, a plain choose goes on with none
-        lines += [f"    return {STOP}"] if optional else [f"    L[{slot}] = None", f"    return {nxt}"]
-        if optional:
-            lines.append(f"opts.append({skip})")
-        if chooser is not None:
-            lines += [*chooser[0], f"who = {chooser[1]}",
-                      "if who.__class__ is not int or not 0 <= who < st.players:",
-                      "    raise _no_chooser(st, who)"]
-        else:
-            lines += _current_chooser("who")
-        kind = self.const(CHOOSE_KIND)
-        if decision is not None:
-            lines.append(f"st.pending = {self.const(decision)}(st, who, {self.const(prompt)}, opts, {kind})")
-        else:
-            lines.append(f"st.pending = _Decision(who, {self.const(prompt)}, None, {kind}, None, opts, "
-                         f"{self.const(describer)}, None)")
-        return self.instruction("q", lines, f"return {SUSPEND}", asking, self.where_of.get(source, ""))
 
     def walk_init(self, source: Fn, zone: bool, cond: Optional[Fn], order: Optional[Fn], var: int, items: int,
                   idx: int, closure: Fn, plan: tuple, where: Where) -> Optional[Callable[[int], Fn]]:
@@ -185,3 +102,42 @@ class InstructionWriter:
             lines.append(f"L[{idx}] = 0")
             return self.instruction("w", lines, f"return {nxt}", then(closure, nxt), self.where_of.get(source, ""))
         return make
+
+    def walk_step(self, items: int, idx: int, var: int, head: int, end: int, closure: Fn, comment: str) -> Fn:
+        """The head of a 'for each' walked by instructions (``meeple.dsl.statements._walk_step``):
+        the next item into its variable and on into the body, or, past the last, the items
+        let go and on to ``end``."""
+        lines = [f"i = L[{idx}]",
+                 f"items = L[{items}]",
+                 "if i >= len(items):",
+                 f"    L[{items}] = None",
+                 f"    return {end}",
+                 f"L[{var}] = items[i]",
+                 f"L[{idx}] = i + 1"]
+        return self.instruction("w", lines, f"return {head + 1}", closure, comment)
+
+    def repeat_start(self, count: Fn, slot: int, factor: int, where: Where, nxt: int, closure: Fn, comment: str) -> Fn:
+        """The start of a 'repeat' whose body pauses: its rounds counted into ``slot``, every
+        round charged as the loop starts (``factor`` a round; 0: folded)."""
+        lines: list[str] = []
+        found = self.src_of.get(count)
+        if found is None:
+            n = f"{self.const(count)}(st, fr)"
+        else:
+            self.inlined.add(count)         # only the closure standing in for this instruction holds it
+            lines += found[0]
+            n = found[1]
+        lines.append(f"n = {n}")
+        if factor:
+            lines += ["if n > 0:", *["    " + line for line in charge_lines("n" if factor == 1 else f"n * {factor}", self.const(where))]]
+        lines.append(f"L[{slot}] = n")
+        return self.instruction("r", lines, f"return {nxt}", closure, comment)
+
+    def repeat_step(self, slot: int, head: int, end: int, closure: Fn, comment: str) -> Fn:
+        """The head of a 'repeat' whose body pauses: one round fewer, on into the body, or,
+        with none left, on to ``end``."""
+        lines = [f"left = L[{slot}]",
+                 "if left <= 0:",
+                 f"    return {end}",
+                 f"L[{slot}] = left - 1"]
+        return self.instruction("r", lines, f"return {head + 1}", closure, comment)

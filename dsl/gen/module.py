@@ -27,11 +27,11 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
 
 from ..errors import MeepleError, Refusal, RuleError
-from ..interaction import no_such_chooser
-from ..runtime import NO_ANSWER, Decision
-from ..steps import counted, out_of_steps
-from ..types import (RULE_FAULTS, UNSET, Fn, _me, _move, divide, join, named_error, number_range, overflow, own_zone,
-                     remainder, uses, zone_to_write)
+from ..interaction import no_such_chooser, picks_prompt
+from ..runtime import NO_ANSWER, Decision, Frame
+from ..steps import charge, counted, out_of_steps
+from ..types import (RULE_FAULTS, UNSET, Fn, _me, _move, call_direct, divide, join, named_error, number_range, overflow,
+                     own_zone, remainder, used_once_more, uses, zone_to_write)
 
 
 def charge_lines(n: str, where: str) -> list[str]:
@@ -44,6 +44,10 @@ def charge_lines(n: str, where: str) -> list[str]:
 
 def _negative(verb: str, n: int, name: str) -> RuleError:
     return RuleError(f"cannot {verb} a negative amount ({n} {name})")
+
+
+def _short(payer: int, n: int, name: str, have: int) -> RuleError:
+    return RuleError(f"P{payer + 1} cannot pay {n} {name} (has {have})")
 
 
 def generated_file(pack: str) -> str:
@@ -136,9 +140,11 @@ _BUILTINS = {"len": len, "map": map, "list": list, "int": int, "str": str, "abs"
              "True": True, "False": False, "None": None}
 
 _RUNTIME = {"_U": UNSET, "_me": _me, "_cache": _cache, "_div": divide, "_mod": remainder, "_range": number_range,
-            "_move": _move, "_own": own_zone, "_wz": zone_to_write, "_spent": out_of_steps, "_negative": _negative, "_Refusal": Refusal, "_uses": uses,
+            "_move": _move, "_own": own_zone, "_wz": zone_to_write, "_spent": out_of_steps, "_negative": _negative, "_short": _short, "_Refusal": Refusal, "_uses": uses,
             "_join": join, "_counted": counted, "_big": overflow, "_ME": MeepleError, "_RF": RULE_FAULTS,
-            "_named": named_error, "_NO_ANSWER": NO_ANSWER, "_Decision": Decision, "_no_chooser": no_such_chooser}
+            "_named": named_error, "_NO_ANSWER": NO_ANSWER, "_Decision": Decision, "_no_chooser": no_such_chooser,
+            "_Frame": Frame, "_call_direct": call_direct, "_charge": charge, "_used_once_more": used_once_more,
+            "_picks_prompt": picks_prompt}
 
 
 class Module:

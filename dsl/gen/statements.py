@@ -17,7 +17,7 @@ from .. import ast as A
 from .. import ir
 from ..runtime import Frame
 from ..steps import Where
-from ..types import MAX_NUMBER, STOP, Fn, Unit
+from ..types import MAX_NUMBER, STOP, Fn, Unit, order_key
 from ..typesys import INT, AnyT, Card, List, Zone
 from .module import Module, headline
 from .runs import interpret
@@ -68,15 +68,17 @@ class RunWriter:
         spans = [(first + k, span) for k, (_, _, span) in enumerate(w.lines)]
         return self.module.define(name, source, w.fallback, spans, headline(self.module.rule, w.span(run[0].node)))
 
-    def expr_src(self, w: "_Writer", r: ir.Stmt, node: A.Node, depth: int, span: Any) -> str:
+    def expr_src(self, w: "_Writer", r: ir.Stmt, node: A.Node, depth: int, span: Any, keep: bool = False) -> str:
         """An expression of the statement ``r`` being written, with its setup lines: written
-        into the run, so its own generated function is left out of the module (``finish``);
-        one the generator did not write is a call of its closure."""
+        into the run, so its own generated function is left out of the module (``finish``)
+        unless ``keep`` (something else calls it); one the generator did not write is a call
+        of its closure."""
         fn = r.expr(node).fn
         found = self.shared.src_of.get(fn)
         if found is None:
             return f"{self.const(fn)}(st, fr)"
-        self.shared.inlined.add(fn)
+        if not keep:
+            self.shared.inlined.add(fn)
         for line in found[0]:
             w.line(depth, line, span)
         return found[1]
@@ -147,7 +149,7 @@ class RunWriter:
     def w_Counter(self, w, r, depth, span):
         s = r.node
         if s.verb not in ("gain", "lose", "give"):
-            return False
+            return self.paid(w, r, depth, span)
         g = self.g
         k = g.res_index[s.resource]
         p, i, x = self.fresh("p"), self.fresh("i"), self.fresh("x")
@@ -167,6 +169,46 @@ class RunWriter:
             w.line(depth, f"if {x} > {MAX_NUMBER}:", span)
             w.line(depth + 1, f"_big({x})", span)
         w.line(depth, f"st.res[{i}] = {x}", span)
+        return True
+
+    def paid(self, w, r, depth, span) -> bool:
+        """'pay', 'pay N to P', 'take N from P', as the closure does them: the payer's whole
+        amount when none is given; never negative; a payer kept at its minimum cannot pay
+        (a taker takes what is there above it); the receiver's amount kept in its bounds."""
+        s = r.node
+        g = self.g
+        k, verb = g.res_index[s.resource], s.verb
+        lo = g.res_min[k]
+        me, src, dst, i, have, x = (self.fresh(p) for p in ("p", "p", "p", "i", "x", "x"))
+        w.line(depth, f"{me} = {self.me_src()}", span)
+        other = self.expr_src(w, r, s.other, depth, span) if verb != "pay" else None
+        payer, taker = (other, me) if verb == "take" else (me, other)
+        w.line(depth, f"{src} = {payer}", span)
+        if taker is not None:
+            w.line(depth, f"{dst} = {taker}", span)
+        w.line(depth, f"{i} = {src} * {g.nres} + {k}", span)
+        w.line(depth, f"{have} = st.res[{i}]", span)
+        amount = have if s.amount.expr is None else self.expr_src(w, r, s.amount.expr, depth, span)
+        w.line(depth, f"{x} = {amount}", span)
+        w.line(depth, f"if {x} < 0:", span)
+        w.line(depth + 1, f"raise _negative({self.const(verb.replace('_to', ''))}, {x}, {self.const(s.resource)})", span)
+        if lo is not None and verb == "take":
+            w.line(depth, f"{x} = min({x}, {have} - {self.const(lo)})", span)
+        elif lo is not None:
+            w.line(depth, f"if {have} - {x} < {self.const(lo)}:", span)
+            w.line(depth + 1, f"raise _short({src}, {x}, {self.const(s.resource)}, {have})", span)
+        w.line(depth, f"if {have} - {x} < {-MAX_NUMBER}:", span)      # a resource without a minimum: MAX_NUMBER bounds it
+        w.line(depth + 1, f"_big({have} - {x})", span)
+        w.line(depth, f"st.res[{i}] = {have} - {x}", span)
+        if taker is None:
+            return True
+        j, y = self.fresh("i"), self.fresh("x")
+        w.line(depth, f"{j} = {dst} * {g.nres} + {k}", span)
+        w.line(depth, f"{y} = st.res[{j}] + {x}", span)
+        self.clamp(w, y, k, depth, span)
+        w.line(depth, f"if not {-MAX_NUMBER} <= {y} <= {MAX_NUMBER}:", span)
+        w.line(depth + 1, f"_big({y})", span)
+        w.line(depth, f"st.res[{j}] = {y}", span)
         return True
 
     def w_Move(self, w, r, depth, span):
@@ -243,8 +285,8 @@ class RunWriter:
         f = r.facts
         items, var, idx, zone, plan, where = f.items, f.var, f.idx, f.zone, f.plan, f.where
         v = self.fresh("v")
-        if s.order is not None:      # sorted walks keep their closure (a stable sort with none last), which charges
-            w.line(depth, f"{self.const(r.closure)}(st, fr)", span)
+        if s.order is not None:      # a sorted walk: every test, then every key (each charged first), then a stable sort
+            self.sorted_walk(w, r, depth, span, v)
         else:                        # the walk's items, as the closure takes them: a zone is copied first
             src = self.expr_src(w, r, s.source, depth, span)
             seq = f"st.zones[{src}][:]" if zone else src
@@ -267,6 +309,36 @@ class RunWriter:
         self.body(w, r.block(s.body), depth + 1, span)
         w.line(depth, f"L[{items}] = None", span)
         return True
+
+    def sorted_walk(self, w, r, depth: int, span, v: str) -> None:
+        """The items of a 'for each ... by ORDER' kept by its condition and sorted by its order
+        (none last, ties in place: ``order_key``), charged as the closure charges them
+        (``meeple.dsl.statements._walk_start``); the order's own function is kept (a re-deal of
+        hidden cards sorts a paused walk's items again with it: ``Code.ordered_walks``)."""
+        s, f = r.node, r.facts
+        src = self.expr_src(w, r, s.source, depth, span)
+        walked = self.fresh("x")
+        w.line(depth, f"{walked} = st.zones[{src}]" if f.zone else f"{walked} = {src}", span)     # only read
+        if s.cond is not None:
+            kept = self.fresh("x")
+            self.charge(w, depth, f"len({walked})", f.plan[0], f.where, span)
+            w.line(depth, f"{kept} = []", span)
+            w.line(depth, f"for {v} in {walked}:", span)
+            w.line(depth + 1, f"L[{f.var}] = {v}", span)
+            w.line(depth + 1, f"if {self.expr_src(w, r, s.cond, depth + 1, span)}:", span)
+            w.line(depth + 2, f"{kept}.append({v})", span)
+            walked = kept
+        keyed, t = self.fresh("x"), self.fresh("t")
+        self.charge(w, depth, f"len({walked})", f.plan[1], f.where, span)
+        w.line(depth, f"{keyed} = []", span)
+        w.line(depth, f"for {v} in {walked}:", span)
+        w.line(depth + 1, f"L[{f.var}] = {v}", span)
+        key = self.expr_src(w, r, s.order, depth + 1, span, keep=True)
+        w.line(depth + 1, f"{keyed}.append(({key}, len({keyed}), {v}))", span)
+        w.line(depth, f"{keyed}.sort(key={self.const(order_key)})", span)
+        w.line(depth, f"L[{f.items}] = [{t}[2] for {t} in {keyed}]", span)
+        self.charge(w, depth, f"len(L[{f.items}])", f.plan[2], f.where, span)
+        w.line(depth, f"L[{f.idx}] = 0", span)
 
     def w_Shuffle(self, w, r, depth, span):
         s = r.node
