@@ -250,10 +250,10 @@ def _copy(tmp_path, pack: str = "citadels") -> Path:
      "game.yaml:{line}:12: error: view: player: 'glod' is not a resource, a player variable or a per-player zone; did you mean 'gold'?"),
     ("  count: [deck]", "  count: [drawn]",
      "game.yaml:{line}:11: error: view: count: 'drawn' is not a zone listed in view: board or view: player"),
-    ("      price: {gold: build_cost(d)}", "      price: {glod: build_cost(d)}",
+    ("      price: {gold: build_price(d)}", "      price: {glod: build_price(d)}",
      "game.yaml:{line}:15: error: action 'build': price: unknown resource 'glod'; did you mean 'gold'?"),
-    ("      price: {gold: build_cost(d)}", "      price: {gold: build_cots(d)}",
-     "game.yaml:{line}:21: error: unknown function 'build_cots'"),
+    ("      price: {gold: build_price(d)}", "      price: {gold: build_prics(d)}",
+     "game.yaml:{line}:21: error: unknown function 'build_prics'"),
     ("  count: [deck]", "  count: deck",
      "game.yaml:{line}:10: error: view.count: expected a list, found the text 'deck'"),
 ])

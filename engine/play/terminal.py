@@ -25,6 +25,7 @@ from meeple.dsl.types import RULE_FAULTS, STEP_BUDGET
 from meeple.dsl.typesys import PLAYER, Card
 
 from meeple.core.errors import MeepleError
+from meeple.runtime.prices import decision_prices, price_text
 
 WIDTH = 100       # columns when the terminal does not say
 
@@ -376,24 +377,13 @@ class TerminalView:
         return f"{label} ({'; '.join(parts)})" if parts else label
 
     def price(self, st, i: int) -> str:
-        """', pay 2 coins': what option ``i`` costs, from its action's ``price:`` (display only)."""
-        d, g = st.pending.describer, self.game
-        if not isinstance(d, ActionDescriber) or not g.compiled.action_prices:
-            return ""
-        ai, card, param = st.pending.values[i]
-        prices = g.compiled.action_prices.get(ai)
-        if not prices:
-            return ""
-        paid = []
-        for res, fn, nlocals in prices:
-            locals_ = [None] * max(1, nlocals)
-            locals_[0] = param
-            st.budget = STEP_BUDGET
-            try:
-                paid.append(f"{fn(st, Frame(-1, 0, locals_, st.pending.player, -1 if card is None else card))} {res}")
-            except (MeepleError, *RULE_FAULTS):      # a price it cannot work out is not shown
-                continue
-        return ", pay " + ", ".join(paid) if paid else ""
+        """', pay 2 coins': what option ``i`` costs (``meeple.runtime.prices``; display only),
+        worked out once per decision."""
+        dec = st.pending
+        cached = getattr(self, "_prices", None)
+        if cached is None or cached[0] is not dec:
+            self._prices = cached = (dec, decision_prices(self.game, st))
+        return price_text(cached[1][i]) if i < len(cached[1]) else ""
 
     def options(self, st, viewer: int) -> list[list]:
         """The pending decision's options with annotated labels (keys unchanged)."""
