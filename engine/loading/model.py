@@ -158,6 +158,16 @@ class ProcedureDef:
 
 
 @dataclass(frozen=True, slots=True)
+class ScoringPart:
+    """One part of the final scoring (``flow.scoring``), run in order; what it adds to each
+    player's score is one line of the final breakdown. A scoring written as one text is
+    one part, named ``scoring`` with no name of its own."""
+    id: str
+    names: Optional["Names"]
+    body: Source
+
+
+@dataclass(frozen=True, slots=True)
 class FunctionDef:
     """A named expression with parameters, inlined where it is used."""
 
@@ -228,7 +238,7 @@ class GameDef:
     round: Source
     end_when: Source
     max_rounds: int
-    scoring: Source
+    scoring: tuple[ScoringPart, ...]
     score: str
     tiebreak: tuple[Source, ...]
     evaluation: Optional[Source]

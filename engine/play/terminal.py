@@ -176,7 +176,7 @@ class TerminalView:
         name = self.zone_name(line.name)
         if line.count:
             return f"{name}: {len(cards)}"
-        if not _sees(z, p, viewer):
+        if not _sees(z, p, viewer) and not (st.over and z.visibility == "owner"):     # at the end, each shows their own
             return f"{name}: {len(cards)} hidden"
         return f"{name}: {self.cards(cards, st, seat=p is None)}"
 
@@ -214,7 +214,7 @@ class TerminalView:
     def board(self, st, viewer: Optional[int]) -> str:
         """The board as ``viewer`` sees it (None: only what is public), in the declared layout."""
         g = self.game
-        head = f"── round {st.round} "
+        head = f"── the end, after round {st.round} " if st.over else f"── round {st.round} "
         lines = [head + "─" * max(4, min(40, self.width - len(head)))]
         variables = []
         for line in self.shared:

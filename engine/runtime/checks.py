@@ -86,7 +86,7 @@ def check_view(pack: M.Pack, v: Vocabulary, problems: Problems) -> None:
 def texts_written(pack: M.Pack) -> set[str]:
     """Every quoted text of the rules (the prompts a person may be asked), and the menu's own."""
     g = pack.game
-    sources: list[Optional[Source]] = [g.setup, g.round, g.scoring, *(p.body for p in g.procedures)]
+    sources: list[Optional[Source]] = [g.setup, g.round, *(part.body for part in g.scoring), *(p.body for p in g.procedures)]
     for a in [*g.actions, *(a for c in pack.cards for a in c.actions)]:
         sources += [a.when, a.with_, a.effect]
     for c in pack.cards:

@@ -15,6 +15,7 @@ from meeple.dsl.typesys import PLAYER, Card, Type
 
 from meeple.core.errors import MeepleError, Refusal
 from meeple.runtime.prices import decision_prices
+from meeple.runtime.scoring import view_data as score_parts
 from meeple.runtime.state import State
 from meeple.runtime.redeal import Knowledge
 from meeple.runtime.tables import ReadOnly
@@ -113,6 +114,9 @@ class Observer(ReadOnly):
                     decision["prices"] = {k: dict(p) for k, p in zip(keys, prices) if p}
         if st.over:
             out["scores"] = st.scores
+            parts = score_parts(self.game, st)      # each part of the final scoring, per player (public at the end)
+            if parts is not None:
+                out["score_parts"] = parts
         return out
 
     # ------------------------------------------------------------ telling a choice
