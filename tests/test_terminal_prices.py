@@ -1,0 +1,176 @@
+"""`meeple play` on a pseudo-terminal: prices before choosing and the score explained,
+in exact screen lines, for a whole game of each of the three games.
+
+The person's answers depend on the menu shown (a deal with an event in Troyes, a red
+die and its marriage in Signorie), so each game reaches the decisions with prices;
+the games are seeded, so the screens are the same every run. What the prices claim
+is checked in tests/test_prices.py, the breakdown's numbers in tests/test_scoring.py.
+"""
+from __future__ import annotations
+
+import os
+import re
+import select
+import subprocess
+import sys
+from pathlib import Path
+from typing import Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def play_deciding(args: list[str], decide: Callable[[str], str], columns: int = 100, timeout: float = 300) -> str:
+    """Runs ``meeple play ARGS`` on a pseudo-terminal; at each prompt types what
+    ``decide`` answers to the menu above it; returns the screen as text."""
+    master, slave = os.openpty()
+    env = dict(os.environ, COLUMNS=str(columns), LINES="40")
+    proc = subprocess.Popen([sys.executable, "-m", "meeple", "play", *args], stdin=slave, stdout=slave,
+                            stderr=slave, env=env, cwd=ROOT)
+    os.close(slave)
+    screen, typed = b"", 0
+    try:
+        while True:
+            ready, _, _ = select.select([master], [], [], timeout)
+            if not ready:
+                raise AssertionError("meeple play stopped answering:\n" + screen.decode()[-2000:])
+            try:
+                data = os.read(master, 65536)
+            except OSError:        # the child closed the terminal
+                break
+            if not data:
+                break
+            screen += data
+            while screen.count(b"your choice:") > typed:
+                text = screen.decode().replace("\r\n", "\n")
+                menu = text[text.rindex("\n\n", 0, text.rindex("your choice:")):]
+                os.write(master, (decide(menu) + "\n").encode())
+                typed += 1
+    finally:
+        proc.wait(timeout)
+        os.close(master)
+    assert proc.returncode == 0, screen.decode()[-2000:]
+    return screen.decode().replace("\r\n", "\n")
+
+
+def block(screen: str, first: str, n: int) -> list[str]:
+    """The ``n`` lines of the screen from the first that is ``first``."""
+    lines = screen.splitlines()
+    return lines[lines.index(first):lines.index(first) + n]
+
+
+def ending(screen: str) -> list[str]:
+    """The final scores and what follows them."""
+    return screen[screen.index("final scores after"):].splitlines()
+
+
+def troyes_person(menu: str) -> str:
+    """Deals with an event when one is offered; picks a die with a fee when one is offered."""
+    if "choose a die:" in menu or "add a die to the group:" in menu:
+        m = re.search(r"\n +(\d+)\. [^\n]*pay [1-9]", menu)
+        if m:
+            return m.group(1)
+    m = re.search(r"\[(deal:[a-z_]+)\]", menu)
+    return m.group(1) if m else "1"
+
+
+def signorie_person(menu: str) -> str:
+    """Takes a red die when offered, and marries with it."""
+    m = re.search(r"\[(take:red_\d)\]", menu)
+    if m:
+        return m.group(1)
+    return "signoria" if "what to do with the die" in menu and "[signoria]" in menu else "1"
+
+
+def test_troyes_a_neutral_die_shows_its_fee_and_the_score_is_explained():
+    screen = play_deciding(["troyes", "-p", "2", "--seed", "3", "--bots", "human,random"], troyes_person)
+    assert "   5. Activate: Priest, pay 4 deniers (white, cost 4)   [activate:priest]" in screen      # the hire cost
+    assert "  11. Place a citizen: Red die (4, P2), pay 2 deniers (P2's dice in the square)" in screen
+    at = screen.index("  P1 (you) choose an action: Build the cathedral\n\nP1, choose a die:\n   1. White die (3, P1)")
+    assert screen[at:].splitlines()[2:19] == [
+        "P1, choose a die:",
+        "   1. White die (3, P1), pay 0 deniers (your dice in the square)   [white_die@P1=3]",
+        "   2. White die (3, neutral), pay 2 deniers   [white_die=3]",
+        "   3. White die (5, P1), pay 0 deniers (your dice in the square)   [white_die@P1=5]",
+        "   4. White die (2, neutral), pay 2 deniers   [white_die=2]",
+        "   5. White die (5, P2), pay 2 deniers (P2's dice in the square)   [white_die@P2=5]",
+        "   6. White die (5, neutral), pay 2 deniers   [white_die=5]",
+        "your choice: 2",
+        "  P1 (you) choose a die: White die (3, neutral)",
+        "  -- P1 deniers 0, influence 1, vp 1, square 0 | P2 deniers 5, influence 5, vp 0, square 2",
+        "  P2 (random) choose an action: Place a citizen: White die (5, neutral)",
+        "  P2 (random) which citizen: from a building",
+        "  P2 (random) take your citizen from: Town Hall row 2-1",
+        "  -- P1 deniers 0, influence 1, vp 1, square 0 | P2 deniers 3, influence 5, vp 0, square 2",
+        "  since you last looked:",
+        "  board: dice stock +White die=3 +White die=5; neutral dice in the square -White die=5 -White die=3",
+        "  P1: deniers 2 -> 0; influence 0 -> 1; vp 0 -> 1; cubes 39 -> 38",     # the 2 shown, paid
+    ]
+    # the final board is the end, not a new round, and shows each player's characters
+    assert "── the end, after round 4 ──" in screen and "── round 5" not in screen
+    end = screen[screen.index("── the end"):]
+    assert "        character cards: Urbain IV, the Florentine" in end and "hidden" not in end
+    assert ending(screen) == [
+        "final scores after 4 rounds:",
+        "  1. P1  9  winner",
+        "       = during play 5 + craftsmen's slots 2 - cathedral levels without a cube 4 + event cards 4 +",
+        "         character cards 2",
+        "  2. P2  3",
+        "       = event cards 3",
+        "seed 3",
+    ]
+
+
+def test_signorie_a_die_below_its_threshold_and_a_dowry_show_their_florins_and_the_score_is_explained():
+    screen = play_deciding(["signorie", "-p", "2", "--seed", "3", "--bots", "human,random"], signorie_person)
+    assert block(screen, "P1, choose an action:", 12) == [
+        "P1, choose an action:",
+        "   1. Take a die: Yellow die 1 (2), pay 0 florins   [take:yellow_1]",
+        "   2. Take a die: Yellow die 2 (2), pay 0 florins   [take:yellow_2]",
+        "   3. Take a die: Red die 1 (5), pay 0 florins   [take:red_1]",
+        "   4. Take a die: Red die 2 (6), pay 0 florins   [take:red_2]",
+        "   5. Take a die: Purple die 1 (4), pay 0 florins   [take:purple_1]",
+        "   6. Take a die: Purple die 2 (1), pay 2 florins   [take:purple_2]",       # threshold 3, value 1
+        "   7. Take a die: Grey die 1 (3), pay 1 florins   [take:grey_1]",           # threshold 4, value 3
+        "   8. Take a die: Grey die 2 (4), pay 0 florins   [take:grey_2]",
+        "   9. Take a die: Cyan die 1 (4), pay 1 florins   [take:cyan_1]",           # threshold 5, value 4
+        "  10. Take a die: Cyan die 2 (6), pay 0 florins   [take:cyan_2]",
+        "  11. Pass for the round   [pass]",
+    ]
+    assert block(screen, "P1, dowry (florins):", 7) == [
+        "P1, dowry (florins):",
+        "   1. 1, pay 1 florins   [1]",
+        "   2. 2, pay 2 florins   [2]",
+        "   3. 3, pay 3 florins   [3]",
+        "   4. 4, pay 4 florins   [4]",
+        "your choice: 1",
+        "  P1 (you) dowry (florins): 1",
+    ]
+    assert "  P1: florins 6 -> 5; vp 0 -> 2; family in hand -Daughter; marriage row +Sforza (2)" in screen
+    assert "── the end, after round 7 ──" in screen
+    assert ending(screen) == [
+        "final scores after 7 rounds:",
+        "  1. P1  73  winner",
+        "       = during play 58 + marriage row 15",
+        "  2. P2  51",
+        "       = during play 51",
+        "seed 3",
+    ]
+
+
+def test_citadels_build_shows_its_gold_and_the_score_is_explained():
+    screen = play_deciding(["citadels", "-p", "4", "--seed", "3", "--bots", "human,random,random,random"],
+                           lambda menu: "1")
+    assert "   1. Build: Trading Post, pay 2 gold (green, cost 2)   [build:trading_post]" in screen
+    assert "── the end, after round 10 ──" in screen
+    assert ending(screen) == [
+        "final scores after 10 rounds:",
+        "  1. P2  28  winner",
+        "       = districts 21 + five colours 3 + completed city 4",
+        "  2. P3  11",
+        "       = districts 11",
+        "  3. P1  11",
+        "       = districts 11",
+        "  4. P4  9",
+        "       = districts 9",
+        "seed 3",
+    ]
