@@ -117,3 +117,28 @@ def test_each_game_shows_a_price_somewhere(pack, prompt, expected):
                     return
             game.apply(st, rng.randrange(len(st.pending.values)))
     pytest.fail(f"no {expected} price shown at '{prompt}' in {pack}")
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ('"choose a die" price added_fee(d) deniers', '"choose a die" price added_fee(d) denirs',
+     "error: price: unknown resource 'denirs'; did you mean 'deniers'?"),
+    ('"choose a die" price added_fee(d) deniers', '"choose a die" price d deniers',
+     "error: expected a number, found"),
+])
+def test_a_wrong_choose_price_is_an_error_at_its_place(tmp_path, old, new, message):
+    import shutil
+    from pathlib import Path
+    from click.testing import CliRunner
+    from meeple.cli import main
+    pack = tmp_path / "troyes"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "content" / "troyes", pack)
+    text = (pack / "game.yaml").read_text()
+    assert old in text
+    line = text[:text.index(old)].count("\n") + 1
+    col = len(text[:text.index(old)].rsplit("\n", 1)[1]) + 1 + new.index("price") + len("price ")
+    if "denirs" in new:
+        col += len("added_fee(d) ")
+    (pack / "game.yaml").write_text(text.replace(old, new, 1))
+    r = CliRunner().invoke(main, ["validate", str(pack)])
+    assert r.exit_code == 1, r.output
+    assert f"game.yaml:{line}:{col}: {message}" in r.output, r.output

@@ -164,3 +164,28 @@ def test_a_view_gives_the_breakdown_and_a_state_from_json_has_none():
     assert [sum(x["points"][f"P{p + 1}"] for x in view["score_parts"]) for p in range(4)] == st.scores
     again = State.from_json(game, json.loads(json.dumps(st.to_json())))
     assert breakdown(game, again) is None and "score_parts" not in game.view(again, None)
+
+
+def test_play_and_replay_print_the_same_explanation(tmp_path):
+    from click.testing import CliRunner
+    from meeple.cli import main
+    log = tmp_path / "game.json"
+    played = CliRunner().invoke(main, ["play", "citadels", "-p", "4", "--seed", "3", "--bots", "random", "--quiet",
+                                       "--log", str(log)])
+    assert played.exit_code == 0, played.output
+    replayed = CliRunner().invoke(main, ["replay", str(log)])
+    assert replayed.exit_code == 0, replayed.output
+
+    def scores(out: str) -> list[str]:
+        return out[out.index("final scores"):].splitlines()[:9]
+    assert scores(played.output) == scores(replayed.output) == [
+        "final scores after 13 rounds:",
+        "  1. P1  23  winner",
+        "       = districts 19 + completed city 4",
+        "  2. P2  12",
+        "       = districts 12",
+        "  3. P3  10",
+        "       = districts 10",
+        "  4. P4  6",
+        "       = districts 6",
+    ]
