@@ -231,6 +231,7 @@ class Option(Node):
     cond: Optional[Expr]
     body: tuple
     pos: Pos
+    price: tuple = ()          # as Choose's: what choosing this option costs, shown beside it
 
 
 @dataclass(frozen=True, slots=True)

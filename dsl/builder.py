@@ -119,8 +119,8 @@ class Builder(Transformer):
         return A.Roll(items[0], _pos(meta))
 
     def option(self, meta, items):
-        label, cond, body = items
-        return A.Option(str(label)[1:-1], cond, body, _pos(meta))
+        label, cond, price, body = items
+        return A.Option(str(label)[1:-1], cond, body, _pos(meta), price=price or ())
 
     def choose_one(self, meta, items):
         optional, by, prompt, *options = items

@@ -182,6 +182,8 @@ class InteractionChecker:
             self.c.patch(unit, j, _jump(end))
         labels = [o.label for o in s.options]
         described = OneOfDescriber(labels, SKIP)
+        if any(o.price for o in s.options):
+            described.priced = tuple(self.prices(unit, o.price) if o.price else None for o in s.options)
         prompt = s.prompt or "choose one"
         optional = s.optional
 

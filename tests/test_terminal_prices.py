@@ -120,7 +120,7 @@ def test_troyes_a_neutral_die_shows_its_fee_and_the_score_is_explained():
     ]
 
 
-def test_signorie_a_die_below_its_threshold_and_a_dowry_show_their_florins_and_the_score_is_explained():
+def test_signorie_a_die_below_its_threshold_a_hire_and_a_dowry_show_their_florins_and_the_score_is_explained():
     screen = play_deciding(["signorie", "-p", "2", "--seed", "3", "--bots", "human,random"], signorie_person)
     assert block(screen, "P1, choose an action:", 12) == [
         "P1, choose an action:",
@@ -135,6 +135,13 @@ def test_signorie_a_die_below_its_threshold_and_a_dowry_show_their_florins_and_t
         "   9. Take a die: Cyan die 1 (4), pay 1 florins   [take:cyan_1]",           # threshold 5, value 4
         "  10. Take a die: Cyan die 2 (6), pay 0 florins   [take:cyan_2]",
         "  11. Pass for the round   [pass]",
+    ]
+    assert block(screen, "P1, what to do with the die:", 5) == [
+        "P1, what to do with the die:",
+        "   1. hire, pay 1 florins   [hire]",          # the first free assistant slot of the column to the left
+        "   2. administration   [administration]",
+        "   3. signoria   [signoria]",
+        "your choice: signoria",
     ]
     assert block(screen, "P1, dowry (florins):", 7) == [
         "P1, dowry (florins):",

@@ -6,7 +6,8 @@ that the number shown and the number paid come from one text:
 - an action's ``price: {RESOURCE: AMOUNT}`` (its ``with:`` parameter in scope);
 - a ``choose`` statement's ``price AMOUNT RESOURCE, ...`` clause (the chosen
   item's name and every name the statement sees in scope), read in the frame
-  the choice waits in, with the option put where the item goes.
+  the choice waits in, with the option put where the item goes; and the same
+  clause on an option of ``choose one`` (``"hire" if C price E florins:``).
 
 A price is display only: the rules pay it (with the same function or expression),
 and ``tests/test_prices.py`` checks, over random games of every shipped pack,
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from meeple.dsl.runtime import ActionDescriber, ChoiceDescriber, Frame
+from meeple.dsl.runtime import ActionDescriber, ChoiceDescriber, Frame, OneOfDescriber
 from meeple.dsl.types import RULE_FAULTS, STEP_BUDGET
 
 from meeple.core.errors import MeepleError
@@ -38,6 +39,8 @@ def option_price(game, st, i: int) -> Optional[Price]:
         return _action_price(game, st, dec.values[i])
     if isinstance(d, ChoiceDescriber) and d.priced is not None and dec.values[i] != d.skip:
         return _choice_price(st, d.priced, dec.values[i])
+    if isinstance(d, OneOfDescriber) and d.priced is not None and dec.values[i] != d.skip and d.priced[dec.values[i]]:
+        return _choice_price(st, (-1, d.priced[dec.values[i]]), None)
     return None
 
 
@@ -79,7 +82,7 @@ def _action_price(game, st, value) -> Optional[Price]:
 
 def _choice_price(st, priced: tuple[int, tuple], value) -> Optional[Price]:
     """A choose's price, read in the frame that waits on the choice (the top one)."""
-    slot, prices = priced
+    slot, prices = priced           # slot -1: a 'choose one' option, no item to put anywhere
     if not st.frames:
         return None
     top = st.frames[-1]
@@ -88,7 +91,8 @@ def _choice_price(st, priced: tuple[int, tuple], value) -> Optional[Price]:
     out = []
     for res, fn in prices:
         locals_ = top.locals[:]
-        locals_[slot] = value
+        if slot >= 0:
+            locals_[slot] = value
         n = _evaluate(st, fn, Frame(top.code, top.pc, locals_, top.me, top.this))
         if n is not None:
             out.append((res, n))
