@@ -166,11 +166,11 @@ def test_a_view_gives_the_breakdown_and_a_state_from_json_has_none():
     assert breakdown(game, again) is None and "score_parts" not in game.view(again, None)
 
 
-def test_play_and_replay_print_the_same_explanation(tmp_path):
+def test_play_and_replay_print_the_same_explanation_and_quiet_only_the_scores(tmp_path):
     from click.testing import CliRunner
     from meeple.cli import main
     log = tmp_path / "game.json"
-    played = CliRunner().invoke(main, ["play", "citadels", "-p", "4", "--seed", "3", "--bots", "random", "--quiet",
+    played = CliRunner().invoke(main, ["play", "citadels", "-p", "4", "--seed", "3", "--bots", "random",
                                        "--log", str(log)])
     assert played.exit_code == 0, played.output
     replayed = CliRunner().invoke(main, ["replay", str(log)])
@@ -189,3 +189,5 @@ def test_play_and_replay_print_the_same_explanation(tmp_path):
         "  4. P4  6",
         "       = districts 6",
     ]
+    quiet = CliRunner().invoke(main, ["play", "citadels", "-p", "4", "--seed", "3", "--bots", "random", "--quiet"])
+    assert "= districts" not in quiet.output and "  1. P1  23  winner" in quiet.output

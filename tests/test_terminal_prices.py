@@ -181,3 +181,20 @@ def test_citadels_build_shows_its_gold_and_the_score_is_explained():
         "       = districts 9",
         "seed 3",
     ]
+
+
+def test_a_wrong_reveal_is_an_error_at_its_line(tmp_path):
+    import shutil
+    from click.testing import CliRunner
+    from meeple.cli import main
+    pack = tmp_path / "troyes"
+    shutil.copytree(ROOT / "content" / "troyes", pack)
+    text = (pack / "game.yaml").read_text()
+    old = "  reveal: [characters]"
+    assert old in text
+    line = text[:text.index(old)].count("\n") + 1
+    (pack / "game.yaml").write_text(text.replace(old, "  reveal: [charactrs]"))
+    r = CliRunner().invoke(main, ["validate", str(pack)])
+    assert r.exit_code == 1, r.output
+    assert (f"game.yaml:{line}:12: error: view: reveal: 'charactrs' is not a zone listed in view: player; "
+            "did you mean 'characters'?") in r.output, r.output

@@ -65,7 +65,7 @@ def play(game_name: str, players: int, seed: Optional[int], show_seed: bool, bot
         sys.exit(ExitCode.USAGE)
     if not quiet:
         click.echo(table.view.board(st, table.watcher))        # the human's own last view, their hand too
-    print_scores(game, st, lang)
+    print_scores(game, st, lang, explained=not quiet)
     if not seed_first:
         click.echo(f"seed {seed}")
     if log_path:
@@ -172,9 +172,9 @@ def _width() -> int:
     return shutil.get_terminal_size((100, 24)).columns
 
 
-def print_scores(game: Game, st: Any, lang: str = "en") -> None:
+def print_scores(game: Game, st: Any, lang: str = "en", explained: bool = True) -> None:
     """The final scores, in ranking order, the winners marked, each explained by the parts
-    of the final scoring that gave it (meeple.runtime.scoring)."""
+    of the final scoring that gave it (meeple.runtime.scoring; not with --quiet)."""
     from meeple.play.terminal import wrap
     from meeple.runtime.scoring import breakdown, player_text
     winners = game.winners(st)
@@ -183,7 +183,7 @@ def print_scores(game: Game, st: Any, lang: str = "en") -> None:
     for place, p in enumerate(st.ranking, 1):
         mark = "  winner" if p in winners else ""
         click.echo(f"  {place}. P{p + 1}  {st.scores[p]}{mark}")
-        why = player_text(lines, p, lang) if lines is not None else ""
+        why = player_text(lines, p, lang) if lines is not None and explained else ""
         if why:
             click.echo(wrap(f"       = {why}", _width(), 9))
 

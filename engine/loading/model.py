@@ -216,6 +216,7 @@ class ViewDef:
     board: tuple[tuple[str, Span], ...] = ()     # shared lines: game variables and zones
     player: tuple[tuple[str, Span], ...] = ()    # per-player lines: resources, player variables, zones
     count: tuple[tuple[str, Span], ...] = ()     # zones shown as their number of cards
+    reveal: tuple[tuple[str, Span], ...] = ()    # per-player zones every player sees on the final board
     span: Optional[Span] = None                  # the section, or None when the pack has none
     prompts: tuple[tuple[str, Names, Span], ...] = ()    # a prompt the rules write -> it per locale
 

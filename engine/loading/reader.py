@@ -241,7 +241,8 @@ class Reader:
                        tuple((f, doc.span(("view", "facts", kind, i))) for i, f in enumerate(fs or ())))
                       for kind, fs in (v.get("facts") or {}).items())
         prompts = tuple((str(k), self.names(t), doc.key_span(("view", "prompts", k))) for k, t in (v.get("prompts") or {}).items())
-        return M.ViewDef(facts, names("board"), names("player"), names("count"), doc.key_span(("view",)), prompts)
+        return M.ViewDef(facts, names("board"), names("player"), names("count"), span=doc.key_span(("view",)),
+                         prompts=prompts, reveal=names("reveal"))
 
     # ------------------------------------------------------------ checks
     def error(self, message: str, span: Span, hint: Optional[str] = None) -> None:

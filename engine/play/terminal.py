@@ -40,6 +40,7 @@ class Line:
     name: str
     what: str              # 'variable' | 'resource' | 'pvariable' | 'zone'
     count: bool = False    # a zone shown as its number of cards
+    revealed: bool = False     # a player's zone every player sees once the game is over (view: reveal)
 
 
 class TerminalView:
@@ -53,10 +54,11 @@ class TerminalView:
         self.facts: dict[str, tuple[str, ...]] = {k: tuple(f for f, _ in fs) for k, _, fs in g.view.facts}
         zones = {z.name: z for z in game.vocab.zone_defs}
         counted = {n for n, _ in g.view.count}
+        revealed = {n for n, _ in g.view.reveal}
         if g.view.span is not None:
             self.shared = [Line(n, "variable" if n in game.vocab.gvar_index else "zone", n in counted) for n, _ in g.view.board]
             self.own = [Line(n, "resource" if n in game.vocab.res_index else "pvariable" if n in game.vocab.pvar_index else "zone",
-                             n in counted) for n, _ in g.view.player]
+                             n in counted, n in revealed) for n, _ in g.view.player]
         else:       # no declared layout: every variable, resource and zone listed on the board
             self.shared = ([Line(v, "variable") for v in game.vocab.gvar_index if v not in game.observer.hidden_vars]
                            + [Line(z.name, "zone") for z in game.vocab.zone_defs if z.board and not z.per_player])
@@ -176,7 +178,7 @@ class TerminalView:
         name = self.zone_name(line.name)
         if line.count:
             return f"{name}: {len(cards)}"
-        if not _sees(z, p, viewer) and not (st.over and z.visibility == "owner"):     # at the end, each shows their own
+        if not _sees(z, p, viewer) and not (st.over and line.revealed):     # what the end made public (view: reveal)
             return f"{name}: {len(cards)} hidden"
         return f"{name}: {self.cards(cards, st, seat=p is None)}"
 

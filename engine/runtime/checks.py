@@ -73,6 +73,10 @@ def check_view(pack: M.Pack, v: Vocabulary, problems: Problems) -> None:
         if name not in zones or name not in listed:
             bad(f"view: count: '{name}' is not a zone listed in view: board or view: player", span, name,
                 [z for z in zones if z in listed])
+    mine = {n for n, _ in view.player if n in zones}
+    for name, span in view.reveal:
+        if name not in mine:
+            bad(f"view: reveal: '{name}' is not a zone listed in view: player", span, name, sorted(mine))
     if view.prompts:       # a warning, for the pack that wrote them: an expansion may leave out what asked one
         asked = texts_written(pack)
         own = pack.load_order[-1][2] if len(pack.load_order) > 1 else None

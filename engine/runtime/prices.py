@@ -7,7 +7,7 @@ that the number shown and the number paid come from one text:
 - a ``choose`` statement's ``price AMOUNT RESOURCE, ...`` clause (the chosen
   item's name and every name the statement sees in scope), read in the frame
   the choice waits in, with the option put where the item goes; and the same
-  clause on an option of ``choose one`` (``"hire" if C price E florins:``).
+  clause on an option of ``choose one`` (``"hire" if C price E coins:``).
 
 A price is display only: the rules pay it (with the same function or expression),
 and ``tests/test_prices.py`` checks, over random games of every shipped pack,

@@ -55,8 +55,8 @@ def view_data(game, st) -> Optional[list[dict]]:
 
 
 def player_text(lines: list[ScoreLine], p: int, lang: str = "en") -> str:
-    """'districts 27 + completed city 4': the parts that gave player ``p`` something, in
-    order, a loss after the first as '- cathedral 4'; '' when nothing did."""
+    """'buildings 27 + first to finish 4': the parts that gave player ``p`` something, in
+    order, a loss after the first as '- unfinished 4'; '' when nothing did."""
     text = ""
     for ln in lines:
         n = ln.points[p]
