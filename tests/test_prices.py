@@ -40,9 +40,9 @@ def first_payment(writes: list, index: int):
     return next((before - after for i, before, after in writes if i == index), None)
 
 
-def play_checking_prices(pack: str, players: int, seed: int) -> dict:
+def play_checking_prices(pack: str, players: int, seed: int, game=None) -> dict:
     """One random game, every shown price checked; what was checked, counted."""
-    game = game_of(pack)
+    game = game or game_of(pack)
     st = game.new_state(players=players, seed=seed)
     rng, samples = random.Random(seed), random.Random(seed + 1000)
     counts = {"priced": 0, "paid": 0, "resampled": 0}
@@ -89,12 +89,24 @@ def test_every_shown_price_is_what_the_choice_takes(pack):
     assert totals["resampled"] > 0, totals
 
 
-def test_the_check_fails_on_a_price_that_is_not_what_is_paid():
-    """A price of one more than is paid is caught: the check can fail."""
-    writes = [(3, 5, 1)]           # 4 paid
-    assert first_payment(writes, 3) == 4
-    assert first_payment(writes, 3) != 4 + 1
-    assert first_payment(writes, 2) is None
+@pytest.mark.parametrize("old, new, caught", [
+    ("      price: {florins: fee(d)}", "      price: {florins: fee(d) + 1}", r"Take a die: .* showed pay \d+ florins but took \d+"),
+    ('"dowry (florins)" price n florins', '"dowry (florins)" price 2 florins', r"'[13-9]' showed pay 2 florins but took"),
+])
+def test_the_check_fails_on_a_price_that_is_not_what_is_paid(tmp_path, old, new, caught):
+    """A Signorie whose take price says one florin more than is paid, or whose dowry price is
+    fixed, is caught: the check can fail."""
+    import shutil
+    from pathlib import Path
+    from meeple.runtime.game import load_game
+    pack = tmp_path / "signorie"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "content" / "signorie", pack)
+    text = (pack / "game.yaml").read_text()
+    assert old in text
+    (pack / "game.yaml").write_text(text.replace(old, new))
+    with pytest.raises(AssertionError, match=caught):
+        for seed in SEEDS + (3, 4):
+            play_checking_prices("signorie", 2, seed, load_game(str(pack)))
 
 
 @pytest.mark.parametrize("pack, prompt, expected", [
