@@ -213,6 +213,9 @@ class Choose(Node):
     up_to: Optional[Expr]      # set for 'choose up to N' and 'choose A..B'
     pos: Pos
     at_least: Optional[Expr] = None   # 'choose A..B': 'done' only once A are chosen
+    # 'price AMOUNT RESOURCE, ...': (amount, resource, where the resource is named) per
+    # resource, what an option costs its chooser, shown beside it (the rules pay it)
+    price: tuple = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,6 +231,7 @@ class Option(Node):
     cond: Optional[Expr]
     body: tuple
     pos: Pos
+    price: tuple = ()          # as Choose's: what choosing this option costs, shown beside it
 
 
 @dataclass(frozen=True, slots=True)

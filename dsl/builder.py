@@ -99,9 +99,13 @@ class Builder(Transformer):
     def chooser(self, meta, items): return ("by", items[0])
     def prompt(self, meta, items): return str(items[0])[1:-1]
 
+    def price(self, meta, items): return tuple(items)
+    def cost(self, meta, items): return (items[0], str(items[1]), _tpos(items[1]))
+
     def choose(self, meta, items):
-        optional, name, source, cond, by, prompt = items
-        return A.Choose(str(name), source, cond, by[1] if by else None, prompt, optional, None, _pos(meta))
+        optional, name, source, cond, by, prompt, price = items
+        return A.Choose(str(name), source, cond, by[1] if by else None, prompt, optional, None, _pos(meta),
+                        price=price or ())
 
     def choose_many(self, meta, items):
         optional, count, name, source, cond, by, prompt = items
@@ -115,8 +119,8 @@ class Builder(Transformer):
         return A.Roll(items[0], _pos(meta))
 
     def option(self, meta, items):
-        label, cond, body = items
-        return A.Option(str(label)[1:-1], cond, body, _pos(meta))
+        label, cond, price, body = items
+        return A.Option(str(label)[1:-1], cond, body, _pos(meta), price=price or ())
 
     def choose_one(self, meta, items):
         optional, by, prompt, *options = items

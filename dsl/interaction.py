@@ -110,6 +110,8 @@ class InteractionChecker:
         keyer, text, shown = self.g.describe(et)
         ncv = self.g.ncvars
         described = ChoiceDescriber(keyer, text, SKIP, "done" if up_to is not None else "skip", self.g.detail(et))
+        if s.price:
+            described.priced = (slot, self.prices(unit, s.price))
         prompt = s.prompt or (f"choose {s.var}")
         optional = s.optional
         gen = self.c.writer()
@@ -150,6 +152,18 @@ class InteractionChecker:
                 return gen.pausing.i_Choose(asked, nxt, asking, head) if gen is not None else asking
         self.c.emit(unit, s.pos, make)
 
+    def prices(self, unit: Unit, price: tuple) -> tuple:
+        """A choose's ``price AMOUNT RESOURCE, ...``, checked in its scope (the item's name
+        bound): ((resource, amount), ...). Display only: worked out for each option while
+        the choice waits, never run by the rules, so its steps are charged to nothing."""
+        out = []
+        for amount, res, pos in price:
+            if res not in self.g.res_index:
+                raise self.c.err(unit, pos, f"price: unknown resource '{res}'", suggest(res, list(self.g.res_index)))
+            with self.c.steps.apart():
+                out.append((res, self.c.exprs.number(unit, amount)))
+        return tuple(out)
+
     def s_Roll(self, unit, s):
         g = self.g
         dice, kind, factor, where = self.c.statements.cards_of(unit, s.dice, "roll")
@@ -186,6 +200,8 @@ class InteractionChecker:
             self.c.patch(unit, j, _jump(end))
         labels = [o.label for o in s.options]
         described = OneOfDescriber(labels, SKIP)
+        if any(o.price for o in s.options):
+            described.priced = tuple(self.prices(unit, o.price) if o.price else None for o in s.options)
         prompt = s.prompt or "choose one"
         optional = s.optional
 

@@ -194,11 +194,14 @@ class ChoiceDescriber:
     '' or None for items that are not cards). Keys are stable (see ``_stable``): they
     name what a player sees, not a position among the options."""
 
-    __slots__ = ("keyer", "text", "skip", "skip_key", "detail", "ids")
+    __slots__ = ("keyer", "text", "skip", "skip_key", "detail", "ids", "priced")
 
     def __init__(self, keyer: Callable, text: Optional[Callable], skip: Any, skip_key: str,
                  detail: Optional[Callable] = None):
         self.keyer, self.text, self.skip, self.skip_key, self.detail = keyer, text, skip, skip_key, detail
+        # a 'choose ... price' statement's prices: (the slot of the chosen item, ((resource,
+        # amount), ...)), each amount read in the suspended frame with the item in its slot
+        self.priced: Optional[tuple[int, tuple]] = None
         # cards are keyed by their id (keyer is ids.__getitem__): indexing the list makes no call
         # per option when one key is made for the log
         owner = getattr(keyer, "__self__", None)
@@ -257,10 +260,13 @@ class ChoiceDescriber:
 class OneOfDescriber:
     """Options of 'choose one': the option's label is its key; the value is its number."""
 
-    __slots__ = ("labels", "skip")
+    __slots__ = ("labels", "skip", "priced")
 
     def __init__(self, labels: list, skip: Any):
         self.labels, self.skip = labels, skip
+        # per option (by number), its 'price' ((resource, amount), ...) or None, each amount
+        # read in the suspended frame; None when no option declares one
+        self.priced: Optional[tuple] = None
 
     def keys(self, values: list, texts: Optional[list] = None) -> list[str]:
         return [self.key(values, i) for i in range(len(values))]

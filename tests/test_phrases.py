@@ -141,7 +141,7 @@ CARDS = [
     ('troyes', 'merchant', 'en', [
         'Effect:',
         '  Gain 2 Deniers',
-        'Cost 3: read by Activate, hire',
+        'Cost 3: read by Activate, hire cost',
         'Slot1 2: read by hire',
         'Slot2 1: read by hire',
         'Slot3 0: read by hire',
@@ -149,7 +149,7 @@ CARDS = [
     ('troyes', 'merchant', 'ja', [
         'effect:',
         '  ドゥニエを2得る',
-        'cost 3（参照: 活動カードの活性化、hire）',
+        'cost 3（参照: 活動カードの活性化、hire cost）',
         'slot1 2（参照: hire）',
         'slot2 1（参照: hire）',
         'slot3 0（参照: hire）',

@@ -56,8 +56,10 @@ def _rules_view(g: M.GameDef) -> dict[str, Any]:
                                             a.effect.text.strip())
     for o in g.options:
         view[f"option {o.name}"] = o.default
-    for step in ("setup", "round", "end_when", "scoring"):
+    for step in ("setup", "round", "end_when"):
         view[f"flow {step}"] = getattr(g, step).text.strip()
+    view["flow scoring"] = "\n".join(part.body.text.strip() if part.names is None and len(g.scoring) == 1
+                                     else f"{part.id}: {part.body.text.strip()}" for part in g.scoring)
     view["flow max_rounds"] = g.max_rounds
     view["flow max_decisions"] = g.max_decisions
     view["score"] = (g.score, [t.text for t in g.tiebreak], g.evaluation.text if g.evaluation else None)

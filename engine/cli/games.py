@@ -61,7 +61,7 @@ def play(game_name: str, players: int, seed: Optional[int], show_seed: bool, bot
         _abandoned(game, table.st, seed, seed_first, log_path, arguments.logged_name(game_name), options, stop)
     if not quiet:
         click.echo(table.view.board(st, table.watcher))        # the human's own last view, their hand too
-    print_scores(game, st)
+    print_scores(game, st, lang, explained=not quiet)
     if not seed_first:
         click.echo(f"seed {seed}")
     if log_path:
@@ -207,13 +207,20 @@ def _width() -> int:
     return shutil.get_terminal_size((100, 24)).columns
 
 
-def print_scores(game: Game, st: Any) -> None:
-    """The final scores, in ranking order, the winners marked."""
+def print_scores(game: Game, st: Any, lang: str = "en", explained: bool = True) -> None:
+    """The final scores, in ranking order, the winners marked, each explained by the parts
+    of the final scoring that gave it (meeple.runtime.scoring; not with --quiet)."""
+    from meeple.play.terminal import wrap
+    from meeple.runtime.scoring import breakdown, player_text
     winners = game.winners(st)
+    lines = breakdown(game, st)
     click.echo(f"final scores after {st.round} rounds:")
     for place, p in enumerate(st.ranking, 1):
         mark = "  winner" if p in winners else ""
         click.echo(f"  {place}. P{p + 1}  {st.scores[p]}{mark}")
+        why = player_text(lines, p, lang) if lines is not None and explained else ""
+        if why:
+            click.echo(wrap(f"       = {why}", _width(), 9))
 
 
 @main.command()

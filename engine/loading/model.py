@@ -159,6 +159,16 @@ class ProcedureDef:
 
 
 @dataclass(frozen=True, slots=True)
+class ScoringPart:
+    """One part of the final scoring (``flow.scoring``), run in order; what it adds to each
+    player's score is one line of the final breakdown. A scoring written as one text is
+    one part, named ``scoring`` with no name of its own."""
+    id: str
+    names: Optional["Names"]
+    body: Source
+
+
+@dataclass(frozen=True, slots=True)
 class FunctionDef:
     """A named expression with parameters, inlined where it is used."""
 
@@ -207,6 +217,7 @@ class ViewDef:
     board: tuple[tuple[str, Span], ...] = ()     # shared lines: game variables and zones
     player: tuple[tuple[str, Span], ...] = ()    # per-player lines: resources, player variables, zones
     count: tuple[tuple[str, Span], ...] = ()     # zones shown as their number of cards
+    reveal: tuple[tuple[str, Span], ...] = ()    # per-player zones every player sees on the final board
     span: Optional[Span] = None                  # the section, or None when the pack has none
     prompts: tuple[tuple[str, Names, Span], ...] = ()    # a prompt the rules write -> it per locale
 
@@ -229,7 +240,7 @@ class GameDef:
     round: Source
     end_when: Source
     max_rounds: int
-    scoring: Source
+    scoring: tuple[ScoringPart, ...]
     score: str
     tiebreak: tuple[Source, ...]
     evaluation: Optional[Source]

@@ -205,7 +205,7 @@ class Reader:
             end_when=self.source(doc, ("flow", "end_when"), flow["end_when"]),
             max_rounds=flow.get("max_rounds", 100),
             max_decisions=flow.get("max_decisions", M.MAX_DECISIONS),
-            scoring=self.source(doc, ("flow", "scoring"), flow["scoring"]),
+            scoring=self.scoring(doc, flow["scoring"]),
             score=score["resource"],
             tiebreak=tuple(self.source(doc, ("score", "tiebreak", i), t) for i, t in enumerate(score.get("tiebreak") or ())),
             evaluation=self.source(doc, ("score", "evaluation"), score.get("evaluation")),
@@ -223,6 +223,14 @@ class Reader:
                             for f, fd in (d.get("functions") or {}).items()),
         )
 
+    def scoring(self, doc: Document, value: Any) -> tuple[M.ScoringPart, ...]:
+        """``flow.scoring``: one text (one part), or its parts in order (the schema has checked the shape)."""
+        if not isinstance(value, list):
+            return (M.ScoringPart("scoring", None, self.source(doc, ("flow", "scoring"), value)),)
+        return tuple(M.ScoringPart(str(part["part"]), self.names(part["name"]) if "name" in part else None,
+                                   self.source(doc, ("flow", "scoring", i, "effect"), part["effect"]))
+                     for i, part in enumerate(value))
+
     def view(self, doc: Document, v: Optional[dict]) -> M.ViewDef:
         """The ``view:`` section (the schema has checked its shape), names with their spans."""
         if not v:
@@ -234,7 +242,8 @@ class Reader:
                        tuple((f, doc.span(("view", "facts", kind, i))) for i, f in enumerate(fs or ())))
                       for kind, fs in (v.get("facts") or {}).items())
         prompts = tuple((str(k), self.names(t), doc.key_span(("view", "prompts", k))) for k, t in (v.get("prompts") or {}).items())
-        return M.ViewDef(facts, names("board"), names("player"), names("count"), doc.key_span(("view",)), prompts)
+        return M.ViewDef(facts, names("board"), names("player"), names("count"), span=doc.key_span(("view",)),
+                         prompts=prompts, reveal=names("reveal"))
 
     # ------------------------------------------------------------ checks
     def error(self, message: str, span: Span, hint: Optional[str] = None) -> None:

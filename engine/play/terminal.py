@@ -26,6 +26,7 @@ from meeple.dsl.typesys import PLAYER, Card
 
 from meeple.core.errors import MeepleError
 from meeple.play.facts import card_facts
+from meeple.runtime.prices import decision_prices, price_text
 
 WIDTH = 100       # columns when the terminal does not say
 
@@ -46,6 +47,7 @@ class Line:
     name: str
     what: str              # 'variable' | 'resource' | 'pvariable' | 'zone'
     count: bool = False    # a zone shown as its number of cards
+    revealed: bool = False     # a player's zone every player sees once the game is over (view: reveal)
 
 
 class TerminalView:
@@ -59,10 +61,11 @@ class TerminalView:
         self.facts: dict[str, tuple[str, ...]] = {k: tuple(f for f, _ in fs) for k, _, fs in g.view.facts}
         zones = {z.name: z for z in game.vocab.zone_defs}
         counted = {n for n, _ in g.view.count}
+        revealed = {n for n, _ in g.view.reveal}
         if g.view.span is not None:
             self.shared = [Line(n, "variable" if n in game.vocab.gvar_index else "zone", n in counted) for n, _ in g.view.board]
             self.own = [Line(n, "resource" if n in game.vocab.res_index else "pvariable" if n in game.vocab.pvar_index else "zone",
-                             n in counted) for n, _ in g.view.player]
+                             n in counted, n in revealed) for n, _ in g.view.player]
         else:       # no declared layout: every variable, resource and zone listed on the board
             self.shared = ([Line(v, "variable") for v in game.vocab.gvar_index if v not in game.observer.hidden_vars]
                            + [Line(z.name, "zone") for z in game.vocab.zone_defs if z.board and not z.per_player])
@@ -176,7 +179,7 @@ class TerminalView:
         name = self.zone_name(line.name)
         if line.count:
             return f"{name}: {len(cards)}"
-        if not _sees(z, p, viewer):
+        if not _sees(z, p, viewer) and not (st.over and line.revealed):     # what the end made public (view: reveal)
             return f"{name}: {len(cards)} hidden"
         return f"{name}: {self.cards(cards, st, seat=p is None)}"
 
@@ -214,7 +217,7 @@ class TerminalView:
     def board(self, st, viewer: Optional[int]) -> str:
         """The board as ``viewer`` sees it (None: only what is public), in the declared layout."""
         g = self.game
-        head = f"── round {st.round} "
+        head = f"── the end, after round {st.round} " if st.over else f"── round {st.round} "
         lines = [head + "─" * max(4, min(40, self.width - len(head)))]
         variables = []
         for line in self.shared:
@@ -377,24 +380,13 @@ class TerminalView:
         return f"{label} ({'; '.join(parts)})" if parts else label
 
     def price(self, st, i: int) -> str:
-        """', pay 2 coins': what option ``i`` costs, from its action's ``price:`` (display only)."""
-        d, g = st.pending.describer, self.game
-        if not isinstance(d, ActionDescriber) or not g.compiled.action_prices:
-            return ""
-        ai, card, param = st.pending.values[i]
-        prices = g.compiled.action_prices.get(ai)
-        if not prices:
-            return ""
-        paid = []
-        for res, fn, nlocals in prices:
-            locals_ = [None] * max(1, nlocals)
-            locals_[0] = param
-            st.budget = STEP_BUDGET
-            try:
-                paid.append(f"{fn(st, Frame(-1, 0, locals_, st.pending.player, -1 if card is None else card))} {res}")
-            except (MeepleError, *RULE_FAULTS):      # a price it cannot work out is not shown
-                continue
-        return ", pay " + ", ".join(paid) if paid else ""
+        """', pay 2 coins': what option ``i`` costs (``meeple.runtime.prices``; display only),
+        worked out once per decision."""
+        dec = st.pending
+        cached = getattr(self, "_prices", None)
+        if cached is None or cached[0] is not dec:
+            self._prices = cached = (dec, decision_prices(self.game, st))
+        return price_text(cached[1][i]) if i < len(cached[1]) else ""
 
     def options(self, st, viewer: int) -> list[list]:
         """The pending decision's options with annotated labels (keys unchanged)."""

@@ -23,8 +23,8 @@ from meeple.loading.model import Names
 
 @dataclass(frozen=True)
 class Cause:
-    """A named step of the rules: its kind ('procedure', 'action', 'card', 'flow'), its
-    id (a procedure's, an action's or card's id, 'setup' / 'round' / 'scoring') and its
+    """A named step of the rules: its kind ('procedure', 'action', 'card', 'flow', 'score part'), its
+    id (a procedure's, an action's, a card's or a scoring part's id, 'setup' / 'round' / 'scoring') and its
     declared names (None for a section of the flow: the view has its own words)."""
 
     kind: str
@@ -53,8 +53,10 @@ class RuleCauses:
             d = next((x for x in listed if x.id == a.id and (a.card_def >= 0 or x.group == a.group)), None)
             self.causes[a.effect] = Cause("action", a.id, d.names if d is not None else Names((("en", a.name),)))
         c = game.compiled
-        for section, u in (("setup", c.setup_code), ("round", c.round_code), ("scoring", c.scoring_code)):
+        for section, u in (("setup", c.setup_code), ("round", c.round_code)):
             self.causes[u] = Cause("flow", section, None)
+        for part, u in zip(game.defn.scoring, c.scoring_codes):     # a named part under its name
+            self.causes[u] = Cause("flow", "scoring", None) if part.names is None else Cause("score part", part.id, part.names)
         # (file, line) -> code unit, from the text each unit was compiled from
         self.unit_of_line: dict[tuple[str, int], int] = {}
         for u, code in enumerate(codes):

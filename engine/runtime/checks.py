@@ -73,6 +73,10 @@ def check_view(pack: M.Pack, v: Vocabulary, problems: Problems) -> None:
         if name not in zones or name not in listed:
             bad(f"view: count: '{name}' is not a zone listed in view: board or view: player", span, name,
                 [z for z in zones if z in listed])
+    mine = {n for n, _ in view.player if n in zones}
+    for name, span in view.reveal:
+        if name not in mine:
+            bad(f"view: reveal: '{name}' is not a zone listed in view: player", span, name, sorted(mine))
     if view.prompts:       # a warning, for the pack that wrote them: an expansion may leave out what asked one
         asked = texts_written(pack)
         own = pack.load_order[-1][2] if len(pack.load_order) > 1 else None
@@ -86,7 +90,7 @@ def check_view(pack: M.Pack, v: Vocabulary, problems: Problems) -> None:
 def texts_written(pack: M.Pack) -> set[str]:
     """Every quoted text of the rules (the prompts a person may be asked), and the menu's own."""
     g = pack.game
-    sources: list[Optional[Source]] = [g.setup, g.round, g.scoring, *(p.body for p in g.procedures)]
+    sources: list[Optional[Source]] = [g.setup, g.round, *(part.body for part in g.scoring), *(p.body for p in g.procedures)]
     for a in [*g.actions, *(a for c in pack.cards for a in c.actions)]:
         sources += [a.when, a.with_, a.effect]
     for c in pack.cards:

@@ -59,14 +59,16 @@ class _Compiling:
         check_cards(self.pack, v, problems)
         self._routines()
         self._all_actions()
-        setup, round_, scoring = (comp.unit(name, src) for name, src in (("setup", g.setup), ("round", g.round), ("scoring", g.scoring)))
+        setup, round_ = (comp.unit(name, src) for name, src in (("setup", g.setup), ("round", g.round)))
+        scoring = tuple(comp.unit("scoring" if part.id == "scoring" else f"scoring {part.id}", part.body) for part in g.scoring)
         end_when, end_code = comp.expression("end_when", g.end_when, want=BOOL)
         comp.settle_steps()
         codes = v.result.codes
         # a round, its statements, its end test and the walks folded into them are charged as
         # the round begins; the setup and the final scoring theirs as they begin (each once a game)
         round_steps = 1 + codes[round_].cost + codes[round_].statements + end_code.cost
-        setup_steps, scoring_steps = (1 + c.cost + c.statements for c in (codes[setup], codes[scoring]))
+        setup_steps = 1 + codes[setup].cost + codes[setup].statements
+        scoring_steps = tuple(1 + codes[c].cost + codes[c].statements for c in scoring)     # each part's, as it begins
         for a in self.actions:          # an effect run once a choice: charged only when it does much (ONCE_FREE)
             code = codes[a.effect]
             a.steps = code.cost + code.statements if code.cost + code.statements > ONCE_FREE else 0
@@ -81,7 +83,7 @@ class _Compiling:
             actions=self.actions, rule_actions=self.rule_actions, card_actions=self.card_actions,
             action_prices=self.action_prices, max_action_locals=self.max_action_locals, menus=menus,
             action_describer=describer, menu_steps=menu_steps, setup_code=setup, round_code=round_,
-            scoring_code=scoring, end_when=end_when, end_code=end_code, setup_steps=setup_steps,
+            scoring_codes=scoring, end_when=end_when, end_code=end_code, setup_steps=setup_steps,
             round_steps=round_steps, scoring_steps=scoring_steps, tiebreak=tiebreak, evaluation=evaluation,
             live_score=live_score, score_res=v.res_index.get(g.score, 0),   # the loader has checked it is a resource (or reported it)
             can_refuse=v.result.uses_require, pygen=comp.gen)

@@ -203,14 +203,24 @@ class Rules(ReadOnly):
                 prepare, st.prepare = st.prepare[1], None
                 prepare(st)
             if st.round > 0 and (self._test_end(st) or st.round >= defn.max_rounds):
-                fr.pc = 2
                 refill(st)      # so has the end of the game: the final scoring and the ranking
-                charge(st, c.scoring_steps, defn.scoring.span)
-                st.frames.append(Frame(c.scoring_code, 0, [None] * self.codes[c.scoring_code].nlocals, -1, -1))
+                st.breakdown = ()
+                stage = 2
+            else:
+                charge(st, c.round_steps, defn.round.span)     # rounds without a choice are bounded too
+                st.round += 1
+                st.frames.append(Frame(c.round_code, 0, [None] * self.codes[c.round_code].nlocals, -1, -1))
                 return True
-            charge(st, c.round_steps, defn.round.span)     # rounds without a choice are bounded too
-            st.round += 1
-            st.frames.append(Frame(c.round_code, 0, [None] * self.codes[c.round_code].nlocals, -1, -1))
+        # stage 2 + k: the final scoring's first k parts are done; each part's score is
+        # taken as it ends (st.breakdown), so the final breakdown needs no rule of its own
+        done = stage - 2
+        r, nr = c.score_res, self.vocab.nres
+        st.breakdown += (tuple(st.res[p * nr + r] for p in range(st.players)),)
+        if done < len(c.scoring_codes):
+            fr.pc = stage + 1
+            code = c.scoring_codes[done]
+            charge(st, c.scoring_steps[done], defn.scoring[done].body.span)
+            st.frames.append(Frame(code, 0, [None] * self.codes[code].nlocals, -1, -1))
             return True
         self._finish(st)
         st.frames.pop()

@@ -76,7 +76,7 @@ def copy_frames(frames: list[Frame]) -> list[Frame]:
 class State:
     __slots__ = ("game", "players", "res", "pvars", "gvars", "zones", "loc", "cvars", "rng",
                  "frames", "pending", "answer", "_log", "round", "over", "scores", "ranking", "events", "track", "opts", "prepare", "checkpoint",
-                 "seed", "refused", "own", "budget", "meter")
+                 "seed", "refused", "own", "budget", "meter", "breakdown")
 
     def __init__(self, game: Any, players: int):
         self.game = game
@@ -106,6 +106,9 @@ class State:
         self.refused = 0                    # choices undone by refusals (not rolled back, not saved): bounds refusal loops
         self.budget = STEP_BUDGET           # steps left until the next choice (meeple.dsl.types.charge; not saved)
         self.meter: Optional[StepMeter] = None   # a planning bot's decision budget, on its samples only (not saved)
+        # the score of each player as the final scoring began and after each of its parts
+        # (meeple.runtime.scoring; not saved: a replay makes it again)
+        self.breakdown: tuple[tuple[int, ...], ...] = ()
 
     # ---- the choices made
     @property
@@ -183,6 +186,7 @@ class State:
         new.refused = self.refused
         new.budget = self.budget
         new.meter = self.meter
+        new.breakdown = self.breakdown
         return new
 
     def restore(self, other: "State") -> None:

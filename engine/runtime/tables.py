@@ -104,12 +104,12 @@ class CompiledRules:
     menu_steps: dict[str, int]          # group -> the steps of its menu, charged as a turn starts
     setup_code: int
     round_code: int
-    scoring_code: int
+    scoring_codes: tuple[int, ...]      # the final scoring's parts, in order (flow.scoring)
     end_when: Optional[Callable]
     end_code: Code
     setup_steps: int
     round_steps: int
-    scoring_steps: int
+    scoring_steps: tuple[int, ...]      # each part's, charged as it begins
     tiebreak: list[tuple[Optional[Callable], Code]]
     evaluation: Optional[tuple[Optional[Callable], Code]]
     live_score: Optional[tuple[Optional[Callable], Code]]

@@ -14,6 +14,8 @@ from meeple.dsl.runtime import ActionDescriber, ChoiceDescriber, OneOfDescriber
 from meeple.dsl.typesys import PLAYER, Card, Type
 
 from meeple.core.errors import MeepleError, Refusal
+from meeple.runtime.prices import decision_prices
+from meeple.runtime.scoring import view_data as score_parts
 from meeple.runtime.state import State
 from meeple.runtime.redeal import Knowledge
 from meeple.runtime.tables import ReadOnly
@@ -106,9 +108,15 @@ class Observer(ReadOnly):
             decision: dict[str, Any] = {"player": f"P{st.pending.player + 1}", "prompt": st.pending.prompt}
             out["decision"] = decision
             if player == st.pending.player:
-                decision["options"] = st.pending.keys()
+                decision["options"] = keys = st.pending.keys()
+                prices = decision_prices(self.game, st)       # the chooser's own: a price may read what they see
+                if any(prices):
+                    decision["prices"] = {k: dict(p) for k, p in zip(keys, prices) if p}
         if st.over:
             out["scores"] = st.scores
+            parts = score_parts(self.game, st)      # each part of the final scoring, per player (public at the end)
+            if parts is not None:
+                out["score_parts"] = parts
         return out
 
     # ------------------------------------------------------------ telling a choice

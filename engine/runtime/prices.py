@@ -1,0 +1,106 @@
+"""What an option costs its chooser, worked out before they choose.
+
+Two declarations give a price, both written with the rules' own functions so
+that the number shown and the number paid come from one text:
+
+- an action's ``price: {RESOURCE: AMOUNT}`` (its ``with:`` parameter in scope);
+- a ``choose`` statement's ``price AMOUNT RESOURCE, ...`` clause (the chosen
+  item's name and every name the statement sees in scope), read in the frame
+  the choice waits in, with the option put where the item goes; and the same
+  clause on an option of ``choose one`` (``"hire" if C price E coins:``).
+
+A price is display only: the rules pay it (with the same function or expression),
+and ``tests/test_prices.py`` checks, over random games of every shipped pack,
+that what an option showed is what choosing it took from the chooser, and that a
+price reads nothing its chooser cannot see (it is the same on every re-deal of what
+they cannot see). Nothing here changes a state: the step budget, the only thing an
+evaluation touches, is given back.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from meeple.dsl.runtime import ActionDescriber, ChoiceDescriber, Frame, OneOfDescriber
+from meeple.dsl.types import RULE_FAULTS, STEP_BUDGET
+
+from meeple.core.errors import MeepleError
+
+Price = tuple[tuple[str, int], ...]       # (resource, amount) per resource the option costs
+
+
+def option_price(game, st, i: int) -> Optional[Price]:
+    """What option ``i`` of ``st``'s pending decision costs its chooser, or None when
+    it declares no price (or its price cannot be worked out here)."""
+    dec = st.pending
+    if dec is None or not 0 <= i < len(dec.values):
+        return None
+    d = dec.describer
+    if isinstance(d, ActionDescriber):
+        return _action_price(game, st, dec.values[i])
+    if isinstance(d, ChoiceDescriber) and d.priced is not None and dec.values[i] != d.skip:
+        return _choice_price(st, d.priced, dec.values[i])
+    if isinstance(d, OneOfDescriber) and d.priced is not None and dec.values[i] != d.skip and d.priced[dec.values[i]]:
+        return _choice_price(st, (-1, d.priced[dec.values[i]]), None)
+    return None
+
+
+def decision_prices(game, st) -> list[Optional[Price]]:
+    """Each option's price (None where it has none). A price of nothing is shown too
+    ('pay 0 coins'): beside options that cost something, it says this one is free."""
+    dec = st.pending
+    if dec is None:
+        return []
+    return [option_price(game, st, i) for i in range(len(dec.values))]
+
+
+def _evaluate(st, fn, frame: Frame) -> Optional[int]:
+    budget = st.budget
+    st.budget = STEP_BUDGET        # each evaluation has a step budget of its own
+    try:
+        value = fn(st, frame)
+    except (MeepleError, *RULE_FAULTS):      # a price it cannot work out is not shown
+        return None
+    finally:
+        st.budget = budget
+    return value if value.__class__ is int else None
+
+
+def _action_price(game, st, value) -> Optional[Price]:
+    prices = game.compiled.action_prices.get(value[0]) if game.compiled.action_prices else None
+    if not prices:
+        return None
+    _ai, card, param = value
+    out = []
+    for res, fn, nlocals in prices:
+        locals_ = [None] * max(1, nlocals)
+        locals_[0] = param
+        n = _evaluate(st, fn, Frame(-1, 0, locals_, st.pending.player, -1 if card is None else card))
+        if n is not None:
+            out.append((res, n))
+    return tuple(out) or None
+
+
+def _choice_price(st, priced: tuple[int, tuple], value) -> Optional[Price]:
+    """A choose's price, read in the frame that waits on the choice (the top one)."""
+    slot, prices = priced           # slot -1: a 'choose one' option, no item to put anywhere
+    if not st.frames:
+        return None
+    top = st.frames[-1]
+    if slot >= len(top.locals):
+        return None
+    out = []
+    for res, fn in prices:
+        locals_ = top.locals[:]
+        if slot >= 0:
+            locals_[slot] = value
+        n = _evaluate(st, fn, Frame(top.code, top.pc, locals_, top.me, top.this))
+        if n is not None:
+            out.append((res, n))
+    return tuple(out) or None
+
+
+def price_text(price: Optional[Price]) -> str:
+    """', pay 2 coins' (', pay 1 coins, 2 cards'), or '' for no price."""
+    if not price:
+        return ""
+    return ", pay " + ", ".join(f"{n} {res}" for res, n in price)

@@ -1,0 +1,69 @@
+"""The final score explained: what each part of the final scoring gave each player.
+
+A pack's ``flow.scoring`` is one text or a list of parts (``- part: ID, name:
+{en, ja}, effect: TEXT``), run in order. The rules take each player's score as the
+scoring begins and as each part ends (``State.breakdown``, kept by
+``meeple.runtime.flow``), so a line of the breakdown is what that part's own rules
+did, never a second copy of them: the score before the scoring ("during play"),
+then each part's change; together they are the final score.
+
+The breakdown is kept with the state that played the game (and made again by a
+replay); a state read back from JSON has none, and ``breakdown`` is then None.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+# what the score was before the final scoring, in the view's languages
+DURING_PLAY = {"en": "during play", "ja": "ゲーム中"}
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    """One line of the breakdown: a part (``during_play`` for what was scored before the
+    final scoring) and what it gave each player, by seat."""
+
+    part: str
+    names: dict
+    points: tuple[int, ...]
+
+    def name(self, lang: str = "en") -> str:
+        return self.names.get(lang) or self.names.get("en") or self.part
+
+
+def breakdown(game, st) -> Optional[list[ScoreLine]]:
+    """Each part of the final scoring and what it gave each player, the score before it
+    first; None before the end or when the state does not hold it (read from JSON)."""
+    parts = game.defn.scoring
+    snaps = st.breakdown
+    if not st.over or len(snaps) != len(parts) + 1:
+        return None
+    lines = [ScoreLine("during_play", DURING_PLAY, snaps[0])]
+    for k, part in enumerate(parts):
+        names = dict(part.names.by_locale) if part.names is not None else {"en": "final scoring", "ja": "最終得点"}
+        lines.append(ScoreLine(part.id, names, tuple(b - a for a, b in zip(snaps[k], snaps[k + 1]))))
+    return lines
+
+
+def view_data(game, st) -> Optional[list[dict]]:
+    """The breakdown as a view gives it (all public at the end): [{part, name, points: {P1: n}}]."""
+    lines = breakdown(game, st)
+    if lines is None:
+        return None
+    return [{"part": ln.part, "name": ln.names, "points": {f"P{p + 1}": n for p, n in enumerate(ln.points)}} for ln in lines]
+
+
+def player_text(lines: list[ScoreLine], p: int, lang: str = "en") -> str:
+    """'buildings 27 + first to finish 4': the parts that gave player ``p`` something, in
+    order, a loss after the first as '- unfinished 4'; '' when nothing did."""
+    text = ""
+    for ln in lines:
+        n = ln.points[p]
+        if not n:
+            continue
+        if not text:
+            text = f"{ln.name(lang)} {n}"
+        else:
+            text += f" + {ln.name(lang)} {n}" if n > 0 else f" - {ln.name(lang)} {-n}"
+    return text

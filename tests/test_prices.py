@@ -1,0 +1,156 @@
+"""A price shown before choosing is what choosing costs (meeple.runtime.prices).
+
+Over random games of every shipped pack, at every decision each option's price is
+worked out as ``meeple play`` shows it; when the option taken has a price, the first
+change the rules then make to that resource of the chooser must be the payment of
+exactly that price (a price of nothing: no change, or a payment of nothing), before
+anyone is asked anything. A price must read only what the chooser may see: it is worked
+out again on re-deals of what they cannot see, and must not change.
+
+The terminal's lines with prices are in tests/test_terminal.py; here, what they claim.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from golden_games import game_of
+from meeple.loading.folders import shipped_packs
+from meeple.runtime.prices import decision_prices, option_price
+from meeple.runtime.redeal import determinize
+
+SEEDS = (1, 2)
+
+
+class Ledger(list):
+    """A resource table that records every write: (index, before, after)."""
+
+    def __init__(self, values, writes):
+        super().__init__(values)
+        self.writes = writes
+
+    def __setitem__(self, i, v):
+        self.writes.append((i, self[i], v))
+        super().__setitem__(i, v)
+
+
+def first_payment(writes: list, index: int):
+    """What the first write to ``index`` took (before - after), or None without one."""
+    return next((before - after for i, before, after in writes if i == index), None)
+
+
+def play_checking_prices(pack: str, players: int, seed: int, game=None) -> dict:
+    """One random game, every shown price checked; what was checked, counted."""
+    game = game or game_of(pack)
+    st = game.new_state(players=players, seed=seed)
+    rng, samples = random.Random(seed), random.Random(seed + 1000)
+    counts = {"priced": 0, "paid": 0, "resampled": 0}
+    nres = game.vocab.nres
+    while not st.over:
+        dec = st.pending
+        prices = decision_prices(game, st)
+        i = rng.randrange(len(dec.values))
+        if any(prices) and counts["resampled"] < 40 and rng.random() < 0.3:
+            # what only others see does not change a price: the same on a re-deal
+            s = determinize(game, st, dec.player, samples)
+            if s.pending is not None and s.pending.values == dec.values:
+                assert decision_prices(game, s) == prices, \
+                    f"{pack}: a price reads what P{dec.player + 1} cannot see at '{dec.prompt}'"
+                counts["resampled"] += 1
+        price = prices[i]
+        writes: list = []
+        st.res = Ledger(st.res, writes)
+        game.apply(st, i)
+        st.res = list(st.res)
+        if not price:
+            continue
+        counts["priced"] += 1
+        for res, amount in price:
+            paid = first_payment(writes, dec.player * nres + game.vocab.res_index[res])
+            label = dec.options[i][1]
+            if amount == 0:
+                assert paid in (None, 0), f"{pack}: '{label}' showed pay 0 {res} but took {paid}"
+            else:
+                assert paid == amount, f"{pack}: '{label}' showed pay {amount} {res} but took {paid}"
+                counts["paid"] += 1
+    return counts
+
+
+@pytest.mark.parametrize("pack", shipped_packs())
+def test_every_shown_price_is_what_the_choice_takes(pack):
+    game = game_of(pack)
+    totals = {"priced": 0, "paid": 0, "resampled": 0}
+    for players in (game.min_players, min(4, game.max_players)):
+        for seed in SEEDS:
+            for k, v in play_checking_prices(pack, players, seed).items():
+                totals[k] += v
+    assert totals["priced"] > 20 and totals["paid"] > 5, totals      # prices were shown, and paid
+    assert totals["resampled"] > 0, totals
+
+
+@pytest.mark.parametrize("old, new, caught", [
+    ("      price: {florins: fee(d)}", "      price: {florins: fee(d) + 1}", r"Take a die: .* showed pay \d+ florins but took \d+"),
+    ('"dowry (florins)" price n florins', '"dowry (florins)" price 2 florins', r"'[13-9]' showed pay 2 florins but took"),
+])
+def test_the_check_fails_on_a_price_that_is_not_what_is_paid(tmp_path, old, new, caught):
+    """A Signorie whose take price says one florin more than is paid, or whose dowry price is
+    fixed, is caught: the check can fail."""
+    import shutil
+    from pathlib import Path
+    from meeple.runtime.game import load_game
+    pack = tmp_path / "signorie"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "content" / "signorie", pack)
+    text = (pack / "game.yaml").read_text()
+    assert old in text
+    (pack / "game.yaml").write_text(text.replace(old, new))
+    with pytest.raises(AssertionError, match=caught):
+        for seed in SEEDS + (3, 4):
+            play_checking_prices("signorie", 2, seed, load_game(str(pack)))
+
+
+@pytest.mark.parametrize("pack, prompt, expected", [
+    ("troyes", "choose a die", "deniers"),
+    ("signorie", "choose an action", "florins"),
+    ("citadels", "choose an action", "gold"),
+])
+def test_each_game_shows_a_price_somewhere(pack, prompt, expected):
+    """The declarations reach the menus: a decision of each game offers a priced option."""
+    game = game_of(pack)
+    for seed in range(1, 30):
+        st = game.new_state(players=2 if pack != "citadels" else 4, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(400):
+            if st.over:
+                break
+            if st.pending.prompt == prompt:
+                found = [option_price(game, st, i) for i in range(len(st.pending.values))]
+                if any(p and p[0][0] == expected and p[0][1] > 0 for p in found):
+                    return
+            game.apply(st, rng.randrange(len(st.pending.values)))
+    pytest.fail(f"no {expected} price shown at '{prompt}' in {pack}")
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ('"choose a die" price added_fee(d) deniers', '"choose a die" price added_fee(d) denirs',
+     "error: price: unknown resource 'denirs'; did you mean 'deniers'?"),
+    ('"choose a die" price added_fee(d) deniers', '"choose a die" price d deniers',
+     "error: expected a number, found"),
+])
+def test_a_wrong_choose_price_is_an_error_at_its_place(tmp_path, old, new, message):
+    import shutil
+    from pathlib import Path
+    from click.testing import CliRunner
+    from meeple.cli import main
+    pack = tmp_path / "troyes"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "content" / "troyes", pack)
+    text = (pack / "game.yaml").read_text()
+    assert old in text
+    line = text[:text.index(old)].count("\n") + 1
+    col = len(text[:text.index(old)].rsplit("\n", 1)[1]) + 1 + new.index("price") + len("price ")
+    if "denirs" in new:
+        col += len("added_fee(d) ")
+    (pack / "game.yaml").write_text(text.replace(old, new, 1))
+    r = CliRunner().invoke(main, ["validate", str(pack)])
+    assert r.exit_code == 1, r.output
+    assert f"game.yaml:{line}:{col}: {message}" in r.output, r.output

@@ -1,0 +1,199 @@
+"""`meeple play` on a pseudo-terminal: prices before choosing and the score explained,
+in exact screen lines, for a whole game of each of the three games.
+
+The person's answers depend on the menu shown (a deal with an event in Troyes, a red
+die and its marriage in Signorie), so each game reaches the decisions with prices;
+the games are seeded, so the screens are the same every run. What the prices claim
+is checked in tests/test_prices.py, the breakdown's numbers in tests/test_scoring.py.
+"""
+from __future__ import annotations
+
+import os
+import re
+import select
+import subprocess
+import sys
+from pathlib import Path
+from typing import Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def play_deciding(args: list[str], decide: Callable[[str], str], columns: int = 100, timeout: float = 300) -> str:
+    """Runs ``meeple play ARGS`` on a pseudo-terminal; at each prompt types what
+    ``decide`` answers to the menu above it; returns the screen as text."""
+    master, slave = os.openpty()
+    env = dict(os.environ, COLUMNS=str(columns), LINES="40")
+    proc = subprocess.Popen([sys.executable, "-m", "meeple", "play", *args], stdin=slave, stdout=slave,
+                            stderr=slave, env=env, cwd=ROOT)
+    os.close(slave)
+    screen, typed = b"", 0
+    try:
+        while True:
+            ready, _, _ = select.select([master], [], [], timeout)
+            if not ready:
+                raise AssertionError("meeple play stopped answering:\n" + screen.decode()[-2000:])
+            try:
+                data = os.read(master, 65536)
+            except OSError:        # the child closed the terminal
+                break
+            if not data:
+                break
+            screen += data
+            assert screen.count(b"is not one of the options") < 5, screen.decode()[-2000:]      # no answer refused for ever
+            while screen.count(b"your choice:") > typed:
+                text = screen.decode().replace("\r\n", "\n")
+                menu = text[text.rindex("\n\n", 0, text.rindex("your choice:")):]
+                os.write(master, (decide(menu) + "\n").encode())
+                typed += 1
+    finally:
+        proc.wait(timeout)
+        os.close(master)
+    assert proc.returncode == 0, screen.decode()[-2000:]
+    return screen.decode().replace("\r\n", "\n")
+
+
+def block(screen: str, first: str, n: int) -> list[str]:
+    """The ``n`` lines of the screen from the first that is ``first``."""
+    lines = screen.splitlines()
+    return lines[lines.index(first):lines.index(first) + n]
+
+
+def ending(screen: str) -> list[str]:
+    """The final scores and what follows them."""
+    return screen[screen.index("final scores after"):].splitlines()
+
+
+def first(menu: str) -> str:
+    """The first number the menu shows (a turn's menu keeps its numbers, so it need not be 1)."""
+    return re.search(r"\n +(\d+)\. ", menu).group(1)
+
+
+def troyes_person(menu: str) -> str:
+    """Deals with an event when one is offered; picks a die with a fee when one is offered."""
+    if "choose a die:" in menu or "add a die to the group:" in menu:
+        m = re.search(r"\n +(\d+)\. [^\n]*pay [1-9]", menu)
+        if m:
+            return m.group(1)
+    m = re.search(r"\[(deal:[a-z_]+)\]", menu)
+    return m.group(1) if m else first(menu)
+
+
+def signorie_person(menu: str) -> str:
+    """Takes a red die when offered, and marries with it."""
+    m = re.search(r"\[(take:red_\d)\]", menu)
+    if m:
+        return m.group(1)
+    return "signoria" if "what to do with the die" in menu and "[signoria]" in menu else first(menu)
+
+
+def test_troyes_a_neutral_die_shows_its_fee_and_the_score_is_explained():
+    screen = play_deciding(["troyes", "-p", "2", "--seed", "3", "--bots", "human,random"], troyes_person)
+    assert "   4. Activate: Priest, pay 4 deniers (white, cost 4)   [activate:priest]" in screen      # the hire cost
+    assert "  10. Place a citizen: Red die (4, P2), pay 2 deniers (P2's dice in the square)" in screen
+    assert block(screen, "P1, choose a die:", 5) == [      # another player's die: 2 deniers, to them
+        'P1, choose a die:',
+        "   1. Red die (4, P2), pay 2 deniers (P2's dice in the square)   [red_die@P2=4]",
+        "   2. Red die (3, P2), pay 2 deniers (P2's dice in the square)   [red_die@P2=3]",
+        "   3. Red die (2, P2), pay 2 deniers (P2's dice in the square)   [red_die@P2=2]",
+        'your choice: 1',
+    ]
+    at = screen.index("  P1 (you) choose a die: Red die (4, P2) (P2's dice in the square)")
+    told = screen[at:].splitlines()
+    assert told[told.index("  since you last looked:"):][:3] == [      # the 2 shown, paid to P2
+        '  since you last looked:',
+        '    Deal with an event: dice stock +Red die=4, cubes on events (Raid) +Cube P1; P1 deniers -2,',
+        '        influence +1, cubes -1; P2 deniers in the square +2, dice in the square -Red die=4',
+    ]
+    # the final board is the end, not a new round, and shows each player's characters
+    assert "── the end, after round 4 ──" in screen and "── round 5" not in screen
+    end = screen[screen.index("── the end"):]
+    assert "        character cards: Urbain IV, the Florentine" in end and "hidden" not in end
+    assert ending(screen) == [
+        "final scores after 4 rounds:",
+        "  1. P1  5  winner",
+        "       = craftsmen's slots 2 - cathedral levels without a cube 2 + event cards 4 + character cards 1",
+        "  2. P2  3",
+        "       = event cards 2 + character cards 1",
+        "seed 3",
+    ]
+
+
+def test_signorie_a_die_below_its_threshold_a_hire_and_a_dowry_show_their_florins_and_the_score_is_explained():
+    screen = play_deciding(["signorie", "-p", "2", "--seed", "3", "--bots", "human,random"], signorie_person)
+    assert block(screen, "P1, choose an action:", 12) == [
+        "P1, choose an action:",
+        "   1. Take a die: Yellow die 1 (2), pay 0 florins   [take:yellow_1]",
+        "   2. Take a die: Yellow die 2 (2), pay 0 florins   [take:yellow_2]",
+        "   3. Take a die: Red die 1 (5), pay 0 florins   [take:red_1]",
+        "   4. Take a die: Red die 2 (6), pay 0 florins   [take:red_2]",
+        "   5. Take a die: Purple die 1 (4), pay 0 florins   [take:purple_1]",
+        "   6. Take a die: Purple die 2 (1), pay 2 florins   [take:purple_2]",       # threshold 3, value 1
+        "   7. Take a die: Grey die 1 (3), pay 1 florins   [take:grey_1]",           # threshold 4, value 3
+        "   8. Take a die: Grey die 2 (4), pay 0 florins   [take:grey_2]",
+        "   9. Take a die: Cyan die 1 (4), pay 1 florins   [take:cyan_1]",           # threshold 5, value 4
+        "  10. Take a die: Cyan die 2 (6), pay 0 florins   [take:cyan_2]",
+        "  11. Pass for the round   [pass]",
+    ]
+    assert block(screen, "P1, what to do with the die:", 5) == [
+        "P1, what to do with the die:",
+        "   1. hire, pay 1 florins   [hire]",          # the first free assistant slot of the column to the left
+        "   2. administration   [administration]",
+        "   3. signoria   [signoria]",
+        "your choice: signoria",
+    ]
+    assert block(screen, "P1, dowry (florins):", 7) == [
+        "P1, dowry (florins):",
+        "   1. 1, pay 1 florins   [1]",
+        "   2. 2, pay 2 florins   [2]",
+        "   3. 3, pay 3 florins   [3]",
+        "   4. 4, pay 4 florins   [4]",
+        "your choice: 1",
+        "  P1 (you) dowry (florins): 1",
+    ]
+    assert "  -- P1 florins 5, victory points 2, brides 1 | P2 florins 7, victory points 0, brides 1" in screen      # 6 - 1
+    assert "── the end, after round 7 ──" in screen
+    assert ending(screen) == [
+        "final scores after 7 rounds:",
+        "  1. P1  73  winner",
+        "       = during play 58 + marriage row 15",
+        "  2. P2  51",
+        "       = during play 51",
+        "seed 3",
+    ]
+
+
+def test_citadels_build_shows_its_gold_and_the_score_is_explained():
+    screen = play_deciding(["citadels", "-p", "4", "--seed", "3", "--bots", "human,random,random,random"],
+                           first)
+    assert "   4. Build: Trading Post, pay 2 gold (green, cost 2)   [build:trading_post]" in screen
+    assert "── the end, after round 13 ──" in screen
+    assert ending(screen) == [
+        "final scores after 13 rounds:",
+        "  1. P1  21  winner",
+        "       = districts 21",
+        "  2. P2  19",
+        "       = districts 15 + completed city 4",
+        "  3. P4  18",
+        "       = districts 16 + completed city 2",
+        "  4. P3  8",
+        "       = districts 8",
+        "seed 3",
+    ]
+
+
+def test_a_wrong_reveal_is_an_error_at_its_line(tmp_path):
+    import shutil
+    from click.testing import CliRunner
+    from meeple.cli import main
+    pack = tmp_path / "troyes"
+    shutil.copytree(ROOT / "content" / "troyes", pack)
+    text = (pack / "game.yaml").read_text()
+    old = "  reveal: [characters]"
+    assert old in text
+    line = text[:text.index(old)].count("\n") + 1
+    (pack / "game.yaml").write_text(text.replace(old, "  reveal: [charactrs]"))
+    r = CliRunner().invoke(main, ["validate", str(pack)])
+    assert r.exit_code == 1, r.output
+    assert (f"game.yaml:{line}:12: error: view: reveal: 'charactrs' is not a zone listed in view: player; "
+            "did you mean 'characters'?") in r.output, r.output
