@@ -1,0 +1,37 @@
+"""What '?' at a prompt says from the pack's howto (meeple.loading.howto): an
+option of a choice that names no card explained by the help the pack declares
+for that choice, and '? rules', the game's overview. Read-only, like the view."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from meeple.loading.howto import choice_help as declared
+
+
+def choice_help(view: Any, dec: Any, options: list[list], i: int) -> str:
+    """What the pack's howto says of option ``i`` of a choice (found by its label, key
+    or value) and of the whole choice, under the choice's prompt; '' if nothing."""
+    helps = getattr(view, "_choice_help", None)
+    if helps is None:
+        helps = view._choice_help = declared(view.game.pack.howto)
+    h = helps.get(dec.prompt) or helps.get(re.sub(r" \(\d+ chosen\)$", "", dec.prompt))     # a pick of several says how many so far
+    if h is None:
+        return ""
+    said = dict(h.options)
+    opt = options[i]
+    mine = next((said[k] for k in (str(dec.options[i][1]), str(opt[0]), str(opt[2])) if k in said), None)
+    lines = [f"  {view.prompt(dec.prompt)}: {opt[1]}"]
+    lines += [view.wrap("    " + t.get(view.lang), 4) for t in (mine, h.text) if t is not None and t.by_locale]
+    return "\n".join(lines)
+
+
+def rules_help(view: Any) -> str:
+    """'? rules': the pack's overview of the game, and the command that shows all of it."""
+    pack = view.game.pack
+    where = f"meeple rules {pack.info.id}" + ("" if view.lang == "en" else f" --lang {view.lang}")
+    if not pack.howto:
+        return f"  this pack has no how-to-play (`{where}` says so)"
+    from meeple.play.howto import paragraphs
+    body = paragraphs(pack.howto[0].overview.get(view.lang), view.width, 2)
+    return "\n".join(body + ["", f"  all of it: `{where}`"])
