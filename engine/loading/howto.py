@@ -39,7 +39,8 @@ def read_howto(pack: M.PackInfo, docs: list[Document], problems: Problems) -> Op
                                  tuple((str(k), _names(v)) for k, v in (c.get("options") or {}).items()),
                                  doc.key_span(("choices", prompt)))
                     for prompt, c in (d.get("choices") or {}).items() if isinstance(c, dict))
-    return M.HowTo(pack.id, pack.name, _names(d.get("overview")), sections, choices, doc.span(("kind",)))
+    glossary = tuple((str(k), _names(v)) for k, v in (d.get("glossary") or {}).items())
+    return M.HowTo(pack.id, pack.name, _names(d.get("overview")), sections, choices, doc.span(("kind",)), glossary)
 
 
 def choice_help(howtos: tuple[M.HowTo, ...]) -> dict[str, M.ChoiceHelp]:

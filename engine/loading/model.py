@@ -328,6 +328,7 @@ class HowTo:
     sections: tuple[HowToSection, ...]
     choices: tuple[ChoiceHelp, ...]
     span: Span
+    glossary: tuple[tuple[str, Names], ...] = ()   # a rules name (field, procedure, enum value) -> its words
 
 
 @dataclass(frozen=True, slots=True)
