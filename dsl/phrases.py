@@ -105,7 +105,7 @@ VERBS: dict[str, dict[str, str]] = {
 }
 
 # The same verbs when the amount is worked out (a name, an operation, a call), so that the
-# sentence reads: 'gain Score equal to your Gold', not 'gain your Gold Score'.
+# sentence reads: 'gain Points equal to your Coins', not 'gain your Coins Points'.
 VERBS_BY: dict[str, dict[str, str]] = {
     "gain": {"en": "gain {resource} equal to {amount}", "ja": "{resource}を{amount}分得る"},
     "lose": {"en": "lose {resource} equal to {amount}", "ja": "{resource}を{amount}分失う"},
@@ -214,9 +214,10 @@ class Lexicon:
         """The pack's word for a name, else the language's (``players``), else the name
         itself: a one- or two-letter local (``p``, ``d2``) in capitals, a longer one with
         spaces for underscores."""
-        by = self.names.get(name) or BUILTIN_WORDS.get(name)
-        if by and (by.get(lang) or by.get("en")):
-            return by.get(lang) or by.get("en")
+        by = self.names.get(name) or BUILTIN_WORDS.get(name) or {}
+        said = by.get(lang) or by.get("en")
+        if said:
+            return said
         if len(name) <= 2:
             return name.upper()
         return name.replace("_", " ")

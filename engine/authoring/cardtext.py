@@ -143,7 +143,7 @@ def rule_lines(pack: M.Pack, card: M.CardDef, r: Renderer) -> list[str]:
     """The game's rules that give the card its effect: those that name it (``x is ID``)
     or test a flag it sets (a yes/no field true where its kind says no), each rule's
     name then its statements that do, so that a card whose effect the game's rules
-    carry (the King's crown, the Hospital) reads as what it does, not as data."""
+    carry (a flag they test, its id they name) reads as what it does, not as data."""
     kind = next((k for k in pack.game.card_kinds if k.name == card.kind), None)
     defaults = {f.name: f.default for f in kind.fields} if kind else {}
     flags = {k for k, v in card.fields if v is True and not defaults.get(k)}

@@ -7,6 +7,8 @@ changes, and the loaded pack keeps every layer's, base first.
 """
 from __future__ import annotations
 
+import re
+import unicodedata
 from typing import Any, Optional
 
 from meeple.core.errors import ContentError, Problems
@@ -51,4 +53,18 @@ def choice_help(howtos: tuple[M.HowTo, ...]) -> dict[str, M.ChoiceHelp]:
             first = out.get(c.prompt)
             out[c.prompt] = c if first is None else M.ChoiceHelp(
                 c.prompt, c.text if c.text.by_locale else first.text, (*first.options, *c.options), c.span)
+    return out
+
+
+def paragraphs(text: str) -> list[str]:
+    """A howto text's paragraphs (blank lines part them), each on one line to be wrapped:
+    the lines of a paragraph join with a space, or with none between two wide (CJK) letters."""
+    def wide(ch: str) -> bool:
+        return unicodedata.east_asian_width(ch) in "WF"
+    out: list[str] = []
+    for para in re.split(r"\n\s*\n", text.strip()):
+        joined = ""
+        for line in (ln.strip() for ln in para.split("\n") if ln.strip()):
+            joined += line if not joined or (wide(joined[-1]) and wide(line[0])) else " " + line
+        out.append(joined)
     return out

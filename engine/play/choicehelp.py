@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from meeple.loading.howto import choice_help as declared
+from meeple.loading.howto import choice_help as declared, paragraphs
 
 
 def choice_help(view: Any, dec: Any, options: list[list], i: int) -> str:
@@ -32,6 +32,7 @@ def rules_help(view: Any) -> str:
     where = f"meeple rules {pack.info.id}" + ("" if view.lang == "en" else f" --lang {view.lang}")
     if not pack.howto:
         return f"  this pack has no how-to-play (`{where}` says so)"
-    from meeple.play.howto import paragraphs
-    body = paragraphs(pack.howto[0].overview.get(view.lang), view.width, 2)
+    body: list[str] = []
+    for para in paragraphs(pack.howto[0].overview.get(view.lang)):
+        body += ([""] if body else []) + [view.wrap("  " + para, 2)]
     return "\n".join(body + ["", f"  all of it: `{where}`"])

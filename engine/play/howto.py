@@ -5,9 +5,8 @@ at the terminal's width (wide letters count two columns).
 """
 from __future__ import annotations
 
-import re
-
 from meeple.loading import model as M
+from meeple.loading.howto import paragraphs as howto_paragraphs
 from meeple.play.terminal import width_of, wrap
 
 HEADINGS = {"en": ("{name}: how to play", "What {name} changes", "no how-to-play in this pack"),
@@ -15,15 +14,10 @@ HEADINGS = {"en": ("{name}: how to play", "What {name} changes", "no how-to-play
 
 
 def paragraphs(text: str, width: int, indent: int = 0) -> list[str]:
-    """A text's paragraphs (blank lines part them), each one line filled to ``width``:
-    lines of a paragraph join with a space, or with none between two wide (CJK) letters."""
+    """A text's paragraphs filled to ``width``, a blank line between two."""
     out: list[str] = []
-    for para in re.split(r"\n\s*\n", text.strip()):
-        joined = ""
-        for line in (ln.strip() for ln in para.split("\n") if ln.strip()):
-            wide = joined and width_of(joined[-1]) == 2 and width_of(line[0]) == 2
-            joined += line if not joined or wide else " " + line
-        out += ([""] if out else []) + [wrap(" " * indent + joined, width, indent)]
+    for para in howto_paragraphs(text):
+        out += ([""] if out else []) + [wrap(" " * indent + para, width, indent)]
     return out
 
 
