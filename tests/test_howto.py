@@ -143,3 +143,13 @@ def test_a_pack_without_a_howto_says_so(tmp_path):
     (root / "howto.yaml").unlink()
     game = meeple.load(str(root))
     assert howto_lines(game.pack) == ["Troyes: how to play", "", "no how-to-play in this pack"]
+
+
+@pytest.mark.parametrize("pack", shipped_packs())
+def test_every_action_has_a_text_to_explain_its_options_in_english_and_japanese(pack):
+    """'? N' on an action's option shows the action's text: every action has one, and
+    a card's action without one is explained by its card's text."""
+    p = meeple.load(pack).pack
+    bare = [a.id for a in p.game.actions if not {"en", "ja"} <= set(dict(a.text.by_locale))]
+    bare += [f"{c.id}.{a.id}" for c in p.cards for a in c.actions if not a.text.by_locale and not c.text.by_locale]
+    assert bare == []
