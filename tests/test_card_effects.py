@@ -65,7 +65,7 @@ def test_japanese_generated_text_has_no_identifier_left(pack_id):
     ("citadels-dark-city", "hospital", ["In murdered called:", "  If the holder of C's city has a D where D is Hospital:"]),
     ("citadels-dark-city", "emperor", ["In take crown:", "  If character's crown bearer and not resumed:",
                                        "    If character is Emperor:", "      Do emperor crown"]),
-    ("signorie", "betrothal", ["In administer:", "  If T's a marriage:", "    Do marry"]),
+    ("signorie", "betrothal", ["In administer:", "  If T's marriage:", "    Do marry"]),
     ("signorie", "yellow_column", ["Colour yellow"]),
     ("citadels-dark-city", "imperial_treasury", ["Score:", "  Gain Score equal to your Gold"]),
     ("troyes", "chretien", ["    P gains Victory points equal to the value of [1, 3, 6] at the highest of "
