@@ -153,3 +153,20 @@ def test_every_action_has_a_text_to_explain_its_options_in_english_and_japanese(
     bare = [a.id for a in p.game.actions if not {"en", "ja"} <= set(dict(a.text.by_locale))]
     bare += [f"{c.id}.{a.id}" for c in p.cards for a in c.actions if not a.text.by_locale and not c.text.by_locale]
     assert bare == []
+
+
+def test_a_choice_help_puts_in_the_choosers_values_signorie_steps_left():
+    """'a step' says how many steps are left: the help names {steps_left}, the
+    chooser's variable, which the rules count down (4 for the cyan action)."""
+    game = meeple.load("signorie")
+    view = TerminalView(game)
+    st = game.new_state(players=2, seed=1)
+    rng = random.Random(1)
+    seen = []
+    while not st.over and len(seen) < 3:
+        dec = st.pending
+        if dec.prompt == "a step":
+            said = view.help("? 1", view.options(st, dec.player), st)
+            seen.append(said.split("Steps left, this one included: ", 1)[1].split(".", 1)[0])
+        game.apply(st, rng.randrange(len(dec.options)))
+    assert seen == ["3", "2", "2"]

@@ -9,9 +9,29 @@ from typing import Any
 from meeple.loading.howto import choice_help as declared, paragraphs
 
 
-def choice_help(view: Any, dec: Any, options: list[list], i: int) -> str:
-    """What the pack's howto says of option ``i`` of a choice (found by its label, key
-    or value) and of the whole choice, under the choice's prompt; '' if nothing."""
+def chooser_values(view: Any, st: Any, p: int) -> dict[str, str]:
+    """The chooser's resources and player variables (those not hidden), by name, as a
+    help text may name them in braces ('{steps_left} steps left')."""
+    g = view.game
+    out = {name: str(st.res[p * g.vocab.nres + i]) for name, i in g.vocab.res_index.items()}
+    for name, i in g.vocab.pvar_index.items():
+        if name not in g.observer.hidden_vars:
+            shown = view.value(st.pvars[p * g.vocab.npvars + i], g.vocab.pvar_types[i])
+            if shown is not None:
+                out[name] = shown
+    return out
+
+
+def _filled(text: str, values: dict[str, str]) -> str:
+    """``text`` with each ``{name}`` of ``values`` put in (other braces stay as written)."""
+    return re.sub(r"\{(\w+)\}", lambda m: values.get(m.group(1), m.group(0)), text)
+
+
+def choice_help(view: Any, st: Any, options: list[list], i: int) -> str:
+    """What the pack's howto says of option ``i`` of the pending choice (found by its
+    label, key or value) and of the whole choice, under the choice's prompt, with the
+    chooser's values put in; '' if nothing."""
+    dec = st.pending
     helps = getattr(view, "_choice_help", None)
     if helps is None:
         helps = view._choice_help = declared(view.game.pack.howto)
@@ -22,7 +42,8 @@ def choice_help(view: Any, dec: Any, options: list[list], i: int) -> str:
     opt = options[i]
     mine = next((said[k] for k in (str(dec.options[i][1]), str(opt[0]), str(opt[2])) if k in said), None)
     lines = [f"  {view.prompt(dec.prompt)}: {opt[1]}"]
-    lines += [view.wrap("    " + t.get(view.lang), 4) for t in (mine, h.text) if t is not None and t.by_locale]
+    values = chooser_values(view, st, dec.player)
+    lines += [view.wrap("    " + _filled(t.get(view.lang), values), 4) for t in (mine, h.text) if t is not None and t.by_locale]
     return "\n".join(lines)
 
 

@@ -461,7 +461,7 @@ class TerminalView:
                 parts = [self.action_text(ai)] + [self.card_text(x) for x in shown]
                 return "\n".join("  " + ln for ln in "\n".join(parts).splitlines())
             from meeple.play.choicehelp import choice_help
-            told = choice_help(self, st.pending, options, n - 1)
+            told = choice_help(self, st, options, n - 1)
             if c is None:
                 return told or f"  option {n} names no card"
             if told:
