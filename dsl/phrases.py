@@ -37,6 +37,7 @@ PHRASES: dict[str, dict[str, str]] = {
     "Of.me": {"en": "your {name}", "ja": "あなたの{name}"},
     "Of.all": {"en": "every player's {name}", "ja": "全員の{name}"},
     "Of.others": {"en": "the other players' {name}", "ja": "他のプレイヤーの{name}"},
+    "Of.cards": {"en": "the {name} of any card", "ja": "いずれかのカードの{name}"},
     "Comprehension": {"en": "{var} in {source}{where}", "ja": "{source}の{var}{where}"},
     "Comprehension.value": {"en": "{value} for each {var} in {source}{where}", "ja": "{source}の各{var}{where}の{value}"},
     "Comprehension.where": {"en": " where {cond}", "ja": "（{cond}）"},
@@ -101,6 +102,24 @@ VERBS: dict[str, dict[str, str]] = {
     "pay": {"en": "pay {amount} {resource}", "ja": "{resource}を{amount}支払う"},
     "pay_to": {"en": "pay {amount} {resource} to {other}", "ja": "{other}に{resource}を{amount}支払う"},
     "take": {"en": "take {amount} {resource} from {other}", "ja": "{other}から{resource}を{amount}受け取る"},
+}
+
+# The same verbs when the amount is worked out (a name, an operation, a call), so that the
+# sentence reads: 'gain Points equal to your Coins', not 'gain your Coins Points'.
+VERBS_BY: dict[str, dict[str, str]] = {
+    "gain": {"en": "gain {resource} equal to {amount}", "ja": "{resource}を{amount}分得る"},
+    "lose": {"en": "lose {resource} equal to {amount}", "ja": "{resource}を{amount}分失う"},
+    "give": {"en": "{other} gains {resource} equal to {amount}", "ja": "{other}は{resource}を{amount}分得る"},
+    "pay": {"en": "pay {resource} equal to {amount}", "ja": "{resource}を{amount}分支払う"},
+    "pay_to": {"en": "pay {other} {resource} equal to {amount}", "ja": "{other}に{resource}を{amount}分支払う"},
+    "take": {"en": "take {resource} equal to {amount} from {other}", "ja": "{other}から{resource}を{amount}分受け取る"},
+}
+
+# The names every pack has (the language's own): the seats, their number, the round.
+BUILTIN_WORDS: dict[str, dict[str, str]] = {
+    "players": {"en": "the players", "ja": "プレイヤー全員"},
+    "player_count": {"en": "the number of players", "ja": "プレイヤー数"},
+    "round": {"en": "the round", "ja": "ラウンド"},
 }
 
 # Operators of Binary and Unary nodes, as the parser names them.
@@ -189,13 +208,16 @@ class Lexicon:
     mine: frozenset = frozenset()
     phrases: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     params: Mapping[str, tuple] = field(default_factory=dict)
+    card_zones: frozenset = frozenset()     # zones each card of a kind has ('occupant of all': any card's)
 
     def word(self, name: str, lang: str) -> str:
-        """The pack's word for a name, else the name itself: a one- or two-letter local
-        (``p``, ``d2``) in capitals, a longer one with spaces for underscores."""
-        by = self.names.get(name)
-        if by:
-            return by.get(lang) or by.get("en") or name
+        """The pack's word for a name, else the language's (``players``), else the name
+        itself: a one- or two-letter local (``p``, ``d2``) in capitals, a longer one with
+        spaces for underscores."""
+        by = self.names.get(name) or BUILTIN_WORDS.get(name) or {}
+        said = by.get(lang) or by.get("en")
+        if said:
+            return said
         if len(name) <= 2:
             return name.upper()
         return name.replace("_", " ")
@@ -251,7 +273,10 @@ class Renderer:
         of a menu's options)."""
         e, p = self.expr, self.phrase
         if isinstance(s, A.Counter):
-            return VERBS[s.verb][self.lang].format(amount=self.amount(s.amount), resource=self.lex.word(s.resource, self.lang),
+            worked = s.amount.expr is not None and not isinstance(s.amount.expr, A.Int)
+            table = VERBS_BY if worked else VERBS
+            amount = e(s.amount.expr) if worked else self.amount(s.amount)
+            return table[s.verb][self.lang].format(amount=amount, resource=self.lex.word(s.resource, self.lang),
                                                    other=e(s.other) if s.other is not None else ""), ()
         if isinstance(s, A.Set):
             return p("Set", target=e(s.target), value=e(s.value)), ()
@@ -290,7 +315,7 @@ class Renderer:
         if isinstance(s, A.PlayActions):
             return p("PlayActions", group=self.lex.word(s.group, self.lang), until=e(s.until)), ()
         if isinstance(s, A.Log):
-            return p("Log", text=s.text), ()
+            return p("Log", text=(self.lex.names.get(s.text) or {}).get(self.lang) or s.text), ()
         if isinstance(s, A.Require):
             return p("Require", cond=e(s.cond)), ()
         if isinstance(s, A.Stop):
@@ -311,7 +336,8 @@ class Renderer:
         raise TypeError(f"no phrase for statement {type(s).__name__}")
 
     def option(self, o: A.Option) -> str:
-        return self.phrase("Option", label=o.label,
+        label = (self.lex.names.get(o.label) or {}).get(self.lang) or o.label     # the pack's words for a label
+        return self.phrase("Option", label=label,
                            cond=self.phrase("Option.cond", cond=self.expr(o.cond)) if o.cond is not None else "")
 
     def amount(self, a: A.Amount) -> str:
@@ -362,6 +388,8 @@ class Renderer:
             return p("Field.me", name=name) if isinstance(n.target, A.Me) else p("Field", target=self.inner(n.target), name=name)
         if isinstance(n, A.Of):
             name = self.lex.word(n.name, self.lang)
+            if n.scope == "all" and n.name in self.lex.card_zones:
+                return p("Of.cards", name=name)
             if n.scope != "player":
                 return p("Of." + n.scope, name=name)
             return p("Of.me", name=name) if isinstance(n.target, A.Me) else p("Of", target=self.inner(n.target), name=name)  # type: ignore[arg-type]  # a player's variable has a target
@@ -415,7 +443,7 @@ class Renderer:
         if table is None:
             return self.call_like("Call", n.func, n.args)
         template = table[self.lang]
-        parts = {str(i): self.expr(a) for i, a in enumerate(n.args)}
+        parts = {str(i): self.inner(a) if isinstance(a, A.Cond) else self.expr(a) for i, a in enumerate(n.args)}
         parts["args"] = self.args(n.args)
         first = n.args[0] if n.args else None
         if isinstance(first, A.Comprehension):
@@ -439,4 +467,8 @@ CARD_PHRASES: dict[str, dict[str, str]] = {
     "trigger": {"en": "when {event}:", "ja": "{event}のとき:"},
     "field": {"en": "{field} {value}: read by {where}", "ja": "{field} {value}（参照: {where}）"},
     "more": {"en": "{n} more", "ja": "ほか{n}件"},
+    "rule": {"en": "in {rule}:", "ja": "{rule}では:"},
+    "rule.more": {"en": "and {n} more rules", "ja": "ほか{n}件のルール"},
+    "data": {"en": "{field} {value}", "ja": "{field} {value}"},
+    "bare": {"en": "a {kind}, with no data or rules of its own", "ja": "独自のデータやルールのない{kind}"},
 }

@@ -22,15 +22,15 @@ def made(tmp_path_factory):
 def test_new_game_writes_the_files_it_names(made):
     where, result = made
     game = where / "mygame"
-    schemas = [f"schemas/{k}.schema.json" for k in ("cards", "game", "pack", "scenario")]
+    schemas = [f"schemas/{k}.schema.json" for k in ("cards", "game", "pack", "scenario", "howto")]
     assert sorted(str(p.relative_to(game)) for p in game.rglob("*") if p.is_file()) == \
-        sorted(["README.md", "cards.yaml", "game.yaml", "pack.yaml", "scenarios/mygame.yaml"] + schemas)
+        sorted(["README.md", "cards.yaml", "game.yaml", "pack.yaml", "scenarios/mygame.yaml", "howto.yaml"] + schemas)
     lines = result.output.splitlines()
-    assert [line.rsplit("/", 1)[-1] for line in lines[:9]] == \
-        ["pack.yaml", "game.yaml", "cards.yaml", "mygame.yaml", "README.md",
-         "pack.schema.json", "game.schema.json", "cards.schema.json", "scenario.schema.json"]
-    assert lines[9].startswith("next: meeple validate ") and lines[9].endswith("--players 2 --bots human,random")
-    for f in ("pack.yaml", "game.yaml", "cards.yaml", "scenarios/mygame.yaml"):
+    assert [line.rsplit("/", 1)[-1] for line in lines[:11]] == \
+        ["pack.yaml", "game.yaml", "cards.yaml", "mygame.yaml", "howto.yaml", "README.md",
+         "pack.schema.json", "game.schema.json", "cards.schema.json", "scenario.schema.json", "howto.schema.json"]
+    assert lines[11].startswith("next: meeple validate ") and lines[11].endswith("--players 2 --bots human,random")
+    for f in ("pack.yaml", "game.yaml", "cards.yaml", "scenarios/mygame.yaml", "howto.yaml"):
         first = (game / f).read_text(encoding="utf-8").splitlines()[0]
         assert first.startswith("# yaml-language-server: $schema="), f
         target = (game / f).parent / first.split("$schema=", 1)[1]      # a schema inside the game's own folder

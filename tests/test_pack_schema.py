@@ -169,7 +169,7 @@ def test_meeple_schema_pack_prints_and_exports(tmp_path):
     r = invoke("schema", "--pack", "troyes", "cards")
     assert r.exit_code == 0 and json.loads(r.output)["$defs"]["activity"]["properties"]["level"]["maximum"] == 3
     r = invoke("schema", "--pack", "citadels", "--export", tmp_path / "s")
-    assert r.exit_code == 0 and r.output == f"wrote 6 schema(s) to {tmp_path / 's'}\n"
+    assert r.exit_code == 0 and r.output == f"wrote 7 schema(s) to {tmp_path / 's'}\n"
     cards = json.loads((tmp_path / "s" / "cards.schema.json").read_text())
     assert cards["$id"] == "https://meeple.dev/schemas/packs/citadels/cards.schema.json"
     assert json.loads((tmp_path / "s" / "log.schema.json").read_text())["$id"].endswith("/log.schema.json")

@@ -63,8 +63,8 @@ STATEMENTS = [
     ("gain 1 coins", ["Gain 1 Coins"], ["金を1得る"]),
     ("pay all coins to p", ["Pay all Coins to P"], ["Pに金をすべて支払う"]),
     ("take 3 coins from p", ["Take 3 Coins from P"], ["Pから金を3受け取る"]),
-    ("pay price(w) coins", ["Pay (the price of W) Coins"], ["金をWの値段分支払う"]),
-    ("pay bonus(w) coins", ["Pay (bonus of W) Coins"], ["金をWのbonus分支払う"]),
+    ("pay price(w) coins", ["Pay Coins equal to the price of W"], ["金をWの値段分支払う"]),
+    ("pay bonus(w) coins", ["Pay Coins equal to bonus of W"], ["金をWのbonus分支払う"]),
     ("draw 2 from market to hand", ["Draw 2 from market to your hand"], ["市場から2枚をあなたの手札に引く"]),
     ("may choose w from market where w.cost <= coins",
      ["You may choose W from market where W's cost is at most your Coins"],
@@ -76,11 +76,11 @@ STATEMENTS = [
      ["Set X to the number of W in your hand where W is ware + the size of market"],
      ["Xをあなたの手札のW（Wが商品である）の数 + 市場の数にする"]),
     ("for each p in players where p != me:\n    give greater(1, 2) coins to p",
-     ["For each P in players where P is not you:", "  P gains (the greatest of 1, 2) Coins"],
-     ["playersの各Pについて（ただしPがあなたでない）:", "  Pは金を1、2のうち最大の値分得る"]),
+     ["For each P in the players where P is not you:", "  P gains Coins equal to the greatest of 1, 2"],
+     ["プレイヤー全員の各Pについて（ただしPがあなたでない）:", "  Pは金を1、2のうち最大の値分得る"]),
     ("for each p in players by coins of p:\n    gain 1 coins",       # its phrase has a part named 'key'
-     ["For each P in players (in order of P's Coins):", "  Gain 1 Coins"],
-     ["playersの各Pについて（Pの金の順に）:", "  金を1得る"]),
+     ["For each P in the players (in order of P's Coins):", "  Gain 1 Coins"],
+     ["プレイヤー全員の各Pについて（Pの金の順に）:", "  金を1得る"]),
 ]
 
 
@@ -105,16 +105,15 @@ CARDS = [
     ]),
     ('citadels', 'thief', 'ja', [
         'アクション「盗む」（1手番に1回）:',
-        '  キャラクターからCを選ぶ（ただしCのrankが2より大きいかつCが暗殺されたキャラクターでない）',
+        '  キャラクターからCを選ぶ（ただしCの番号が2より大きいかつCが暗殺されたキャラクターでない）',
         '  盗まれるキャラクターをCにする',
         '  盗んだプレイヤーをあなたにする',
-        'build limit 1（参照: turn）',
+        '1手番の建設数 1（参照: 手番）',
     ]),
     ('citadels', 'warlord', 'en', [
         'Action "Destroy a district", once per turn:',
-        "  Choose D from every player's city where (warlord own city or the holder of D is not you) and rank8 target of D and the cost to destroy D is at most your Gold",
-        '  Let owner be the holder of D',
-        '  Pay (the cost to destroy D) Gold',
+        "  Choose D from every player's city where (the option warlord_own_city or the holder of D is not you) and rank-8 target of D and the cost to destroy D is at most your Gold",
+        '  Pay Gold equal to the cost to destroy D',
         '  Do raze (D)',
         '  Announce destroyed (D, you, owner)',
         'Income red: read by Collect income',
@@ -122,13 +121,12 @@ CARDS = [
     ]),
     ('citadels', 'warlord', 'ja', [
         'アクション「破壊」（1手番に1回）:',
-        '  全員の街からDを選ぶ（ただし(warlord own cityまたはDの持ち主があなたでない)かつDのrank8 targetかつDの破壊費用があなたの金貨以下）',
-        '  ownerをDの持ち主とする',
+        '  全員の街からDを選ぶ（ただし(オプション「傭兵は自分の街も破壊できる」またはDの持ち主があなたでない)かつDの8番のキャラクターの対象かつDの破壊費用があなたの金貨以下）',
         '  金貨をDの破壊費用分支払う',
-        '  raze（D）を行う',
-        '  destroyed（D、あなた、owner）を告げる',
-        'income red（参照: 収入を得る）',
-        'build limit 1（参照: turn）',
+        '  取り壊し（D）を行う',
+        '  破壊された（D、あなた）を告げる',
+        '収入の色 赤（参照: 収入を得る）',
+        '1手番の建設数 1（参照: 手番）',
     ]),
     ('citadels-dark-city', 'artist', 'en', [
         'Action "Decorate a district (1 gold)", 2 times per turn:',
@@ -136,38 +134,40 @@ CARDS = [
         "  Choose D from your city where not D's decorated",
         '  Pay 1 Gold',
         "  Set D's decorated to true",
+        'In choose characters:',
+        '  Move the first C in unused characters where C is Artist to the characters not in play',
         'Build limit 1: read by turn',
     ]),
     ('troyes', 'merchant', 'en', [
         'Effect:',
         '  Gain 2 Deniers',
-        'Cost 3: read by Activate, hire cost',
-        'Slot1 2: read by hire',
-        'Slot2 1: read by hire',
-        'Slot3 0: read by hire',
+        'Hire cost 3: read by Activate, hire',
+        'First slot VP 2: read by hire',
+        'Second slot VP 1: read by hire',
+        'Third slot VP 0: read by hire',
     ]),
     ('troyes', 'merchant', 'ja', [
-        'effect:',
+        '効果:',
         '  ドゥニエを2得る',
-        'cost 3（参照: 活動カードの活性化、hire cost）',
-        'slot1 2（参照: hire）',
-        'slot2 1（参照: hire）',
-        'slot3 0（参照: hire）',
+        '雇用コスト 3（参照: 活動カードの活性化、職人の雇用）',
+        '1番目のマスの勝利点 2（参照: 職人の雇用）',
+        '2番目のマスの勝利点 1（参照: 職人の雇用）',
+        '3番目のマスの勝利点 0（参照: 職人の雇用）',
     ]),
     ('troyes', 'tithe', 'en', [
         'Effect:',
-        '  For each P in players:',
-        "    Let N be the number of S in building spaces where S's site is Bishopric and S's occupants has a C where C's owner is P",
+        '  For each P in the players:',
+        "    Let N be the number of S in building spaces where S's building is Bishopric and S's occupants has a C where C's owner is P",
         "    If P's Deniers is at least N:",
         "      Set P's Deniers to P's Deniers - N",
         '    Otherwise:',
         "      Set P's Deniers to 0",
-        "      Set P's Victory points to P's Victory points - penalty",
+        "      Set P's Victory points to P's Victory points - the penalty",
         'Deal white: read by Deal with an event',
         'Flags 3: read by Deal with an event',
-        'First 3: read by resolve event',
-        'Second 2: read by resolve event',
-        'Black dice 0: read by black dice',
+        'First place VP 3: read by resolve event',
+        'Second place VP 2: read by resolve event',
+        'Black dice 0: read by events phase',
     ]),
     ('signorie', 'precedence', 'en', [
         'Reward:',
@@ -175,9 +175,9 @@ CARDS = [
         '  Do initiative step',
     ]),
     ('signorie', 'precedence', 'ja', [
-        'reward:',
-        '  initiative stepを行う',
-        '  initiative stepを行う',
+        '報酬:',
+        '  イニシアチブの前進を行う',
+        '  イニシアチブの前進を行う',
     ]),
 ]
 
@@ -222,8 +222,8 @@ def test_cards_generated_prints_only_the_generated_text():
     r = CliRunner().invoke(main, ["cards", "citadels", "thief", "--generated", "--lang", "ja"], catch_exceptions=False)
     assert r.exit_code == ExitCode.OK
     assert r.output.splitlines() == ["泥棒  [thief]", "  アクション「盗む」（1手番に1回）:",
-                                     "    キャラクターからCを選ぶ（ただしCのrankが2より大きいかつCが暗殺されたキャラクターでない）",
-                                     "    盗まれるキャラクターをCにする", "    盗んだプレイヤーをあなたにする", "  build limit 1（参照: turn）"]
+                                     "    キャラクターからCを選ぶ（ただしCの番号が2より大きいかつCが暗殺されたキャラクターでない）",
+                                     "    盗まれるキャラクターをCにする", "    盗んだプレイヤーをあなたにする", "  1手番の建設数 1（参照: 手番）"]
     every = CliRunner().invoke(main, ["cards", "troyes", "--generated"], catch_exceptions=False)
     assert every.exit_code == ExitCode.OK and "Tithe  [tithe]" in every.output and "Merchant  [merchant]" in every.output
 
@@ -252,7 +252,7 @@ def test_declared_words_of_zones_variables_kinds_and_functions(tmp_path):
     r = Renderer(lex, "en")
     take = p.game.actions[0].effect
     assert r.block(parse(take.text, take.origin)) == [
-        "Move C to your purse", "Gain (C's value) Gold", "Announce taken (C)", "Do bonus of C", "Set your done to true"]
+        "Move C to your purse", "Gain Gold equal to C's value", "Announce taken (C)", "Do bonus of C", "Set your done to true"]
     assert r.expr(parse("cheap(c) and coin == coin", TextOrigin("t", 1, 1, False), "expr_start")) == "C costs at most 3 and token is token"
     assert Renderer(lex, "ja").expr(parse("cheap(c)", TextOrigin("t", 1, 1, False), "expr_start")) == "Cは3以下"
     crown = next(c for c in p.cards if c.id == "crown")

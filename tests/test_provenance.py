@@ -249,6 +249,7 @@ def test_the_cli_prints_the_provenance(tmp_path):
     refs = out.output.split("references:\n", 1)[1].splitlines()
     assert refs[0] == ('  bga-citadels: Board Game Arena, "Gamehelpcitadels" (ja), https://ja.doc.boardgamearena.com/Gamehelpcitadels; '
                        "the Japanese game help of Citadels on Board Game Arena, the rules this pack plays by default")
-    assert [r.split(":")[0].strip() for r in refs] == ["bga-citadels", "citadels-java", "citadels-rulebook-2016"]   # a second cite counts
+    assert [r.split(":")[0].strip() for r in refs] == ["bga-citadels", "citadels-java", "citadels-rulebook-2016",
+                                                       "citadels-classic-blurb"]   # a second cite counts
     one = CliRunner().invoke(main, ["cards", "citadels", "university", "--provenance"])
     assert one.output.splitlines()[0].startswith('university.cost = 6  cited: bga-citadels "大学/ドラゴンの守り": "建設コストは6')

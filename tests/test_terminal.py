@@ -96,6 +96,7 @@ def test_a_person_reads_the_board_asks_for_help_and_a_card_and_is_refused_then_p
         "  a number or a key in brackets: choose that option",
         "  ? N: what option N does, and its card, in full",
         "  ? ID or ? NAME: that card, in full (ids as `meeple cards` lists them)",
+        "  ? rules: how to play, in short (all of it: `meeple rules citadels`)",
         "  ?: this help",
         "your choice: ? 2",
         "  Magician  [magician]  (character)",

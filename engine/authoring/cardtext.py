@@ -32,6 +32,10 @@ def lexicon(pack: M.Pack) -> Lexicon:
         if declared is not None and declared.by_locale:
             names[name] = dict(declared.by_locale)
 
+    for h in pack.howto:          # the howto's glossary: fields, procedures, hooks, enum values...
+        for name, words in h.glossary:
+            put(name, words)
+
     for c in pack.cards:
         put(c.id, c.names)
     for k in g.card_kinds:
@@ -46,7 +50,7 @@ def lexicon(pack: M.Pack) -> Lexicon:
                      + [z.name for z in g.zones if z.per_player])
     phrases = {f.name: dict(f.text.by_locale) for f in g.functions if f.text is not None}
     params = {f.name: tuple(p.name for p in f.params) for f in g.functions}
-    return Lexicon(names, mine, phrases, params)
+    return Lexicon(names, mine, phrases, params, frozenset(z.name for z in g.zones if z.of_card is not None))
 
 
 def _tree(src: M.Source, start: str = "start"):
@@ -75,7 +79,8 @@ def card_lines(pack: M.Pack, card: M.CardDef, lang: str, lex: Optional[Lexicon] 
     for event, src in card.handlers:
         lines.append(r.sentence(ph("trigger", event=r.lex.word(event, r.lang))))
         lines += r.block(_tree(src), 1)
-    lines += field_lines(pack, card, r)
+    lines += rule_lines(pack, card, r)
+    lines += field_lines(pack, card, r) or plain_lines(card, r, bool(lines))
     return lines
 
 
@@ -110,6 +115,72 @@ def _value(value, r: Renderer) -> str:
     return r.lex.word(value, r.lang) if isinstance(value, str) else str(value)
 
 
+MAX_RULE_LINES = 12      # a long rule that names a card is cut after this many lines ('...')
+
+
+def _names_card(node, card_id: str, flags: set[str]) -> bool:
+    """Whether an expression names the card (``x is ID``) or tests one of its flags."""
+    for n in _walk(node):
+        if (isinstance(n, A.Is) and n.name == card_id) or (isinstance(n, A.Field) and n.name in flags):
+            return True
+    return False
+
+
+def _naming(stmts, card_id: str, flags: set[str]) -> list:
+    """The statements of a block that name the card in their own expressions (whole,
+    with what they hold), looking inside the others' blocks."""
+    out: list = []
+    for st in stmts:
+        kids = A.child_nodes(st)
+        if any(_names_card(k, card_id, flags) for k in kids if not isinstance(k, _STATEMENTS)):
+            out.append(st)
+        else:
+            out += _naming([k for k in kids if isinstance(k, _STATEMENTS)], card_id, flags)
+    return out
+
+
+def rule_lines(pack: M.Pack, card: M.CardDef, r: Renderer) -> list[str]:
+    """The game's rules that give the card its effect: those that name it (``x is ID``)
+    or test a flag it sets (a yes/no field true where its kind says no), each rule's
+    name then its statements that do, so that a card whose effect the game's rules
+    carry (a flag they test, its id they name) reads as what it does, not as data."""
+    kind = next((k for k in pack.game.card_kinds if k.name == card.kind), None)
+    defaults = {f.name: f.default for f in kind.fields} if kind else {}
+    flags = {k for k, v in card.fields if v is True and not defaults.get(k)}
+    ph = lambda key, **kw: CARD_PHRASES[key][r.lang].format(**kw)     # noqa: E731
+    found: list[tuple[Any, list[str]]] = []
+    for who, src, start in _rule_texts(pack):
+        tree = _tree(src, start)
+        if isinstance(tree, tuple):
+            body = [line for st in _naming(tree, card.id, flags) for line in r.stmt(st, 1)]
+        else:
+            body = ["  " + r.sentence(r.expr(tree))] if _names_card(tree, card.id, flags) else []
+        if body:
+            name = who.get(r.lang) if isinstance(who, M.Names) else r.lex.word(who, r.lang)
+            seen = next((b for w, b in found if w == name), None)
+            if seen is not None:       # an action's condition and effect: one rule
+                seen += body
+            else:
+                found.append((name, body))
+    lines: list[str] = []
+    for name, body in found[:MAX_READERS]:
+        lines.append(r.sentence(ph("rule", rule=name)))
+        lines += body[:MAX_RULE_LINES] + (["  ..."] if len(body) > MAX_RULE_LINES else [])
+    if len(found) > MAX_READERS:
+        lines.append(r.sentence(ph("rule.more", n=len(found) - MAX_READERS)))
+    return lines
+
+
+def plain_lines(card: M.CardDef, r: Renderer, other: bool) -> list[str]:
+    """The card's data when no rule reads it by name and nothing else is said of the card,
+    so that its generated text is never empty ('Colour yellow')."""
+    if other:
+        return []
+    data = [r.sentence(CARD_PHRASES["data"][r.lang].format(field=r.lex.word(k, r.lang), value=_value(v, r)))
+            for k, v in card.fields if v is not None]
+    return data or [r.sentence(CARD_PHRASES["bare"][r.lang].format(kind=r.lex.word(card.kind, r.lang)))]
+
+
 def field_lines(pack: M.Pack, card: M.CardDef, r: Renderer) -> list[str]:
     """Where the game's rules read each of the card's number fields and the fields it sets
     apart from its kind's defaults (``cost 3: read by worth, Build``; ``income red: read
@@ -118,7 +189,7 @@ def field_lines(pack: M.Pack, card: M.CardDef, r: Renderer) -> list[str]:
     defaults = {f.name: f.default for f in kind.fields} if kind else {}
     # a field another kind declares too ('colour' of dice and cards) cannot be told apart
     # without types: its readers would be the other kind's as well, so it is left out
-    shared = {f.name for k in pack.game.card_kinds if k.name != card.kind for f in k.fields}
+    shared = {f.name for k in pack.game.card_kinds if k.name != card.kind for f in (*k.fields, *k.variables)}
     numbers = [(k, v) for k, v in card.fields if k not in shared and (
                (isinstance(v, int) and not isinstance(v, bool)) or (v not in (None, False) and v != defaults.get(k)))]
     if not numbers:

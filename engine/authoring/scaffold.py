@@ -385,6 +385,28 @@ scenarios:
           - size(market) == 3           # refilled from the deck
 """
 
+_GAME_HOWTO = """\
+# yaml-language-server: $schema=@SCHEMA_HOWTO@
+# How to play @NAME@, in your own words: 'meeple rules @NAME@' prints it, and
+# '?' at a prompt of 'meeple play' reads it. Give each text in every language
+# the game speaks ({en: ..., ja: ...}). See meeple's docs/packs.md.
+kind: howto
+overview:
+  en: |
+    Buy the cards worth the most points. On your turn, buy a card from the
+    market of 3 with coins, or take 2 coins. When the market is empty, the
+    game ends and each card scores its points; the most points wins.
+sections:
+  - title: {en: A turn}
+    points:
+      - {en: "Buy: pay a market card's cost in coins and put it in your tableau; the market refills."}
+      - {en: "Take 2 coins."}
+  - title: {en: The end and the scoring}
+    text: {en: "When the market is empty, each card scores its points; ties go to the most coins left."}
+glossary:                 # the words of the rules' names that declare none (meeple cards --generated)
+  turn_over: {en: the turn is over}
+"""
+
 _GAME_README = """\
 # @NAME@
 
@@ -393,14 +415,15 @@ market with coins, or take 2 coins; when the market is empty the cards
 score their points.
 
 - `meeple validate @NAME@` checks it;
-- `meeple cards @NAME@` lists its cards;
+- `meeple cards @NAME@` lists its cards, `meeple rules @NAME@` says how to play;
 - `meeple test @NAME@/scenarios` runs its scenarios;
 - `meeple play @NAME@ --players 2 --bots human,random` plays it,
   `meeple simulate @NAME@ -n 1000 -p 3` plays many games with bots.
 
 Files: `pack.yaml` (id, name, version), `game.yaml` (players, resources,
 card kinds, zones, events, procedures, actions, flow, scoring),
-`cards.yaml` (the cards), `scenarios/` (rules scenarios).
+`cards.yaml` (the cards), `scenarios/` (rules scenarios), `howto.yaml`
+(how to play, which `meeple rules @NAME@` prints).
 """
 
 
@@ -410,18 +433,18 @@ def new_game(name: str, where: Path) -> list[Path]:
     from meeple.loading.schemas import schema_dir
     target = _new_folder(name, where, "game")
     files = [("pack.yaml", _GAME_PACK), ("game.yaml", _GAME_RULES), ("cards.yaml", _GAME_CARDS),
-             (f"scenarios/{name}.yaml", _GAME_SCENARIO), ("README.md", _GAME_README)]
+             (f"scenarios/{name}.yaml", _GAME_SCENARIO), ("howto.yaml", _GAME_HOWTO), ("README.md", _GAME_README)]
     written: list[Path] = []
     with new_folder(target) as building:       # whole or not at all (engine/core/outputs.py)
         for rel, text in files:
             path = building / rel
             path.parent.mkdir(parents=True, exist_ok=True)
-            for kind in ("pack", "game", "cards", "scenario"):
+            for kind in ("pack", "game", "cards", "scenario", "howto"):
                 text = text.replace(f"@SCHEMA_{kind.upper()}@", _schema_ref(kind, up=rel.count("/")))
             path.write_text(text.replace("@NAME@", name), encoding="utf-8")
             written.append(target / rel)
         # the generic schemas, copied into the game's own schemas/ folder (modelines never lead into the engine)
-        for kind in ("pack", "game", "cards", "scenario"):
+        for kind in ("pack", "game", "cards", "scenario", "howto"):
             path = building / "schemas" / f"{kind}.schema.json"
             path.parent.mkdir(exist_ok=True)
             path.write_text((schema_dir() / f"{kind}.schema.json").read_text(encoding="utf-8"), encoding="utf-8")

@@ -7,7 +7,7 @@ One module per group of commands, each adding its commands to the one group:
     arguments   what a command line names: packs loaded, options, seeds, players, bots, workers
     files       output files: checked before a command starts, written whole or not at all
     check       validate, schema, diff
-    cards       cards
+    cards       cards, rules (how to play)
     games       play, replay
     runs        simulate, compare
     author      test, new-pack, new-game

@@ -1,4 +1,4 @@
-"""``meeple cards``: a game's cards listed, or one shown with its data and rules
+"""``meeple cards``, ``meeple rules``: a game's cards listed, or one shown with its data and rules
 text; the text generated from their rules; their provisional values; and where
 each number comes from (provenance).
 """
@@ -52,6 +52,20 @@ def cards(game_name: str, card_id: Optional[str], lang: str, provisional: bool, 
         _generated(pack, list(pack.cards), lang)
     else:
         _list(game, lang)
+
+
+@main.command()
+@click.argument("game_name", metavar="GAME")
+@click.option("--lang", default="en", show_default=True, help="language of the text (en, ja)")
+@click.option("--width", type=click.IntRange(40, 400), default=80, show_default=True, help="wrap lines at this many columns")
+def rules(game_name: str, lang: str, width: int) -> None:
+    """How to play GAME: an overview, then the set-up, the turn, every action and
+    the scoring, from the pack's howto file (an expansion: the base's, then what it changes)."""
+    from meeple.play.howto import howto_lines, missing_locales
+    game = arguments.load(game_name, generate=False)
+    if missing_locales(game.pack, lang):
+        click.echo(f"note: some of this text has no '{lang}' version; it is shown in English", err=True)
+    click.echo("\n".join(howto_lines(game.pack, lang, width)))
 
 
 def _show(pack: Any, card: Any, lang: str) -> None:

@@ -163,7 +163,7 @@ def _held_back(problems: Problems) -> str:
 @click.option("--pack", "pack_spec", default=None, metavar="GAME",
               help="the schemas of this pack's files: cards, rules and scenarios narrowed by its declarations")
 def schema(kind: Optional[str], export_dir: Optional[str], pack_spec: Optional[str]) -> None:
-    """Print the JSON Schema of a YAML kind (pack, game, rules, cards, scenario) or of
+    """Print the JSON Schema of a YAML kind (pack, game, rules, cards, scenario, howto) or of
     game logs (log), or all of them; with --pack GAME, the schemas of that pack's files."""
     from meeple.loading.schemas import KINDS, pack_schema, schema as get
     every = KINDS + ("log",)

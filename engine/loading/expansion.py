@@ -36,6 +36,7 @@ from meeple.core.errors import ContentError, Problem, Problems, Span, suggest
 from meeple.loading.limits import MAX_PACK_NAME, MAX_PACKS
 from meeple.loading.folders import Budget, Layer, is_pack, read_layer, references, shipped_pack, shipped_packs
 from meeple.loading.reader import Reader
+from meeple.loading.howto import read_howto
 from meeple.loading.versions import satisfies
 from meeple.loading.yamlsrc import Document
 from meeple.loading.sets import SET_FILE
@@ -571,7 +572,8 @@ class _Assembly:
                                           for loc, _ in top.name.by_locale)))
         files = tuple(f for x in self.layers for f in x.files)
         order = tuple((x.info.id, x.info.version, os.path.normpath(str(x.root))) for x in self.layers)
-        return M.Pack(info, game, tuple(cards), files, order, tuple(self.changes), self.references)
+        howto = tuple(h for x in self.layers if (h := read_howto(x.info, x.howto, self.problems)) is not None)
+        return M.Pack(info, game, tuple(cards), files, order, tuple(self.changes), self.references, howto)
 
 
 def assemble(layers: list[Layer], problems: Problems) -> Optional[M.Pack]:

@@ -19,6 +19,7 @@ from meeple.core.outputs import not_regular
 from meeple.loading.schemas import validate
 from meeple.loading.yamlsrc import Document, load_yaml
 from meeple.loading.reader import Reader
+from meeple.loading.howto import read_howto
 
 
 def content_root() -> Path:
@@ -143,7 +144,7 @@ def pack_files(root: Path, problems: Problems, budget: Optional[Budget] = None) 
 def load_documents(root: Path, problems: Problems, budget: Optional[Budget] = None) -> dict[str, list[Document]]:
     """Every YAML file of a pack, by kind, schema-checked. Problems collected; a file
     with schema errors keeps the parts they do not touch (engine/loading/salvage.py)."""
-    by_kind: dict[str, list[Document]] = {"pack": [], "game": [], "rules": [], "cards": [], "scenario": []}
+    by_kind: dict[str, list[Document]] = {"pack": [], "game": [], "rules": [], "cards": [], "scenario": [], "howto": []}
     files = pack_files(root, problems, budget)
     for path in files:
         try:
@@ -155,7 +156,7 @@ def load_documents(root: Path, problems: Problems, budget: Optional[Budget] = No
         data = doc.data
         if not isinstance(data, dict) or "kind" not in data:
             what = "this file is empty; a pack file is" if data is None else "a pack file must be"
-            problems.add(ContentError(f"{what} a mapping with a 'kind' (pack, game, rules, cards, scenario)", Span(doc.file, 1, 1)))
+            problems.add(ContentError(f"{what} a mapping with a 'kind' (pack, game, rules, cards, scenario, howto)", Span(doc.file, 1, 1)))
             problems.left_out |= file_names("cards", data) | file_names("rules", data)
             continue
         kind = data["kind"]
@@ -192,10 +193,11 @@ class Layer:
     rules: list[Document]
     cards: list[Document]
     parents: list[str] = field(default_factory=list)     # ids of the packs it extends, once found
+    howto: list[Document] = field(default_factory=list)  # its how-to-play (one file), see meeple.loading.howto
 
     @property
     def files(self) -> tuple[str, ...]:
-        return tuple(d.file for d in [self.manifest, *([self.game] if self.game else []), *self.rules, *self.cards])
+        return tuple(d.file for d in [self.manifest, *([self.game] if self.game else []), *self.rules, *self.cards, *self.howto])
 
 
 def read_layer(root: Path, problems: Problems, budget: Optional[Budget] = None) -> Optional[Layer]:
@@ -237,7 +239,7 @@ def read_layer(root: Path, problems: Problems, budget: Optional[Budget] = None) 
                                               doc.key_span((key,)), "add 'extends: [GAME]' to pack.yaml, or list the cards under cards:"))
         if not games and not problems.errors:
             problems.add(ContentError("a pack needs a game file (a file with kind: game)", Span(_display(root / "pack.yaml"), 1, 1)))
-    return Layer(root, info, pdoc, games[0] if games and not extends else None, docs["rules"], docs["cards"])
+    return Layer(root, info, pdoc, games[0] if games and not extends else None, docs["rules"], docs["cards"], howto=docs["howto"])
 
 
 def _reference(ref: str, entry: object, span: Span) -> M.Reference:
@@ -282,8 +284,9 @@ def build_pack(layer: Layer, problems: Problems) -> Optional[M.Pack]:
                 continue
             seen[card.id] = card
             cards.append(card)
+    howto = read_howto(layer.info, layer.howto, problems)
     return M.Pack(layer.info, game, tuple(cards), layer.files, ((layer.info.id, layer.info.version, os.path.normpath(str(layer.root))),),
-                  references=refs)
+                  references=refs, howto=(howto,) if howto else ())
 
 
 def resolve_all(spec: str) -> list[Path]:

@@ -311,6 +311,39 @@ class Change:
 
 
 @dataclass(frozen=True, slots=True)
+class HowToSection:
+    """One titled part of a pack's rules summary: a text and points, per language."""
+
+    title: Names
+    text: Names
+    points: tuple[Names, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ChoiceHelp:
+    """What '? N' says at one choice the rules ask (its prompt as written): the whole
+    choice's text, and one option's by its label or value."""
+
+    prompt: str
+    text: Names
+    options: tuple[tuple[str, Names], ...]
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class HowTo:
+    """One pack's how-to-play (its howto file): shown by ``meeple rules``, base first."""
+
+    pack: str             # the pack that wrote it
+    name: Names           # that pack's name
+    overview: Names
+    sections: tuple[HowToSection, ...]
+    choices: tuple[ChoiceHelp, ...]
+    span: Span
+    glossary: tuple[tuple[str, Names], ...] = ()   # a rules name (field, procedure, enum value) -> its words
+
+
+@dataclass(frozen=True, slots=True)
 class Pack:
     info: PackInfo
     game: GameDef
@@ -319,3 +352,4 @@ class Pack:
     load_order: tuple[tuple[str, str, str], ...] = ()     # (id, version, folder) of every pack loaded, base first
     changes: tuple[Change, ...] = ()
     references: tuple[Reference, ...] = ()   # every loaded pack's, base first
+    howto: tuple[HowTo, ...] = ()            # every loaded pack's how-to-play, base first

@@ -15,7 +15,7 @@ from meeple.loading.yamlsrc import Document
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator, ValidationError
 
-KINDS = ("pack", "game", "rules", "cards", "scenario")
+KINDS = ("pack", "game", "rules", "cards", "scenario", "howto")
 
 
 def schema_dir() -> Path:

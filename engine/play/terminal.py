@@ -437,7 +437,11 @@ class TerminalView:
             return ("  a number or a key in brackets: choose that option\n"
                     "  ? N: what option N does, and its card, in full\n"
                     "  ? ID or ? NAME: that card, in full (ids as `meeple cards` lists them)\n"
+                    f"  ? rules: how to play, in short (all of it: `meeple rules {self.game.pack.info.id}`)\n"
                     "  ?: this help")
+        if ref == "rules":
+            from meeple.play.choicehelp import rules_help
+            return rules_help(self)
         if ref.isdigit():
             n = int(ref)
             if not 1 <= n <= len(options):
@@ -449,8 +453,12 @@ class TerminalView:
                 shown = [x for x in dict.fromkeys((granted, c)) if x is not None]
                 parts = [self.action_text(ai)] + [self.card_text(x) for x in shown]
                 return "\n".join("  " + ln for ln in "\n".join(parts).splitlines())
+            from meeple.play.choicehelp import choice_help
+            told = choice_help(self, st, options, n - 1)
             if c is None:
-                return f"  option {n} names no card"
+                return told or f"  option {n} names no card"
+            if told:
+                return told + "\n" + "\n".join("  " + ln for ln in self.card_text(c).splitlines())
         else:
             c = self.find_card(ref)
             if c is None:

@@ -84,6 +84,29 @@ def check_view(pack: M.Pack, v: Vocabulary, problems: Problems) -> None:
             if text not in asked and (own is None or os.path.abspath(span.file).startswith(os.path.abspath(own) + os.sep)):
                 hint = suggest(text, list(asked))
                 problems.warnings.append(Problem(f"view: prompts: no rule asks '{text}'" + (f"; {hint}" if hint else ""), span))
+    check_howto(pack, problems)
+
+
+def check_howto(pack: M.Pack, problems: Problems) -> None:
+    """A warning for a howto's help of a choice no rule asks, or of an option no rule
+    writes (a typo would leave '? N' without its text), for the pack that wrote it."""
+    if not any(h.choices for h in pack.howto):
+        return
+    asked = texts_written(pack)
+    names = {n for _, values in pack.game.enums for n in values}
+    own = pack.load_order[-1][0]
+    for h in pack.howto:
+        if h.pack != own:
+            continue
+        for c in h.choices:
+            if c.prompt not in asked:
+                hint = suggest(c.prompt, list(asked))
+                problems.warnings.append(Problem(f"howto: choices: no rule asks '{c.prompt}'" + (f"; {hint}" if hint else ""), c.span))
+                continue
+            for label, _ in c.options:       # a label, a menu word, a number, or a name (an enum value)
+                if label not in asked and label not in ("skip", "done") and not label.lstrip("-").isdigit() \
+                        and label not in names:
+                    problems.warnings.append(Problem(f"howto: choices: '{c.prompt}': no rule offers the option '{label}'", c.span))
 
 
 
