@@ -85,7 +85,7 @@ def test_question_n_gives_the_option_and_the_choice_text():
         game.apply(st, rng.randrange(len(st.pending.options)))
     options = view.options(st, st.pending.player)
     said = view.help("? 2", options, st)
-    assert said.splitlines()[0] == "  dowry (florins): 2"
+    assert said.splitlines()[0] == "  dowry (florins): 2, pay 2 florins"
     assert "Pay 2 florins, gain 4 VP." in said and "Each florin paid gives 2 VP." in said
 
 
@@ -127,15 +127,15 @@ def test_a_second_howto_file_is_an_error(tmp_path):
 def test_help_for_a_choice_no_rule_asks_is_a_warning(tmp_path):
     root = _copy(tmp_path)
     path = root / "howto.yaml"
-    text = path.read_text(encoding="utf-8").replace('"which citizen":', '"which citizn":')
+    text = path.read_text(encoding="utf-8").replace('"a citizen for this job comes from (only where you have one)":', '"a citizen for this jb comes from (only where you have one)":')
     text = text.replace("      from hand: {en:", "      from hnad: {en:", 1)
     path.write_text(text, encoding="utf-8")
     r = run("validate", str(root))
     assert r.exit_code == ExitCode.OK
-    assert "howto: choices: no rule asks 'which citizn'; did you mean 'which citizen'?" in r.output
-    path.write_text(path.read_text(encoding="utf-8").replace('"which citizn":', '"which citizen":'), encoding="utf-8")
+    assert "howto: choices: no rule asks 'a citizen for this jb comes from (only where you have one)'; did you mean 'a citizen for this job comes from (only where you have one)'?" in r.output
+    path.write_text(path.read_text(encoding="utf-8").replace('"a citizen for this jb comes from (only where you have one)":', '"a citizen for this job comes from (only where you have one)":'), encoding="utf-8")
     r = run("validate", str(root))
-    assert "howto: choices: 'which citizen': no rule offers the option 'from hnad'" in r.output
+    assert "howto: choices: 'a citizen for this job comes from (only where you have one)': no rule offers the option 'from hnad'" in r.output
 
 
 def test_a_pack_without_a_howto_says_so(tmp_path):
