@@ -86,7 +86,7 @@ def test_a_person_reads_the_board_asks_for_help_and_a_card_and_is_refused_then_p
         "  since you last looked:",
     ]
     after = screen[screen.index("P1, choose a character:"):].splitlines()
-    assert after[:44] == [
+    assert after[:45] == [
         "P1, choose a character:",
         "   1. Bishop (rank 5)   [bishop]",
         "   2. Magician (rank 3)   [magician]",
