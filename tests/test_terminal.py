@@ -2,18 +2,15 @@
 plays, and its layout functions one by one, against the shipped packs' ``view:``."""
 from __future__ import annotations
 
-import os
 import re
-import select
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 import doctext
+from answering import on_a_terminal
 from meeple.cli import main
 from meeple.runtime.game import load_game
 from meeple.play.terminal import TerminalView
@@ -33,32 +30,8 @@ def first_shown(screen: bytes) -> str:
 def play_in_a_terminal(args: list[str], answers: list[str], columns: int = 100, timeout: float = 300) -> str:
     """Runs ``meeple play ARGS`` on a pseudo-terminal, types ``answers`` one per
     prompt (then the first number shown), and returns the screen as text."""
-    master, slave = os.openpty()
-    env = dict(os.environ, COLUMNS=str(columns), LINES="40")
-    proc = subprocess.Popen([sys.executable, "-m", "meeple", "play", *args], stdin=slave, stdout=slave,
-                            stderr=slave, env=env, cwd=ROOT)
-    os.close(slave)
-    screen, typed = b"", 0
-    try:
-        while True:
-            ready, _, _ = select.select([master], [], [], timeout)
-            if not ready:
-                raise AssertionError("meeple play stopped answering:\n" + screen.decode()[-2000:])
-            try:
-                data = os.read(master, 65536)
-            except OSError:        # the child closed the terminal
-                break
-            if not data:
-                break
-            screen += data
-            while screen.count(b"your choice:") > typed:
-                os.write(master, ((answers[typed] if typed < len(answers) else first_shown(screen)) + "\n").encode())
-                typed += 1
-    finally:
-        proc.wait(timeout)
-        os.close(master)
-    assert proc.returncode == 0, screen.decode()[-2000:]
-    return screen.decode().replace("\r\n", "\n")
+    return on_a_terminal(args, lambda screen, typed: answers[typed] if typed < len(answers) else first_shown(screen),
+                         columns, timeout)
 
 
 CITADELS_SEED_3 = ["citadels", "-p", "4", "--seed", "3", "--bots", "human,random,random,random"]

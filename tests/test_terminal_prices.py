@@ -8,13 +8,11 @@ is checked in tests/test_prices.py, the breakdown's numbers in tests/test_scorin
 """
 from __future__ import annotations
 
-import os
 import re
-import select
-import subprocess
-import sys
 from pathlib import Path
 from typing import Callable
+
+from answering import on_a_terminal
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -22,35 +20,10 @@ ROOT = Path(__file__).resolve().parent.parent
 def play_deciding(args: list[str], decide: Callable[[str], str], columns: int = 100, timeout: float = 300) -> str:
     """Runs ``meeple play ARGS`` on a pseudo-terminal; at each prompt types what
     ``decide`` answers to the menu above it; returns the screen as text."""
-    master, slave = os.openpty()
-    env = dict(os.environ, COLUMNS=str(columns), LINES="40")
-    proc = subprocess.Popen([sys.executable, "-m", "meeple", "play", *args], stdin=slave, stdout=slave,
-                            stderr=slave, env=env, cwd=ROOT)
-    os.close(slave)
-    screen, typed = b"", 0
-    try:
-        while True:
-            ready, _, _ = select.select([master], [], [], timeout)
-            if not ready:
-                raise AssertionError("meeple play stopped answering:\n" + screen.decode()[-2000:])
-            try:
-                data = os.read(master, 65536)
-            except OSError:        # the child closed the terminal
-                break
-            if not data:
-                break
-            screen += data
-            assert screen.count(b"is not one of the options") < 5, screen.decode()[-2000:]      # no answer refused for ever
-            while screen.count(b"your choice:") > typed:
-                text = screen.decode().replace("\r\n", "\n")
-                menu = text[text.rindex("\n\n", 0, text.rindex("your choice:")):]
-                os.write(master, (decide(menu) + "\n").encode())
-                typed += 1
-    finally:
-        proc.wait(timeout)
-        os.close(master)
-    assert proc.returncode == 0, screen.decode()[-2000:]
-    return screen.decode().replace("\r\n", "\n")
+    def answer(screen: bytes, typed: int) -> str:
+        text = screen.decode().replace("\r\n", "\n")
+        return decide(text[text.rindex("\n\n", 0, text.rindex("your choice:")):])
+    return on_a_terminal(args, answer, columns, timeout, refusals=5)      # no answer refused for ever
 
 
 def block(screen: str, first: str, n: int) -> list[str]:
