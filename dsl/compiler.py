@@ -80,7 +80,6 @@ class Compiler:
         self.guards: Optional["Guards"] = None
         # how walks and whole lists are charged to the step budget (``meeple.dsl.steps.StepPlanner``)
         self.folded = 0
-        self.plans: ir.ByNode[ir.Plans] = ir.ByNode()     # by node: bounds, walks, lists (``ir.Plans``)
         self.proc_written: dict[str, int] = {}
         self.gen: Any = None                  # a meeple.dsl.pygen.PyGen while writing Python for running games
         # while a run of statements is checked for the generator (``fused``): the statements being
@@ -149,6 +148,7 @@ class Compiler:
         'expression', 'binder') is kept with what it is made of, so that a fault while
         it runs can be told in the language's words (dsl/faults.py compiles it again)."""
         self._expanded = 0
+        self.exprs.begin()
         unit = Unit(Code(name), src.origin, _Scope(), me_bound)
         unit.code.recipe = (kind, src, params, me_bound)
         for pname, ptype in params:

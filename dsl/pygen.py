@@ -39,7 +39,6 @@ from .gen.pausing import PauseWriter
 from .gen.statements import RunWriter
 from .gen.walks import WalkWriter
 from .types import Fn, Unit
-from .typesys import Type
 
 __all__ = ["PyGen", "WRITERS", "WRITTEN_ELSEWHERE"]
 
@@ -61,7 +60,6 @@ class PyGen:
 
     def __init__(self, game: Any, pack: str = "pack"):
         self.g = game
-        self.types: ir.ByNode[Type] = ir.ByNode()    # the type of each node of the expression being written
         self.depth = 0
         self.comp: Any = None                 # the compiler being run (set by each call into the back end)
         self.where_of: dict[Any, str] = {}    # generated function -> its comment (instructions inlining it reuse it)
@@ -109,16 +107,18 @@ class PyGen:
         return self.module.generated
 
     # ------------------------------------------------------------ entry
-    def top(self, comp: Any, unit: Unit, node: A.Node, t: str, closure: Fn) -> Fn:
-        """Generate ``node`` as a function of (state, frame); returns a function
-        object that becomes the generated one when ``finish`` compiles the module."""
+    def top(self, comp: Any, unit: Unit, e: ir.Expr) -> Fn:
+        """Generate the checked expression ``e`` as a function of (state, frame); returns a
+        function object that becomes the generated one when ``finish`` compiles the module."""
         self.comp = comp
+        node, closure = e.node, e.fn
         m = self.module
         m.rule = unit.code.name
         mark = len(m.parts)
         try:
             ctx = Ctx(unit, {}, unit.hoist, ir.Caches(), unit.me_bound)
-            body = self.expressions.region(ctx, [node], lambda: self.expressions.gen(ctx, node))
+            x = self.expressions
+            body = x.written(e, lambda: x.region(ctx, [node], lambda: x.gen(ctx, node)))
         except (Unsupported, RecursionError) as exc:
             del m.parts[mark:]         # its walks' helpers, written meanwhile
             m.fallbacks += 1
@@ -126,8 +126,6 @@ class PyGen:
             if self.fusing:       # named now: a run of statements writes a call of it (``RunWriter.expr_src``)
                 m.const(closure)
             return closure
-        finally:
-            self.types.clear()
         name = m.fresh("e")
         head = headline(m.rule, comp.span(unit, node.pos))
         fn = m.define(name, m.function_source(name, [*body[0], f"return {body[1]}"]), closure, head=head)
