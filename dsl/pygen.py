@@ -128,7 +128,7 @@ class PyGen:
             return closure
         name = m.fresh("e")
         head = headline(m.rule, comp.span(unit, node.pos))
-        fn = m.define(name, m.function_source(name, [*body[0], f"return {body[1]}"]), closure, head=head)
+        fn = m.define(name, m.function_source(name, [*body[0], f"return {body[1]}"]), head=head)
         self.src_of[fn] = tuple(body[0]), body[1]
         self.where_of[fn] = head
         return fn

@@ -171,10 +171,11 @@ def test_a_chain_ten_times_longer_costs_ten_times_the_work(tmp_path, head, term,
 
 def test_a_chain_as_long_as_a_text_may_be_runs_with_both_back_ends(tmp_path):
     """About 5,000 terms: more than Python's compiler takes in one expression, so the
-    generated back end leaves this one to its closure; the values agree."""
+    generated back end writes it one operator after the other; the values agree."""
     text = "set out = " + "+".join(["1"] * ((MAX_TEXT - 30) // 2))
-    gvars, _ = run_both(make_pack(tmp_path / "p", text))
+    gvars, fallbacks = run_both(make_pack(tmp_path / "p", text))
     assert gvars[0] == (MAX_TEXT - 30) // 2
+    assert fallbacks == 0
 
 
 # ---------------------------------------------------------------- nesting
@@ -277,11 +278,12 @@ def test_blocks_nested_beyond_the_limit_are_refused_at_the_first_too_deep(tmp_pa
 @pytest.mark.parametrize("head", RUNNABLE)
 def test_blocks_nested_up_to_the_limit_run_with_both_back_ends(tmp_path, head):
     """Python allows 20 nested loops and about 100 levels of indentation: the generated
-    back end leaves what it cannot write to the closures; both give the same."""
+    back end writes a block nested deeper as a function of its own; both give the same."""
     n = deepest_blocks(head)
     assert n >= MAX_DEPTH - 4
-    gvars, _ = run_both(make_pack(tmp_path / "p", blocks(head, n)), frames=500)
+    gvars, fallbacks = run_both(make_pack(tmp_path / "p", blocks(head, n)), frames=500)
     assert gvars[0] == 7
+    assert fallbacks == 0
 
 
 def test_nested_blocks_too_many_for_a_text_are_refused_by_its_length(tmp_path):
@@ -293,11 +295,12 @@ def test_nested_blocks_too_many_for_a_text_are_refused_by_its_length(tmp_path):
 
 
 def test_a_long_elif_chain_is_not_nesting(tmp_path):
-    """300 'elif's are one statement, not 300 levels (the generated back end writes them
-    one inside the other and leaves them to the closures past Python's indentation limit)."""
+    """300 'elif's are one statement, not 300 levels (the generated back end writes Python's
+    'elif', not an 'if' inside each 'else')."""
     text = "if out == 1:\n    set out = 0\n" + "elif out == 1:\n    set out = 0\n" * 300 + "else:\n    set out = 7"
-    gvars, _ = run_both(make_pack(tmp_path / "p", text))
+    gvars, fallbacks = run_both(make_pack(tmp_path / "p", text))
     assert gvars[0] == 7
+    assert fallbacks == 0
 
 
 # ---------------------------------------------------------------- numbers and lengths

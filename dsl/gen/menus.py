@@ -89,9 +89,7 @@ class MenuWriter:
         lines = lines[:header] + [_ME_ATTR.sub("me", line) for line in lines[header:]]
         if not any(_READS_L.search(line) for line in lines[header:]):
             lines.remove("    L = fr.locals")
-        # what runs instead if the generated module cannot be compiled: the engine's own menu
-        made = self.module.define(name, "\n".join(lines), _engine_menu(group),
-                           head=comment(f"the menu of action group '{group}': the actions a player may take"))
+        made = self.module.define(name, "\n".join(lines), head=comment(f"the menu of action group '{group}': the actions a player may take"))
         for hname, text, head in helpers:     # each card action's part of it (``late_tables`` lists them by card)
             self.module.add(head, text)
         if group in self.menu_names:      # the generated 'play actions' of the group call it by this name
