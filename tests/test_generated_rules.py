@@ -100,7 +100,7 @@ def test_generated_source_holds_only_made_names():
                      "owner", "act", "ai", "card", "param", "run", "err", "exc", "pc", "extend", "reverse", "codes",
                      "proc_code", "hook_code", "handler_code", "card_def_index", "live_slots", "slot_owner", "menu_steps",
                      "actions", "ncards", "nlocals", "direct", "effect", "param_slot", "scratch", "spans"}
-    made = re.compile(r"^_(e|a|k|v|h|s|t|c|m|i|g|x|p|z|o|b|w|j|cs|pa|q|r)\d+$"
+    made = re.compile(r"^_(e|a|k|v|h|s|t|c|m|i|g|x|p|z|o|b|w|j|u|cs|pa|q|r)\d+$"
                       r"|^_(U|me|cache|div|mod|range|move|own|wz|spent|counted|negative|Refusal|uses|join|big|b|xs|s|c|x|k|key|text|seen|acts|m"
                       r"|ME|RF|named|err|exc|NO_ANSWER|Decision|no_chooser|Frame|call_direct|charge|used_once_more|picks_prompt|short)?$|^a\d+$")
     strange = sorted(w for w in words if w not in allowed_plain and not made.match(w))

@@ -166,6 +166,7 @@ class Module:
         self.source = ""                      # the module, once ``finish`` compiled it
         self.rule = ""                        # the rule being written (a unit's name), for comments
         self.late_tables: list = []           # (made name, {card def: [helper names]}) bound after compiling
+        self.late: list[tuple[str, Callable[[], Any]]] = []      # (made name, what makes its value) bound then too
         self.why: list[str] = []            # why each fallback happened (for tests and tuning)
         self.generated = 0
 
@@ -187,6 +188,13 @@ class Module:
             self._const_ids[key] = name
             self._keep.append(value)
             self.ns[name] = value
+        return name
+
+    def linked(self, prefix: str, make: Callable[[], Any]) -> str:
+        """A made name bound to ``make()`` when the module is compiled (``finish``): a value
+        known only once every unit is compiled (a procedure's code unit, a hook's by card)."""
+        name = self.fresh(prefix)
+        self.late.append((name, make))
         return name
 
     # ------------------------------------------------------------ functions
@@ -251,6 +259,8 @@ class Module:
                     part.text, part.spans = _settle_steps(part.text, part.spans, found)
         source = self._place(parts)
         self._compile(source, parts)
+        for name, make in self.late:
+            self.ns[name] = make()
         for tname, (table, defs) in self.late_tables:      # per card: its definition's helpers, or None
             fns = {d: tuple(self.ns[h] for h in hs) for d, hs in table.items()}
             self.ns[tname] = [fns.get(d) for d in defs]

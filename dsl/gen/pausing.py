@@ -60,6 +60,7 @@ class PauseWriter:
         self.menu_names = menu_names          # action group -> the made name its menu is called by
         self.const, self.fresh = module.const, module.fresh
         self.ncvars: int = shared.g.ncvars    # card variables per card: where a card's are in ``st.cvars``
+        self.g = shared.g                     # the vocabulary: its compiled units (``result``) and card tables
 
     def src(self, lines: list[str], e: ir.Expr, pad: str = "") -> str:
         """An expression written into the instruction (its setup lines appended to ``lines``,
@@ -203,8 +204,9 @@ class PauseWriter:
 
     def i_CallProc(self, c: ir.Call, nxt: int, head: str) -> Fn:
         """'call NAME(ARGS)' of a procedure that may pause (``InteractionChecker.s_CallProc``)."""
-        lines = [f"ci = st.game.proc_code[{self.const(c.name)}]",
-                 "code = st.game.codes[ci]",
+        result, name = self.g.result, c.name        # the callee's unit, bound when the module is linked
+        lines = [f"ci = {self.module.linked('u', lambda: result.proc_code[name])}",
+                 f"code = {self.module.linked('u', lambda: result.codes[result.proc_code[name]])}",
                  "if code.steps:",          # a run: 1 step and its folded ones (``Code.steps``)
                  *["    " + line for line in _charged("code.steps", self.const(c.where))],
                  "loc = [None] * code.nlocals"]
@@ -221,12 +223,19 @@ class PauseWriter:
         lines += [f"c = {card}",
                   "if c is None:",
                   f"    return {nxt}",
-                  f"ci = st.game.hook_code.get((st.game.card_def_index[c], {self.const(c.hook)}))",
+                  f"ci = {self.by_card(c.hook, 'hook_code')}[{self.const(self.g.card_def_index)}[c]]",
                   "if ci is None:",
                   f"    return {nxt}",
-                  "code = st.game.codes[ci]",
+                  f"code = {self.const(self.g.result.codes)}[ci]",
                   *_charged("code.steps", self.const(c.where))]
         return self.enter(lines, "_Frame(ci, 0, [None] * code.nlocals, fr.me, c)", nxt, head)
+
+    def by_card(self, name: str, kind: str) -> str:
+        """A made name for the units of hook or handler ``name`` by card definition (None for
+        a definition without one), bound when the module is linked: looked up by index, not
+        by the game's table of (definition, name) at each run."""
+        result, ndefs = self.g.result, len(self.g.card_defs)
+        return self.module.linked("u", lambda: [getattr(result, kind).get((d, name)) for d in range(ndefs)])
 
     def i_Emit(self, c: ir.Emit, nxt: int, head: str) -> Fn:
         """'emit EVENT(ARGS)' (``InteractionChecker.s_Emit``): a frame for each live card's
@@ -242,9 +251,9 @@ class PauseWriter:
                   "    owner = game.slot_owner[z]",
                   "    steps += len(st.zones[z])",
                   "    for c in st.zones[z]:",
-                  f"        ci = game.handler_code.get((game.card_def_index[c], {self.const(c.event)}))",
+                  f"        ci = {self.by_card(c.event, 'handler_code')}[{self.const(self.g.card_def_index)}[c]]",
                   "        if ci is not None:",
-                  "            code = game.codes[ci]",
+                  f"            code = {self.const(self.g.result.codes)}[ci]",
                   "            steps += code.steps",
                   "            loc = [None] * code.nlocals",
                   "            loc[:len(values)] = values",
