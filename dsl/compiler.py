@@ -15,8 +15,9 @@ Python (``fused``), and a unit that never pauses gets ``Code.direct``, so its
 callers run it in place.
 
 The checking is done by checkers, one per concern, that share this compiler: its
-vocabulary, the code unit being made and the instructions they append to it, the step
-plans (``plans``, by node: ``meeple.dsl.ir.Plans``) and the generator. Expressions
+vocabulary, the code unit being made and the instructions they append to it, the
+expressions being checked (each into its ``meeple.dsl.ir.Expr`` record, with its type and
+step plans: ``ExpressionChecker.around``) and the generator. Expressions
 (``meeple.dsl.expressions``) with operators (``operators``) and calls (``calls``; the
 pack's functions' facts: ``functions``), statements (``statements``), statements that
 involve players or other code (``interaction``), and the step budget (``steps``). Each
