@@ -273,15 +273,11 @@ class Compiler:
         code.instrs.append(fn)
         code.spans.append(self.span(unit, run[0].pos))
 
-    def note(self, facts: ir.Facts, closure: Optional[Callable] = None) -> None:
+    def note(self, facts: ir.Facts) -> None:
         """What the checker concluded of the statement being checked, for the generator (only
-        while a run is checked for fusing): its facts, and the closure it runs as."""
-        if self.checking:
-            building = self.checking[-1]
-            if facts is not None:
-                building.facts = facts
-            if closure is not None:
-                building.closure = closure
+        while a run is checked for fusing): its facts."""
+        if self.checking and facts is not None:
+            self.checking[-1].facts = facts
 
     def writer(self) -> Optional[PyGen]:
         """The generator, when the statement being compiled becomes an instruction of its
@@ -300,8 +296,6 @@ class Compiler:
         return pc
 
     def simple(self, unit: Unit, pos: A.Pos, action: Callable[[Any, Frame], None]) -> None:
-        if self.checking and self.checking[-1].closure is None:      # its closure, for the generator
-            self.checking[-1].closure = action
         def make(nxt):
             def op(st, fr):
                 action(st, fr)

@@ -9,8 +9,8 @@ conclusions to the other, instead of tables keyed by ``id(node)`` that each side
 into:
 
 - a run of statements that never pauses is checked into a tree of ``Stmt`` records (the
-  statement, the typed facts of its kind, the closure it runs as, its expressions as
-  checked, the statements inside it), which ``gen/statements.py`` writes from;
+  statement, the typed facts of its kind, its expressions as checked, the statements
+  inside it), which ``gen/statements.py`` writes from;
 - a walk's cached parts are a ``Caches`` (the parts and the frame slot of each), which the
   expression checker fills and the generator reads;
 - an expression is checked into a tree of ``Expr`` records (the node, its type, the function
@@ -129,7 +129,7 @@ NO_PLANS = Plans()
 @dataclass(frozen=True, slots=True, eq=False)
 class Expr:
     """An expression as checked: its node, its type, the function the checker made of it
-    (generated when the generator wrote it, else the closure), what the step planner decided
+    (the closure; for an outermost expression when generating, the generated one), what the step planner decided
     of it (``Plans``) and the expressions checked as its parts, in the order checked (a
     comprehension's source and condition are parts of the call walking it; the inner links
     of a chain ``a + b - c``, checked by the chain, are parts of its outermost node, as
@@ -281,11 +281,10 @@ class PlayActions:
 @dataclass(frozen=True, slots=True, eq=False)
 class Stmt:
     """A statement of a run that never pauses, as checked: its facts (by kind, above; None
-    for a kind that needs none), the closure it runs as (a statement the generator writes as
-    a call of it), its expressions and the statements inside it, in the order checked."""
+    for a kind that needs none), its expressions and the statements inside it, in the order
+    checked."""
     node: A.Node
     facts: Facts
-    closure: Optional[Callable]
     exprs: tuple[Expr, ...]
     stmts: tuple["Stmt", ...]
 
@@ -313,18 +312,17 @@ class StmtBuilder:
     a ``Stmt`` when it is checked (``done``). The run being checked is one too (no node),
     gathering its statements."""
 
-    __slots__ = ("node", "facts", "closure", "exprs", "stmts")
+    __slots__ = ("node", "facts", "exprs", "stmts")
 
     def __init__(self, node: Optional[A.Node]):
         self.node = node
         self.facts: Facts = None
-        self.closure: Optional[Callable] = None
         self.exprs: list[Expr] = []
         self.stmts: list[Stmt] = []
 
     def done(self) -> Stmt:
         assert self.node is not None, "a run is gathered, never frozen (``run_of``)"
-        return Stmt(self.node, self.facts, self.closure, tuple(self.exprs), tuple(self.stmts))
+        return Stmt(self.node, self.facts, tuple(self.exprs), tuple(self.stmts))
 
 
 def run_of(builder: StmtBuilder, nodes: tuple) -> tuple[Stmt, ...]:

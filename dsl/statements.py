@@ -318,7 +318,6 @@ class StatementChecker:
 
         init = _walk_start(source, cond, order, plan, where, var_slot, items_slot, idx_slot)
         gen = self.c.writer()
-        self.c.note(None, init)
         start = self.c.placeholder(unit, s.pos)
         if order is not None:
             unit.code.ordered_walks.append((items_slot, idx_slot, var_slot, order))
@@ -355,7 +354,6 @@ class StatementChecker:
             if n > 0 and plan[0]:            # every round charged as the loop starts
                 charge(st, n * plan[0], where)
             fr.locals[slot] = n
-        self.c.note(None, init)
         start = self.c.placeholder(unit, s.pos)
         head = self.c.placeholder(unit, s.pos)
         with self.c.steps.apart() as body:

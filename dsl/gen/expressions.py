@@ -9,9 +9,8 @@ per node per evaluation; a comprehension's condition ``c.cost <= coins and not a
 was a dozen calls per item. Generated, it is one loop with inline tests.
 
 Each kind of node is written by a method ``g_KIND`` of this writer or of one of its
-collaborators (``names``, ``operators``, ``walks``); a node none of them writes is
-evaluated by its closure instead (``fallback``: only where it reads no variable that
-exists only in generated code). Within one region a pure call repeated (``holder(d)``
+collaborators (``names``, ``operators``, ``walks``); a node none of them writes is an
+internal error (``PyGen.top``; tests/test_node_kinds.py fails first). Within one region a pure call repeated (``holder(d)``
 three times) is made once.
 """
 from __future__ import annotations
@@ -115,8 +114,11 @@ class ExprWriter:
         """Python source of one expression node (already checked), from its record; a list the
         checker charges by its length is charged as it is made (``meeple.dsl.types.counted``)."""
         self.at.append(self.record(n))
+        method = self.kinds.get(type(n).__name__)        # looked up here, not in a call: a frame fewer a level
+        if method is None:
+            raise Unsupported(type(n).__name__)
         try:
-            src = self.wrap(ctx, n, self._gen(ctx, n))
+            src = self.wrap(ctx, n, method(ctx, n))
             where = self.list_plan(n)
         finally:
             self.at.pop()
@@ -138,28 +140,6 @@ class ExprWriter:
             c = self.fresh("c")
             return f"({c} if ({c} := L[{slot}]) is not _U else _cache(L, {slot}, {src}))"
         return src
-
-    def _gen(self, ctx: Ctx, n: A.Node) -> str:
-        method = self.kinds.get(type(n).__name__)
-        if method is None:
-            return self.fallback(ctx, n)
-        return method(ctx, n)
-
-    def fallback(self, ctx: Ctx, n: A.Node) -> str:
-        """Evaluate ``n`` with its closure: only where it reads no generated-only variable."""
-        if free_names(n) & set(ctx.py) or ctx.unit is None:
-            raise Unsupported(type(n).__name__)
-        comp = self.shared.comp
-        self.shared.depth += 1
-        folded = comp.folded          # compiled again here: its steps were counted when it was checked
-        comp.exprs.building.append(ir.ExprBuilder(None))      # its records, made again, are dropped
-        try:
-            fn, _ = comp.x_kinds[type(n).__name__](ctx.unit, n)
-        finally:
-            comp.exprs.building.pop()
-            self.shared.depth -= 1
-            comp.folded = folded
-        return f"{self.const(fn)}(st, fr)"
 
     def me(self, ctx: Ctx) -> str:
         if ctx.me_bound:

@@ -5,9 +5,8 @@ is laid out as instructions with jumps (instruction numbers), as the closures la
 and each of its instructions is generated here: a branch with its test written in
 (``branch``), the start of a 'for each' (``walk_init``) and its next item (``walk_step``),
 the start of a 'repeat' and its next round (``repeat_start``, ``repeat_step``), and an
-instruction of generated lines (``op``: entering and leaving 'as'). A branch or a walk's start
-returns None when a part it needs was not generated, and the compiler keeps its own
-instruction. (The statements that pause are ``meeple.dsl.gen.pausing``'s.)
+instruction of generated lines (``op``: entering and leaving 'as'). (The statements that
+pause are ``meeple.dsl.gen.pausing``'s.)
 """
 from __future__ import annotations
 
@@ -26,18 +25,16 @@ class InstructionWriter:
 
     def __init__(self, shared: "PyGen", module: Module):
         self.module = module
-        self.src_of = shared.src_of           # generated function -> (setup lines, expression), to inline it
+        self.source_of = shared.source_of     # generated function -> (setup lines, expression), to inline it
         self.where_of = shared.where_of       # generated function -> its comment
         self.inlined = shared.inlined         # generated functions written into another
         self.const, self.fresh, self.instruction = module.const, module.fresh, module.instruction
 
-    def branch(self, cond: Fn, yes: int, no: int, counted: Optional[tuple] = None) -> Optional[Fn]:
-        """A branch instruction (see ``Compiler.branch``) with a generated condition's
-        source written in it, or None when the condition is not generated. ``counted``:
-        the head of a loop, which charges (steps, where) each test."""
-        found = self.src_of.get(cond)
-        if found is None:
-            return None
+    def branch(self, cond: Fn, yes: int, no: int, counted: Optional[tuple] = None) -> Fn:
+        """A branch instruction (see ``Compiler.branch``) with the generated condition's
+        source written in it. ``counted``: the head of a loop, which charges (steps, where)
+        each test."""
+        found = self.source_of(cond)
         self.inlined.add(cond)        # written into this instruction: its own function is left out
         head = self.where_of.get(cond, "")
         if counted is None:
@@ -52,19 +49,17 @@ class InstructionWriter:
         return lambda nxt: self.instruction("s", body, f"return {nxt}", head)
 
     def walk_init(self, source: Fn, zone: bool, cond: Optional[Fn], order: Optional[Fn], var: int, items: int,
-                  idx: int, plan: tuple, where: Where) -> Optional[Callable[[int], Fn]]:
+                  idx: int, plan: tuple, where: Where) -> Callable[[int], Fn]:
         """The first instruction of a 'for each' whose body pauses (so it walks by
         instructions), generated: its items, kept by its condition and sorted by its
         order (a stable sort, none last), into the frame's locals as the closure
         puts them, with the source, condition and order written in it (no call per
         item), each walk charged as the closure charges it (``plan``: the factors of
         the filter, the sort and the rounds; 0 for one folded). Returns ``make(next)``
-        for ``Compiler.emit``, or None when a part is not generated."""
-        found = self.src_of.get(source)
-        test = self.src_of.get(cond) if cond is not None else None
-        key = self.src_of.get(order) if order is not None else None
-        if found is None or (cond is not None and test is None) or (order is not None and key is None):
-            return None
+        for ``Compiler.emit``."""
+        found = self.source_of(source)
+        test = self.source_of(cond) if cond is not None else None
+        key = self.source_of(order) if order is not None else None
         # the source and the test are written in (the order is kept on its own: it also re-sorts
         # the walk's items when hidden cards are dealt again, ``Code.ordered_walks``)
         self.inlined.update((source, cond) if cond is not None else (source,))
@@ -116,13 +111,10 @@ class InstructionWriter:
         """The start of a 'repeat' whose body pauses: its rounds counted into ``slot``, every
         round charged as the loop starts (``factor`` a round; 0: folded)."""
         lines: list[str] = []
-        found = self.src_of.get(count)
-        if found is None:
-            n = f"{self.const(count)}(st, fr)"
-        else:
-            self.inlined.add(count)         # written into this instruction: its own function is left out
-            lines += found[0]
-            n = found[1]
+        found = self.source_of(count)
+        self.inlined.add(count)         # written into this instruction: its own function is left out
+        lines += found[0]
+        n = found[1]
         lines.append(f"n = {n}")
         if factor:
             lines += ["if n > 0:", *["    " + line for line in charge_lines("n" if factor == 1 else f"n * {factor}", self.const(where))]]

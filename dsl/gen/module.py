@@ -161,13 +161,11 @@ class Module:
         self._names = 0
         self._const_ids: dict[int, str] = {}
         self._keep: list = []                # keeps bound objects alive (ids stay unique)
-        self.fallbacks = 0
         self.line_spans: dict[int, Any] = {}  # line of the module -> span of the rule it runs
         self.source = ""                      # the module, once ``finish`` compiled it
         self.rule = ""                        # the rule being written (a unit's name), for comments
         self.late_tables: list = []           # (made name, {card def: [helper names]}) bound after compiling
         self.late: list[tuple[str, Callable[[], Any]]] = []      # (made name, what makes its value) bound then too
-        self.why: list[str] = []            # why each fallback happened (for tests and tuning)
         self.generated = 0
 
     # ------------------------------------------------------------ names

@@ -55,7 +55,7 @@ class PauseWriter:
 
     def __init__(self, shared: "PyGen", module: Module, menu_names: dict[str, str]):
         self.module = module
-        self.src_of = shared.src_of           # generated function -> (setup lines, expression), to inline it
+        self.source_of = shared.source_of     # generated function -> (setup lines, expression), to inline it
         self.inlined = shared.inlined         # generated functions written into another
         self.menu_names = menu_names          # action group -> the made name its menu is called by
         self.const, self.fresh = module.const, module.fresh
@@ -64,11 +64,8 @@ class PauseWriter:
 
     def src(self, lines: list[str], e: ir.Expr, pad: str = "") -> str:
         """An expression written into the instruction (its setup lines appended to ``lines``,
-        indented by ``pad``): its own generated function is left out of the module. One the
-        generator did not write is a call of its closure."""
-        found = self.src_of.get(e.fn)
-        if found is None:
-            return f"{self.const(e.fn)}(st, fr)"
+        indented by ``pad``): its own generated function is left out of the module."""
+        found = self.source_of(e.fn)
         self.inlined.add(e.fn)
         lines += [pad + line for line in found[0]]
         return found[1]

@@ -4,8 +4,8 @@ back to the YAML (each line written with the span of its statement).
 
 The checker walks the run first, with ``PyGen.fusing`` set, and hands this writer the run
 in its checked form (``meeple.dsl.ir.Stmt``: each statement's facts, such as slots and step
-plans; the closure it runs as, for one written as a call of it; its expressions as checked,
-whose source the generator wrote as they were checked, ``PyGen.src_of``). A generated function takes ``(state, frame)`` like a closure, reads
+plans; its expressions as checked, whose source the generator wrote as they were
+checked, ``PyGen.src_of``). A generated function takes ``(state, frame)`` like a closure, reads
 and writes the same frame locals and raises the same errors, so the instruction layout,
 saved games and logs are the same with either back end.
 """
@@ -51,8 +51,8 @@ class _Writer:
 
 
 class RunWriter:
-    """Writes runs of statements (``write``), each kind by its ``w_KIND`` method; a kind with
-    none, or one that declines, is a call of its closure."""
+    """Writes runs of statements (``write``), each kind by its ``w_KIND`` method (every kind has
+    one: tests/test_node_kinds.py)."""
 
     def __init__(self, shared: "PyGen", module: Module):
         self.shared = shared                  # the checker's tables and the compiler being run
@@ -78,12 +78,9 @@ class RunWriter:
     def expr_src(self, w: "_Writer", r: ir.Stmt, node: A.Node, depth: int, span: Any, keep: bool = False) -> str:
         """An expression of the statement ``r`` being written, with its setup lines: written
         into the run, so its own generated function is left out of the module (``finish``)
-        unless ``keep`` (something else calls it); one the generator did not write is a call
-        of its closure."""
+        unless ``keep`` (something else calls it)."""
         fn = r.expr(node).fn
-        found = self.shared.src_of.get(fn)
-        if found is None:
-            return f"{self.const(fn)}(st, fr)"
+        found = self.shared.source_of(fn)
         if not keep:
             self.shared.inlined.add(fn)
         for line in found[0]:
@@ -92,9 +89,7 @@ class RunWriter:
 
     def stmt(self, w: "_Writer", r: ir.Stmt, depth: int) -> None:
         span = w.span(r.node)
-        method = getattr(self, "w_" + type(r.node).__name__, None)
-        if method is None or not method(w, r, depth, span):
-            w.line(depth, f"{self.const(r.closure)}(st, fr)", span)
+        getattr(self, "w_" + type(r.node).__name__)(w, r, depth, span)
 
     def body(self, w: "_Writer", stmts: tuple[ir.Stmt, ...], depth: int, span: Any, loop: bool = False) -> None:
         """The statements of a block (``loop``: the body of a loop), in place or, nested deeper
