@@ -129,6 +129,11 @@ def _minimal_with(tmp_path, old: str, new: str) -> Game:
     ("    for each p in players:\n        as p:\n            call turn()",
      "    for each p in players:\n        let z = 0\n        if p == player(2):\n            set z = 7 % z\n        as p:\n            call turn()",
      "set z = 7 % z"),
+    # inside loops nested deeper than one generated function holds (``RunWriter.apart``)
+    ("        set passed = true\n    - id: pass",
+     "        set passed = true\n" + "".join("        " + "    " * i + "repeat 1 times:\n" for i in range(14))
+     + "        " + "    " * 14 + "gain 1 / (size(hand) - size(hand)) gold\n    - id: pass",
+     "gain 1 / (size(hand) - size(hand)) gold"),
 ])
 def test_rule_errors_point_at_the_statement_with_either_back_end(tmp_path, old, new, line_text):
     from meeple.core.errors import RuleError
