@@ -15,8 +15,9 @@ Python (``fused``), and a unit that never pauses gets ``Code.direct``, so its
 callers run it in place.
 
 The checking is done by checkers, one per concern, that share this compiler: its
-vocabulary, the code unit being made and the instructions they append to it, the step
-plans (``plans``, by node: ``meeple.dsl.ir.Plans``) and the generator. Expressions
+vocabulary, the code unit being made and the instructions they append to it, the
+expressions being checked (each into its ``meeple.dsl.ir.Expr`` record, with its type and
+step plans: ``ExpressionChecker.around``) and the generator. Expressions
 (``meeple.dsl.expressions``) with operators (``operators``) and calls (``calls``; the
 pack's functions' facts: ``functions``), statements (``statements``), statements that
 involve players or other code (``interaction``), and the step budget (``steps``). Each
@@ -80,7 +81,6 @@ class Compiler:
         self.guards: Optional["Guards"] = None
         # how walks and whole lists are charged to the step budget (``meeple.dsl.steps.StepPlanner``)
         self.folded = 0
-        self.plans: ir.ByNode[ir.Plans] = ir.ByNode()     # by node: bounds, walks, lists (``ir.Plans``)
         self.proc_written: dict[str, int] = {}
         self.gen: Any = None                  # a meeple.dsl.pygen.PyGen while writing Python for running games
         # while a run of statements is checked for the generator (``fused``): the statements being
@@ -149,6 +149,7 @@ class Compiler:
         'expression', 'binder') is kept with what it is made of, so that a fault while
         it runs can be told in the language's words (dsl/faults.py compiles it again)."""
         self._expanded = 0
+        self.exprs.begin()
         unit = Unit(Code(name), src.origin, _Scope(), me_bound)
         unit.code.recipe = (kind, src, params, me_bound)
         for pname, ptype in params:
@@ -272,15 +273,11 @@ class Compiler:
         code.instrs.append(fn)
         code.spans.append(self.span(unit, run[0].pos))
 
-    def note(self, facts: ir.Facts, closure: Optional[Callable] = None) -> None:
+    def note(self, facts: ir.Facts) -> None:
         """What the checker concluded of the statement being checked, for the generator (only
-        while a run is checked for fusing): its facts, and the closure it runs as."""
-        if self.checking:
-            building = self.checking[-1]
-            if facts is not None:
-                building.facts = facts
-            if closure is not None:
-                building.closure = closure
+        while a run is checked for fusing): its facts."""
+        if self.checking and facts is not None:
+            self.checking[-1].facts = facts
 
     def writer(self) -> Optional[PyGen]:
         """The generator, when the statement being compiled becomes an instruction of its
@@ -299,8 +296,6 @@ class Compiler:
         return pc
 
     def simple(self, unit: Unit, pos: A.Pos, action: Callable[[Any, Frame], None]) -> None:
-        if self.checking and self.checking[-1].closure is None:      # its closure, for the generator
-            self.checking[-1].closure = action
         def make(nxt):
             def op(st, fr):
                 action(st, fr)

@@ -27,6 +27,8 @@ class ExpressionChecker:
     def __init__(self, c: "Compiler"):
         self.c = c              # the compiler: the tables and the instructions every checker shares
         self.g: Any = c.g       # the vocabulary names are resolved against
+        self.building: list[ir.ExprBuilder] = []      # the expressions being checked, innermost last
+        self.begin()
 
     def as_list(self, fn: Fn, t: Type) -> Fn:
         """A closure giving a fresh list (zones are snapshotted)."""
@@ -76,30 +78,42 @@ class ExpressionChecker:
         return fn, t
 
     # ------------------------------------------------------------ expressions
+    def begin(self) -> None:
+        """A new text: its outermost expressions are gathered afresh (``ir.ExprBuilder``)."""
+        self.building = [ir.ExprBuilder(None)]
+
+    @property
+    def around(self) -> ir.ExprBuilder:
+        """The expression being checked (or the text's gathering): what the step planner
+        decides of a node is noted here, and a part's record found."""
+        return self.building[-1]
+
     def expr(self, unit: Unit, n: A.Node) -> tuple[Fn, Type]:
         """``n`` checked by the checker of its kind (``Compiler.x_kinds``), through its cache when
-        it is a loop invariant; when generating, typed for the generator, and the outermost
-        expression written as Python (``PyGen.top``)."""
+        it is a loop invariant, into its ``ir.Expr`` record (a part of the expression around
+        it); when generating, the outermost expression written as Python (``PyGen.top``)."""
         method = self.c.x_kinds[type(n).__name__]
         gen = self.c.gen
-        if gen is None:
-            if unit.hoist is not None and n in unit.hoist:
-                return self.cached(unit.hoist.get(n), *method(unit, n))
-            return method(unit, n)
-        # generating: check and type every node, then write the outermost as Python
-        gen.depth += 1
+        building = ir.ExprBuilder(n)
+        self.building.append(building)
+        if gen is not None:
+            gen.depth += 1
         try:
             if unit.hoist is not None and n in unit.hoist:
                 fn, t = self.cached(unit.hoist.get(n), *method(unit, n))
             else:
                 fn, t = method(unit, n)
         finally:
-            gen.depth -= 1
-        gen.types.put(n, t)
-        if gen.depth == 0:
-            fn = gen.top(self.c, unit, n, t, fn)
+            self.building.pop()
+            if gen is not None:
+                gen.depth -= 1
+        record = building.done(t, fn)
+        if gen is not None and gen.depth == 0:
+            fn = gen.top(self.c, unit, record)
+            record = ir.Expr(n, t, fn, record.plans, record.parts)
             if self.c.checking:         # an expression of a statement being fused: kept with it
-                self.c.checking[-1].exprs.append(ir.Expr(n, t, fn))
+                self.c.checking[-1].exprs.append(record)
+        self.building[-1].parts.append(record)
         return fn, t
 
     def hoist_invariants(self, unit: Unit, var: str, roots: list, source: Fn) -> Fn:

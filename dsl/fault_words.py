@@ -65,7 +65,7 @@ class Words:
     def culprit(self, n: A.Node) -> Optional[A.Node]:
         """The first part of ``n`` whose value, just given, was none."""
         for part in _parts(n):
-            if self.c.seen.get(id(part), MISSING) is None:
+            if self.c.seen.get(part, MISSING) is None:
                 return part
         return None
 
@@ -78,7 +78,7 @@ class Words:
             why = _NONE_BECAUSE.get(n.func) if n.func not in self.g.function_defs else None
             return f"{name} {why}" if why else f"{name} gave none"
         if isinstance(n, A.Field):
-            card = self.c.seen.get(id(n.target), MISSING)
+            card = self.c.seen.get(n.target, MISSING)
             kind = self.kind_of(card)
             if kind is not None and n.name not in self.g.kind_fields.get(kind, {}) \
                     and n.name not in self.g.kind_cvars.get(kind, {}):

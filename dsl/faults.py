@@ -46,6 +46,39 @@ _FAULTS = (*RULE_FAULTS, RuleFault)
 _RUNS_OTHERS = (A.CallProc, A.DoHook, A.Emit)
 
 
+class Seen:
+    """What the watched expressions gave as they ran again. Each watched expression (a node
+    compiled into one closure; a node may be compiled more than once: a pack function's body
+    at each use) is given a place when compiled; its value is noted there as it runs, and a
+    node's value is the one last noted at any of its places (the words read it only to tell
+    a fault, so looking it up may walk every place)."""
+
+    __slots__ = ("nodes", "values")
+
+    def __init__(self) -> None:
+        self.nodes: list[A.Node] = []            # place -> the node watched there
+        self.values: dict[int, Any] = {}         # place -> its last value, the last noted last
+
+    def place(self, node: A.Node) -> int:
+        self.nodes.append(node)
+        return len(self.nodes) - 1
+
+    def note(self, place: int, value: Any) -> None:
+        self.values.pop(place, None)
+        self.values[place] = value
+
+    def get(self, node: A.Node, default: Any) -> Any:
+        """The value ``node`` last gave, or ``default`` when it gave none yet."""
+        nodes, values = self.nodes, self.values
+        for place in reversed(values):
+            if nodes[place] is node:
+                return values[place]
+        return default
+
+    def clear(self) -> None:
+        self.values.clear()
+
+
 def explain(game: Any, exc: BaseException, code: Code, where: Span, st: Any, fr: Any) -> Optional[tuple[str, Span]]:
     """(message, span) of a fault of ``code`` located at ``where``, in the language's
     words, or None when it cannot be told (the caller then says it plainly)."""
@@ -147,20 +180,20 @@ class _WatchedOperators(OperatorChecker):
                 t, f = (ta if ta != List(ANY) else tb), join
             else:
                 t, f = INT, _ARITH[node.op]
-            steps.append((node, f, b))
+            steps.append((node, f, b, self.c.seen.place(node)))
             ta = t
         seen, origin, told = self.c.seen, unit.origin, self.c.words.arith_told
         left0 = nodes[-1].left
 
         def chain(st, fr):
             v, left = first(st, fr), left0
-            for node, f, b in steps:
+            for node, f, b, place in steps:
                 w = b(st, fr)
                 try:
                     v = f(v, w)
                 except _FAULTS as exc:
                     raise _Told(*told(node, left, v, w, exc, origin)) from None
-                seen[id(node)] = v
+                seen.note(place, v)
                 left = node
             return v
         return chain, ta
@@ -270,7 +303,7 @@ class _Watching(Compiler):
         super().__init__(vocab, [])
         self.result = CompileResult()           # never the game's: nothing of it changes
         self.codes = self.result.codes
-        self.seen: dict[int, Any] = {}           # id(node) -> its last value
+        self.seen = Seen()                       # what each watched expression last gave
         self.texts: dict[Any, str] = {}          # origin -> the text it starts
         self.functions: dict[Any, str] = {}      # origin of a pack function's body -> its name
         self.sites: dict[Span, _Site] = {}
@@ -346,6 +379,7 @@ class _Watching(Compiler):
     def watch(self, unit: Unit, n: A.Node, fn: Any) -> Any:
         """``fn`` keeping its value, and telling a fault of its own operation."""
         seen, origin = self.seen, unit.origin
+        place = seen.place(n)
         context = (unit.scope, tuple(self.walking))
         called = n.func if isinstance(n, A.Call) and n.func in self.g.function_defs else None
 
@@ -360,7 +394,7 @@ class _Watching(Compiler):
             except _FAULTS as exc:
                 message, span = self.words.told(n, origin, exc, st, fr)
                 raise _Told(message + self.words.item(n, context, fr), span) from None
-            seen[id(n)] = v
+            seen.note(place, v)
             return v
         return watched
 
@@ -429,7 +463,7 @@ class _Watching(Compiler):
         gave none (or a list holding none), or a missing current player."""
         s = site.node
         for n, _, t in site.exprs:
-            v = self.seen.get(id(n), MISSING)
+            v = self.seen.get(n, MISSING)
             if v is None:
                 return (f"{self.words.none_phrase(n, site.origin, st, whole=True)}, but `{keyword_of(s)}` needs {t.describe()}",
                         self.words.span_of(n, site.origin))

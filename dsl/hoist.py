@@ -71,40 +71,44 @@ def invariant_parts(roots: list, var: str, impure: Callable[[str], bool]) -> lis
     from the leaves up, then the parts are picked from the top down (in the order of
     the text: a part's place decides its cache's frame slot)."""
     out: list[A.Node] = []
-    info: dict[int, tuple[bool, bool, bool]] = {}    # node id -> (reads var, holds a call, holds an impure call)
     for r in roots:
         if r is None:
             continue
-        order = []
-        stack = [r]
-        while stack:                     # every node, each before the nodes inside it
-            node = stack.pop()
-            order.append(node)
-            stack.extend(child for child, _ in children(node))
-        for node in reversed(order):     # the nodes inside first
+        # every node numbered, each after the node it is inside (so the nodes inside come first
+        # when the numbers are walked down), with the numbers of its children and what they bind
+        nodes: list[A.Node] = [r]
+        inside: list[list[tuple[int, frozenset]]] = []
+        for node in nodes:               # grows as it is walked
+            kids = []
+            for child, binds in children(node):
+                kids.append((len(nodes), binds))
+                nodes.append(child)
+            inside.append(kids)
+        info: list[tuple[bool, bool, bool]] = [(False, False, False)] * len(nodes)   # (reads var, holds a call, holds an impure call)
+        for i in range(len(nodes) - 1, -1, -1):
+            node = nodes[i]
             if isinstance(node, A.Name):
-                info[id(node)] = (node.name == var, False, False)
+                info[i] = (node.name == var, False, False)
                 continue
             reads = found = bad = False
             if isinstance(node, A.Call):
                 found = True
                 bad = impure(node.func)
-            for child, binds in children(node):
-                r_, f_, b_ = info[id(child)]
+            for k, binds in inside[i]:
+                r_, f_, b_ = info[k]
                 reads = reads or (r_ and var not in binds)
                 found = found or f_
                 bad = bad or b_
-            info[id(node)] = (reads, found, bad)
-        stack = [r]
+            info[i] = (reads, found, bad)
+        stack = [0]
         while stack:
-            node = stack.pop()
-            reads, found, bad = info[id(node)]
+            i = stack.pop()
+            reads, found, bad = info[i]
             if not reads:
                 if found and not bad:
-                    out.append(node)
+                    out.append(nodes[i])
                     continue
                 if not found:
                     continue
-            inner = [child for child, binds in children(node) if not binds]
-            stack.extend(reversed(inner))    # a nested comprehension's condition: its own business
+            stack.extend(reversed([k for k, binds in inside[i] if not binds]))    # a nested comprehension's condition: its own business
     return out

@@ -143,13 +143,13 @@ class InteractionChecker:
                         opts.append(SKIP)
                     return decision(st, who(st, fr), prompt, opts, CHOOSE_KIND)
                 asking = pausing(resume, offer)
-                return gen.pausing.i_Choose(asked, nxt, asking, head) if gen is not None else asking
+                return gen.pausing.i_Choose(asked, nxt, head) if gen is not None else asking
         else:
             many = _many_picks(slot, acc, options, decision, who, prompt, up_to, at_least)
 
             def make(nxt):
                 asking = many(nxt)
-                return gen.pausing.i_Choose(asked, nxt, asking, head) if gen is not None else asking
+                return gen.pausing.i_Choose(asked, nxt, head) if gen is not None else asking
         self.c.emit(unit, s.pos, make)
 
     def prices(self, unit: Unit, price: tuple) -> tuple:
@@ -219,7 +219,7 @@ class InteractionChecker:
         if gen is not None:
             asked = ir.ChooseOne(self.checked(s.chooser, PLAYER, who), tuple(self.checked(o.cond, BOOL, f) for o, f in zip(s.options, conds)),
                                  tuple(starts), end, optional, prompt, described)
-            asking = gen.pausing.i_ChooseOne(asked, asking, gen.head(self.c, unit, s.pos))
+            asking = gen.pausing.i_ChooseOne(asked, gen.head(self.c, unit, s.pos))
         self.c.patch(unit, head, asking)
 
     def call_args(self, unit: Unit, pos: A.Pos, what: str, params: tuple, args: tuple) -> tuple[ir.Expr, ...]:
@@ -267,7 +267,7 @@ class InteractionChecker:
                 fr.pc = nxt
                 st.frames.append(Frame(code_index, 0, loc, fr.me, fr.this))
                 return CALL
-            return gen.pausing.i_CallProc(call, nxt, op, gen.head(self.c, unit, s.pos)) if gen is not None else op
+            return gen.pausing.i_CallProc(call, nxt, gen.head(self.c, unit, s.pos)) if gen is not None else op
         self.c.emit(unit, s.pos, make)
 
     def s_DoHook(self, unit, s):
@@ -300,7 +300,7 @@ class InteractionChecker:
                 fr.pc = nxt
                 st.frames.append(Frame(code_index, 0, [None] * code.nlocals, fr.me, c))
                 return CALL
-            return gen.pausing.i_DoHook(done, nxt, op, gen.head(self.c, unit, s.pos)) if gen is not None else op
+            return gen.pausing.i_DoHook(done, nxt, gen.head(self.c, unit, s.pos)) if gen is not None else op
         self.c.emit(unit, s.pos, make)
 
     def s_Emit(self, unit, s):
@@ -338,7 +338,7 @@ class InteractionChecker:
                     return nxt
                 st.frames.extend(reversed(frames))
                 return CALL
-            return gen.pausing.i_Emit(emitted, nxt, op, gen.head(self.c, unit, s.pos)) if gen is not None else op
+            return gen.pausing.i_Emit(emitted, nxt, gen.head(self.c, unit, s.pos)) if gen is not None else op
         self.c.emit(unit, s.pos, make)
 
     def s_PlayActions(self, unit, s):
@@ -363,7 +363,7 @@ class InteractionChecker:
                     raise out_of_steps(where)
                 fr.locals[usage] = []
                 return nxt
-            return gen.pausing.play_start(played, nxt, op, head) if gen is not None else op
+            return gen.pausing.play_start(played, nxt, head) if gen is not None else op
         self.c.emit(unit, s.pos, start)
 
         def make(nxt):
@@ -409,7 +409,7 @@ class InteractionChecker:
                 return Decision(_me(st, fr), ACTION_PROMPT, None, ACTION_KIND, fr.locals[usage],
                                 opts, game.action_describer, texts)
             asking = pausing(resume, offer)
-            return gen.pausing.i_PlayActions(played, nxt, asking, head) if gen is not None else asking
+            return gen.pausing.i_PlayActions(played, nxt, head) if gen is not None else asking
         self.c.emit(unit, s.pos, make)
 
 

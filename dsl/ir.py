@@ -9,23 +9,25 @@ conclusions to the other, instead of tables keyed by ``id(node)`` that each side
 into:
 
 - a run of statements that never pauses is checked into a tree of ``Stmt`` records (the
-  statement, the typed facts of its kind, the closure it runs as, its expressions as
-  checked, the statements inside it), which ``gen/statements.py`` writes from;
+  statement, the typed facts of its kind, its expressions as checked, the statements
+  inside it), which ``gen/statements.py`` writes from;
 - a walk's cached parts are a ``Caches`` (the parts and the frame slot of each), which the
   expression checker fills and the generator reads;
-- an expression node's type (for the expression being written) and its step ``Plans`` (at
-  most how many items, how its walk or its whole list is charged) are records in a
-  ``ByNode`` map, the checker's, which the generator reads.
+- an expression is checked into a tree of ``Expr`` records (the node, its type, the function
+  made of it, its step ``Plans``: at most how many items, how its walk or its whole list is
+  charged, and the records of its parts), which the step planner reads as it checks (the
+  bound of a part) and ``gen/expressions.py`` writes from, part by part.
 
 Syntax trees may be shared between compiles (``meeple.dsl.treecache``), so nothing is
 written onto a node: a record holds its node, and a node's record is found by identity
-(``is``; ``ByNode`` by ``id`` with the node held), which a node shared by another text cannot
-confuse. Records are frozen once made (a statement's when it is checked, ``StmtBuilder.done``).
+(``is``) among the parts of the record around it, which a node shared by another text (or
+a pack function's body expanded twice) cannot confuse. Records are frozen once made (a
+statement's when it is checked, ``StmtBuilder.done``; an expression's, ``ExprBuilder.done``).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Callable, Generic, Optional, TypeVar, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from . import ast as A
 from .typesys import Type
@@ -33,7 +35,7 @@ from .typesys import Type
 if TYPE_CHECKING:
     from .steps import Where
 
-__all__ = ["ByNode", "Call", "Caches", "Choose", "ChooseOne", "Emit", "Expr", "Hook", "Plans", "PlayActions", "ForEach", "Let",
+__all__ = ["Call", "Caches", "Choose", "ChooseOne", "Emit", "Expr", "ExprBuilder", "Hook", "Plans", "PlayActions", "ForEach", "Let",
            "Move", "Roll", "Set", "Stmt", "StmtBuilder", "Walk", "While"]
 
 
@@ -109,16 +111,95 @@ class While:
 Facts = Union[Let, Set, Move, Roll, Walk, ForEach, While, None]
 
 
-# ---------------------------------------------------------------- checked statements
+# ---------------------------------------------------------------- checked expressions
+@dataclass(frozen=True, slots=True)
+class Plans:
+    """What the step planner (``meeple.dsl.steps.StepPlanner``) decided of an expression node:
+    at most how many items its list holds (None: unknown); for a walk, the factor its items
+    are charged by (0: folded) and where; for a list read or made whole, where it is charged
+    by its length (None: folded)."""
+    bound: Optional[int] = None
+    walk: Optional[tuple[int, "Where"]] = None
+    counted: Optional["Where"] = None
+
+
+NO_PLANS = Plans()
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Expr:
-    """An expression a statement holds, as checked: its node, its type and the function
-    the checker made of it (generated when the generator wrote it, else the closure)."""
+    """An expression as checked: its node, its type, the function the checker made of it
+    (the closure; for an outermost expression when generating, the generated one), what the step planner decided
+    of it (``Plans``) and the expressions checked as its parts, in the order checked (a
+    comprehension's source and condition are parts of the call walking it; the inner links
+    of a chain ``a + b - c``, checked by the chain, are parts of its outermost node, as
+    records with the type and plans the chain gave them)."""
     node: A.Node
-    type: Type
+    type: Optional[Type]
     fn: Any
+    plans: Plans = NO_PLANS
+    parts: tuple["Expr", ...] = ()
+
+    def part(self, node: A.Node) -> Optional["Expr"]:
+        """The checked form of ``node``: this expression or one of its parts (the last
+        checked, as a node checked again is checked anew); None when it is neither."""
+        if self.node is node:
+            return self
+        return _part(self.parts, node)
 
 
+def _part(parts: Any, node: A.Node) -> Optional[Expr]:
+    for e in reversed(parts):
+        if e.node is node:
+            return e
+    return None
+
+
+class ExprBuilder:
+    """An expression being checked: what the step planner decides of it and the records
+    of its parts are gathered here, and frozen into an ``Expr`` when it is checked
+    (``done``). The bottom of the checker's stack has no node: it gathers a text's
+    outermost expressions, where a statement's checker finds what was concluded of them."""
+
+    __slots__ = ("node", "plans", "parts")
+
+    def __init__(self, node: Optional[A.Node]):
+        self.node = node
+        self.plans = NO_PLANS
+        self.parts: list[Expr] = []
+
+    def done(self, t: Type, fn: Any) -> Expr:
+        assert self.node is not None, "the outermost gathering is never frozen"
+        return Expr(self.node, t, fn, self.plans, tuple(self.parts))
+
+    def find(self, node: A.Node) -> Optional[Expr]:
+        """The record of ``node``, one of the parts checked so far."""
+        return _part(self.parts, node)
+
+    def plan(self, node: A.Node, **decided: Any) -> None:
+        """Note what the planner decided of ``node``: this expression, a part already checked
+        (its record made anew: records are frozen), or a node the checker of this one checks
+        in its own way (a link of a chain, a comprehension), which becomes a part of its own."""
+        if node is self.node:
+            self.plans = replace(self.plans, **decided)
+            return
+        self.amend(node, lambda e: replace(e, plans=replace(e.plans, **decided)), Expr(node, None, None, Plans(**decided)))
+
+    def typed(self, node: A.Node, t: Type) -> None:
+        """Note the type the checker of this expression gave ``node``, a link of a chain it
+        checks in its own way (never through ``Compiler.expr``)."""
+        self.amend(node, lambda e: replace(e, type=t), Expr(node, t, None))
+
+    def amend(self, node: A.Node, change: Callable[[Expr], Expr], new: Expr) -> None:
+        parts = self.parts
+        for i in range(len(parts) - 1, -1, -1):
+            if parts[i].node is node:
+                parts[i] = change(parts[i])
+                return
+        parts.append(new)
+
+
+# ---------------------------------------------------------------- checked statements
 # ---------------------------------------------------------------- instructions that pause or run other code
 # A statement that asks a player (it pauses) or runs another unit (a new frame) is an
 # instruction of its own, not part of a run: the checker hands the generator one of these,
@@ -200,11 +281,10 @@ class PlayActions:
 @dataclass(frozen=True, slots=True, eq=False)
 class Stmt:
     """A statement of a run that never pauses, as checked: its facts (by kind, above; None
-    for a kind that needs none), the closure it runs as (a statement the generator writes as
-    a call of it), its expressions and the statements inside it, in the order checked."""
+    for a kind that needs none), its expressions and the statements inside it, in the order
+    checked."""
     node: A.Node
     facts: Facts
-    closure: Optional[Callable]
     exprs: tuple[Expr, ...]
     stmts: tuple["Stmt", ...]
 
@@ -232,67 +312,23 @@ class StmtBuilder:
     a ``Stmt`` when it is checked (``done``). The run being checked is one too (no node),
     gathering its statements."""
 
-    __slots__ = ("node", "facts", "closure", "exprs", "stmts")
+    __slots__ = ("node", "facts", "exprs", "stmts")
 
     def __init__(self, node: Optional[A.Node]):
         self.node = node
         self.facts: Facts = None
-        self.closure: Optional[Callable] = None
         self.exprs: list[Expr] = []
         self.stmts: list[Stmt] = []
 
     def done(self) -> Stmt:
         assert self.node is not None, "a run is gathered, never frozen (``run_of``)"
-        return Stmt(self.node, self.facts, self.closure, tuple(self.exprs), tuple(self.stmts))
+        return Stmt(self.node, self.facts, tuple(self.exprs), tuple(self.stmts))
 
 
 def run_of(builder: StmtBuilder, nodes: tuple) -> tuple[Stmt, ...]:
     """The checked forms of a run's statements ``nodes``, gathered by ``builder``."""
     found = tuple(builder.stmts)
     return tuple(_find(found, n) for n in nodes)
-
-
-# ---------------------------------------------------------------- expressions' facts, by node
-R = TypeVar("R")
-
-
-class ByNode(Generic[R]):
-    """One record per checked expression node (its type; its step ``Plans``), found by the
-    node's identity, as a type checker keeps its map of expressions to types (mypy's
-    ``TypeChecker.type_map``, which mypyc's builder reads). Nodes are frozen dataclasses that
-    compare by value (two ``x`` at one place of two texts are equal), so the map keys by
-    identity, and each entry holds its node: its identity is not reused while it is read."""
-
-    __slots__ = ("_of",)
-
-    def __init__(self) -> None:
-        self._of: dict[int, tuple[A.Node, R]] = {}
-
-    def get(self, node: A.Node) -> Optional[R]:
-        found = self._of.get(id(node))
-        return found[1] if found is not None and found[0] is node else None
-
-    def put(self, node: A.Node, record: R) -> None:
-        self._of[id(node)] = (node, record)
-
-    def clear(self) -> None:
-        self._of.clear()
-
-
-@dataclass(frozen=True, slots=True)
-class Plans:
-    """What the step planner (``meeple.dsl.steps.StepPlanner``) decided of an expression node:
-    at most how many items its list holds (None: unknown); for a walk, the factor its items
-    are charged by (0: folded) and where; for a list read or made whole, where it is charged
-    by its length (None: folded)."""
-    bound: Optional[int] = None
-    walk: Optional[tuple[int, "Where"]] = None
-    counted: Optional["Where"] = None
-
-
-def plan(table: ByNode[Plans], node: A.Node, **decided: Any) -> None:
-    """Note in ``table`` what the planner decided of ``node``, beside what it decided before."""
-    table.put(node, replace(table.get(node) or Plans(), **decided))
 
 
 # ---------------------------------------------------------------- a walk's cached parts

@@ -209,7 +209,6 @@ class OperatorChecker:
         a, ta = self.c.expr(unit, nodes[-1].left)
         flat = len(nodes) > _NESTED_CHAIN
         steps = []
-        gen = self.c.gen
         held = self.c.steps.bound(nodes[-1].left, ta)      # at most how many items the joined list holds so far
         for node in reversed(nodes):
             op = node.op
@@ -242,8 +241,8 @@ class OperatorChecker:
                 if node is not n:            # what ``expr`` does for a node it is given
                     if unit.hoist is not None and node in unit.hoist:
                         a, t = self.c.exprs.cached(unit.hoist.get(node), a, t)
-            if gen is not None and node is not n:
-                gen.types.put(node, t)
+            if node is not n:
+                self.c.exprs.around.typed(node, t)
             ta = t
         if not flat:
             return a, ta

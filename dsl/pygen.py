@@ -19,8 +19,8 @@ expressions (``gen/expressions.py``: why source and not closures, with
 (``gen/statements.py``: why either back end gives the same games), the
 instructions that ask a player (``gen/instructions.py``) and the groups'
 menus (``gen/menus.py``). A node the back end does not know how to write is
-evaluated by its closure instead (only where it reads no variable that
-exists only in generated code).
+an internal error (``GeneratedCodeError``), as is a module Python does not compile:
+no closure runs in the product's place.
 """
 from __future__ import annotations
 
@@ -28,18 +28,18 @@ from typing import Any
 
 from . import ast as A
 from . import ir
+from .errors import location
 from .gen.context import Ctx, Unsupported
 from .gen.expressions import ExprWriter
 from .gen.instructions import InstructionWriter
 from .gen.menus import MenuWriter
-from .gen.module import Module, headline
+from .gen.module import GeneratedCodeError, Module, headline
 from .gen.names import NameWriter
 from .gen.operators import OperatorWriter
 from .gen.pausing import PauseWriter
 from .gen.statements import RunWriter
 from .gen.walks import WalkWriter
 from .types import Fn, Unit
-from .typesys import Type
 
 __all__ = ["PyGen", "WRITERS", "WRITTEN_ELSEWHERE"]
 
@@ -61,7 +61,6 @@ class PyGen:
 
     def __init__(self, game: Any, pack: str = "pack"):
         self.g = game
-        self.types: ir.ByNode[Type] = ir.ByNode()    # the type of each node of the expression being written
         self.depth = 0
         self.comp: Any = None                 # the compiler being run (set by each call into the back end)
         self.where_of: dict[Any, str] = {}    # generated function -> its comment (instructions inlining it reuse it)
@@ -97,43 +96,41 @@ class PyGen:
         return self.module.line_spans
 
     @property
-    def fallbacks(self) -> int:
-        return self.module.fallbacks
-
-    @property
-    def why(self) -> list[str]:
-        return self.module.why
-
-    @property
     def generated(self) -> int:
         return self.module.generated
 
     # ------------------------------------------------------------ entry
-    def top(self, comp: Any, unit: Unit, node: A.Node, t: str, closure: Fn) -> Fn:
-        """Generate ``node`` as a function of (state, frame); returns a function
-        object that becomes the generated one when ``finish`` compiles the module."""
+    def top(self, comp: Any, unit: Unit, e: ir.Expr) -> Fn:
+        """Generate the checked expression ``e`` as a function of (state, frame); returns a
+        function object that becomes the generated one when ``finish`` compiles the module."""
         self.comp = comp
+        node = e.node
         m = self.module
         m.rule = unit.code.name
-        mark = len(m.parts)
         try:
             ctx = Ctx(unit, {}, unit.hoist, ir.Caches(), unit.me_bound)
-            body = self.expressions.region(ctx, [node], lambda: self.expressions.gen(ctx, node))
+            x = self.expressions
+            body = x.written(e, lambda: x.region(ctx, [node], lambda: x.gen(ctx, node)))
         except (Unsupported, RecursionError) as exc:
-            del m.parts[mark:]         # its walks' helpers, written meanwhile
-            m.fallbacks += 1
-            m.why.append(f"{type(exc).__name__}: {exc}")
-            if self.fusing:       # named now: a run of statements writes a call of it (``RunWriter.expr_src``)
-                m.const(closure)
-            return closure
-        finally:
-            self.types.clear()
+            raise GeneratedCodeError(f"meeple's generator cannot write an expression of {m.rule} at "
+                                     f"{location(comp.span(unit, node.pos))} ({type(exc).__name__}: {exc}): "
+                                     "a defect of meeple's, not of the pack") from exc
         name = m.fresh("e")
         head = headline(m.rule, comp.span(unit, node.pos))
-        fn = m.define(name, m.function_source(name, [*body[0], f"return {body[1]}"]), closure, head=head)
+        fn = m.define(name, m.function_source(name, [*body[0], f"return {body[1]}"]), head=head)
         self.src_of[fn] = tuple(body[0]), body[1]
         self.where_of[fn] = head
         return fn
+
+    def source_of(self, fn: Fn) -> tuple:
+        """(setup lines, expression) of the generated expression ``fn``, to write it into the
+        instruction using it; every expression the checker made is generated, so one that is
+        not is a defect of the generator's (an internal error)."""
+        found = self.src_of.get(fn)
+        if found is None:
+            raise GeneratedCodeError(f"meeple's generator was handed an expression it did not write, in {self.module.rule}: "
+                                     "a defect of meeple's, not of the pack")
+        return found
 
     def statements(self, comp: Any, unit: Unit, run: tuple[ir.Stmt, ...], nxt: int, scratch: list) -> Fn:
         """Write a run of statements, in its checked form, as one instruction (a function of

@@ -318,7 +318,6 @@ class StatementChecker:
 
         init = _walk_start(source, cond, order, plan, where, var_slot, items_slot, idx_slot)
         gen = self.c.writer()
-        self.c.note(None, init)
         start = self.c.placeholder(unit, s.pos)
         if order is not None:
             unit.code.ordered_walks.append((items_slot, idx_slot, var_slot, order))
@@ -335,12 +334,13 @@ class StatementChecker:
                    self.c.steps.fold(bound, keyed.steps) if order is not None else 0,
                    self.c.steps.fold(bound, body.steps + self.c.steps.written(s.body))]
         self.c.note(ir.ForEach(items_slot, var_slot, idx_slot, isinstance(st_, Zone), (plan[0], plan[1], plan[2]), where))
-        made = gen.walk_init(src, isinstance(st_, Zone), cond, order, var_slot, items_slot, idx_slot, init,
+        made = gen.walk_init(src, isinstance(st_, Zone), cond, order, var_slot, items_slot, idx_slot,
                              tuple(plan), where) if gen else None
         self.c.patch(unit, start, made(start + 1) if made is not None else then(init, start + 1))
-        step = _walk_step(idx_slot, items_slot, var_slot, head, end)
         if gen is not None:
-            step = gen.instructions.walk_step(items_slot, idx_slot, var_slot, head, end, step, gen.head(self.c, unit, s.pos))
+            step = gen.instructions.walk_step(items_slot, idx_slot, var_slot, head, end, gen.head(self.c, unit, s.pos))
+        else:
+            step = _walk_step(idx_slot, items_slot, var_slot, head, end)
         self.c.patch(unit, head, step)
 
     def s_Repeat(self, unit, s):
@@ -354,7 +354,6 @@ class StatementChecker:
             if n > 0 and plan[0]:            # every round charged as the loop starts
                 charge(st, n * plan[0], where)
             fr.locals[slot] = n
-        self.c.note(None, init)
         start = self.c.placeholder(unit, s.pos)
         head = self.c.placeholder(unit, s.pos)
         with self.c.steps.apart() as body:
@@ -376,8 +375,8 @@ class StatementChecker:
             self.c.patch(unit, head, loop)
             return
         comment = gen.head(self.c, unit, s.pos)
-        self.c.patch(unit, start, gen.instructions.repeat_start(count, slot, plan[0], where, start + 1, then(init, start + 1), comment))
-        self.c.patch(unit, head, gen.instructions.repeat_step(slot, head, end, loop, comment))
+        self.c.patch(unit, start, gen.instructions.repeat_start(count, slot, plan[0], where, start + 1, comment))
+        self.c.patch(unit, head, gen.instructions.repeat_step(slot, head, end, comment))
 
     def s_While(self, unit, s):
         with self.c.steps.apart() as each:          # a test and a round, charged together at each test
@@ -403,7 +402,7 @@ class StatementChecker:
         gen = self.c.writer()
         found = gen.src_of.get(who) if gen is not None else None
         if found is not None:       # a body that pauses: entering and leaving are instructions, generated
-            self.c.emit(unit, s.pos, gen.op([*found[0], f"L[{saved}] = fr.me", f"fr.me = {found[1]}"], enter, gen.where_of.get(who, "")))
+            self.c.emit(unit, s.pos, gen.op([*found[0], f"L[{saved}] = fr.me", f"fr.me = {found[1]}"], gen.where_of.get(who, "")))
         else:
             self.c.simple(unit, s.pos, enter)
         was = unit.me_bound
@@ -411,7 +410,7 @@ class StatementChecker:
         self.c.block(unit, s.body)
         unit.me_bound = was
         if found is not None:
-            self.c.emit(unit, s.pos, gen.op([f"fr.me = L[{saved}]"], leave, gen.where_of.get(who, "")))
+            self.c.emit(unit, s.pos, gen.op([f"fr.me = L[{saved}]"], gen.where_of.get(who, "")))
         else:
             self.c.simple(unit, s.pos, leave)
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Literal, Optional
 
 from . import ast as A
-from . import ir
 from .errors import RuleError
 from .typesys import Type, Zone
 
@@ -134,8 +133,9 @@ class _Apart:
 class StepPlanner:
     """The checker's half of the budget (one of the compiler's checkers). The compiler holds
     the tables it fills, which the generator reads too: ``folded`` counts the steps of the
-    region being compiled that need no charge of their own (see ``fold``); ``plans`` gives
-    nodes their ``ir.Plans``: a walk node its factor (0: folded; else its items are charged
+    region being compiled that need no charge of their own (see ``fold``). What it decides of
+    an expression node goes into the node's ``ir.Plans``, in its record (``ir.ExprBuilder.plan``,
+    on the expression being checked or a part of it): a walk node its factor (0: folded; else its items are charged
     that many steps each when it runs) and where it is; a node whose list is charged by its
     length when it is read or made, where; a list, what the checker knows of its size;
     ``proc_written`` (procedure run in place -> the statements a run of it runs, those of
@@ -185,13 +185,13 @@ class StepPlanner:
         cannot type is checked when it runs), the players, a written list..."""
         if isinstance(t, Zone):
             return len(self.g.kind_cards.get(t.kind, ())) if t.kind is not None else None
-        found = self.c.plans.get(node)
-        return found.bound if found is not None else None
+        found = self.c.exprs.around.find(node)
+        return found.plans.bound if found is not None else None
 
     def bounded(self, node: A.Node, bound: Optional[int]) -> None:
         """Note that the list ``node`` gives holds at most ``bound`` items (None: unknown)."""
         if bound is not None:
-            ir.plan(self.c.plans, node, bound=bound)
+            self.c.exprs.around.plan(node, bound=bound)
 
     def fold(self, bound: Optional[int], inner: int = 0) -> int:
         """How a walk of at most ``bound`` items, each running ``inner`` folded steps, is
@@ -207,7 +207,7 @@ class StepPlanner:
     def walk(self, unit: Unit, node: A.Node, bound: Optional[int], inner: int) -> tuple[int, Where]:
         """``fold`` for the walk ``node``, its decision kept for the generator: (factor, where)."""
         plan = self.fold(bound, inner), Where(unit.origin, node.pos)
-        ir.plan(self.c.plans, node, walk=plan)
+        self.c.exprs.around.plan(node, walk=plan)
         return plan
 
     def by_length(self, unit: Unit, node: A.Node, fn: Fn, bound: Optional[int]) -> Fn:
@@ -224,7 +224,7 @@ class StepPlanner:
         if not self.fold(bound):
             return None
         where = Where(unit.origin, node.pos)
-        ir.plan(self.c.plans, node, counted=where)
+        self.c.exprs.around.plan(node, counted=where)
         return where
 
     def settle_steps(self) -> None:

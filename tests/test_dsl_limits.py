@@ -80,18 +80,19 @@ def at_stack_depth(frames: int, fn):
 
 def run_both(root: Path, frames: int = 0):
     """Compile and set up a game with each back end (from ``frames`` deeper); both must
-    agree. Returns the game variables and the generated back end's fallbacks."""
+    agree (the generated one writes every expression itself: nothing stands in for it).
+    Returns the game variables."""
     results = []
     for generate in (False, True):
         def go():
             game, errors = compile_pack(root, generate)
             assert errors == [], [str(e) for e in errors]
             st = game.new_state(2, 1)
-            return list(st.gvars), (game.pygen.fallbacks if generate else 0)
+            return list(st.gvars)
         with counted() as work:
             results.append(at_stack_depth(frames, go))
         assert work.calls < CALLS, work
-    assert results[0][0] == results[1][0]
+    assert results[0] == results[1]
     return results[1]
 
 
@@ -142,7 +143,7 @@ def test_long_chains_compile_and_give_pythons_value_with_both_back_ends(tmp_path
     it in a loop; both back ends give the value Python gives, within CALLS calls."""
     if value is None:
         value = _python(text.split("=", 1)[1])
-    gvars, _ = run_both(make_pack(tmp_path / "p", text))
+    gvars = run_both(make_pack(tmp_path / "p", text))
     assert gvars[0 if text.startswith("set out") else 1] == value
 
 
@@ -171,9 +172,9 @@ def test_a_chain_ten_times_longer_costs_ten_times_the_work(tmp_path, head, term,
 
 def test_a_chain_as_long_as_a_text_may_be_runs_with_both_back_ends(tmp_path):
     """About 5,000 terms: more than Python's compiler takes in one expression, so the
-    generated back end leaves this one to its closure; the values agree."""
+    generated back end writes it one operator after the other; the values agree."""
     text = "set out = " + "+".join(["1"] * ((MAX_TEXT - 30) // 2))
-    gvars, _ = run_both(make_pack(tmp_path / "p", text))
+    gvars = run_both(make_pack(tmp_path / "p", text))
     assert gvars[0] == (MAX_TEXT - 30) // 2
 
 
@@ -233,8 +234,7 @@ def test_nesting_up_to_the_limit_runs_with_both_back_ends_from_a_deep_stack(tmp_
     frames already in use, and the two back ends agree."""
     n = deepest(head, level, inner, close)
     assert n >= MAX_DEPTH // 4
-    gvars, fallbacks = run_both(make_pack(tmp_path / "p", nested(head, level, inner, close, n)), frames=500)
-    assert fallbacks == 0
+    gvars = run_both(make_pack(tmp_path / "p", nested(head, level, inner, close, n)), frames=500)
 
 
 # (id, a block's first line (its level's indentation comes before it),
@@ -277,10 +277,10 @@ def test_blocks_nested_beyond_the_limit_are_refused_at_the_first_too_deep(tmp_pa
 @pytest.mark.parametrize("head", RUNNABLE)
 def test_blocks_nested_up_to_the_limit_run_with_both_back_ends(tmp_path, head):
     """Python allows 20 nested loops and about 100 levels of indentation: the generated
-    back end leaves what it cannot write to the closures; both give the same."""
+    back end writes a block nested deeper as a function of its own; both give the same."""
     n = deepest_blocks(head)
     assert n >= MAX_DEPTH - 4
-    gvars, _ = run_both(make_pack(tmp_path / "p", blocks(head, n)), frames=500)
+    gvars = run_both(make_pack(tmp_path / "p", blocks(head, n)), frames=500)
     assert gvars[0] == 7
 
 
@@ -293,10 +293,10 @@ def test_nested_blocks_too_many_for_a_text_are_refused_by_its_length(tmp_path):
 
 
 def test_a_long_elif_chain_is_not_nesting(tmp_path):
-    """300 'elif's are one statement, not 300 levels (the generated back end writes them
-    one inside the other and leaves them to the closures past Python's indentation limit)."""
+    """300 'elif's are one statement, not 300 levels (the generated back end writes Python's
+    'elif', not an 'if' inside each 'else')."""
     text = "if out == 1:\n    set out = 0\n" + "elif out == 1:\n    set out = 0\n" * 300 + "else:\n    set out = 7"
-    gvars, _ = run_both(make_pack(tmp_path / "p", text))
+    gvars = run_both(make_pack(tmp_path / "p", text))
     assert gvars[0] == 7
 
 
@@ -319,7 +319,7 @@ NUMBERS = [
 def test_numbers_beyond_the_limit_are_refused_where_they_are_written(tmp_path, text, message, where):
     root = make_pack(tmp_path / "p", text)
     if message is None:
-        gvars, _ = run_both(root)
+        gvars = run_both(root)
         written = text.rsplit("= ", 1)[1]
         assert gvars[0] == (-1 if written.startswith("-") else 1) * int(written.lstrip("-").lstrip("0") or "0")
         return
@@ -396,7 +396,7 @@ def test_functions_up_to_the_limit_run_from_a_deep_stack_with_both_back_ends(tmp
     head, level, inner, close = "set out = ", "abs(", "f0(2)", ")"
     n = deepest(head, level, inner, close)
     root = make_pack(tmp_path / "p", nested(head, level, inner, close, n), functions(bodies))
-    gvars, _ = run_both(root, frames=500)
+    gvars = run_both(root, frames=500)
     assert gvars[0] == 2
 
 

@@ -1,9 +1,9 @@
 """A game of a shipped pack runs generated code only: no function the checker built (a
 closure of ``meeple.dsl.statements``, ``interaction``, ``expressions``, ``operators``,
 ``calls`` ...) is called while it is played. The closures are the reference back end
-(``generate=False``), the stand-in if a pack's generated module cannot be compiled
-(``meeple.dsl.gen.module.Module._give_way``) and what dsl/faults.py re-runs, watched, to
-tell a fault in the language's words; not what a game runs.
+(``generate=False``) and what dsl/faults.py re-runs, watched, to tell a fault in the
+language's words; not what a game runs (a generated module that does not compile is an
+internal error, ``meeple.dsl.gen.module.GeneratedCodeError``: nothing stands in for it).
 
 Every function called while the game is played is seen (``sys.setprofile``) and those
 defined in the checker's modules are named; the shared helpers a generated instruction

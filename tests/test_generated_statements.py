@@ -241,13 +241,13 @@ def _mutated(monkeypatch, prefix: str, pattern: str, replacement: str) -> list:
     lines it changed."""
     real, changed = Module.instruction, []
 
-    def instruction(self, p, body, last, fallback, head=""):
+    def instruction(self, p, body, last, head=""):
         if p == prefix:
             lines = [re.sub(pattern, replacement, line.strip()) for line in [*body, last]]
             changed.extend(new for new, old in zip(lines, [*body, last]) if new != old.strip())
             indents = [line[:len(line) - len(line.lstrip())] for line in [*body, last]]
             body, last = [i + line for i, line in zip(indents, lines)][:-1], indents[-1] + lines[-1]
-        return real(self, p, body, last, fallback, head)
+        return real(self, p, body, last, head)
     monkeypatch.setattr(Module, "instruction", instruction)
     return changed
 

@@ -1,16 +1,16 @@
 """An expression as Python source: the writer the others write through.
 
 The checker (``meeple.dsl.compiler.Compiler``) walks every expression once, reports errors and
-gives each node its type (``PyGen.types``, an ``ir.ByNode``); each top-level expression (a condition, an
-amount, a choice's source ...) is then written here as one Python expression with its
-setup lines (``region``). Why source and not closures: a closure tree pays a Python call
+makes of it a tree of ``ir.Expr`` records (each node's type, its step plans, its parts);
+each top-level expression (a condition, an amount, a choice's source ...) is then written
+here from its record as one Python expression with its setup lines (``region``), each
+node from its own record, found among the parts of its parent's (``record``). Why source and not closures: a closure tree pays a Python call
 per node per evaluation; a comprehension's condition ``c.cost <= coins and not any(...)``
 was a dozen calls per item. Generated, it is one loop with inline tests.
 
 Each kind of node is written by a method ``g_KIND`` of this writer or of one of its
-collaborators (``names``, ``operators``, ``walks``); a node none of them writes is
-evaluated by its closure instead (``fallback``: only where it reads no variable that
-exists only in generated code). Within one region a pure call repeated (``holder(d)``
+collaborators (``names``, ``operators``, ``walks``); a node none of them writes is an
+internal error (``PyGen.top``; tests/test_node_kinds.py fails first). Within one region a pure call repeated (``holder(d)``
 three times) is made once.
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from .. import ast as A
 from ..hoist import free_names
-from ..ir import ByNode
+from .. import ir
 from ..typesys import Type
 from .context import Ctx, Unsupported
 from .module import Module
@@ -38,7 +38,7 @@ class ExprWriter:
         self.shared = shared                  # the checker's tables and the compiler being run
         self.module = module
         self.g = shared.g
-        self.types: ByNode[Type] = shared.types       # the checker's type of each node of the region
+        self.at: list[ir.Expr] = []           # the records of the nodes being written, innermost last
         self.const, self.fresh = module.const, module.fresh
         self.dry = False                      # counting calls for sharing: nested comprehensions are skipped
         self.present: set[str] = set()        # made locals that hold a card for sure (walks over cards)
@@ -89,17 +89,39 @@ class ExprWriter:
         cse["__used__"].add(v)
         return f"({v} if {v} is not _U else ({v} := {src}))"
 
+    def written(self, e: ir.Expr, write: Callable[[], Any]) -> Any:
+        """``write()`` the top-level expression ``e``: its nodes' records are found from it."""
+        saved, self.at = self.at, [e]
+        try:
+            return write()
+        finally:
+            self.at = saved
+
+    def record(self, node: A.Node) -> ir.Expr:
+        """The checked form of ``node``: the node being written or one of its parts."""
+        found = self.at[-1].part(node) if self.at else None
+        if found is None:
+            raise Unsupported(type(node).__name__)
+        return found
+
     def type_of(self, node: A.Node) -> Type:
-        t = self.types.get(node)
+        t = self.record(node).type
         if t is None:
             raise Unsupported(type(node).__name__)
         return t
 
     def gen(self, ctx: Ctx, n: A.Node) -> str:
-        """Python source of one expression node (already checked); a list the checker
-        charges by its length is charged as it is made (``meeple.dsl.types.counted``)."""
-        src = self.wrap(ctx, n, self._gen(ctx, n))
-        where = self.list_plan(n)
+        """Python source of one expression node (already checked), from its record; a list the
+        checker charges by its length is charged as it is made (``meeple.dsl.types.counted``)."""
+        self.at.append(self.record(n))
+        method = self.kinds.get(type(n).__name__)        # looked up here, not in a call: a frame fewer a level
+        if method is None:
+            raise Unsupported(type(n).__name__)
+        try:
+            src = self.wrap(ctx, n, method(ctx, n))
+            where = self.list_plan(n)
+        finally:
+            self.at.pop()
         return src if where is None else f"_counted(st, {src}, {self.const(where)})"
 
     def cached(self, ctx: Ctx, n: A.Node) -> bool:
@@ -118,26 +140,6 @@ class ExprWriter:
             c = self.fresh("c")
             return f"({c} if ({c} := L[{slot}]) is not _U else _cache(L, {slot}, {src}))"
         return src
-
-    def _gen(self, ctx: Ctx, n: A.Node) -> str:
-        method = self.kinds.get(type(n).__name__)
-        if method is None:
-            return self.fallback(ctx, n)
-        return method(ctx, n)
-
-    def fallback(self, ctx: Ctx, n: A.Node) -> str:
-        """Evaluate ``n`` with its closure: only where it reads no generated-only variable."""
-        if free_names(n) & set(ctx.py) or ctx.unit is None:
-            raise Unsupported(type(n).__name__)
-        comp = self.shared.comp
-        self.shared.depth += 1
-        folded = comp.folded          # compiled again here: its steps were counted when it was checked
-        try:
-            fn, _ = comp.x_kinds[type(n).__name__](ctx.unit, n)
-        finally:
-            self.shared.depth -= 1
-            comp.folded = folded
-        return f"{self.const(fn)}(st, fr)"
 
     def me(self, ctx: Ctx) -> str:
         if ctx.me_bound:
@@ -170,7 +172,11 @@ class ExprWriter:
         """Source for a condition whose truth alone matters (an 'and' chain needs no bool())."""
         if isinstance(n, A.Binary) and n.op in ("and", "or") and not (ctx.hoist and n in ctx.hoist) \
                 and not (ctx.pyhoist and n in ctx.pyhoist):
-            return self.chain(ctx, n)
+            self.at.append(self.record(n))        # its operands are its parts
+            try:
+                return self.chain(ctx, n)
+            finally:
+                self.at.pop()
         return self.gen(ctx, n)
 
     def chain(self, ctx: Ctx, n: A.Binary) -> str:
@@ -186,13 +192,12 @@ class ExprWriter:
 
     def walk_plan(self, node: A.Node) -> tuple[int, Any]:
         """How the checker charges the walk ``node``: (factor, where); (0, None) when folded."""
-        found = self.shared.comp.plans.get(node)
-        return found.walk if found is not None and found.walk is not None else (0, None)
+        walk = self.record(node).plans.walk
+        return walk if walk is not None else (0, None)
 
     def list_plan(self, node: A.Node) -> Optional[Any]:
         """Where the checker charges the list ``node`` gives by its length, or None (folded)."""
-        found = self.shared.comp.plans.get(node)
-        return found.counted if found is not None else None
+        return self.record(node).plans.counted
 
     @staticmethod
     def plain(src: str) -> bool:

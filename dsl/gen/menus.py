@@ -32,7 +32,7 @@ class MenuWriter:
     def __init__(self, shared: "PyGen", module: Module):
         self.module = module
         self.g = shared.g
-        self.src_of = shared.src_of           # generated function -> (setup lines, expression), to inline it
+        self.source_of = shared.source_of     # generated function -> (setup lines, expression), to inline it
         self.const, self.fresh = module.const, module.fresh
         self.menu_names: dict[str, str] = {}       # action group -> the made name its menu is called by
 
@@ -89,9 +89,7 @@ class MenuWriter:
         lines = lines[:header] + [_ME_ATTR.sub("me", line) for line in lines[header:]]
         if not any(_READS_L.search(line) for line in lines[header:]):
             lines.remove("    L = fr.locals")
-        # what runs instead if the generated module cannot be compiled: the engine's own menu
-        made = self.module.define(name, "\n".join(lines), _engine_menu(group),
-                           head=comment(f"the menu of action group '{group}': the actions a player may take"))
+        made = self.module.define(name, "\n".join(lines), head=comment(f"the menu of action group '{group}': the actions a player may take"))
         for hname, text, head in helpers:     # each card action's part of it (``late_tables`` lists them by card)
             self.module.add(head, text)
         if group in self.menu_names:      # the generated 'play actions' of the group call it by this name
@@ -99,9 +97,7 @@ class MenuWriter:
         return made
 
     def inline(self, lines: list, depth: int, fn: Fn) -> str:
-        found = self.src_of.get(fn)
-        if found is None:
-            return f"{self.const(fn)}(st, fr)"
+        found = self.source_of(fn)
         for setup in found[0]:
             lines.append("    " * depth + setup)
         return found[1]
@@ -127,19 +123,15 @@ class MenuWriter:
             if texts:
                 lines.append(f"{ind}tx.append(None)")
             return
-        _, slot, _, source, cond = a.binder
-        meta = a.menu_meta
-        if meta is not None and meta[0] in self.src_of:
-            raw, st_, hoist = meta
-            for h in hoist:
-                lines.append(f"{ind}L[{h}] = _U")
-            seq = self.inline(lines, depth, raw)
-            if isinstance(st_, Zone):
-                seq = f"st.zones[{seq}]"
-            elif seq.endswith("[:]"):       # a kind's cards: the menu only reads them, no copy
-                seq = seq[:-3]
-        else:
-            seq = f"{self.const(source)}(st, fr)"
+        _, slot, _, _, cond = a.binder
+        raw, st_, hoist = a.menu_meta       # the parameter's items as generated (``Compiler.binder``)
+        for h in hoist:
+            lines.append(f"{ind}L[{h}] = _U")
+        seq = self.inline(lines, depth, raw)
+        if isinstance(st_, Zone):
+            seq = f"st.zones[{seq}]"
+        elif seq.endswith("[:]"):       # a kind's cards: the menu only reads them, no copy
+            seq = seq[:-3]
         factor, where = a.walk
         if factor:               # the parameter's walk charged as ``Game.action_options`` charges it (unless folded)
             lines.append(f"{ind}_xs = {seq}")

@@ -15,8 +15,10 @@ name (``generated_file``), so a traceback through them shows them. A line table
 (``Module.line_spans``) maps each line back to the statement it runs.
 
 A function is handed out before the module is compiled (callers bind it at once): a
-placeholder whose code becomes the generated one in ``Module.finish``, or its closure's
-if the module cannot be compiled (Python's own limits).
+placeholder whose code becomes the generated one in ``Module.finish``. A module that does
+not compile (a defect of the generator's, or one of Python's own limits: nesting, size) is
+an internal error (``GeneratedCodeError``) naming the function and the rule it was written
+from; no other back end stands in for it.
 """
 from __future__ import annotations
 
@@ -116,19 +118,20 @@ def _settle_steps(text: str, spans: list, steps: dict[str, int]) -> tuple[str, l
     return "\n".join(out), [(moved[at], span) for at, span in spans if at in moved]
 
 
-def _via(st, fr, _closure=None):    # pragma: no cover - only a module that failed to compile runs these
-    """What a generated function left out of the module becomes (its every run is written
-    into another function): a call of its closure. Only the closures standing in for the
-    function it is written into hold it, and they run only when the module cannot be compiled."""
-    return _closure(st, fr)
+class GeneratedCodeError(RuntimeError):
+    """The Python generated for a pack's rules did not compile: a defect of meeple's (the
+    generator wrote what Python refuses, or met one of Python's own limits), never of the
+    pack's. Not a ``MeepleError``: the command line reports it as an internal error."""
+
+
+def _left_out(st, fr):  # pragma: no cover - nothing calls it
+    """What a generated function left out of the module becomes (its every use is written
+    into another function, so nothing calls it)."""
+    raise RuntimeError("a generated function written into others was called on its own")
 
 
 def _placeholder(st, fr):  # pragma: no cover - replaced before any game runs
     raise RuntimeError("generated rules used before the module was compiled")
-
-
-def _unreached(*args: Any) -> Any:  # pragma: no cover - only generated runs call these, and they gave way too
-    raise RuntimeError("a generated procedure call ran after its rules fell back to closures")
 
 
 def _cache(loc: list, slot: int, value: Any) -> Any:
@@ -154,16 +157,15 @@ class Module:
         self.filename = generated_file(pack)
         self.ns: dict[str, Any] = {"__builtins__": dict(_BUILTINS), **_RUNTIME}
         self.parts: list[_Part] = []            # the module's functions, in order
-        self.placeholders: list[tuple[str, Any, Optional[Fn], _Part]] = []
+        self.placeholders: list[tuple[str, Any, _Part]] = []
         self._names = 0
         self._const_ids: dict[int, str] = {}
         self._keep: list = []                # keeps bound objects alive (ids stay unique)
-        self.fallbacks = 0
         self.line_spans: dict[int, Any] = {}  # line of the module -> span of the rule it runs
         self.source = ""                      # the module, once ``finish`` compiled it
         self.rule = ""                        # the rule being written (a unit's name), for comments
         self.late_tables: list = []           # (made name, {card def: [helper names]}) bound after compiling
-        self.why: list[str] = []            # why each fallback happened (for tests and tuning)
+        self.late: list[tuple[str, Callable[[], Any]]] = []      # (made name, what makes its value) bound then too
         self.generated = 0
 
     # ------------------------------------------------------------ names
@@ -186,6 +188,13 @@ class Module:
             self.ns[name] = value
         return name
 
+    def linked(self, prefix: str, make: Callable[[], Any]) -> str:
+        """A made name bound to ``make()`` when the module is compiled (``finish``): a value
+        known only once every unit is compiled (a procedure's code unit, a hook's by card)."""
+        name = self.fresh(prefix)
+        self.late.append((name, make))
+        return name
+
     # ------------------------------------------------------------ functions
     @staticmethod
     def function_source(name: str, body: list[str]) -> str:
@@ -196,34 +205,34 @@ class Module:
             lines.append("    L = fr.locals")
         return "\n".join(lines + ["    " + line for line in body])
 
-    def define(self, name: str, source: str, fallback: Optional[Fn], spans: Sequence = (), head: str = "") -> Fn:
+    def define(self, name: str, source: str, spans: Sequence = (), head: str = "") -> Fn:
         """Queue a generated function's source (``finish`` compiles the module) and
-        give the function object that becomes it then: callers bind it now.
-        ``fallback`` runs in its place if the module cannot be compiled; ``spans``
+        give the function object that becomes it then: callers bind it now. ``spans``
         map its lines to the statements they were written from; ``head`` is its
         comment (where in the pack it comes from; by default, the rule being written)."""
         part = _Part(head or comment(self.rule), source, list(spans))
         self.parts.append(part)
         fn = _pytypes.FunctionType(_placeholder.__code__, self.ns, name)
-        self.placeholders.append((name, fn, fallback, part))
+        self.placeholders.append((name, fn, part))
         self.generated += 1
         return fn
 
-    def add(self, head: str, source: str) -> None:
-        """A function that generated ones call by its made name, bound when the module runs."""
-        self.parts.append(_Part(head, source))
+    def add(self, head: str, source: str, spans: Sequence = ()) -> None:
+        """A function that generated ones call by its made name, bound when the module runs
+        (``spans``: the statements its lines run, as for ``define``)."""
+        self.parts.append(_Part(head, source, list(spans)))
 
     def helper(self, name: str, source: str, head: str) -> None:
-        """A function that generated ones call by its made name (no closure stands in for it)."""
+        """A function that generated ones call by its made name, handed out before the module is compiled."""
         part = _Part(head, source)
         self.parts.append(part)
-        self.placeholders.append((name, _pytypes.FunctionType(_placeholder.__code__, self.ns, name), None, part))
+        self.placeholders.append((name, _pytypes.FunctionType(_placeholder.__code__, self.ns, name), part))
 
-    def instruction(self, prefix: str, body: list, last: str, fallback: Fn, head: str = "") -> Fn:
+    def instruction(self, prefix: str, body: list, last: str, head: str = "") -> Fn:
         """A generated instruction of (state, frame): ``body`` (with ``L``, the frame's
         locals) then ``last`` (the return of where to go); ``head``: its comment."""
         name = self.fresh(prefix)
-        return self.define(name, self.function_source(name, [*body, last]), fallback, head=head)
+        return self.define(name, self.function_source(name, [*body, last]), head=head)
 
     def charged(self, n: str, factor: int, where: str) -> list[str]:
         """``charge_lines`` for ``n`` items charged ``factor`` steps each (none when 0: folded)."""
@@ -248,27 +257,27 @@ class Module:
                     part.text, part.spans = _settle_steps(part.text, part.spans, found)
         source = self._place(parts)
         self._compile(source, parts)
+        for name, make in self.late:
+            self.ns[name] = make()
         for tname, (table, defs) in self.late_tables:      # per card: its definition's helpers, or None
             fns = {d: tuple(self.ns[h] for h in hs) for d, hs in table.items()}
             self.ns[tname] = [fns.get(d) for d in defs]
-        for name, fn, _, _ in self.placeholders:
+        for name, fn, _ in self.placeholders:
             fn.__code__ = self.ns[name].__code__
         linecache.cache[self.filename] = (len(source), None, source.splitlines(True), self.filename)
         self.source = source
         self.placeholders = []
 
     def _live(self, inlined: set) -> list[_Part]:
-        """The parts to compile: a function written into every run that runs it is left out,
-        and its placeholder becomes a call of its closure (``_via``)."""
+        """The parts to compile: a function written into every run that runs it is left out
+        (its placeholder says so if it is ever called: ``_left_out``)."""
         live = []
-        for name, fn, closure, part in self.placeholders:
+        for name, fn, part in self.placeholders:
             if fn in inlined:
-                # written into the run of statements that runs it: only that run's closures (its
-                # stand-in if the module cannot be compiled) hold it, and they may run its closure
                 part.dead = True
-                fn.__code__, fn.__defaults__ = _via.__code__, (closure,)
+                fn.__code__ = _left_out.__code__
             else:
-                live.append((name, fn, closure, part))
+                live.append((name, fn, part))
         self.placeholders = live
         return [part for part in self.parts if not part.dead]
 
@@ -285,32 +294,25 @@ class Module:
         return "\n\n".join(chunks) + "\n"
 
     def _compile(self, source: str, parts: list[_Part]) -> None:
+        """Compile the module at once. If Python refuses it, the parts are compiled one by one
+        (each at its line of the module) to name the first it refuses, and the error says which
+        function of which rule, and why: an internal error, for a defect of the generator's."""
         try:
             exec(compile(source, self.filename, "exec"), self.ns)
-        except (SyntaxError, RecursionError, MemoryError, ValueError):
-            # Python's own limits (nesting, size): compile function by function, each at its
-            # line of the module. Generated functions call helpers written as other functions
-            # (a statement run calls the walks of the expressions it inlines), so if any does
-            # not compile, every generated function gives way to its closure: the closures are
-            # the reference back end, and no generated code is left to call a helper that is missing.
-            failed = False
+            return
+        except (SyntaxError, RecursionError, MemoryError, ValueError) as whole:
+            why: BaseException = whole
+            culprit: Optional[_Part] = None
             for part in parts:
                 try:
-                    exec(compile("\n" * part.line + part.text, self.filename, "exec"), self.ns)
-                except (SyntaxError, RecursionError, MemoryError, ValueError):
-                    failed = True
-            if failed:
-                self._give_way()
-
-    def _give_way(self) -> None:
-        """Every generated function replaced by a call of its closure."""
-        self.line_spans = {}
-        for name, fn, closure, _ in self.placeholders:
-            k = self.const(closure if closure is not None else _unreached)
-            exec(compile(f"def {name}(*a):\n    return {k}(*a)\n", "<meeple stand-in>", "exec"), self.ns)
-            self.fallbacks += 1
-        self.late_tables = []
-        self.why.append("a generated group did not compile: every rule runs as its closure")
+                    compile("\n" * part.line + part.text, self.filename, "exec")
+                except (SyntaxError, RecursionError, MemoryError, ValueError) as exc:
+                    why, culprit = exc, part
+                    break
+        where = "" if culprit is None else \
+            f" in {culprit.text.split('(', 1)[0].removeprefix('def ')} (line {culprit.line + 1}), written from {culprit.head.removeprefix('# ')}"
+        raise GeneratedCodeError(f"meeple's generated Python for {self.filename} does not compile ({type(why).__name__}: {why})"
+                                 f"{where}: a defect of meeple's, not of the pack") from why
 
     def locate(self, tb: Any) -> Any:
         """The span of the innermost generated statement in a traceback, or None."""

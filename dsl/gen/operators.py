@@ -2,8 +2,8 @@
 
 Bounded as the closures bound them: a product past ``MAX_NUMBER`` and a list grown by
 '+' (``_join``) are checked inline; a long chain of arithmetic is walked down its left
-side in a loop, never deep, and written without a bracket per operator (Python's parser
-takes 200 nested brackets at most). A card known to be one (an item of a walk over
+side in a loop, never deep, and written one operator after the other on a made local
+(Python's parser takes 200 nested brackets at most). A card known to be one (an item of a walk over
 cards, ``ExprWriter.present``) is tested without a none check.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ from .context import Ctx
 if TYPE_CHECKING:
     from .expressions import ExprWriter
 
-# A chain of arithmetic longer than this is written without a bracket per operator.
+# A chain of arithmetic longer than this is written one operator after the other (``steps``).
 _NESTED_CHAIN = 16
 
 
@@ -63,41 +63,54 @@ class OperatorWriter:
 
     def arith(self, ctx: Ctx, n: A.Binary) -> str:
         """A chain of arithmetic, walked down its left side in a loop (never deep, however
-        long). A long chain of + - * is written without a bracket per operator: Python's
-        parser takes 200 nested brackets at most."""
+        long): a bracket per operator, or, past ``_NESTED_CHAIN`` operators, one step after
+        the other (``steps``: Python's parser takes 200 nested brackets at most)."""
         nodes = A.spine(n)
-        flat = len(nodes) > _NESTED_CHAIN
+        if len(nodes) > _NESTED_CHAIN:
+            return self.steps(ctx, n, nodes)
         src = self.gen(ctx, nodes[-1].left)
-        level = 0                       # of the operators in ``src`` written without brackets: 1 + -, 2 * (0: none)
         for node in reversed(nodes):
             op = node.op
             b = self.gen(ctx, node.right)
             if op == "/":
-                src, level = f"_div({src}, {b})", 0
+                src = f"_div({src}, {b})"
             elif op == "%":
-                src, level = f"_mod({src}, {b})", 0
+                src = f"_mod({src}, {b})"
             elif op == "+" and isinstance(self.type_of(node.right), List):
-                src, level = f"_join({src}, {b})", 0      # the one way a list grows: bounded (MAX_ITEMS)
-            elif op == "*":                               # the one way a number squares: bounded inline (MAX_NUMBER)
+                src = f"_join({src}, {b})"      # the one way a list grows: bounded (MAX_ITEMS)
+            elif op == "*":                     # the one way a number squares: bounded inline (MAX_NUMBER)
                 t = self.fresh("t")
-                if level:                                 # a flat '+'/'-' written so far binds looser than '*'
-                    src = f"({src})"
-                src, level = f"({t} if {-MAX_NUMBER} <= ({t} := {src} * {b}) <= {MAX_NUMBER} else _big({t}))", 0
-            elif not flat:
-                src = f"({src} {op} {b})"
+                src = f"({t} if {-MAX_NUMBER} <= ({t} := {src} * {b}) <= {MAX_NUMBER} else _big({t}))"
             else:
-                prec = 2 if op == "*" else 1
-                if level and level < prec:
-                    src = f"({src})"
-                src = f"{src} {op} {b}"
-                level = prec
+                src = f"({src} {op} {b})"
             if node is not n and self.list_plan(node) is not None:       # a join charged by its length
-                src, level = f"_counted(st, {src}, {self.const(self.list_plan(node))})", 0
+                src = f"_counted(st, {src}, {self.const(self.list_plan(node))})"
             if node is not n and self.cached(ctx, node):
-                if level:
-                    src, level = f"({src})", 0
                 src = self.wrap(ctx, node, src)
-        return f"({src})" if level else src
+        return src
+
+    def steps(self, ctx: Ctx, n: A.Binary, nodes: list) -> str:
+        """A long chain as the closures run it (``OperatorChecker.arith``, flat): one operator
+        after the other on a made local, each a step of one tuple (``(t := a, t := t + b, ...)[-1]``),
+        so nothing in it nests, however long (Python's parser takes 200 nested brackets at most,
+        its compiler a few thousand operators in one expression); its links are not cached."""
+        t = self.fresh("t")
+        out = [f"{t} := {self.gen(ctx, nodes[-1].left)}"]
+        for node in reversed(nodes):
+            op, b = node.op, self.gen(ctx, node.right)
+            if op == "/":
+                out.append(f"{t} := _div({t}, {b})")
+            elif op == "%":
+                out.append(f"{t} := _mod({t}, {b})")
+            elif op == "+" and isinstance(self.type_of(node.right), List):
+                out.append(f"{t} := _join({t}, {b})")
+            elif op == "*":
+                out += [f"{t} := {t} * {b}", f"{t} := {t} if {-MAX_NUMBER} <= {t} <= {MAX_NUMBER} else _big({t})"]
+            else:
+                out.append(f"{t} := {t} {op} {b}")
+            if node is not n and self.list_plan(node) is not None:       # a join charged by its length
+                out.append(f"{t} := _counted(st, {t}, {self.const(self.list_plan(node))})")
+        return f"({', '.join(out)})[-1]"
 
     def membership(self, ctx: Ctx, n: A.Binary) -> str:
         g = self.g

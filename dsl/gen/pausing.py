@@ -13,8 +13,6 @@ if there is one, is taken (once) and says where to go (or, for one more pick of 
 to' and the next action of a turn, that the question is asked again); else the options are
 made and, if there are any, the decision is posed and the rules pause (``SUSPEND``).
 
-The checker's closure is kept beside each, as what runs if the module cannot be compiled
-(``Module._give_way``).
 """
 from __future__ import annotations
 
@@ -57,19 +55,17 @@ class PauseWriter:
 
     def __init__(self, shared: "PyGen", module: Module, menu_names: dict[str, str]):
         self.module = module
-        self.src_of = shared.src_of           # generated function -> (setup lines, expression), to inline it
+        self.source_of = shared.source_of     # generated function -> (setup lines, expression), to inline it
         self.inlined = shared.inlined         # generated functions written into another
         self.menu_names = menu_names          # action group -> the made name its menu is called by
         self.const, self.fresh = module.const, module.fresh
         self.ncvars: int = shared.g.ncvars    # card variables per card: where a card's are in ``st.cvars``
+        self.g = shared.g                     # the vocabulary: its compiled units (``result``) and card tables
 
     def src(self, lines: list[str], e: ir.Expr, pad: str = "") -> str:
         """An expression written into the instruction (its setup lines appended to ``lines``,
-        indented by ``pad``): its own generated function is left out of the module. One the
-        generator did not write is a call of its closure."""
-        found = self.src_of.get(e.fn)
-        if found is None:
-            return f"{self.const(e.fn)}(st, fr)"
+        indented by ``pad``): its own generated function is left out of the module."""
+        found = self.source_of(e.fn)
         self.inlined.add(e.fn)
         lines += [pad + line for line in found[0]]
         return found[1]
@@ -86,7 +82,7 @@ class PauseWriter:
                   f"    raise _no_chooser(st, {name})"]
 
     # ------------------------------------------------------------ choose
-    def i_Choose(self, c: ir.Choose, nxt: int, asking: Fn, head: str) -> Fn:
+    def i_Choose(self, c: ir.Choose, nxt: int, head: str) -> Fn:
         """'choose' (``InteractionChecker.s_Choose``): one pick, or several ('up to')."""
         lines = list(_ANSWERED)
         skip = self.const(SKIP)
@@ -127,7 +123,7 @@ class PauseWriter:
         self.chooser(lines, c.chooser, "who")
         texts = self.texts(lines, c.shown)
         lines.append(f"st.pending = _Decision(who, {prompt}, None, {kind}, None, opts, {self.const(c.describer)}, {texts})")
-        return self.module.instruction("q", lines, f"return {SUSPEND}", asking, head)
+        return self.module.instruction("q", lines, f"return {SUSPEND}", head)
 
     def options(self, lines: list[str], c: ir.Choose, exclude: str) -> None:
         """Lines putting in ``opts`` what a 'choose' offers (``meeple.dsl.interaction._options``):
@@ -167,7 +163,7 @@ class PauseWriter:
         return "texts"
 
     # ------------------------------------------------------------ choose one
-    def i_ChooseOne(self, c: ir.ChooseOne, asking: Fn, head: str) -> Fn:
+    def i_ChooseOne(self, c: ir.ChooseOne, head: str) -> Fn:
         """'choose one' (``InteractionChecker.s_ChooseOne``): an answer goes to its option's
         body; the options offered are those whose condition holds, in order."""
         skip = self.const(SKIP)
@@ -189,10 +185,10 @@ class PauseWriter:
         self.chooser(lines, c.chooser, "who")
         lines.append(f"st.pending = _Decision(who, {self.const(c.prompt)}, None, {self.const('choose_one')}, None, opts, "
                      f"{self.const(c.describer)})")
-        return self.module.instruction("q", lines, f"return {SUSPEND}", asking, head)
+        return self.module.instruction("q", lines, f"return {SUSPEND}", head)
 
     # ------------------------------------------------------------ other code
-    def enter(self, lines: list[str], frame: str, nxt: int, fallback: Fn, head: str) -> Fn:
+    def enter(self, lines: list[str], frame: str, nxt: int, head: str) -> Fn:
         """The instruction of ``lines`` then running the unit ``code`` (numbered ``ci``) in the
         new frame ``frame`` (source): in place when it never pauses (``call_direct``), else
         pushed, this one going on at ``nxt``."""
@@ -201,21 +197,22 @@ class PauseWriter:
                   f"    return {nxt}",
                   f"fr.pc = {nxt}",
                   f"st.frames.append({frame})"]
-        return self.module.instruction("c", lines, f"return {CALL}", fallback, head)
+        return self.module.instruction("c", lines, f"return {CALL}", head)
 
-    def i_CallProc(self, c: ir.Call, nxt: int, fallback: Fn, head: str) -> Fn:
+    def i_CallProc(self, c: ir.Call, nxt: int, head: str) -> Fn:
         """'call NAME(ARGS)' of a procedure that may pause (``InteractionChecker.s_CallProc``)."""
-        lines = [f"ci = st.game.proc_code[{self.const(c.name)}]",
-                 "code = st.game.codes[ci]",
+        result, name = self.g.result, c.name        # the callee's unit, bound when the module is linked
+        lines = [f"ci = {self.module.linked('u', lambda: result.proc_code[name])}",
+                 f"code = {self.module.linked('u', lambda: result.codes[result.proc_code[name]])}",
                  "if code.steps:",          # a run: 1 step and its folded ones (``Code.steps``)
                  *["    " + line for line in _charged("code.steps", self.const(c.where))],
                  "loc = [None] * code.nlocals"]
         for i, a in enumerate(c.args):
             value = self.src(lines, a)
             lines.append(f"loc[{i}] = {value}")
-        return self.enter(lines, "_Frame(ci, 0, loc, fr.me, fr.this)", nxt, fallback, head)
+        return self.enter(lines, "_Frame(ci, 0, loc, fr.me, fr.this)", nxt, head)
 
-    def i_DoHook(self, c: ir.Hook, nxt: int, fallback: Fn, head: str) -> Fn:
+    def i_DoHook(self, c: ir.Hook, nxt: int, head: str) -> Fn:
         """'do HOOK of CARD' (``InteractionChecker.s_DoHook``): nothing when the card is none or
         its definition has no such hook."""
         lines: list[str] = []
@@ -223,14 +220,21 @@ class PauseWriter:
         lines += [f"c = {card}",
                   "if c is None:",
                   f"    return {nxt}",
-                  f"ci = st.game.hook_code.get((st.game.card_def_index[c], {self.const(c.hook)}))",
+                  f"ci = {self.by_card(c.hook, 'hook_code')}[{self.const(self.g.card_def_index)}[c]]",
                   "if ci is None:",
                   f"    return {nxt}",
-                  "code = st.game.codes[ci]",
+                  f"code = {self.const(self.g.result.codes)}[ci]",
                   *_charged("code.steps", self.const(c.where))]
-        return self.enter(lines, "_Frame(ci, 0, [None] * code.nlocals, fr.me, c)", nxt, fallback, head)
+        return self.enter(lines, "_Frame(ci, 0, [None] * code.nlocals, fr.me, c)", nxt, head)
 
-    def i_Emit(self, c: ir.Emit, nxt: int, fallback: Fn, head: str) -> Fn:
+    def by_card(self, name: str, kind: str) -> str:
+        """A made name for the units of hook or handler ``name`` by card definition (None for
+        a definition without one), bound when the module is linked: looked up by index, not
+        by the game's table of (definition, name) at each run."""
+        result, ndefs = self.g.result, len(self.g.card_defs)
+        return self.module.linked("u", lambda: [getattr(result, kind).get((d, name)) for d in range(ndefs)])
+
+    def i_Emit(self, c: ir.Emit, nxt: int, head: str) -> Fn:
         """'emit EVENT(ARGS)' (``InteractionChecker.s_Emit``): a frame for each live card's
         handler, in the order of the live zones and their cards, run first to last; a step
         for each card looked at and each handler's run."""
@@ -244,9 +248,9 @@ class PauseWriter:
                   "    owner = game.slot_owner[z]",
                   "    steps += len(st.zones[z])",
                   "    for c in st.zones[z]:",
-                  f"        ci = game.handler_code.get((game.card_def_index[c], {self.const(c.event)}))",
+                  f"        ci = {self.by_card(c.event, 'handler_code')}[{self.const(self.g.card_def_index)}[c]]",
                   "        if ci is not None:",
-                  "            code = game.codes[ci]",
+                  f"            code = {self.const(self.g.result.codes)}[ci]",
                   "            steps += code.steps",
                   "            loc = [None] * code.nlocals",
                   "            loc[:len(values)] = values",
@@ -257,17 +261,17 @@ class PauseWriter:
                   f"    return {nxt}",
                   "frames.reverse()",
                   "st.frames.extend(frames)"]
-        return self.module.instruction("v", lines, f"return {CALL}", fallback, head)
+        return self.module.instruction("v", lines, f"return {CALL}", head)
 
     # ------------------------------------------------------------ play actions
-    def play_start(self, c: ir.PlayActions, nxt: int, fallback: Fn, head: str) -> Fn:
+    def play_start(self, c: ir.PlayActions, nxt: int, head: str) -> Fn:
         """The start of 'play actions': the first menu's folded walks charged (the group's
         ``menu_steps``, once a turn) and the turn's uses emptied."""
         lines = [*_charged(f"st.game.menu_steps[{self.const(c.group)}]", self.const(c.where)),
                  f"L[{c.usage}] = []"]
-        return self.module.instruction("pa", lines, f"return {nxt}", fallback, head)
+        return self.module.instruction("pa", lines, f"return {nxt}", head)
 
-    def i_PlayActions(self, c: ir.PlayActions, nxt: int, asking: Fn, head: str) -> Fn:
+    def i_PlayActions(self, c: ir.PlayActions, nxt: int, head: str) -> Fn:
         """'play actions GROUP until COND' (``InteractionChecker.s_PlayActions``): the action
         chosen is run (pushed when it may pause; else in place, in its reused frame, and the
         next menu follows at once), then the end test, the group's generated menu called by
@@ -308,4 +312,4 @@ class PauseWriter:
                   *current_chooser("me"),
                   f"st.pending = _Decision(me, {self.const(ACTION_PROMPT)}, None, {self.const(ACTION_KIND)}, used, opts, "
                   "st.game.action_describer, texts)"]
-        return self.module.instruction("pa", lines, f"return {SUSPEND}", asking, head)
+        return self.module.instruction("pa", lines, f"return {SUSPEND}", head)

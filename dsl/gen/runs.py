@@ -68,8 +68,9 @@ def inline_procedures(bodies: dict) -> dict:
 
 
 def interpret(instrs: list, nxt: int) -> Fn:
-    """A run of checked statements as their closures, for when its generated
-    source cannot be compiled (Python's own limits)."""
+    """A unit's instructions ``instrs`` run in turn from the first, as one function (a
+    procedure run in place whose code is more than one instruction): on to ``nxt`` past
+    the last, or the stop an instruction returns."""
     n = len(instrs)
 
     def run(st, fr):
@@ -83,7 +84,8 @@ def interpret(instrs: list, nxt: int) -> Fn:
 
 
 def then(action: Fn, nxt: int) -> Fn:
-    """An instruction running ``action`` then going to ``nxt``: the closure standing in for a generated one."""
+    """An instruction running ``action`` then going to ``nxt`` (the closure back end's, where
+    nothing was generated)."""
     def run(st, fr):
         action(st, fr)
         return nxt

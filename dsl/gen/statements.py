@@ -4,8 +4,8 @@ back to the YAML (each line written with the span of its statement).
 
 The checker walks the run first, with ``PyGen.fusing`` set, and hands this writer the run
 in its checked form (``meeple.dsl.ir.Stmt``: each statement's facts, such as slots and step
-plans; the closure it runs as, for one written as a call of it; its expressions as checked,
-whose source the generator wrote as they were checked, ``PyGen.src_of``). A generated function takes ``(state, frame)`` like a closure, reads
+plans; its expressions as checked, whose source the generator wrote as they were
+checked, ``PyGen.src_of``). A generated function takes ``(state, frame)`` like a closure, reads
 and writes the same frame locals and raises the same errors, so the instruction layout,
 saved games and logs are the same with either back end.
 """
@@ -26,6 +26,14 @@ if TYPE_CHECKING:
     from ..pygen import PyGen
 
 
+# Python compiles at most 20 loops inside one another in one function, and at most 100 levels
+# of indentation: a body nested deeper than these (the language allows 64 levels) is written as
+# a function of its own, called in its place (``RunWriter.apart``). A statement adds at most one
+# loop and a few levels of its own.
+_LOOPS_IN_ONE = 12
+_DEPTH_IN_ONE = 40
+
+
 class _Writer:
     """Lines of a generated run of statements, each with the span of its rule."""
 
@@ -33,7 +41,7 @@ class _Writer:
         self.comp = comp
         self.unit = unit
         self.lines: list[tuple[int, str, Any]] = []
-        self.fallback: Any = None
+        self.loops = 0            # the loops around the lines being written
 
     def line(self, depth: int, text: str, span: Any) -> None:
         self.lines.append((depth, text, span))
@@ -43,8 +51,8 @@ class _Writer:
 
 
 class RunWriter:
-    """Writes runs of statements (``write``), each kind by its ``w_KIND`` method; a kind with
-    none, or one that declines, is a call of its closure."""
+    """Writes runs of statements (``write``), each kind by its ``w_KIND`` method (every kind has
+    one: tests/test_node_kinds.py)."""
 
     def __init__(self, shared: "PyGen", module: Module):
         self.shared = shared                  # the checker's tables and the compiler being run
@@ -58,7 +66,6 @@ class RunWriter:
         """Write a run of statements, in its checked form, as one instruction (a function of
         (state, frame) returning the next instruction, or STOP)."""
         w = _Writer(self.shared.comp, unit)
-        w.fallback = interpret(scratch, nxt)
         for r in run:
             self.stmt(w, r, 1)
         name = self.fresh("i")
@@ -66,17 +73,14 @@ class RunWriter:
         source = self.function_source(name, body)
         first = source.count("\n") + 1 - len(body)     # the line of its first statement (after 'L = fr.locals', if any)
         spans = [(first + k, span) for k, (_, _, span) in enumerate(w.lines)]
-        return self.module.define(name, source, w.fallback, spans, headline(self.module.rule, w.span(run[0].node)))
+        return self.module.define(name, source, spans, headline(self.module.rule, w.span(run[0].node)))
 
     def expr_src(self, w: "_Writer", r: ir.Stmt, node: A.Node, depth: int, span: Any, keep: bool = False) -> str:
         """An expression of the statement ``r`` being written, with its setup lines: written
         into the run, so its own generated function is left out of the module (``finish``)
-        unless ``keep`` (something else calls it); one the generator did not write is a call
-        of its closure."""
+        unless ``keep`` (something else calls it)."""
         fn = r.expr(node).fn
-        found = self.shared.src_of.get(fn)
-        if found is None:
-            return f"{self.const(fn)}(st, fr)"
+        found = self.shared.source_of(fn)
         if not keep:
             self.shared.inlined.add(fn)
         for line in found[0]:
@@ -85,15 +89,40 @@ class RunWriter:
 
     def stmt(self, w: "_Writer", r: ir.Stmt, depth: int) -> None:
         span = w.span(r.node)
-        method = getattr(self, "w_" + type(r.node).__name__, None)
-        if method is None or not method(w, r, depth, span):
-            w.line(depth, f"{self.const(r.closure)}(st, fr)", span)
+        getattr(self, "w_" + type(r.node).__name__)(w, r, depth, span)
 
-    def body(self, w: "_Writer", stmts: tuple[ir.Stmt, ...], depth: int, span: Any) -> None:
+    def body(self, w: "_Writer", stmts: tuple[ir.Stmt, ...], depth: int, span: Any, loop: bool = False) -> None:
+        """The statements of a block (``loop``: the body of a loop), in place or, nested deeper
+        than Python compiles in one function, as a function of their own (``apart``)."""
         if not stmts:
             w.line(depth, "pass", span)
+            return
+        if loop:
+            w.loops += 1
+        try:
+            if w.loops > _LOOPS_IN_ONE or depth > _DEPTH_IN_ONE:
+                self.apart(w, stmts, depth, span)
+                return
+            for b in stmts:
+                self.stmt(w, b, depth)
+        finally:
+            if loop:
+                w.loops -= 1
+
+    def apart(self, w: "_Writer", stmts: tuple[ir.Stmt, ...], depth: int, span: Any) -> None:
+        """A block written as a function of the module, called where it is: it reads the
+        frame's locals (a run keeps its variables there; its made locals are its statements'
+        own) and gives STOP on a 'stop', which the caller gives on in turn."""
+        inner = _Writer(w.comp, w.unit)
         for b in stmts:
-            self.stmt(w, b, depth)
+            self.stmt(inner, b, 1)
+        name = self.fresh("j")
+        body = [text if d == 1 else "    " * (d - 1) + text for d, text, _ in inner.lines]
+        source = self.function_source(name, body)
+        first = source.count("\n") + 1 - len(body)
+        self.module.add(headline(self.module.rule, span), source, [(first + k, s) for k, (_, _, s) in enumerate(inner.lines)])
+        w.line(depth, f"if {name}(st, fr) is not None:", span)
+        w.line(depth + 1, f"return {STOP}", span)
 
     def charge(self, w: "_Writer", depth: int, n: str, factor: int, where: Where, span: Any) -> None:
         """Lines charging ``n`` items (source) ``factor`` steps each, as the checker decided
@@ -266,17 +295,17 @@ class RunWriter:
         return True
 
     def w_If(self, w, r, depth, span):
+        """'if', 'elif' and 'else' as Python writes them, however many 'elif's (no level of
+        indentation each). A condition's setup lines only empty the caches of its shared
+        calls (``ExprWriter.region``), so all are written first, before the 'if'."""
         s = r.node
-        d = depth
-        for k, (cond, body) in enumerate(s.branches):
-            if k:
-                w.line(d, "else:", span)
-                d += 1
-            w.line(d, f"if {self.expr_src(w, r, cond, d, span)}:", span)
-            self.body(w, r.block(body), d + 1, span)
+        tests = [self.expr_src(w, r, cond, depth, span) for cond, _ in s.branches]
+        for k, (test, (_, body)) in enumerate(zip(tests, s.branches)):
+            w.line(depth, f"{'elif' if k else 'if'} {test}:", span)
+            self.body(w, r.block(body), depth + 1, span)
         if s.orelse:
-            w.line(d, "else:", span)
-            self.body(w, r.block(s.orelse), d + 1, span)
+            w.line(depth, "else:", span)
+            self.body(w, r.block(s.orelse), depth + 1, span)
         return True
 
     def w_ForEach(self, w, r, depth, span):
@@ -306,7 +335,7 @@ class RunWriter:
             w.line(depth, f"L[{idx}] = 0", span)      # the locals as the closures leave them
         w.line(depth, f"for {v} in L[{items}]:", span)
         w.line(depth + 1, f"L[{var}] = {v}", span)
-        self.body(w, r.block(s.body), depth + 1, span)
+        self.body(w, r.block(s.body), depth + 1, span, loop=True)
         w.line(depth, f"L[{items}] = None", span)
         return True
 
@@ -400,7 +429,7 @@ class RunWriter:
             self.charge(w, depth + 1, n, factor, where, span)
             count = n
         w.line(depth, f"for _ in range({count}):", span)
-        self.body(w, r.block(s.body), depth + 1, span)
+        self.body(w, r.block(s.body), depth + 1, span, loop=True)
         return True
 
     def w_While(self, w, r, depth, span):
@@ -411,7 +440,7 @@ class RunWriter:
         self.charge(w, depth + 1, str(steps), 1, where, span)
         w.line(depth + 1, f"if not {self.expr_src(w, r, s.cond, depth + 1, span)}:", span)
         w.line(depth + 2, "break", span)
-        self.body(w, r.block(s.body), depth + 1, span)
+        self.body(w, r.block(s.body), depth + 1, span, loop=True)
         return True
 
     def w_As(self, w, r, depth, span):

@@ -56,7 +56,9 @@ class WalkWriter:
         prim = PRIMITIVES[n.func]
         if prim.fn is None:
             return self.aggregate(ctx, n)
-        args = [self.gen(ctx, a) for a in n.args]
+        args = []
+        for a in n.args:       # a loop, not a comprehension: a frame fewer a level of nesting
+            args.append(self.gen(ctx, a))
         name = n.func
         if name == "holder":
             t = self.fresh("t")
