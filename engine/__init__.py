@@ -8,6 +8,7 @@ the ones below it::
     meeple.cli          the command line (click lives here and nowhere else)
     meeple.workbench    many games at once: simulate, compare, reports, statistics
     meeple.authoring    writing packs: scenarios, scaffolds, diff, card text
+    meeple.rl           research adapters: PettingZoo environments, OpenSpiel games (optional extras)
     meeple.play         who chooses: agents, planning bots, the terminal, sessions and logs
     meeple.runtime      the compiled game: state, flow, decisions, views, re-deals
     meeple.loading      files to model: YAML with positions, schemas, packs and extensions

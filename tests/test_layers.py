@@ -81,6 +81,7 @@ def test_the_rooms_keep_their_contracts(installed):
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Each room imports only the rooms below it KEPT" in result.stdout
     assert "Only the command line uses click KEPT" in result.stdout
+    assert "Only meeple.rl uses the learning libraries (the optional extras rl and spiel) KEPT" in result.stdout
 
 
 BREAKS = [
@@ -95,6 +96,12 @@ BREAKS = [
      "meeple.dsl is not allowed to import meeple.core"),
     ("play/probe.py", "import click\n",
      "meeple.play is not allowed to import click"),
+    ("play/probe_rl.py", "def later():\n    from meeple.rl import env\n",
+     "meeple.play is not allowed to import meeple.rl"),
+    ("rl/probe.py", "from meeple.workbench import simulate\n",
+     "meeple.rl is not allowed to import meeple.workbench"),
+    ("runtime/probe_np.py", "import numpy\n",
+     "meeple.runtime is not allowed to import numpy"),
 ]
 
 

@@ -1,0 +1,133 @@
+"""The research adapters against the bare engine: steps a second through the PettingZoo
+environment beside the bare random loop's decisions a second, with each pack's observation
+size, action count and build time; optionally OpenSpiel's ISMCTS against meeple's mcts.
+
+A script, not a test: ``python benchmarks/rl.py [--games N] [--players smallest|largest] [PACK ...]``
+and ``python benchmarks/rl.py --versus [--games N] [--sims N] [PACK ...]``.
+
+- bare: ``game.apply(st, rng.randrange(n))`` until the game ends (no view, no keys);
+- env: ``env.last()`` (the observation vector and mask from the seat's view) and a masked
+  random ``env.step``, for every decision (the loop a learner runs);
+- build: making the environment of a loaded pack (its catalogue read, its layout made);
+- versus: OpenSpiel's ISMCTSBot (``--sims`` simulations a decision, leaves judged by a
+  12-decision random playout and the pack's evaluation, ``meeple.rl.spiel.PlayoutEvaluator``)
+  in seat P1 against meeple's ``mcts:SIMS`` in every other seat (the same budget and the same
+  leaf judgement), ``--games`` games of two players; the win shares are reported, and no
+  strength is claimed from so few games.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+from checkout import use  # noqa: E402
+
+use(ROOT)          # this checkout's meeple, not an installed one
+
+import numpy as np  # noqa: E402
+
+import meeple.rl as rl  # noqa: E402
+from meeple.runtime.game import load_game  # noqa: E402
+
+PACKS = ("citadels", "citadels-2016", "citadels-dark-city", "troyes", "signorie")
+
+
+def bare(game, players: int, games: int) -> float:
+    """Decisions a second of the bare random loop."""
+    n = 0
+    t = time.perf_counter()
+    for seed in range(games):
+        st = game.new_state(players, seed)
+        rng = random.Random(seed)
+        while not st.over:
+            game.apply(st, rng.randrange(st.pending.count()))
+            n += 1
+    return n / (time.perf_counter() - t)
+
+
+def through_env(env, games: int) -> float:
+    """Steps a second through the environment, a masked random policy choosing."""
+    n = 0
+    t = time.perf_counter()
+    for seed in range(games):
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for _ in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            n += 1
+    return n / (time.perf_counter() - t)
+
+
+def speeds(packs, games: int, which: str) -> None:
+    print(f"{'pack':20} {'players':>7} {'obs size':>8} {'actions':>7} {'build s':>7} {'bare dec/s':>10} {'env steps/s':>11} {'ratio':>5}")
+    for name in packs:
+        game = load_game(name)
+        players = game.min_players if which == "smallest" else game.max_players
+        t = time.perf_counter()
+        env = rl.env(game, players)
+        built = time.perf_counter() - t
+        b = bare(game, players, games)
+        e = through_env(env, games)
+        print(f"{name:20} {players:>7} {env.table.layout.size:>8} {env.table.num_actions:>7} {built:>7.3f} {b:>10.0f} {e:>11.0f} {e / b:>5.2f}")
+
+
+def versus(packs, games: int, sims: int) -> None:
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts
+
+    import meeple.rl.spiel as sp
+    from meeple.play.bots import MctsAgent, evaluator
+    from meeple.runtime.redeal import Perspective
+    print(f"{'pack':20} {'games':>5} {'ISMCTS share':>12} {'mcts share':>10} {'s/game':>7}")
+    for name in packs:
+        shares = [0.0, 0.0]
+        t = time.perf_counter()
+        for g in range(games):
+            game = pyspiel.load_game(sp.SHORT_NAME, {"pack": name, "players": 2, "seed": 1000 + g})
+            meeple_game = game.table.game
+            bot = ismcts.ISMCTSBot(game, sp.PlayoutEvaluator(12, g), 0.7, sims, random_state=np.random.RandomState(g),
+                                   allow_inconsistent_action_sets=True)
+            bot.set_resampler(sp.seeded_resampler(g))
+            mcts = MctsAgent(g, evaluator(meeple_game), iterations=sims)
+            s = game.new_initial_state()
+            while not s.is_terminal():
+                if s.current_player() == 0:
+                    s.apply_action(bot.step(s))
+                    continue
+                st = s.st
+                options = list(range(st.pending.count()))
+                index = mcts.choose(Perspective(meeple_game, st, st.pending.player), options)
+                menu = {i: a for a, i in game.table.menu(st).items()}
+                s.apply_action(menu[index])
+            r = s.returns()
+            shares[0] += r[0]
+            shares[1] += r[1]
+        per = (time.perf_counter() - t) / games
+        print(f"{name:20} {games:>5} {shares[0] / games:>12.2f} {shares[1] / games:>10.2f} {per:>7.1f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("packs", nargs="*", default=PACKS)
+    ap.add_argument("--games", type=int, default=None, help="games a pack (speeds: 20; versus: 10)")
+    ap.add_argument("--players", choices=("smallest", "largest"), default="smallest")
+    ap.add_argument("--versus", action="store_true", help="OpenSpiel's ISMCTS against meeple's mcts")
+    ap.add_argument("--sims", type=int, default=50, help="simulations a decision for both bots (versus)")
+    args = ap.parse_args()
+    if args.versus:
+        versus(args.packs, args.games or 10, args.sims)
+    else:
+        speeds(args.packs, args.games or 20, args.players)
+
+
+if __name__ == "__main__":
+    main()

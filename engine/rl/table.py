@@ -1,0 +1,80 @@
+"""One game played through fixed action numbers: what both adapters (PettingZoo and
+OpenSpiel) share.
+
+An action is a catalogue index (``actions="keys"``, the default: the same number
+means the same option key in every decision) or a menu position (``actions="index"``,
+a quick start: action i is the decision's i-th option, whatever it is). A choice the
+rules refuse (a ``require`` failing) puts the state back as it was; the option is then
+left out of the mask of that decision, as ``meeple play`` lets the agent choose again
+among the others.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import numpy as np
+
+from meeple.core.errors import IllegalChoice, Refusal
+from meeple.runtime.state import State
+
+from meeple.rl.catalogue import Catalogue, CatalogueMissing, rebuild_command
+
+MODES = ("keys", "index")
+
+
+class Table:
+    """A game, its catalogue and its observation layout, and the menus of its decisions as actions."""
+
+    def __init__(self, game, players: int, catalogue: Catalogue, actions: str = "keys"):
+        from meeple.rl.observe import Layout
+        if actions not in MODES:
+            raise ValueError(f"actions is one of {', '.join(MODES)}, not {actions!r}")
+        if not game.min_players <= players <= game.max_players:
+            raise IllegalChoice(f"{game.id} is played by {game.min_players} to {game.max_players} players, not {players}")
+        self.game = game
+        self.players = players
+        self.catalogue = catalogue
+        self.mode = actions
+        self.layout = Layout(game, players, catalogue)
+        self.num_actions = len(catalogue.keys) if actions == "keys" else catalogue.max_options
+
+    def menu(self, st: State, refused: frozenset = frozenset()) -> dict[int, int]:
+        """The pending decision's options as {action: option index}, less those refused."""
+        dec = st.pending
+        if dec is None:
+            return {}
+        if self.mode == "index":
+            n = dec.count()
+            if n > self.num_actions:
+                raise CatalogueMissing(f"a menu of {n} options is longer than the {self.num_actions} actions of "
+                                       f"{self.game.id}'s catalogue", hint=f"make it again: {rebuild_command(self.game.id)}")
+            return {i: i for i in range(n) if i not in refused}
+        action = self.catalogue.action
+        return {action(k): i for i, k in enumerate(dec.keys()) if i not in refused}
+
+    def mask(self, menu: dict[int, int]) -> np.ndarray:
+        out = np.zeros(self.num_actions, dtype=np.int8)
+        if menu:
+            out[list(menu)] = 1
+        return out
+
+    def observe(self, st: State, seat: int) -> np.ndarray:
+        """The seat's observation vector, from its view only (``meeple.rl.observe``)."""
+        return self.layout.encode(self.game.view(st, seat), seat)
+
+    def apply(self, st: State, menu: dict[int, int], action: int) -> Optional[str]:
+        """Apply ``action``: None when it stood, else why it was refused (the state as it
+        was, or back at the menu a ``require`` returns to)."""
+        index = menu.get(int(action))
+        if index is None:
+            what = self.catalogue.keys[action] if self.mode == "keys" and 0 <= action < len(self.catalogue.keys) else f"#{action}"
+            return f"action {action} ({what}) is not a legal option now"
+        try:
+            self.game.apply(st, index)
+        except Refusal as err:
+            return err.message
+        return None
+
+    def win_shares(self, st: State) -> list[float]:
+        winners = self.game.winners(st)
+        return [1.0 / len(winners) if p in winners else 0.0 for p in range(st.players)]

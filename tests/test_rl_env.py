@@ -1,0 +1,225 @@
+"""Every shipped pack as a PettingZoo environment (meeple.rl, issue 26): PettingZoo's own
+API and seed tests at each pack's smallest and largest player count, the game reset(seed)
+starts, a game driven through the environment replaying as a meeple log, observations
+made from the seat's view only, the action catalogue and its errors, refusals."""
+from __future__ import annotations
+
+import json
+import random
+import warnings
+from pathlib import Path
+
+import pytest
+
+np = pytest.importorskip("numpy", reason="the rl extra (pip install -e '.[rl]') is not installed")
+pytest.importorskip("pettingzoo", reason="the rl extra (pip install -e '.[rl]') is not installed")
+
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+import meeple.rl as rl  # noqa: E402
+from meeple.core.errors import MeepleError  # noqa: E402
+from meeple.loading.folders import shipped_packs  # noqa: E402
+from meeple.play.session import replay  # noqa: E402
+from meeple.rl import catalogue as C  # noqa: E402
+from meeple.runtime.redeal import determinize  # noqa: E402
+from golden_games import game_of  # noqa: E402
+
+PACKS = sorted(shipped_packs())
+USAGE = str(Path(__file__).parent / "packs" / "usage")
+COUNTS = [(p, n) for p in PACKS for n in sorted({game_of(p).min_players, game_of(p).max_players})]
+
+
+def masked_random(env, rng: random.Random, limit: int = 100_000) -> dict:
+    """Play the environment to its end with a masked random policy; the rewards each agent got."""
+    got = {a: 0.0 for a in env.possible_agents}
+    for agent in env.agent_iter(limit):
+        obs, reward, term, trunc, _ = env.last()
+        got[agent] += reward
+        if term or trunc:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return got
+
+
+@pytest.mark.parametrize("pack, players", COUNTS, ids=[f"{p}-{n}" for p, n in COUNTS])
+def test_pettingzoo_api_and_seed_tests(pack, players):
+    env = rl.env(game_of(pack), players)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")         # its notes on a dict observation (the masked form it asks for)
+        api_test(env, num_cycles=1000)
+    seed_test(lambda: rl.env(game_of(pack), players), num_cycles=200)
+    assert env.observation_space("player_0") is env.observation_space("player_0")
+
+
+def test_reset_starts_the_game_meeple_play_starts_and_a_driven_game_replays():
+    game = game_of("citadels")
+    env = rl.env(game, 4)
+    env.reset(seed=11)
+    assert env.state == game.new_state(4, 11)          # `meeple play --seed 11`'s first state
+    rewards = masked_random(env, random.Random(3))
+    assert env.state.over and all(env.terminations.values()) and not env.agents
+    log = env.meeple_log()
+    again = replay(game, json.loads(json.dumps(log)))
+    assert again == env.state and again.scores == log["scores"]
+    winners = game.winners(env.state)
+    assert rewards == {f"player_{p}": (1 / len(winners) if p in winners else 0.0) for p in range(4)}
+
+
+def test_score_reward_and_index_actions():
+    game = game_of("signorie")
+    env = rl.env(game, 2, reward="score", actions="index")
+    env.reset(seed=5)
+    assert env.action_space("player_0").n == C.for_game(game).max_options
+    rewards = {a: 0.0 for a in env.possible_agents}
+    for agent in env.agent_iter(100_000):
+        obs, reward, term, trunc, _ = env.last()
+        rewards[agent] += reward
+        if term or trunc:
+            env.step(None)
+            continue
+        assert list(np.flatnonzero(obs["action_mask"])) == list(range(env.state.pending.count()))
+        env.step(0)
+    s = env.state.scores
+    assert [rewards[a] for a in env.possible_agents] == [s[0] - s[1], s[1] - s[0]]
+
+
+@pytest.mark.parametrize("pack", PACKS)
+def test_a_seat_gets_the_same_observation_of_states_it_cannot_tell_apart(pack):
+    """A re-deal of what the deciding seat cannot see (the planning bots' honest re-deal:
+    hands, face-down piles, decks) leaves that seat's observation unchanged."""
+    game = game_of(pack)
+    players = game.min_players + 1 if game.max_players > game.min_players else game.min_players
+    table = rl.make_table(game, players)
+    st = game.new_state(players, 2)
+    rng = random.Random(0)
+    for _ in range(12):
+        game.apply(st, rng.randrange(st.pending.count()))
+    seat = st.pending.player
+    dealt = 0
+    for k in range(5):
+        twin = determinize(game, st, seat, random.Random(k))
+        dealt += twin.zones != st.zones
+        assert np.array_equal(table.observe(twin, seat), table.observe(st, seat))
+    assert dealt         # the samples did differ from the truth
+
+
+def test_another_seat_may_tell_the_re_dealt_states_apart():
+    """Citadels hides hands: a re-deal for P-deciding changes what another seat sees of
+    its own hand (so the test above can fail)."""
+    game = game_of("citadels")
+    table = rl.make_table(game, 4)
+    st = game.new_state(4, 2)
+    rng = random.Random(0)
+    for _ in range(12):
+        game.apply(st, rng.randrange(st.pending.count()))
+    seat = st.pending.player
+    other = (seat + 1) % 4
+    twins = [determinize(game, st, seat, random.Random(k)) for k in range(5)]
+    assert any(not np.array_equal(table.observe(t, other), table.observe(st, other)) for t in twins)
+
+
+def test_the_observation_is_read_from_the_view_only(monkeypatch):
+    """A view that hides everything gives the seat nothing to read: the vector is made from it."""
+    game = game_of("citadels")
+    table = rl.make_table(game, 3)
+    st = game.new_state(3, 1)
+    before = table.observe(st, 0)
+    real = type(game).view
+
+    def blind(self, state, seat):
+        v = real(self, state, seat)
+        return {**v, "zones": {k: {"hidden": len(z) if isinstance(z, list) else z["hidden"]} for k, z in v["zones"].items()}}
+    monkeypatch.setattr(type(game), "view", blind)
+    after = table.observe(st, 0)
+    assert not np.array_equal(before, after) and after.sum() < before.sum()
+
+
+@pytest.mark.parametrize("pack", PACKS)
+def test_the_catalogue_covers_random_games(pack):
+    """A brief run here; the full 1,000 games a pack are test_the_catalogue_covers_1000_games (slow)."""
+    game = game_of(pack)
+    cat = C.for_game(game)
+    seen, prompts, longest = C.seen_in_games(game, 20, seed=7)
+    assert not [k for k in seen if k not in cat.index] and longest <= cat.max_options
+    assert set(C.declared_keys(game)) <= set(cat.keys)        # the declarations as they are now
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pack", PACKS)
+def test_the_catalogue_covers_1000_games(pack):
+    game = game_of(pack)
+    cat = C.for_game(game)
+    seen, _, longest = C.seen_in_games(game, 1000, seed=1)
+    assert not [k for k in seen if k not in cat.index] and longest <= cat.max_options
+
+
+def test_a_key_missing_from_the_catalogue_names_the_command(tmp_path):
+    """Signorie's 'choose n from 1..4' keys are met in games only: one left out is an error
+    when a game offers it; a key the declarations give, left out, is one when the catalogue
+    is read; so is a catalogue of another version of the pack."""
+    game = game_of("signorie")
+    cat = C.for_game(game)
+    path = tmp_path / "cat.json"
+
+    def stored(keys, **more):
+        path.write_text(json.dumps({**C.Catalogue(cat.pack_id, cat.pack_version, tuple(keys), cat.prompts,
+                                                  cat.max_options, 0).to_json(), **more}))
+        return str(path)
+    env = rl.env(game, 2, catalogue=stored(k for k in cat.keys if k != "1"))
+    with pytest.raises(MeepleError) as err:
+        for seed in range(20):
+            env.reset(seed=seed)
+            masked_random(env, random.Random(seed))
+    assert "option key '1' is not in the action catalogue of signorie" in str(err.value)
+    assert "python -m meeple.rl.catalogue signorie" in (err.value.hint or "")
+    with pytest.raises(MeepleError, match="lacks 1 key.*pass") as err:
+        rl.env(game, 2, catalogue=stored(k for k in cat.keys if k != "pass"))
+    assert "python -m meeple.rl.catalogue signorie" in (err.value.hint or "")
+    with pytest.raises(MeepleError, match="made for signorie 0.0.1") as err:
+        rl.env(game, 2, catalogue=stored(cat.keys, pack_version="0.0.1"))
+    assert "python -m meeple.rl.catalogue signorie" in (err.value.hint or "")
+
+
+def test_the_catalogue_command_writes_one(tmp_path, capsys):
+    out = tmp_path / "c.json"
+    assert C.main(["citadels", "--games", "3", "--out", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["pack_id"] == "citadels" and "take_gold" in data["keys"] and data["games"] == 3
+    assert "citadels:" in capsys.readouterr().out
+
+
+def test_a_refused_choice_keeps_the_agent_with_the_reason():
+    """The usage test pack refuses picking a fruit worth 1 ('too small')."""
+    env = rl.env(USAGE, 2)
+    table = env.table
+    for seed in range(40):
+        env.reset(seed=seed)
+        for _ in range(200):
+            if not env.agents or env.terminations[env.agent_selection]:
+                break
+            agent = env.agent_selection
+            mask = env.observe(agent)["action_mask"]
+            keys = {table.catalogue.keys[a]: a for a in np.flatnonzero(mask)}
+            small = [a for k, a in keys.items() if k.startswith("pick:apple")]      # an apple is worth 1
+            if small:
+                choices = env.state.choices()
+                env.step(small[0])
+                assert env.agent_selection == agent and env.state.choices() == choices
+                assert env.infos[agent]["refused"] == "too small"
+                assert env.observe(agent)["action_mask"][small[0]] == 0
+                return
+            env.step(int(np.flatnonzero(mask)[0]))
+    pytest.fail("no game offered a fruit worth 1")
+
+
+def python_blocks(doc: str) -> list[str]:
+    """The ```python blocks of a document, in order."""
+    text = (Path(__file__).parent.parent / doc).read_text(encoding="utf-8")
+    return [b.split("```", 1)[0] for b in text.split("```python\n")[1:]]
+
+
+def test_the_research_page_example_runs(capsys):
+    exec(compile(python_blocks("docs/research.md")[0], "docs/research.md", "exec"), {})
+    scores, returns = capsys.readouterr().out.strip().split("] ", 1)
+    assert scores.startswith("[") and sum(eval(returns).values()) == pytest.approx(1.0)

@@ -1,0 +1,143 @@
+"""Every shipped pack as the OpenSpiel game python_meeple (meeple.rl.spiel, issue 26):
+OpenSpiel's random simulation test, information states from the seat's view and the
+history as it was told, re-deals a seat cannot tell from the truth, a game driven
+through OpenSpiel replaying as a meeple log, and OpenSpiel's ISMCTS bot playing
+every shipped pack."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+np = pytest.importorskip("numpy", reason="the rl extra (pip install -e '.[rl]') is not installed")
+pyspiel = pytest.importorskip("pyspiel", reason="the spiel extra (pip install -e '.[spiel]') is not installed")
+
+import meeple.rl.spiel as sp  # noqa: E402
+from open_spiel.python.algorithms import ismcts  # noqa: E402
+
+from meeple.loading.folders import shipped_packs  # noqa: E402
+from meeple.play.session import make_log, replay  # noqa: E402
+from golden_games import game_of  # noqa: E402
+
+PACKS = sorted(shipped_packs())
+COUNTS = [(p, n) for p in PACKS for n in sorted({game_of(p).min_players, game_of(p).max_players})]
+
+
+def load(pack: str, players: int, seed: int = 1, **more):
+    return pyspiel.load_game(sp.SHORT_NAME, {"pack": pack, "players": players, "seed": seed, **more})
+
+
+def random_game(game, seed: int):
+    rng = np.random.RandomState(seed)
+    s = game.new_initial_state()
+    while not s.is_terminal():
+        s.apply_action(int(rng.choice(s.legal_actions())))
+    return s
+
+
+SMALLEST = [(p, game_of(p).min_players) for p in PACKS]
+LARGEST = [(p, n) for p, n in COUNTS if (p, n) not in SMALLEST]
+
+
+@pytest.mark.parametrize("pack, players", SMALLEST, ids=[f"{p}-{n}" for p, n in SMALLEST])
+def test_random_sim_test(pack, players):
+    """OpenSpiel's own checks of a game, at every step of a random game (its information
+    states and observations for every seat, copies, returns). The largest counts are slow."""
+    game = load(pack, players)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    assert game.num_players() == players and game.num_distinct_actions() == len(sp._TABLES[game.key].catalogue.keys)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pack, players", LARGEST, ids=[f"{p}-{n}" for p, n in LARGEST])
+def test_random_sim_test_at_the_largest_count(pack, players):
+    pyspiel.random_sim_test(load(pack, players), num_sims=2, serialize=False, verbose=False)
+
+
+def test_a_game_driven_through_openspiel_replays_as_a_meeple_log():
+    game = load("troyes", 3, seed=9, options="")
+    s = random_game(game, 4)
+    st = s.st
+    assert st == game_of("troyes").new_state(3, 9) or st.over      # started as `meeple play --seed 9`
+    log = make_log(game_of("troyes"), st, 9, "troyes")
+    again = replay(game_of("troyes"), json.loads(json.dumps(log)))
+    assert again == st and len(s.history()) == len(st.log)
+    assert s.returns() == [1.0 / len(w) if p in (w := game_of("troyes").winners(st)) else 0.0 for p in range(3)]
+
+
+def test_information_states_are_the_seats_view_and_what_it_was_told():
+    game = load("citadels", 4, seed=3)
+    s = game.new_initial_state()
+    rng = np.random.RandomState(0)
+    for _ in range(6):
+        s.apply_action(int(rng.choice(s.legal_actions())))
+    me = s.current_player()
+    told = s.information_state_string(me).split("\n")[1:]
+    assert len(told) == 6
+    assert all(line.endswith("(hidden)") for line in told if not line.startswith(f"P{me + 1}:"))     # others' picks are secret
+    assert not any(line.endswith("(hidden)") for line in told if line.startswith(f"P{me + 1}:"))
+    assert s.observation_string(me) == s.information_state_string(me).split("\n")[0]
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    moved = 0
+    for _ in range(5):
+        r = s.resample_from_infostate(me, sampler)
+        assert r.information_state_string(me) == s.information_state_string(me)
+        assert r.legal_actions() == s.legal_actions() and r.history() == s.history()
+        assert np.array_equal(r.observation_tensor(me), s.observation_tensor(me))
+        moved += r.st != s.st
+        others = [p for p in range(4) if p != me]
+        moved += any(r.information_state_string(p) != s.information_state_string(p) for p in others)
+    assert moved        # the re-deals did change what the seat cannot see (the test can fail)
+
+
+def test_a_resampled_state_keeps_the_information_state_through_a_game():
+    """Citadels 2016, two players: a seat choosing among characters dealt face down to it
+    sees which are offered; a re-deal that offered others would be another information
+    state (ISMCTS asserts they are the same)."""
+    game = load("citadels-2016", 2, seed=2)
+    rng = np.random.RandomState(2)
+    resample = sp.seeded_resampler(5)
+    s = game.new_initial_state()
+    while not s.is_terminal():
+        me = s.current_player()
+        want = s.information_state_string(me)
+        for _ in range(3):
+            assert resample(s, me).information_state_string(me) == want
+        s.apply_action(int(rng.choice(s.legal_actions())))
+
+
+def test_options_and_index_actions():
+    game = load("citadels", 3, options="warlord_own_city=true", actions="index")
+    assert game.num_distinct_actions() == sp._TABLES[game.key].catalogue.max_options
+    s = game.new_initial_state()
+    assert s.legal_actions() == list(range(s.st.pending.count()))
+    with pytest.raises(Exception, match="no option 'nope'"):
+        load("citadels", 3, options="nope=1")
+
+
+@pytest.mark.parametrize("pack", PACKS)
+def test_ismcts_plays_every_shipped_pack(pack):
+    game = load(pack, game_of(pack).min_players, seed=2)
+    bot = ismcts.ISMCTSBot(game, sp.PlayoutEvaluator(depth=4, seed=1), 0.7, 4,
+                           random_state=np.random.RandomState(1), allow_inconsistent_action_sets=True)
+    bot.set_resampler(sp.seeded_resampler(3))
+    rng = np.random.RandomState(2)
+    s = game.new_initial_state()
+    decided = 0
+    while not s.is_terminal():
+        if s.current_player() == 0:
+            a = bot.step(s)
+            assert a in s.legal_actions()
+            decided += 1
+        else:
+            a = int(rng.choice(s.legal_actions()))
+        s.apply_action(a)
+    assert decided > 10 and sum(s.returns()) == pytest.approx(1.0)
+
+
+def test_the_research_page_example_runs(capsys):
+    from test_rl_env import python_blocks
+    code = python_blocks("docs/research.md")[1]
+    assert "0.7, 50," in code
+    exec(compile(code.replace("0.7, 50,", "0.7, 3,"), "docs/research.md", "exec"), {})       # 3 simulations here
+    assert sum(json.loads(capsys.readouterr().out)) == pytest.approx(1.0)
