@@ -1,0 +1,225 @@
+"""``meeple serve`` without a browser (Starlette's test client): no page or answer tells
+a seat anything hidden from it, at any step of logged games of every shipped pack; a
+step looked at again is the step replayed; a seat's token reads that seat only; a game
+played by clicking ends with a log that ``meeple replay`` calls identical.
+
+The sweep renders every step for every seat and the spectator through the functions
+the routes call (``pages.seat_page``, ``app._view_data``) and asks the routes
+themselves for every tenth step (the same text), so it stays a few seconds.
+"""
+from __future__ import annotations
+
+import json
+import random
+import re
+import warnings
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="meeple serve needs the extra meeple[web] (pip install 'meeple[web]')")
+pytest.importorskip("httpx", reason="Starlette's test client needs httpx")
+
+with warnings.catch_warnings():        # Starlette asks for httpx2 in time; httpx is what it takes now
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from starlette.testclient import TestClient  # noqa: E402
+
+from meeple.play.session import make_log, replay  # noqa: E402
+from meeple.runtime.game import load_game  # noqa: E402
+from meeple.web import app as web_app, pages  # noqa: E402
+from meeple.web.server import Server, log_of, scenario_of  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+ROOT = Path(__file__).resolve().parent
+PACKS = ["citadels", "citadels-2016", "citadels-dark-city", "signorie", "troyes"]
+
+
+def golden_log(pack: str, key: str = "2p") -> dict:
+    """A recorded golden game as a log (``meeple replay`` reads it)."""
+    g = json.loads((ROOT / "golden" / f"{pack}.json").read_text())["games"][key]
+    game = load_game(pack)
+    st = game.new_state(g["players"], g["seed"], options=g["options"])
+    for _, index, _ in g["log"]:
+        game.apply(st, index)
+    return make_log(game, st, g["seed"], pack, g["options"])
+
+
+LOGS = [(pack, "2p", 1) for pack in PACKS] + [("troyes", "logs/troyes-positional-keys.json", 5)]
+
+
+def log_of_case(pack: str, which: str) -> dict:
+    """A golden game ('2p') or a kept log (a path under tests/)."""
+    return golden_log(pack, which) if not which.endswith(".json") else json.loads((ROOT / which).read_text())
+
+
+def served(pack: str, log: dict, table_view: bool = False):
+    server = Server(load_game(pack), pack, table_view=table_view)
+    server.background = False
+    table = server.replay(log, same_pack=False)
+    return server, table, TestClient(web_app.make_app(server))
+
+
+class Secrets:
+    """What a viewer may not read at a step: the cards it has not been shown (by its
+    views so far, the choices as told to it, and at the end the zones the pack
+    reveals), and the hidden variables' names."""
+
+    def __init__(self, game, viewer):
+        self.game, self.viewer = game, viewer
+        self.names = {}
+        for d in game.vocab.card_defs:
+            for n in {d.id, d.names.get("en")}:
+                self.names.setdefault(n, set()).add(d.id)
+        words = sorted(self.names, key=len, reverse=True)
+        self.pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(w) for w in words) + r")(?![\w-])")
+        self.known: set[str] = set()
+        self.hidden_vars = sorted(game.observer.hidden_vars)
+        self.revealed = {n for n, _ in game.defn.view.reveal}
+
+    def saw(self, st, told: str) -> None:
+        g = self.game
+        seen = json.dumps(g.view(st, self.viewer)) + "\n" + told
+        self.known.update(d for m in self.pattern.findall(seen) for d in self.names[m])
+        if st.over:         # the zones a pack shows at the end (view: reveal)
+            for zi, z in enumerate(g.vocab.zone_defs):
+                if z.name in self.revealed:
+                    for slot in range(g.vocab.zone_base[zi], g.vocab.zone_base[zi] + (st.players if z.per_player else 1)):
+                        self.known.update(g.vocab.card_def_ids[c] for c in st.zones[slot])
+
+    def leaks(self, text: str) -> set[str]:
+        named = {m for m in self.pattern.findall(text) if not self.names[m] & self.known}
+        return named | {v for v in self.hidden_vars if re.search(rf"\b{re.escape(v)}\b", text)}
+
+
+@pytest.mark.parametrize("pack,which,stride", LOGS, ids=[f"{p}-{w.rsplit('/', 1)[-1]}" for p, w, _ in LOGS])
+def test_no_page_tells_a_seat_what_is_hidden_from_it(pack, which, stride):
+    """Every step (every ``stride``-th of the longer kept log), every seat and the spectator."""
+    server, table, client = served(pack, log_of_case(pack, which))
+    game = table.game
+    for seat in (s for s in table.seats.values() if not s.table):
+        secrets = Secrets(game, seat.seat)
+        for step in range(table.steps + 1):
+            st = table.state_at(step)
+            secrets.saw(st, table.told(step - 1, seat.viewer) if step else "")
+            if step % stride and step != table.steps:
+                continue
+            page = pages.seat_page(table, seat, step)
+            data = json.dumps(web_app._view_data(table, seat, step), ensure_ascii=False)
+            leaked = secrets.leaks(page) | secrets.leaks(data)
+            assert not leaked, f"{pack} step {step}: {seat.name()}'s page names {sorted(leaked)}, hidden from it"
+            if step % (10 * stride) == 0 or step == table.steps:       # the routes answer the same
+                assert client.get(f"/s/{seat.token}?at={step}").text == page
+                assert client.get(f"/s/{seat.token}/view.json?at={step}").json() == json.loads(data)
+            assert "seed" not in page
+
+
+def test_the_sweep_can_fail():
+    """The check above sees a leak: the table view's page of a step names the hidden cards."""
+    server, table, client = served("citadels", golden_log("citadels"), table_view=True)
+    tv = next(s for s in table.seats.values() if s.table)
+    secrets = Secrets(table.game, 0)
+    secrets.saw(table.state_at(3), "")
+    assert secrets.leaks(pages.seat_page(table, tv, 3))
+
+
+def test_a_step_looked_at_again_is_the_step_replayed():
+    """Every step, asked for in a random order (checkpoints, the last state asked for),
+    gives each seat the view of the game replayed from its seed to that step."""
+    pack, log = "signorie", golden_log("signorie", "3p")
+    server, table, client = served(pack, log)
+    game = table.game
+    st = game.new_state(log["players"], log["seed"], options=log["options"])
+    expected = []
+    for _, index, _ in log["choices"]:
+        expected.append([game.view(st, p) for p in range(log["players"])])
+        game.apply(st, index)
+    expected.append([game.view(st, p) for p in range(log["players"])])
+    steps = list(range(len(expected)))
+    random.Random(5).shuffle(steps)
+    for k in steps:
+        got = table.state_at(k)
+        assert [game.view(got, p) for p in range(log["players"])] == expected[k], f"step {k}"
+    p1 = next(s for s in table.seats.values() if s.seat == 0)
+    for k in steps[:12]:
+        assert client.get(f"/s/{p1.token}/view.json?at={k}").json()["view"] == json.loads(json.dumps(expected[k][0]))
+
+
+def test_a_seat_token_reads_that_seat_only():
+    server = Server(load_game("citadels"), "citadels", bots="human,human,random")
+    server.background = False
+    table = server.play(3, 11)
+    client = TestClient(web_app.make_app(server))
+    p1, p2 = (next(s for s in table.seats.values() if s.seat == p) for p in (0, 1))
+    tokens = [s.token for s in table.seats.values()] + [table.host]
+    assert len(set(tokens)) == len(tokens) and all(len(t) >= 22 for t in tokens)
+    v1 = client.get(f"/s/{p1.token}/view.json").json()["view"]
+    assert isinstance(v1["zones"]["hand/P1"], list) and v1["zones"]["hand/P2"] == {"hidden": 4}
+    assert v1 == json.loads(json.dumps(table.game.view(table.st, 0)))
+    # a token is a seat: no other seat's page, no state, no seed
+    for forged in ("x", p1.token[:-1], p1.token + "a", p1.token.upper()):
+        assert client.get(f"/s/{forged}/view.json").status_code == 404
+        assert client.get(f"/s/{forged}").status_code == 404
+    page = client.get(f"/s/{p1.token}").text
+    assert p2.token not in page and table.host not in page and "seed" not in page
+    # only the seat choosing chooses, once, at the step it saw
+    chooser = table.st.pending.player
+    other = p2 if chooser == 0 else p1
+    before = table.steps
+    client.post(f"/s/{other.token}/choose", data={"option": "0", "at": str(before)}, follow_redirects=False)
+    assert table.steps == before and "not your turn" in client.get(f"/s/{other.token}").text
+    # what holds the seed waits for the end, or the table view
+    assert client.get(f"/s/{p1.token}/log").status_code == 403
+    assert client.get(f"/s/{p1.token}/scenario?at=0").status_code == 403
+    assert client.post(f"/s/{p1.token}/fork", data={"at": "0"}).status_code == 403
+    # bounded requests; no file is ever named
+    assert client.post(f"/s/{p1.token}/choose", content=b"option=0&at=0&" + b"x" * 5000,
+                       headers={"content-type": "application/x-www-form-urlencoded"}).status_code == 413
+    assert client.get(f"/s/{p1.token}?at=" + "1" * 600).status_code == 413
+    assert client.get("/static/../pyproject.toml").status_code == 404
+    assert client.get("/static/meeple.js").status_code == 200
+
+
+def test_a_game_played_by_clicking_replays_identical(tmp_path):
+    """A human plays Citadels to the end against bots, always the first option (the
+    buttons are labelled and numbered, reachable in order); the log downloaded
+    then replays identical, and a scenario copied at a step reaches it."""
+    server = Server(load_game("citadels"), "citadels", bots="human,random,greedy", table_view=True)
+    server.background = False
+    table = server.play(3, 21)
+    client = TestClient(web_app.make_app(server))
+    me = next(s for s in table.seats.values() if s.seat == 0)
+    table.advance()
+    for _ in range(400):
+        if table.st.over:
+            break
+        page = client.get(f"/s/{me.token}").text
+        buttons = re.findall(r'<button type="submit" name="option" value="(\d+)" id="option-(\d+)">(.*?)</button>', page)
+        assert buttons and all(int(v) + 1 == int(n) and label.strip() for v, n, label in buttons)
+        at = re.search(r'name="at" value="(\d+)"', page).group(1)
+        assert client.post(f"/s/{me.token}/choose", data={"option": buttons[0][0], "at": at},
+                           follow_redirects=False).status_code == 303
+    assert table.st.over
+    final = client.get(f"/s/{me.token}").text
+    assert "Final scores" in final and "download the log" in final
+    log = client.get(f"/s/{me.token}/log").json()
+    replayed = replay(load_game("citadels"), log, same_pack=True)
+    assert replayed.scores == table.st.scores and log == log_of(table)
+    # a scenario copied at step 40 runs green with meeple test
+    from meeple.authoring.scenario import run_file
+    path = tmp_path / "step.scenario.yaml"
+    path.write_text(scenario_of(table, 40))
+    results = run_file(path)
+    assert results and all(r.ok for r in results), [r.message for r in results]
+
+
+def test_a_fork_plays_on_from_its_step():
+    server, table, client = served("citadels", golden_log("citadels"), table_view=True)
+    server.bots = "human,random"
+    tv = next(s for s in table.seats.values() if s.table)
+    r = client.post(f"/s/{tv.token}/fork", data={"at": "10"}, follow_redirects=False)
+    assert r.status_code == 303
+    fork = server.tables[-1]
+    assert r.headers["location"] == f"/h/{fork.host}"
+    assert fork.line.choices == table.line.choices[:10] and fork.steps == 10
+    assert table.game.view(fork.st, 0) == table.game.view(table.state_at(10), 0)
