@@ -39,6 +39,7 @@ MAX_BODY = 4096          # bytes of a request's body: a choice is a few
 MAX_QUERY = 512          # characters of a query
 MAX_WAITING = 64         # pages waiting for the game to move, at once
 WAIT_SECONDS = 20.0      # a wait answers 'unchanged' after this, and the page asks again
+SETTLE_SECONDS = 0.04    # after a move, while bots go on moving, a wait answers within this
 STATIC = {"meeple.js": "text/javascript", "meeple.css": "text/css"}
 HEADERS = {"Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'", "X-Content-Type-Options": "nosniff",
            "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
@@ -77,6 +78,8 @@ def make_app(server: Server) -> Starlette:
         step = _step(request, table)
         if step is None:
             return _html(pages.message_page("no such step", f"this game has steps 0-{table.steps}", f"/s/{s.token}"), 400)
+        if "at" not in request.query_params:
+            step = None         # now, as it is when the page is made
         note = table.notes.pop(s.viewer, "")
         text = await asyncio.to_thread(pages.seat_page, table, s, step, note)
         return _html(text)
@@ -124,6 +127,9 @@ def make_app(server: Server) -> Starlette:
             until = loop.time() + WAIT_SECONDS
             while table.version == int(after) and loop.time() < until:
                 await asyncio.sleep(0.01)
+            settle = loop.time() + SETTLE_SECONDS     # bots moving one after another: shown together
+            while table.busy() and loop.time() < settle:
+                await asyncio.sleep(0.005)
         finally:
             waiting[0] -= 1
         return JSONResponse({"changed": table.version != int(after), "version": table.version})

@@ -28,11 +28,14 @@ def _page(title: str, body: str, attrs: str = "") -> str:
             f"<body{attrs}>\n{body}\n<script src=\"/static/meeple.js\"></script></body></html>\n")
 
 
-def seat_page(table: Table, seat: Seat, step: int, note: str = "") -> str:
-    """The page of ``seat`` at ``step``: board, choice, narration, scores, log, time."""
+def seat_page(table: Table, seat: Seat, step: Optional[int] = None, note: str = "") -> str:
+    """The page of ``seat`` at ``step`` (None: now): board, choice, narration, scores, log, time."""
     viewer = seat.viewer
-    st = table.state_at(step)
-    live = step == table.steps
+    with table.lock:        # the state and the version it is at, together (a bot may move meanwhile)
+        version, over = table.version, table.st.over
+        step = table.steps if step is None else step
+        st = table.state_at(step)
+        live = step == table.steps
     game = table.game
     parts = [_header(table, seat, st, step, live)]
     if table.error:
@@ -47,8 +50,8 @@ def seat_page(table: Table, seat: Seat, step: int, note: str = "") -> str:
     if st.over:
         parts.append(_scores(table, st))
     parts.append(_log(table, viewer, step))
-    parts.append(_links(table, seat, st, step))
-    attrs = (f" data-version=\"{table.version}\" data-live=\"{int(live)}\" data-step=\"{step}\" data-steps=\"{table.steps}\""
+    parts.append(_links(table, seat, over, step))
+    attrs = (f" data-version=\"{version}\" data-live=\"{int(live)}\" data-step=\"{step}\" data-steps=\"{table.steps}\""
              f" data-token=\"{escape(seat.token)}\"")
     return _page(f"{game.pack.info.name.get()} · {seat.name()}", "\n".join(parts), attrs)
 
@@ -151,7 +154,7 @@ def _log(table: Table, viewer: Any, step: int) -> str:
     return f"<section id=\"log\" aria-label=\"log\"><h2>Choices</h2>{more}<ol>{items}</ol></section>"
 
 
-def _links(table: Table, seat: Seat, st: Any, step: int) -> str:
+def _links(table: Table, seat: Seat, over: bool, step: int) -> str:
     """The other pages this one may open: the spectator's; every seat's from the table
     view; the log and a scenario once the game is over (they hold the seed), or in the
     table view."""
@@ -161,7 +164,7 @@ def _links(table: Table, seat: Seat, st: Any, step: int) -> str:
     elif seat.seat is not None:
         spectator = next(s for s in table.seats.values() if s.seat is None and not s.table)
         out.append(f"<a href=\"/s/{spectator.token}\">spectator</a>")
-    if seat.table or st.over:
+    if seat.table or over:
         out.append(f"<a href=\"/s/{seat.token}/log\" download=\"game.meeple-log.json\" id=\"download-log\">download the log</a>")
     if seat.table:
         out.append(f"<a href=\"/s/{seat.token}/scenario?at={step}\" id=\"scenario\">copy as scenario</a>")

@@ -191,6 +191,10 @@ class Table:
             self._worker = threading.Thread(target=self.advance, daemon=True, name="meeple-bots")
             self._worker.start()
 
+    def busy(self) -> bool:
+        """Whether bots are choosing now (in the background)."""
+        return self._worker is not None and self._worker.is_alive()
+
     def _bot_move(self) -> None:
         """One bot's choice, made on a copy (the table open to pages meanwhile), then applied."""
         from meeple.play.session import observation

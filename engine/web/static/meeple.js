@@ -8,12 +8,15 @@
   if (!token) { return; }
   var base = "/s/" + token;
   var version = body.dataset.version;
+  var leaving = false;      // a form sent or a link followed: the page is on its way out
+  addEventListener("submit", function () { leaving = true; }, true);
+  addEventListener("beforeunload", function () { leaving = true; });
 
   // a page showing the game now waits for it to move on, then shows it again
   function wait() {
     fetch(base + "/wait?after=" + version, {cache: "no-store"})
       .then(function (r) { return r.json(); })
-      .then(function (d) { if (d.changed) { location.reload(); } else { wait(); } })
+      .then(function (d) { if (leaving) { return; } if (d.changed) { location.reload(); } else { wait(); } })
       .catch(function () { setTimeout(wait, 2000); });
   }
   if (body.dataset.live === "1") { wait(); }
