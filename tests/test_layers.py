@@ -95,6 +95,10 @@ BREAKS = [
      "meeple.dsl is not allowed to import meeple.core"),
     ("play/probe.py", "import click\n",
      "meeple.play is not allowed to import click"),
+    ("cli/probe.py", "def later():\n    import starlette\n",
+     "meeple.cli is not allowed to import starlette"),
+    ("play/probe.py", "from meeple.web import timeline\n",
+     "meeple.play is not allowed to import meeple.web"),
 ]
 
 

@@ -19,12 +19,11 @@ from meeple.core.errors import MeepleError
 
 
 def web_modules():
-    """meeple.web's application and server, or exit 2 saying how to install them."""
-    try:
-        import starlette  # noqa: F401
-        import uvicorn  # noqa: F401
-    except ImportError as err:
-        click.echo(f"error: meeple serve needs the extra meeple[web] ({err.name} is not installed): "
+    """meeple.web's application and server, or exit 2 saying how to install the extra."""
+    from meeple.web import missing
+    name = missing()
+    if name is not None:
+        click.echo(f"error: meeple serve needs the extra meeple[web] ({name} is not installed): "
                    "pip install 'meeple[web]'", err=True)
         sys.exit(ExitCode.USAGE)
     from meeple.web import app, server
@@ -69,8 +68,7 @@ def serve(game_name: Optional[str], players: Optional[int], bots: str, seed: Opt
         click.echo(f"  {who}: {base}/s/{s.token}")
     click.echo(f"  every link: {base}/h/{table.host}")
     table.advance_in_background()
-    import uvicorn
-    uvicorn.run(app_module.make_app(server), host=host, port=port, log_level="warning")
+    app_module.serve(server, host, port)
 
 
 def _server(server_module, game_name, players, bots, seed, evaluation, option_pairs, log_file, figures_file,

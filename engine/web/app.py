@@ -63,154 +63,180 @@ def _step(request: Request, table: Table) -> Optional[int]:
     return int(at)
 
 
-def make_app(server: Server) -> Starlette:
-    """The application serving ``server``'s tables."""
-    waiting = [0]
-
-    def seat(request: Request) -> Optional[tuple[Table, Seat]]:
-        return server.find(request.path_params["token"])
-
-    async def page(request: Request) -> Response:
-        found = seat(request)
-        if found is None:
-            return _not_found()
-        table, s = found
-        step = _step(request, table)
-        if step is None:
-            return _html(pages.message_page("no such step", f"this game has steps 0-{table.steps}", f"/s/{s.token}"), 400)
-        if "at" not in request.query_params:
-            step = None         # now, as it is when the page is made
-        note = table.notes.pop(s.viewer, "")
-        text = await asyncio.to_thread(pages.seat_page, table, s, step, note)
-        return _html(text)
-
-    async def view_json(request: Request) -> Response:
-        found = seat(request)
-        if found is None:
-            return JSONResponse({"error": "no such seat"}, 404)
-        table, s = found
-        step = _step(request, table)
-        if step is None:
-            return JSONResponse({"error": f"steps are 0-{table.steps}"}, 400)
-        data = await asyncio.to_thread(_view_data, table, s, step)
-        return JSONResponse(data, headers=HEADERS)
-
-    async def choose(request: Request) -> Response:
-        found = seat(request)
-        if found is None:
-            return _not_found()
-        table, s = found
-        form = await _form(request)
-        option, at = form.get("option", ""), form.get("at", "")
-        if s.seat is None or s.table or not (option.isdigit() and at.isdigit()):
-            return _html(pages.message_page("not a choice", "choose with one of your options", f"/s/{s.token}"), 400)
-        refused = await asyncio.to_thread(table.choose, s.seat, int(option), int(at))
-        if refused:
-            table.notes[s.viewer] = refused
-        elif server.background:
-            table.advance_in_background()
-        else:
-            await asyncio.to_thread(table.advance)
-        return RedirectResponse(f"/s/{s.token}", 303)
-
-    async def wait(request: Request) -> Response:
-        found = seat(request)
-        after = request.query_params.get("after", "")
-        if found is None or not after.isdigit():
-            return JSONResponse({"error": "no such seat"}, 404)
-        table = found[0]
-        if waiting[0] >= MAX_WAITING:
-            return JSONResponse({"changed": False, "busy": True}, 503)
-        waiting[0] += 1
-        try:
-            loop = asyncio.get_running_loop()
-            until = loop.time() + WAIT_SECONDS
-            while table.version == int(after) and loop.time() < until:
-                await asyncio.sleep(0.01)
-            settle = loop.time() + SETTLE_SECONDS     # bots moving one after another: shown together
-            while table.busy() and loop.time() < settle:
-                await asyncio.sleep(0.005)
-        finally:
-            waiting[0] -= 1
-        return JSONResponse({"changed": table.version != int(after), "version": table.version})
-
-    async def help_(request: Request) -> Response:
-        found = seat(request)
-        if found is None:
-            return _not_found()
-        table, s = found
-        title, text = await asyncio.to_thread(_help, table, s, request.query_params)
-        return _html(pages.help_page(s, title, text), 200 if text else 404)
-
-    async def cards(request: Request) -> Response:
-        found = seat(request)
-        if found is None:
-            return _not_found()
-        from meeple.web.drawer import drawer_page
-        table, s = found
-        return _html(await asyncio.to_thread(drawer_page, table, s, server.figures))
-
-    async def log(request: Request) -> Response:
-        found = seat(request)
-        if found is None:
-            return _not_found()
-        table, s = found
-        if not (s.table or table.st.over):
-            return _html(pages.message_page("not yet", "the log holds the seed, which tells every hidden card: "
-                                            "it is given once the game is over", f"/s/{s.token}"), 403)
-        body = json.dumps(log_of(table), indent=1, ensure_ascii=False) + "\n"
-        return Response(body, media_type="application/json",
-                        headers={**HEADERS, "Content-Disposition": "attachment; filename=\"game.meeple-log.json\""})
-
-    async def scenario(request: Request) -> Response:
-        found = seat(request)
-        if found is None:
-            return _not_found()
-        table, s = found
-        step = _step(request, table)
-        if not s.table or step is None:
-            return _html(pages.message_page("table view only", "a scenario holds the seed", f"/s/{s.token}"), 403)
-        return PlainTextResponse(scenario_of(table, step), headers={
-            **HEADERS, "Content-Disposition": "attachment; filename=\"step.scenario.yaml\""})
-
-    async def fork(request: Request) -> Response:
-        found = seat(request)
-        if found is None:
-            return _not_found()
-        table, s = found
-        form = await _form(request)
-        at = form.get("at", "")
-        if not s.table or not at.isdigit() or int(at) > table.steps:
-            return _html(pages.message_page("table view only", "fork from the table view", f"/s/{s.token}"), 403)
-        try:
-            new = await asyncio.to_thread(server.fork, table, int(at))
-        except TooManyTables as err:
-            return _html(pages.message_page("too many games", err.message, f"/s/{s.token}"), 429)
-        return RedirectResponse(f"/h/{new.host}", 303)
-
-    async def host(request: Request) -> Response:
-        table = server.hosted(request.path_params["token"])
-        if table is None:
-            return _not_found()
-        return _html(pages.host_page(table, ""))
-
-    async def static(request: Request) -> Response:
-        name = request.path_params["name"]
-        if name not in STATIC:
-            return _not_found()
-        body = resources.files("meeple.web").joinpath("static", name).read_text(encoding="utf-8")
-        return Response(body, media_type=STATIC[name], headers={"X-Content-Type-Options": "nosniff"})
-
-    async def index(request: Request) -> Response:
-        return _html(pages.message_page("meeple", "open the link of your seat that meeple serve printed"))
-
+def make_app(server: Server) -> Any:
+    """The application serving ``server``'s tables, its requests bounded."""
     routes = [Route("/", index), Route("/s/{token}", page), Route("/s/{token}/view.json", view_json),
               Route("/s/{token}/choose", choose, methods=["POST"]), Route("/s/{token}/wait", wait),
               Route("/s/{token}/help", help_), Route("/s/{token}/cards", cards), Route("/s/{token}/log", log),
               Route("/s/{token}/scenario", scenario), Route("/s/{token}/fork", fork, methods=["POST"]),
               Route("/h/{token}", host), Route("/static/{name}", static)]
     app = Starlette(routes=routes)
+    app.state.server = server
     return _Bounded(app)
+
+
+def serve(server: Server, host: str, port: int) -> None:
+    """Serve ``server``'s tables with uvicorn until stopped (Ctrl-C)."""
+    import uvicorn
+    uvicorn.run(make_app(server), host=host, port=port, log_level="warning")
+
+
+_WAITING = [0]          # pages waiting for a move now (bounded by MAX_WAITING)
+
+def _server(request: Request) -> Server:
+    return request.app.state.server
+
+
+
+def seat(request: Request) -> Optional[tuple[Table, Seat]]:
+    """The table and seat of the token the address names, or None."""
+    return _server(request).find(request.path_params["token"])
+
+
+async def page(request: Request) -> Response:
+    found = seat(request)
+    if found is None:
+        return _not_found()
+    table, s = found
+    step = _step(request, table)
+    if step is None:
+        return _html(pages.message_page("no such step", f"this game has steps 0-{table.steps}", f"/s/{s.token}"), 400)
+    if "at" not in request.query_params:
+        step = None         # now, as it is when the page is made
+    note = table.notes.pop(s.viewer, "")
+    text = await asyncio.to_thread(pages.seat_page, table, s, step, note)
+    return _html(text)
+
+
+async def view_json(request: Request) -> Response:
+    found = seat(request)
+    if found is None:
+        return JSONResponse({"error": "no such seat"}, 404)
+    table, s = found
+    step = _step(request, table)
+    if step is None:
+        return JSONResponse({"error": f"steps are 0-{table.steps}"}, 400)
+    data = await asyncio.to_thread(_view_data, table, s, step)
+    return JSONResponse(data, headers=HEADERS)
+
+
+async def choose(request: Request) -> Response:
+    found = seat(request)
+    if found is None:
+        return _not_found()
+    table, s = found
+    form = await _form(request)
+    option, at = form.get("option", ""), form.get("at", "")
+    if s.seat is None or s.table or not (option.isdigit() and at.isdigit()):
+        return _html(pages.message_page("not a choice", "choose with one of your options", f"/s/{s.token}"), 400)
+    refused = await asyncio.to_thread(table.choose, s.seat, int(option), int(at))
+    if refused:
+        table.notes[s.viewer] = refused
+    elif _server(request).background:
+        table.advance_in_background()
+    else:
+        await asyncio.to_thread(table.advance)
+    return RedirectResponse(f"/s/{s.token}", 303)
+
+
+async def wait(request: Request) -> Response:
+    found = seat(request)
+    after = request.query_params.get("after", "")
+    if found is None or not after.isdigit():
+        return JSONResponse({"error": "no such seat"}, 404)
+    table = found[0]
+    if _WAITING[0] >= MAX_WAITING:
+        return JSONResponse({"changed": False, "busy": True}, 503)
+    _WAITING[0] += 1
+    try:
+        loop = asyncio.get_running_loop()
+        until = loop.time() + WAIT_SECONDS
+        while table.version == int(after) and loop.time() < until:
+            await asyncio.sleep(0.01)
+        settle = loop.time() + SETTLE_SECONDS     # bots moving one after another: shown together
+        while table.busy() and loop.time() < settle:
+            await asyncio.sleep(0.005)
+    finally:
+        _WAITING[0] -= 1
+    return JSONResponse({"changed": table.version != int(after), "version": table.version})
+
+
+async def help_(request: Request) -> Response:
+    found = seat(request)
+    if found is None:
+        return _not_found()
+    table, s = found
+    title, text = await asyncio.to_thread(_help, table, s, request.query_params)
+    return _html(pages.help_page(s, title, text), 200 if text else 404)
+
+
+async def cards(request: Request) -> Response:
+    found = seat(request)
+    if found is None:
+        return _not_found()
+    from meeple.web.drawer import drawer_page
+    table, s = found
+    return _html(await asyncio.to_thread(drawer_page, table, s, _server(request).figures))
+
+
+async def log(request: Request) -> Response:
+    found = seat(request)
+    if found is None:
+        return _not_found()
+    table, s = found
+    if not (s.table or table.st.over):
+        return _html(pages.message_page("not yet", "the log holds the seed, which tells every hidden card: "
+                                        "it is given once the game is over", f"/s/{s.token}"), 403)
+    body = json.dumps(log_of(table), indent=1, ensure_ascii=False) + "\n"
+    return Response(body, media_type="application/json",
+                    headers={**HEADERS, "Content-Disposition": "attachment; filename=\"game.meeple-log.json\""})
+
+
+async def scenario(request: Request) -> Response:
+    found = seat(request)
+    if found is None:
+        return _not_found()
+    table, s = found
+    step = _step(request, table)
+    if not s.table or step is None:
+        return _html(pages.message_page("table view only", "a scenario holds the seed", f"/s/{s.token}"), 403)
+    return PlainTextResponse(scenario_of(table, step), headers={
+        **HEADERS, "Content-Disposition": "attachment; filename=\"step.scenario.yaml\""})
+
+
+async def fork(request: Request) -> Response:
+    found = seat(request)
+    if found is None:
+        return _not_found()
+    table, s = found
+    form = await _form(request)
+    at = form.get("at", "")
+    if not s.table or not at.isdigit() or int(at) > table.steps:
+        return _html(pages.message_page("table view only", "fork from the table view", f"/s/{s.token}"), 403)
+    try:
+        new = await asyncio.to_thread(_server(request).fork, table, int(at))
+    except TooManyTables as err:
+        return _html(pages.message_page("too many games", err.message, f"/s/{s.token}"), 429)
+    return RedirectResponse(f"/h/{new.host}", 303)
+
+
+async def host(request: Request) -> Response:
+    table = _server(request).hosted(request.path_params["token"])
+    if table is None:
+        return _not_found()
+    return _html(pages.host_page(table, ""))
+
+
+async def static(request: Request) -> Response:
+    name = request.path_params["name"]
+    if name not in STATIC:
+        return _not_found()
+    body = resources.files("meeple.web").joinpath("static", name).read_text(encoding="utf-8")
+    return Response(body, media_type=STATIC[name], headers={"X-Content-Type-Options": "nosniff"})
+
+
+async def index(request: Request) -> Response:
+    return _html(pages.message_page("meeple", "open the link of your seat that meeple serve printed"))
 
 
 class _Bounded:
