@@ -205,6 +205,12 @@ def test_a_game_played_by_clicking_replays_identical(tmp_path):
     log = client.get(f"/s/{me.token}/log").json()
     replayed = replay(load_game("citadels"), log, same_pack=True)
     assert replayed.scores == table.st.scores and log == log_of(table)
+    # the table view shows what the greedy bot's search gave each option; a seat's page does not
+    weighed = min(table.bot_values)
+    assert table.line.choices[weighed][0] == 2 and len(table.bot_values[weighed]) > 1
+    tv = next(s for s in table.seats.values() if s.table)
+    assert 'id="bot-values"' in client.get(f"/s/{tv.token}?at={weighed}").text
+    assert "bot-values" not in client.get(f"/s/{me.token}?at={weighed}").text
     # a scenario copied at step 40 runs green with meeple test
     from meeple.authoring.scenario import run_file
     path = tmp_path / "step.scenario.yaml"

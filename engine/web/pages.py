@@ -114,8 +114,10 @@ def _values(table: Table, step: int) -> str:
     values = table.bot_values.get(step)
     if not values:
         return ""
-    rows = "".join(f"<tr><td>{escape(str(label))}</td><td>{v:.3f}</td></tr>" for label, v in values)
-    return f"<table class=\"values\"><caption>what the bot's search gave each option</caption>{rows}</table>"
+    rows = "".join(f"<tr><td>{escape(str(label))}</td><td>{v:.3f}</td><td>{'' if n is None else n}</td></tr>"
+                   for label, v, n in sorted(values, key=lambda x: -x[1]))
+    return ("<table class=\"values\" id=\"bot-values\"><caption>what the bot's search gave each option</caption>"
+            f"<thead><tr><th>option</th><th>value</th><th>visits</th></tr></thead><tbody>{rows}</tbody></table>")
 
 
 def _narration(table: Table, viewer: Any, step: int) -> str:

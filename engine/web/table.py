@@ -66,7 +66,7 @@ class Table:
         self.notes: dict[Any, str] = {}     # a refusal, said once to the seat it refused
         self.error: Optional[str] = None    # a bot that broke: the game stops there, said on every page
         self.thinking: Optional[int] = None     # the seat whose bot is choosing
-        self.bot_values: dict[int, list] = {}   # step -> what the bot's search gave each option, where it says
+        self.bot_values: dict[int, list] = {}   # step -> (label, value, visits or None) of each option a bot weighed
         self._told: dict[tuple, str] = {}
         self._narrated: dict[tuple, list[str]] = {}
         self._worker: Optional[threading.Thread] = None
@@ -221,8 +221,8 @@ class Table:
                         if not allowed:
                             raise
                         continue
-                    if values is not None:
-                        self.bot_values[self.steps] = [(dec.options[allowed[i]][1], v) for i, v in values]
+                    if values:
+                        self.bot_values[self.steps] = [(dec.options[allowed[i]][1], v, n) for i, v, n in values]
                     self._moved()
                     return
         except (RuleError, MeepleError) as err:
