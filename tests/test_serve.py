@@ -223,9 +223,33 @@ def test_a_fork_plays_on_from_its_step():
     server, table, client = served("citadels", golden_log("citadels"), table_view=True)
     server.bots = "human,random"
     tv = next(s for s in table.seats.values() if s.table)
+    assert 'id="fork"' in client.get(f"/s/{tv.token}?at=10").text
     r = client.post(f"/s/{tv.token}/fork", data={"at": "10"}, follow_redirects=False)
     assert r.status_code == 303
     fork = server.tables[-1]
     assert r.headers["location"] == f"/h/{fork.host}"
     assert fork.line.choices == table.line.choices[:10] and fork.steps == 10
     assert table.game.view(fork.st, 0) == table.game.view(table.state_at(10), 0)
+
+
+def test_help_and_the_card_drawer(tmp_path):
+    """'?' on an option answers its chooser only; the drawer shows each card's texts and,
+    given a simulation's JSON, its figures."""
+    from meeple.web.drawer import read_figures
+    sim = {"players": 4, "used": {"character": [{"card": "king", "times": 40, "users": 30, "win_rate": 0.3,
+                                                 "win_ci": [0.2, 0.4]}]},
+           "cards": {"district in city": [{"card": "temple", "games": 50, "win_rate": 0.35, "win_ci": [0.25, 0.47]}]}}
+    (tmp_path / "sim.json").write_text(json.dumps(sim))
+    server = Server(load_game("citadels"), "citadels", bots="human,human,random",
+                    figures=read_figures(tmp_path / "sim.json"))
+    server.background = False
+    table = server.play(3, 11)
+    client = TestClient(web_app.make_app(server))
+    chooser = next(s for s in table.seats.values() if s.seat == table.st.pending.player)
+    other = next(s for s in table.seats.values() if s.seat is not None and s is not chooser)
+    assert "Once in your turn" in client.get(f"/s/{chooser.token}/help?option=0").text      # the Magician: seed 11
+    assert "for the seat choosing" in client.get(f"/s/{other.token}/help?option=0").text
+    assert "how to play" in client.get(f"/s/{other.token}/help?rules=1").text
+    drawer = client.get(f"/s/{other.token}/cards").text
+    assert 'id="card-king"' in drawer and "used 40 times by 30 players; their win rate 30% (95% interval 20%-40%" in drawer
+    assert "district in city: in 50 games, win rate 35% (25%-47%), +10% on the fair share" in drawer

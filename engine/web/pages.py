@@ -169,7 +169,10 @@ def _links(table: Table, seat: Seat, over: bool, step: int) -> str:
     if seat.table or over:
         out.append(f"<a href=\"/s/{seat.token}/log\" download=\"game.meeple-log.json\" id=\"download-log\">download the log</a>")
     if seat.table:
-        out.append(f"<a href=\"/s/{seat.token}/scenario?at={step}\" id=\"scenario\">copy as scenario</a>")
+        out.append(f"<a href=\"/s/{seat.token}/scenario?at={step}\" id=\"scenario\" download=\"step-{step}.scenario.yaml\">"
+                   "copy as scenario</a>")
+        out.append(f"<form method=\"post\" action=\"/s/{seat.token}/fork\" class=\"inline\"><input type=\"hidden\" "
+                   f"name=\"at\" value=\"{step}\"><button type=\"submit\" id=\"fork\">fork from here (step {step})</button></form>")
     return "<nav class=\"seats\" aria-label=\"pages\">" + " · ".join(out) + "</nav>" if out else ""
 
 
