@@ -59,3 +59,23 @@ def test_a_log_replayed_and_bad_ones_refused(monkeypatch, tmp_path):
     assert result.exit_code == 1 and "error" in result.output and "Traceback" not in result.output
     result, _ = _served(monkeypatch, ["citadels", "--players", "9"])
     assert result.exit_code == 2
+
+
+def test_a_game_of_a_records_run(monkeypatch, tmp_path):
+    """Game 1 of a simulate --records run, played again with its bots, is replayed; a
+    records file whose scores the game does not reach is refused, saying why."""
+    records = tmp_path / "records.csv"
+    run = CliRunner().invoke(main, ["simulate", "signorie", "--players", "2", "--games", "2", "--seed", "3",
+                                    "--bots", "random,greedy", "--records", str(records)])
+    assert run.exit_code == 0, run.output
+    result, ran = _served(monkeypatch, ["signorie", "--records", str(records), "--game", "1"])
+    assert result.exit_code == 0 and "P1 (replay)" in result.output, result.output
+    server = ran["app"].app.state.server
+    assert server.tables[0].st.over and server.tables[0].line.seed == 3 * 1_000_003 + 1
+    import csv
+    rows = list(csv.reader(records.read_text().splitlines()))
+    rows[1][4] = str(int(rows[1][4]) + 1)        # game 0, P1's score
+    with records.open("w", newline="") as f:
+        csv.writer(f).writerows(rows)
+    result, _ = _served(monkeypatch, ["signorie", "--records", str(records), "--game", "0"])
+    assert result.exit_code == 1 and "the records" in result.output

@@ -40,6 +40,10 @@ def web_modules():
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE", help="a rules option of the pack (repeatable)")
 @click.option("--log", "log_file", type=click.Path(exists=True, dir_okay=False), default=None,
               help="replay this logged game instead of playing a new one")
+@click.option("--records", "records_file", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="a 'meeple simulate --records' file: replay one of its games (--game), played again with its bots")
+@click.option("--game", "game_index", type=click.IntRange(0), default=0, show_default=True,
+              help="with --records: the game's number (the file's 'game' column)")
 @click.option("--figures", "figures_file", type=click.Path(exists=True, dir_okay=False), default=None,
               help="a 'meeple simulate --format json' file: each card's figures in the card drawer")
 @click.option("--table-view", is_flag=True,
@@ -48,14 +52,17 @@ def web_modules():
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="port to listen on")
 @click.option("--lang", default="en", show_default=True, help="locale of card names and texts")
 def serve(game_name: Optional[str], players: Optional[int], bots: str, seed: Optional[int], evaluation: str,
-          option_pairs: tuple[str, ...], log_file: Optional[str], figures_file: Optional[str], table_view: bool,
-          host: str, port: int, lang: str) -> None:
+          option_pairs: tuple[str, ...], log_file: Optional[str], records_file: Optional[str], game_index: int,
+          figures_file: Optional[str], table_view: bool, host: str, port: int, lang: str) -> None:
     """Serve the table in a browser: play GAME against bots (--players, --bots), or
-    replay a logged game (--log FILE) with a step slider, every seat's view and forks.
+    replay a logged game (--log FILE, or a game of a simulate --records FILE) with a
+    step slider, every seat's view and forks.
 
     Prints one link per seat; each shows that seat's view only (an unguessable
     token per seat). Needs: pip install 'meeple[web]'."""
     app_module, server_module = web_modules()
+    if records_file is not None:
+        log_file = _from_records(game_name, records_file, game_index, option_pairs, evaluation)
     server = _server(server_module, game_name, players, bots, seed, evaluation, option_pairs, log_file,
                      figures_file, table_view, lang)
     table = server.tables[0]
@@ -102,6 +109,34 @@ def _server(server_module, game_name, players, bots, seed, evaluation, option_pa
         sys.exit(ExitCode.CONTENT_INVALID)
     except MeepleError as err:
         fail(err, ExitCode.CONTENT_INVALID)
+
+
+def _from_records(game_name: Optional[str], records_file: str, index: int, option_pairs: tuple[str, ...],
+                  evaluation: str) -> str:
+    """Game ``index`` of a records file played again with its bots, as a log file of its
+    own (a temporary file, removed when the server stops)."""
+    import atexit
+    import json
+    import os
+    import tempfile
+    from meeple.web.records import replayed_log
+    if game_name is None:
+        click.echo("error: --records needs the GAME the run played", err=True)
+        sys.exit(ExitCode.USAGE)
+    game = arguments.load(game_name)
+    try:
+        log = replayed_log(game, arguments.logged_name(game_name), records_file, index,
+                           arguments.options(game, option_pairs), evaluation)
+    except (OSError, ValueError) as err:
+        click.echo(f"error: --records {records_file}: {err}", err=True)
+        sys.exit(ExitCode.USAGE)
+    except MeepleError as err:
+        fail(err, ExitCode.CONTENT_INVALID)
+    fd, path = tempfile.mkstemp(suffix=".meeple-log.json")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        json.dump(log, f)
+    atexit.register(os.unlink, path)
+    return path
 
 
 def _figures(path: Optional[str]) -> dict:
