@@ -253,3 +253,56 @@ def test_help_and_the_card_drawer(tmp_path):
     drawer = client.get(f"/s/{other.token}/cards").text
     assert 'id="card-king"' in drawer and "used 40 times by 30 players; their win rate 30% (95% interval 20%-40%" in drawer
     assert "district in city: in 50 games, win rate 35% (25%-47%), +10% on the fair share" in drawer
+
+
+def test_a_refused_choice_leaves_the_line_as_the_game():
+    """A rule's refusal (require) may undo the turn's choices: the table's line of play
+    follows the game, and what was told of undone steps is forgotten."""
+    game = load_game(str(ROOT / "packs" / "usage"))
+    server = Server(game, "usage", bots="human,human")
+    table = server.play(2, 1)
+    refused = 0
+    for _ in range(200):
+        st = table.st
+        if st.over:
+            break
+        labels = [str(o[1]) for o in st.pending.options]
+        for i in range(len(labels)):        # the first option the rules take, after every one they refuse
+            said = table.choose(st.pending.player, i, table.steps)
+            refused += bool(said and said.startswith("refused"))
+            assert table.line.choices == [list(c) for c in table.st.log]
+            if said is None:
+                break
+        seat = next(s for s in table.seats.values() if s.seat == 0)
+        pages.seat_page(table, seat)
+    assert refused and table.st.over
+    replayed = replay(game, log_of(table))
+    assert replayed.scores == table.st.scores
+
+
+def test_the_line_follows_a_game_whose_last_choices_were_undone():
+    """``Timeline.follow``: a game whose last choices were undone and made otherwise (as a
+    refusal may do) is followed from where the two part; every step then shows the new
+    game, and what was told of the undone steps is forgotten."""
+    game = load_game("citadels")
+    server = Server(game, "citadels", bots="human,human,human")
+    table = server.play(3, 8)
+    st = table.st
+    for _ in range(40):
+        game.apply(st, 0)
+    table._moved()
+    seat = next(s for s in table.seats.values() if s.seat == 0)
+    before = [table.told(k, 0) for k in range(40)]
+    other = table.state_at(30)                      # from step 30, the last option each time
+    for _ in range(12):
+        game.apply(other, other.pending.count() - 1)
+    table.st = other
+    table._moved()
+    assert table.steps == 42 and table.line.choices == [list(c) for c in other.log]
+    fresh = game.new_state(3, 8)
+    for k, (_, index, _) in enumerate(other.log):
+        assert game.view(table.state_at(k), 0) == game.view(fresh, 0), f"step {k}"
+        game.apply(fresh, index)
+    assert [table.told(k, 0) for k in range(30)] == before[:30]
+    assert [table.told(k, 0) for k in range(30, 40)] != before[30:]
+    pages.seat_page(table, seat, 35)

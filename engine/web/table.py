@@ -157,12 +157,18 @@ class Table:
             try:
                 self.game.apply(st, index)
             except Refusal as err:
+                self._moved()       # the state is as it was, or back at the turn's last action
                 return f"refused: {err.message}"
             self._moved()
         return None
 
     def _moved(self) -> None:
-        self.line.extend(self.st)
+        """The live game moved (a choice, or a refusal that undid some): the line follows
+        it, and what was told of undone steps is forgotten."""
+        cut = self.line.follow(self.st)
+        for cache in (self._told, self._narrated, self.bot_values):
+            for key in [key for key in cache if (key[0] if isinstance(key, tuple) else key) >= cut]:
+                del cache[key]
         self.version += 1
 
     def bot_to_move(self) -> Optional[int]:
@@ -212,18 +218,20 @@ class Table:
                 pick = agent.choose(view, [dec.options[i] for i in allowed] if labels else allowed)
                 values = getattr(agent, "last_values", None)
                 with self.lock:
+                    step = self.steps
                     try:
                         self.game.apply(self.st, allowed[pick])
                     except Refusal:
                         if self.st.pending is not dec:
+                            self._moved()
                             return        # sent back to the action menu: asked anew
                         del allowed[pick]
                         if not allowed:
                             raise
                         continue
-                    if values:
-                        self.bot_values[self.steps] = [(dec.options[allowed[i]][1], v, n) for i, v, n in values]
                     self._moved()
+                    if values:
+                        self.bot_values[step] = [(dec.options[allowed[i]][1], v, n) for i, v, n in values]
                     return
         except (RuleError, MeepleError) as err:
             with self.lock:

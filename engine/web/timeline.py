@@ -52,6 +52,25 @@ class Timeline:
         self._recent = (step, st.clone())
         return st
 
+    def follow(self, st: State) -> int:
+        """Make the line ``st``'s choices: a refusal may have undone the last few (the
+        rules roll back to the turn's last action), so the line is cut where the two
+        part, then extended. The step it was cut at (its length if not cut)."""
+        made = st.log
+        keep = 0
+        for mine, theirs in zip(self.choices, made):
+            if list(mine) != list(theirs):
+                break
+            keep += 1
+        if keep < len(self.choices):
+            del self.choices[keep:]
+            del self.round_at[keep + 1:]
+            for k in [k for k in self.checkpoints if k > keep]:
+                del self.checkpoints[k]
+            self._recent = None
+        self.extend(st)
+        return keep
+
     def extend(self, st: State) -> None:
         """Take the choices ``st`` made past this line's end (the live game moved on),
         keeping a checkpoint where one falls due and the round ``st`` is in."""
