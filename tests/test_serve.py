@@ -230,6 +230,13 @@ def test_a_fork_plays_on_from_its_step():
     assert r.headers["location"] == f"/h/{fork.host}"
     assert fork.line.choices == table.line.choices[:10] and fork.steps == 10
     assert table.game.view(fork.st, 0) == table.game.view(table.state_at(10), 0)
+    # the fork's seats, listed on its host page; a server keeps at most MAX_TABLES games
+    host = client.get(r.headers["location"]).text
+    assert all(f"/s/{s.token}" in host for s in fork.seats.values())
+    from meeple.web.server import MAX_TABLES
+    while len(server.tables) < MAX_TABLES:
+        server.fork(table, 5)
+    assert client.post(f"/s/{tv.token}/fork", data={"at": "10"}).status_code == 429
 
 
 def test_help_and_the_card_drawer(tmp_path):

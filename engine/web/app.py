@@ -36,7 +36,7 @@ from meeple.web.server import Server, TooManyTables, log_of, scenario_of
 from meeple.web.table import Seat, Table
 
 MAX_BODY = 4096          # bytes of a request's body: a choice is a few
-MAX_QUERY = 512          # characters of a query
+MAX_QUERY = 512          # length of a query (letters)
 MAX_WAITING = 64         # pages waiting for the game to move, at once
 WAIT_SECONDS = 20.0      # a wait answers 'unchanged' after this, and the page asks again
 SETTLE_SECONDS = 0.04    # after a move, while bots go on moving, a wait answers within this

@@ -104,7 +104,7 @@ class Table:
 
     def told(self, step: int, viewer: Any) -> str:
         """Choice ``step`` (0-based) as ``viewer`` was told it: 'P2 (greedy) Choose a
-        character: (hidden)'. Its own choice and the table view read the label."""
+        card: (hidden)'. Its own choice and the table view read the label."""
         key = (step, viewer)
         if key not in self._told:
             st = self.state_at(step)
