@@ -45,7 +45,7 @@ def golden_log(pack: str, key: str = "2p") -> dict:
     return make_log(game, st, g["seed"], pack, g["options"])
 
 
-LOGS = [(pack, "2p", 1) for pack in PACKS] + [("troyes", "logs/troyes-positional-keys.json", 5)]
+LOGS = [(pack, "2p", 1) for pack in PACKS] + [("troyes", "logs/troyes-positional-keys.json", 10)]
 
 
 def log_of_case(pack: str, which: str) -> dict:

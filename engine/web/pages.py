@@ -162,7 +162,7 @@ def _links(table: Table, seat: Seat, over: bool, step: int) -> str:
     table view."""
     out = []
     if seat.table:
-        out += [f"<a href=\"/s/{s.token}\">{escape(s.name())}</a>" for s in table.seats.values() if s is not seat]
+        out += [f"<a href=\"/s/{s.token}?at={step}\">{escape(s.name())} here</a>" for s in table.seats.values() if s is not seat]
     elif seat.seat is not None:
         spectator = next(s for s in table.seats.values() if s.seat is None and not s.table)
         out.append(f"<a href=\"/s/{spectator.token}\">spectator</a>")
