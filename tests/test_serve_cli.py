@@ -28,8 +28,12 @@ def test_it_needs_a_game_or_a_log():
 def _served(monkeypatch, args):
     uvicorn = pytest.importorskip("uvicorn", reason="meeple serve needs the extra meeple[web]")
     pytest.importorskip("starlette", reason="meeple serve needs the extra meeple[web]")
+    from meeple.web import app as web_app
     ran = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, host, port, log_level: ran.update(app=app, host=host, port=port))
+
+    def serve(server, host, port):
+        ran.update(app=web_app.make_app(server), host=host, port=port)
+    monkeypatch.setattr(web_app, "serve", serve)
     result = CliRunner().invoke(main, ["serve", *args])
     return result, ran
 

@@ -75,7 +75,12 @@ def serve(game_name: Optional[str], players: Optional[int], bots: str, seed: Opt
         click.echo(f"  {who}: {base}/s/{s.token}")
     click.echo(f"  every link: {base}/h/{table.host}")
     table.advance_in_background()
-    app_module.serve(server, host, port)
+    stopped_by = app_module.serve(server, host, port)
+    if stopped_by is not None:          # Ctrl-C or SIGTERM: said, with its exit code (130, 143)
+        import signal
+        terminated = stopped_by == signal.SIGTERM
+        click.echo("terminated" if terminated else "interrupted", err=True)
+        sys.exit(ExitCode.TERMINATED if terminated else ExitCode.INTERRUPTED)
 
 
 def _server(server_module, game_name, players, bots, seed, evaluation, option_pairs, log_file, figures_file,

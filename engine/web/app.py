@@ -75,10 +75,20 @@ def make_app(server: Server) -> Any:
     return _Bounded(app)
 
 
-def serve(server: Server, host: str, port: int) -> None:
-    """Serve ``server``'s tables with uvicorn until stopped (Ctrl-C)."""
+def serve(server: Server, host: str, port: int) -> Optional[int]:
+    """Serve ``server``'s tables with uvicorn until stopped; the signal that stopped it
+    (Ctrl-C's SIGINT, a SIGTERM), once the server has shut down, else None."""
     import uvicorn
-    uvicorn.run(make_app(server), host=host, port=port, log_level="warning")
+    web = uvicorn.Server(uvicorn.Config(make_app(server), host=host, port=port, log_level="warning"))
+    stopped_by: list[int] = []
+    handle = web.handle_exit
+
+    def handle_exit(sig: int, frame: Any) -> None:
+        stopped_by.append(sig)
+        handle(sig, frame)
+    web.handle_exit = handle_exit           # type: ignore[method-assign]
+    web.run()
+    return stopped_by[0] if stopped_by else None
 
 
 _WAITING = [0]          # pages waiting for a move now (bounded by MAX_WAITING)
