@@ -214,9 +214,12 @@ def test_a_game_played_by_clicking_replays_identical(tmp_path):
     # a scenario copied at step 40 runs green with meeple test
     from meeple.authoring.scenario import run_file
     path = tmp_path / "step.scenario.yaml"
-    path.write_text(scenario_of(table, 40))
-    results = run_file(path)
-    assert results and all(r.ok for r in results), [r.message for r in results]
+    for step in (0, 40, table.steps):
+        path.write_text(scenario_of(table, step))
+        results = run_file(path)
+        assert results and all(r.ok for r in results), (step, [r.message for r in results])
+    path.write_text(scenario_of(table, 40).replace("game_over: false", "game_over: true"))
+    assert not any(r.ok for r in run_file(path))
 
 
 def test_a_fork_plays_on_from_its_step():

@@ -95,7 +95,8 @@ def log_of(table: Table) -> dict:
 
 def scenario_of(table: Table, step: int) -> str:
     """A ``kind: scenario`` file whose one scenario makes the first ``step`` choices of
-    the table's game, each by its player (``meeple test`` runs it)."""
+    the table's game, each by its player, and finds the game going on (or over, at its
+    end): ``meeple test`` runs it, and a designer adds the expectations."""
     line = table.line
     choices = line.choices[:step]
     out = [f"# the game at step {step}: made by meeple serve", "kind: scenario", f"pack: {json.dumps(table.pack_ref)}",
@@ -106,6 +107,8 @@ def scenario_of(table: Table, step: int) -> str:
     if choices:
         out.append("      - choose: [" + ", ".join(json.dumps(k) for _, _, k in choices) + "]")
         out.append("        by: [" + ", ".join(str(p + 1) for p, _, _ in choices) + "]")
+    over = step == table.steps and table.st.over
+    out.append(f"      - game_over: {'true' if over else 'false'}")
     return "\n".join(out) + "\n"
 
 
