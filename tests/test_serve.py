@@ -316,3 +316,42 @@ def test_the_line_follows_a_game_whose_last_choices_were_undone():
     assert [table.told(k, 0) for k in range(30)] == before[:30]
     assert [table.told(k, 0) for k in range(30, 40)] != before[30:]
     pages.seat_page(table, seat, 35)
+
+
+def test_bots_choose_in_the_background_and_a_waiting_page_hears_of_it():
+    """As served: a human's choice is answered at once while the bots choose in a thread,
+    and a page waiting for the game (``/wait``) is told when a bot moved."""
+    import threading
+    server = Server(load_game("citadels"), "citadels", bots="human,random,random")
+    table = server.play(3, 13)
+    table.advance()                 # to the human's first choice
+    client = TestClient(web_app.make_app(server))
+    me = next(s for s in table.seats.values() if s.seat == 0)
+    release = threading.Event()
+
+    class Held:
+        """A bot that chooses its first option when the test lets it."""
+        name, needs_view, needs_labels = "held", True, True
+
+        def choose(self, view, options):
+            assert release.wait(30)
+            return 0
+    table.agents[1] = table.agents[2] = Held()
+    for _ in range(20):             # the human chooses until a bot is to move
+        at = table.steps
+        assert client.post(f"/s/{me.token}/choose", data={"option": "0", "at": str(at)},
+                           follow_redirects=False).status_code == 303      # answered while the bot waits
+        assert table.line.choices[at][0] == 0
+        with table.lock:
+            version, bot = table.version, table.bot_to_move()
+        if bot is not None:
+            break
+    assert bot is not None and table.busy() and table.steps == at + 1
+    threading.Timer(0.05, release.set).start()
+    answer = client.get(f"/s/{me.token}/wait", params={"after": version}).json()
+    assert answer["changed"] and answer["version"] > version
+    for _ in range(3000):           # the bots go on to the human's turn (10 ms each: only a hung bot meets it)
+        if not table.busy():
+            break
+        threading.Event().wait(0.01)
+    assert not table.busy() and (table.st.over or table.st.pending.player == 0)
