@@ -16,7 +16,7 @@ from html import escape
 from typing import Any, Optional
 
 from meeple.runtime.scoring import breakdown, player_text
-from meeple.web.table import TABLE, Seat, Table
+from meeple.web.table import Seat, Table
 
 LOG_SHOWN = 60          # the log pane's last choices (older ones: step back)
 

@@ -237,6 +237,10 @@ class Table:
             with self.lock:
                 self.error = f"P{p + 1}'s bot stopped: {err.message}"
                 self.version += 1
+        except Exception as err:        # a defect of meeple's: said on every page, the game stops there
+            with self.lock:
+                self.error = f"P{p + 1}'s bot stopped: internal error {type(err).__name__}: {err}"
+                self.version += 1
         finally:
             self.thinking = None
 
