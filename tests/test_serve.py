@@ -45,7 +45,9 @@ def golden_log(pack: str, key: str = "2p") -> dict:
     return make_log(game, st, g["seed"], pack, g["options"])
 
 
-LOGS = [(pack, "2p", 1) for pack in PACKS] + [("troyes", "logs/troyes-positional-keys.json", 10)]
+# every step of a golden game of each pack; the kept log (written before keys were stable)
+# its first 60 steps: troyes is swept whole above, this shows such a log is served too
+LOGS = [(pack, "2p", 10 ** 6) for pack in PACKS] + [("troyes", "logs/troyes-positional-keys.json", 60)]
 
 
 def log_of_case(pack: str, which: str) -> dict:
@@ -92,23 +94,21 @@ class Secrets:
         return named | {v for v in self.hidden_vars if re.search(rf"\b{re.escape(v)}\b", text)}
 
 
-@pytest.mark.parametrize("pack,which,stride", LOGS, ids=[f"{p}-{w.rsplit('/', 1)[-1]}" for p, w, _ in LOGS])
-def test_no_page_tells_a_seat_what_is_hidden_from_it(pack, which, stride):
-    """Every step (every ``stride``-th of the longer kept log), every seat and the spectator."""
+@pytest.mark.parametrize("pack,which,last", LOGS, ids=[f"{p}-{w.rsplit('/', 1)[-1]}" for p, w, _ in LOGS])
+def test_no_page_tells_a_seat_what_is_hidden_from_it(pack, which, last):
+    """Every step (up to ``last``), every seat and the spectator."""
     server, table, client = served(pack, log_of_case(pack, which))
     game = table.game
     for seat in (s for s in table.seats.values() if not s.table):
         secrets = Secrets(game, seat.seat)
-        for step in range(table.steps + 1):
+        for step in range(min(table.steps, last) + 1):
             st = table.state_at(step)
             secrets.saw(st, table.told(step - 1, seat.viewer) if step else "")
-            if step % stride and step != table.steps:
-                continue
             page = pages.seat_page(table, seat, step)
             data = json.dumps(web_app._view_data(table, seat, step), ensure_ascii=False)
             leaked = secrets.leaks(page) | secrets.leaks(data)
             assert not leaked, f"{pack} step {step}: {seat.name()}'s page names {sorted(leaked)}, hidden from it"
-            if step % (10 * stride) == 0 or step == table.steps:       # the routes answer the same
+            if step % 10 == 0 or step == table.steps:       # the routes answer the same
                 assert client.get(f"/s/{seat.token}?at={step}").text == page
                 assert client.get(f"/s/{seat.token}/view.json?at={step}").json() == json.loads(data)
             assert "seed" not in page

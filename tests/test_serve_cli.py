@@ -69,7 +69,7 @@ def test_a_game_of_a_records_run(monkeypatch, tmp_path):
     """Game 1 of a simulate --records run, played again with its bots, is replayed; a
     records file whose scores the game does not reach is refused, saying why."""
     records = tmp_path / "records.csv"
-    run = CliRunner().invoke(main, ["simulate", "signorie", "--players", "2", "--games", "2", "--seed", "3",
+    run = CliRunner().invoke(main, ["simulate", "signorie", "--players", "2", "--games", "2", "--seed", "3", "--workers", "1",
                                     "--bots", "random", "--records", str(records)])
     assert run.exit_code == 0, run.output
     result, ran = _served(monkeypatch, ["signorie", "--records", str(records), "--game", "1"])
