@@ -102,6 +102,10 @@ BREAKS = [
      "meeple.rl is not allowed to import meeple.workbench"),
     ("runtime/probe_np.py", "import numpy\n",
      "meeple.runtime is not allowed to import numpy"),
+    ("cli/probe.py", "def later():\n    import starlette\n",
+     "meeple.cli is not allowed to import starlette"),
+    ("play/probe.py", "from meeple.web import timeline\n",
+     "meeple.play is not allowed to import meeple.web"),
 ]
 
 

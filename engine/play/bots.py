@@ -257,6 +257,7 @@ class GreedyAgent:
     @collector_paused
     @metered
     def choose(self, persp: Perspective, options: list) -> int:
+        self.last_values: Optional[list] = None
         if len(options) == 1:
             return 0
         game, p = persp.game, persp.player
@@ -281,6 +282,7 @@ class GreedyAgent:
                 j = self.rng.choice(nxt)
                 s, value = states[j], values[j]     # its value is known: not evaluated again
             scored.append((self.value(game, s, p) if value is None else value, i))
+        self.last_values = [(i, v, None) for v, i in scored]       # what each option was worth (meeple serve shows it)
         if not scored:
             return self.rng.randrange(len(options))
         top = max(v for v, _ in scored)
@@ -351,6 +353,7 @@ class MctsAgent:
     @collector_paused
     @metered
     def choose(self, persp: Perspective, options: list) -> int:
+        self.last_values: Optional[list] = None
         if len(options) == 1:
             return 0
         game, me = persp.game, persp.player
@@ -399,6 +402,8 @@ class MctsAgent:
                 n.visits += 1
                 if n.player >= 0:
                     n.reward += rewards[n.player]
+        # what each option came to: its mean reward and visits (meeple serve shows them)
+        self.last_values = [(mine.index(k), n.reward / n.visits, n.visits) for k, n in root.children.items() if k in legal and n.visits]
         best = max(((k, n) for k, n in root.children.items() if k in legal), key=lambda kv: kv[1].visits, default=None)
         if best is None:
             return rng.randrange(len(options))
