@@ -82,6 +82,7 @@ def test_the_rooms_keep_their_contracts(installed):
     assert "Each room imports only the rooms below it KEPT" in result.stdout
     assert "Only the command line uses click KEPT" in result.stdout
     assert "Only meeple.rl uses the learning libraries (the optional extras rl and spiel) KEPT" in result.stdout
+    assert "Only meeple.web uses Starlette and uvicorn KEPT" in result.stdout
 
 
 BREAKS = [
