@@ -18,15 +18,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
+from meeple.core.catalogue import say
 from meeple.runtime.causes import Cause, RuleCauses
 
-# The narrator's own words (the pack's come from its ``name:``s)
-WORDS = {
-    "en": {"setup": "Setup", "round": "Round", "scoring": "Final scoring", None: "Rules",
-           "hidden card": "a hidden card", "hidden choice": "(hidden)", "hidden": "hidden"},
-    "ja": {"setup": "準備", "round": "ラウンド", "scoring": "最終得点計算", None: "ルール",
-           "hidden card": "非公開のカード", "hidden choice": "(非公開)", "hidden": "非公開"},
-}
+# The narrator's own words, by what they name (in other languages: meeple.core.catalogue;
+# the pack's words come from its ``name:``s)
+WORDS = {"setup": "Setup", "round": "Round", "scoring": "Final scoring", None: "Rules",
+         "hidden card": "a hidden card", "hidden choice": "(hidden)", "hidden": "hidden", "none": "none"}
 
 
 @dataclass
@@ -53,8 +51,9 @@ class Narrator:
                           if x.names is not None}
         self.hidden_vars = obs.hidden_vars
 
-    def word(self, key: Optional[str]) -> str:
-        return WORDS.get(self.view.lang, WORDS["en"]).get(key, WORDS["en"][key])
+    def term(self, key: Optional[str]) -> str:
+        """One of the narrator's words (WORDS), by what it names, in the view's language."""
+        return say(WORDS[key], self.view.lang)
 
     # ------------------------------------------------------------ following a choice
     def apply(self, st: Any, run: Callable[[], Any], hidden_from: frozenset = frozenset()) -> Any:
@@ -110,11 +109,11 @@ class Narrator:
         """A step's name as ``viewer`` may read it: a card's only while they see one of its copies."""
         lang = self.view.lang
         if cause is None or cause.kind == "flow":
-            return self.word(cause.id if cause is not None else None)
+            return self.term(cause.id if cause is not None else None)
         if cause.kind == "card" and not self.sees_def(st, cause.id, viewer):
-            return self.word("hidden card")
+            return self.term("hidden card")
         if cause.kind == "action" and choice_hidden:
-            return self.word("hidden choice")
+            return self.term("hidden choice")
         return cause.names.get(lang) if cause.names is not None else cause.id
 
     def sees_def(self, st: Any, card_id: str, viewer: int) -> bool:
@@ -226,10 +225,10 @@ class Narrator:
             d = what[1] - what[0]
             return f"{name} {'+' if d > 0 else ''}{d}"
         if kind == "set":
-            return f"{name} {what[0] or 'none'} -> {what[1]}"
+            return f"{name} {what[0] or self.term('none')} -> {what[1]}"
         if kind == "hidden":
             d = what[1] - what[0]
-            return f"{name} {'+' if d > 0 else ''}{d} {self.word('hidden')}"
+            return f"{name} {'+' if d > 0 else ''}{d} {self.term('hidden')}"
         gained, lost = what
         words = ([f"+{k}" + (f" x{n}" if n > 1 else "") for k, n in gained.items()]
                  + [f"-{k}" + (f" x{n}" if n > 1 else "") for k, n in lost.items()])
@@ -244,9 +243,9 @@ class Narrator:
             zi = g.vocab.zone_index[name]
             host = g.vocab.kind_cards[g.vocab.zone_defs[zi].of_card][key[2]]
             return f"{self.view.zone_name(name)} ({self.view.name(host)})"
-        names = self.var_names.get(name)
-        if names is not None:
-            return names.get(self.view.lang)
+        g = self.game
+        if name in self.var_names or name in g.vocab.gvar_index or name in g.vocab.pvar_index:
+            return self.view.var_name(name)
         return self.view.zone_name(name)
 
 
