@@ -41,6 +41,12 @@ ROOT = Path(__file__).resolve().parent.parent
 PROMPTS = tuple((say("your choice", lang) + ":").encode() for lang in LANGUAGES)
 
 
+def menu_above(text: str) -> str:
+    """The menu above the last prompt on the screen (in any language), from the blank line before it."""
+    at = max(text.rfind(p.decode()) for p in PROMPTS)
+    return text[text.rindex("\n\n", 0, at):at]
+
+
 def on_a_terminal(args: list[str], answer: Callable[[bytes, int], str], columns: int = 100, timeout: float = 300,
                   refusals: int = 0) -> str:
     """Runs ``meeple play ARGS`` on a pseudo-terminal, typing at each prompt what
@@ -70,6 +76,9 @@ def on_a_terminal(args: list[str], answer: Callable[[bytes, int], str], columns:
             while sum(screen.count(p) for p in PROMPTS) > typed:
                 os.write(master, (answer(screen, typed) + "\n").encode())
                 typed += 1
+    except BaseException:
+        proc.kill()         # the driver failed: not waiting out the timeout for a game no one answers
+        raise
     finally:
         proc.wait(timeout)
         os.close(master)
