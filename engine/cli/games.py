@@ -185,8 +185,8 @@ class _Table:
         else:
             told = view.word(HIDDEN_CHOICE)
         click.echo(view.wrap(f"  P{dec.player + 1} ({who}) {view.prompt(dec.prompt)}: {told}", 6))
-        # an action chosen out of sight: its name is not told in what it did either
-        self.hidden_from = frozenset(watching) if told == view.word(HIDDEN_CHOICE) and dec.kind == "action" else frozenset()
+        # a choice made out of sight: what it did is told under no name that would tell it
+        self.hidden_from = frozenset(watching) if told == view.word(HIDDEN_CHOICE) else frozenset()
         return view.marks(st)
 
     def _narrate(self, seat: int) -> None:

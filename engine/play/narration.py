@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from meeple.core.catalogue import say
+from meeple.core.errors import MeepleError, Refusal
 from meeple.runtime.causes import Cause, RuleCauses
 
 # The narrator's own words, by what they name (in other languages: meeple.core.catalogue;
@@ -59,9 +60,13 @@ class Narrator:
     def apply(self, st: Any, run: Callable[[], Any], hidden_from: frozenset = frozenset()) -> Any:
         """``run()`` (a choice applied to ``st``) with what each named step did kept for
         every viewer; ``hidden_from``: the viewers who may not read the choice itself
-        (an action's name is then not told to them). Nothing is kept if ``run`` raises
-        (a refused choice leaves the state as it was)."""
+        (an action's name is then not told to them, nor any step's that not every option
+        of the choice would have run: ``common_titles``). Nothing is kept if ``run``
+        raises (a refused choice leaves the state as it was)."""
         who = st.pending.player if st.pending is not None else None
+        hidden = [v for v in self.viewers if v in hidden_from]
+        safe = self.common_titles(st, hidden) if hidden and st.pending is not None else {}
+        menu = st.pending is not None and st.pending.kind == "action"      # an action chosen out of sight: never named
         seen = {v: self.snapshot(st, v) for v in self.viewers}
         told: dict[int, list[Entry]] = {v: [] for v in self.viewers}
 
@@ -74,7 +79,9 @@ class Narrator:
                     self.probe(st, v, cause, items)
                 if not items:
                     continue
-                title = self.title(st, cause, v, v in hidden_from)
+                title = self.title(st, cause, v, menu and v in hidden_from)
+                if v in safe and title not in safe[v]:       # a step only some options run: it would tell which
+                    title = self.term("hidden choice")
                 entries = told[v]
                 if entries and entries[-1].title == title:
                     entries[-1].items = self.merge(entries[-1].items, items)
@@ -85,6 +92,26 @@ class Narrator:
             self.pending[v].extend(told[v])
             self.last[v] = told[v]
         return result
+
+    def common_titles(self, st: Any, viewers: list[int]) -> dict[int, set[str]]:
+        """For each of ``viewers``, the names of the steps they would be told whichever
+        option of the pending decision were taken (each tried on a copy): a choice hidden
+        from them may name only those, since a step that only some options run would
+        tell which was taken. Nothing is common where an option cannot be tried."""
+        common: dict[int, Optional[set[str]]] = {v: None for v in viewers}
+        for i in range(len(st.pending.options)):
+            copy = st.clone()
+            trial = Narrator(self.view, viewers)
+            try:
+                trial.apply(copy, lambda: self.game.apply(copy, i))
+            except Refusal:
+                continue        # not an option after all: it tells nothing
+            except MeepleError:
+                return {v: set() for v in viewers}
+            for v in viewers:
+                titles = {e.title for e in trial.last[v]}
+                common[v] = titles if common[v] is None else common[v] & titles
+        return {v: t or set() for v, t in common.items()}
 
     def said(self, keys) -> None:
         """Changes already told at once (a board variable the choice set): not told again."""
