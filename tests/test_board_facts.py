@@ -63,3 +63,14 @@ def test_citadels_shows_the_first_complete_city():
     fc = g.vocab.gvar_index["first_complete"]
     st = _played("citadels", 4, 1, lambda st: st.gvars[fc] is not None)
     assert f"the first to complete a city: P{st.gvars[fc] + 1}" in TerminalView(g).board(st, None)
+
+
+def test_a_yes_or_no_value_reads_as_a_word():
+    """A flag on the board ('the Bell Tower announced') reads 'no'/'yes', not False/True."""
+    from meeple.play.terminal import TerminalView
+    g = game_of("citadels-dark-city")
+    st = g.new_state(4, 1)
+    assert "  the crown's holder: P4  bell tower announced: no" in TerminalView(g).board(st, None).splitlines()
+    assert "  王冠を持つプレイヤー: P4  鐘楼の宣言: いいえ" in TerminalView(g, lang="ja").board(st, None).splitlines()
+    st.gvars[g.vocab.gvar_index["bell_announced"]] = True
+    assert "bell tower announced: yes" in TerminalView(g).board(st, None)
