@@ -479,6 +479,7 @@ def test_the_game_ends_with_the_humans_own_view_then_the_scores():
     ("  建物は破壊されません。", 12, 4, ["  建物は破壊", "    されませ", "    ん。"]),   # 2 columns each
     ("  あいうえ。かき", 11, 2, ["  あいう", "  え。かき"]),        # never a line starting with '。'
     ("  手札: 城 (yellow, cost 4)", 18, 4, ["  手札: 城", "    (yellow, cost", "    4)"]),
+    ("  取り立て (白), 略奪", 15, 4, ["  取り立て", "    (白), 略奪"]),      # never a line ending with '('
 ])
 def test_wide_text_wraps_by_display_width(text, width, indent, expected):
     from meeple.play.terminal import width_of, wrap

@@ -482,8 +482,9 @@ def width_of(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
-# marks that never begin a line (a line is not broken before them)
+# marks that never begin a line (a line is not broken before them), and that never end one
 _CLOSING = set("、。，．・：；？！ー）」』】〕〉》”’)]},.:;!?")
+_OPENING = set("（「『【〔〈《“‘([{")
 
 
 def wrap(line: str, width: int, indent: int) -> str:
@@ -501,6 +502,8 @@ def wrap(line: str, width: int, indent: int) -> str:
             tokens[-1] += ch
         elif ch == " ":
             tokens.append(ch) if not tokens or not tokens[-1].startswith(" ") else tokens.__setitem__(-1, tokens[-1] + ch)
+        elif tokens and tokens[-1][-1] in _OPENING and not tokens[-1].startswith(" "):
+            tokens[-1] += ch        # an opening mark stays with what it opens: '(白)' is not broken after '('
         elif wide or not tokens or tokens[-1].startswith(" ") or width_of(tokens[-1][-1]) == 2:
             tokens.append(ch)
         else:
