@@ -344,7 +344,7 @@ class Renderer:
         return text[:-1] + self.price(o.price) + ":" if o.price else text
 
     def price(self, price: tuple) -> str:
-        """', price 2 Gold': what choosing costs (a choose's or an option's ``price``), '' for none."""
+        """', price 2 coins': what choosing costs (a choose's or an option's ``price``), '' for none."""
         if not price:
             return ""
         return self.phrase("Price", what=", ".join(self.phrase("Price.item", amount=self.expr(amount), res=self.lex.word(res, self.lang))
