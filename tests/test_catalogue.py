@@ -123,3 +123,17 @@ def test_every_message_the_code_writes_has_its_japanese_with_the_same_values():
     unused = sorted(m for m in JA if m not in messages)
     assert not unused, unused
     assert set(CATALOGUE) == {"ja"} and say("winner", "fr") == "winner"
+
+
+def test_validate_warns_of_a_word_the_pack_never_shows(tmp_path):
+    import shutil
+    pack = tmp_path / "signorie"
+    shutil.copytree(ROOT / "content" / "signorie", pack)
+    text = (pack / "game.yaml").read_text()
+    old = "    administration: {ja: 行政}"
+    line = text[:text.index(old)].count("\n") + 1
+    (pack / "game.yaml").write_text(text.replace(old, "    administraton: {ja: 行政}"))
+    r = CliRunner().invoke(main, ["validate", str(pack)])
+    assert r.exit_code == 0, r.output
+    assert (f"game.yaml:{line}:5: warning: view: words: 'administraton' is no word the pack shows; "
+            "did you mean 'administration'?") in r.output, r.output
