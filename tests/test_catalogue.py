@@ -137,3 +137,42 @@ def test_validate_warns_of_a_word_the_pack_never_shows(tmp_path):
     assert r.exit_code == 0, r.output
     assert (f"game.yaml:{line}:5: warning: view: words: 'administraton' is no word the pack shows; "
             "did you mean 'administration'?") in r.output, r.output
+
+
+def _shown_texts(pack) -> set[str]:
+    """Every text of a pack's rules a person may read: a choose's prompt, an option of
+    ``choose one``, a ``log`` note, an action's ``refusal:``."""
+    from meeple.dsl import ast as A
+    from meeple.dsl.parser import parse
+    g = pack.game
+    actions = [*g.actions, *(a for c in pack.cards for a in c.actions)]
+    sources = [g.setup, g.round, *(part.body for part in g.scoring), *(p.body for p in g.procedures),
+               *(a.effect for a in actions), *(src for c in pack.cards for _, src in (*c.hooks, *c.handlers))]
+    out = {a.refusal for a in actions if a.refusal}
+    for src in sources:
+        if src is None:
+            continue
+        stack = list(parse(src.text, src.origin, "start"))
+        while stack:
+            n = stack.pop()
+            if isinstance(n, A.Node):
+                stack.extend(A.child_nodes(n))
+            if isinstance(n, (A.Choose, A.ChooseOne)) and n.prompt:
+                out.add(n.prompt)
+            elif isinstance(n, A.Option):
+                out.add(n.label)
+            elif isinstance(n, A.Log):
+                out.add(n.text)
+    return out
+
+
+@pytest.mark.parametrize("game, players", SHIPPED)
+def test_every_text_of_the_rules_a_person_may_read_has_its_japanese(game, players):
+    """What the games above may not reach: every prompt, option, note and refusal the
+    pack's rules write has its Japanese (view: prompts, view: words)."""
+    g = game_of(game)
+    view = TerminalView(g, lang="ja")
+    texts = _shown_texts(g.pack)
+    assert len(texts) > 5
+    missing = sorted(t for t in texts if view.prompt(t) == t and view.pack_word(t) == t)
+    assert not missing, missing
