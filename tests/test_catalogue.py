@@ -176,3 +176,17 @@ def test_every_text_of_the_rules_a_person_may_read_has_its_japanese(game, player
     assert len(texts) > 5
     missing = sorted(t for t in texts if view.prompt(t) == t and view.pack_word(t) == t)
     assert not missing, missing
+
+
+@pytest.mark.parametrize("game, players", SHIPPED)
+def test_every_name_a_card_or_the_board_shows_has_its_japanese(game, players):
+    """A card kind, a card field, an enum value (a card's facts, '? card') and a
+    variable on the board read in Japanese under --lang ja."""
+    g = game_of(game)
+    d, view = g.defn, TerminalView(g, lang="ja")
+    words = {x for _, values in d.enums for x in values} | {f for _, _, fs in d.view.facts for f, _ in fs}
+    for k in d.card_kinds:
+        words |= {k.name} | {f.name for f in k.fields}
+    assert not sorted(w for w in words if view.pack_word(w) == w)
+    shown = [n for n, _ in (*d.view.board, *d.view.player) if n in g.vocab.gvar_index or n in g.vocab.pvar_index]
+    assert shown and not [n for n in shown if view.var_name(n) == n]
