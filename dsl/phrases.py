@@ -74,6 +74,8 @@ PHRASES: dict[str, dict[str, str]] = {
     "ChooseOne.optional": {"en": "{by}you may choose one:", "ja": "{by}次から1つ選んでもよい:"},
     "Option": {"en": '"{label}"{cond}:', "ja": "「{label}」{cond}:"},
     "Option.cond": {"en": " (if {cond})", "ja": "（{cond}の場合）"},
+    "Price": {"en": ", price {what}", "ja": "（価格: {what}）"},
+    "Price.item": {"en": "{res} equal to {amount}", "ja": "{res}を{amount}分"},
     "CallProc": {"en": "do {name} ({args})", "ja": "{name}（{args}）を行う"},
     "CallProc.none": {"en": "do {name}", "ja": "{name}を行う"},
     "DoHook": {"en": "do {hook} of {card}", "ja": "{card}の{hook}を行う"},
@@ -299,7 +301,7 @@ class Renderer:
                         else p("Choose.up_to", n=e(s.up_to)))
             return p("Choose.optional" if s.optional else "Choose", var=self.lex.word(s.var, self.lang), source=e(s.source),
                      where=p("Choose.where", cond=e(s.cond)) if s.cond is not None else "",
-                     by=p("Choose.by", who=e(s.chooser)) if s.chooser is not None else "", many=many), ()
+                     by=p("Choose.by", who=e(s.chooser)) if s.chooser is not None else "", many=many) + self.price(s.price), ()
         if isinstance(s, A.ChooseOne):
             head = p("ChooseOne.optional" if s.optional else "ChooseOne",
                      by=p("Choose.by", who=e(s.chooser)) if s.chooser is not None else "")
@@ -337,8 +339,16 @@ class Renderer:
 
     def option(self, o: A.Option) -> str:
         label = (self.lex.names.get(o.label) or {}).get(self.lang) or o.label     # the pack's words for a label
-        return self.phrase("Option", label=label,
+        text = self.phrase("Option", label=label,
                            cond=self.phrase("Option.cond", cond=self.expr(o.cond)) if o.cond is not None else "")
+        return text[:-1] + self.price(o.price) + ":" if o.price else text
+
+    def price(self, price: tuple) -> str:
+        """', price 2 coins': what choosing costs (a choose's or an option's ``price``), '' for none."""
+        if not price:
+            return ""
+        return self.phrase("Price", what=", ".join(self.phrase("Price.item", amount=self.expr(amount), res=self.lex.word(res, self.lang))
+                                                   for amount, res, _ in price))
 
     def amount(self, a: A.Amount) -> str:
         if a.expr is None:
@@ -463,6 +473,7 @@ CARD_PHRASES: dict[str, dict[str, str]] = {
     "per_turn.1": {"en": ", once per turn", "ja": "（1手番に1回）"},
     "per_turn": {"en": ", {n} times per turn", "ja": "（1手番に{n}回）"},
     "when": {"en": "only when {cond}", "ja": "{cond}のときのみ"},
+    "price": {"en": "price: {what}, shown before choosing", "ja": "価格: {what}（選ぶ前に表示）"},
     "hook": {"en": "{hook}:", "ja": "{hook}:"},
     "trigger": {"en": "when {event}:", "ja": "{event}のとき:"},
     "field": {"en": "{field} {value}: read by {where}", "ja": "{field} {value}（参照: {where}）"},

@@ -13,6 +13,7 @@ from typing import Callable, Iterator
 from unittest import mock
 
 from meeple.cli import games
+from meeple.core.catalogue import LANGUAGES, say
 from meeple.play.agents import MenuNumbers
 
 
@@ -36,6 +37,14 @@ def first_shown(answers: tuple[str, ...] = ()) -> Iterator[list[list[int]]]:
 
 
 ROOT = Path(__file__).resolve().parent.parent
+# what a human is asked, in every language (--lang): where the driver types
+PROMPTS = tuple((say("your choice", lang) + ":").encode() for lang in LANGUAGES)
+
+
+def menu_above(text: str) -> str:
+    """The menu above the last prompt on the screen (in any language), from the blank line before it."""
+    at = max(text.rfind(p.decode()) for p in PROMPTS)
+    return text[text.rindex("\n\n", 0, at):at]
 
 
 def on_a_terminal(args: list[str], answer: Callable[[bytes, int], str], columns: int = 100, timeout: float = 300,
@@ -62,10 +71,14 @@ def on_a_terminal(args: list[str], answer: Callable[[bytes, int], str], columns:
             if not data:
                 break
             screen += data
-            assert not refusals or screen.count(b"is not one of the options") < refusals, screen.decode()[-2000:]
-            while screen.count(b"your choice:") > typed:
+            assert not refusals or screen.count(b"is not one of the options") + screen.count("は選択肢にありません".encode()) < refusals, \
+                screen.decode()[-2000:]
+            while sum(screen.count(p) for p in PROMPTS) > typed:
                 os.write(master, (answer(screen, typed) + "\n").encode())
                 typed += 1
+    except BaseException:
+        proc.kill()         # the driver failed: not waiting out the timeout for a game no one answers
+        raise
     finally:
         proc.wait(timeout)
         os.close(master)

@@ -150,3 +150,41 @@ def test_a_fault_of_the_narration_never_reaches_the_rules():
         with pytest.raises(ValueError):
             nar.apply(told, lambda: g.apply(told, 0))
         assert state_sha256(told) == state_sha256(plain)
+
+
+def _titles(nar: Narrator, st, i: int, seat: int, hidden: bool) -> set[str]:
+    """The steps' names told to ``seat`` were option ``i`` taken (on a copy)."""
+    copy = st.clone()
+    try:
+        nar.apply(copy, lambda: nar.game.apply(copy, i), frozenset([seat]) if hidden else frozenset())
+    except Refusal:
+        return set()
+    return {e.title for e in nar.last[seat]}
+
+
+@pytest.mark.parametrize("pack", ["citadels", "citadels-2016", "citadels-dark-city"])    # Troyes, Signorie: none hidden
+def test_a_hidden_choice_is_told_under_no_name_that_tells_it(pack):
+    """A seat that cannot read another's choice is told what it did under the names of
+    the steps every option would have run, and '(hidden)' for the others: a step only
+    some options run (an action's, a procedure's) would tell which option was taken."""
+    from meeple.runtime.views import HIDDEN_CHOICE
+    g = game_of(pack)
+    players = min(g.defn.max_players, g.defn.min_players + 1)
+    view = TerminalView(g)
+    st = g.new_state(players, 2)
+    rng = random.Random(2)
+    checked = told_apart = 0
+    while not st.over and checked < 12:
+        dec = st.pending
+        seat = (dec.player + 1) % players
+        if len(dec.options) > 1 and g.observer.told(st, 0, [seat]) == HIDDEN_CHOICE:
+            checked += 1
+            nar = Narrator(view, [seat])
+            ran = [_titles(nar, st, i, seat, False) for i in range(len(dec.options))]
+            common = set.intersection(*[t for t in ran if t] or [set()])
+            told_apart += len(set(map(frozenset, ran))) > 1
+            for i in range(len(dec.options)):
+                leaked = _titles(nar, st, i, seat, True) - common - {"(hidden)"}
+                assert not leaked, f"{pack}: P{seat + 1} was told {leaked} of P{dec.player + 1}'s hidden '{dec.prompt}'"
+        g.apply(st, rng.randrange(len(dec.options)))
+    assert checked

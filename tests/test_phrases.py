@@ -113,6 +113,7 @@ CARDS = [
     ('citadels', 'warlord', 'en', [
         'Action "Destroy a district", once per turn:',
         "  Choose D from every player's city where (the option warlord_own_city or the holder of D is not you) and rank-8 target of D and the cost to destroy D is at most your Gold",
+        '  Price: Gold equal to the cost to destroy D, shown before choosing',
         '  Let owner be the holder of D',
         '  Pay Gold equal to the cost to destroy D',
         '  Do raze (D)',
@@ -123,6 +124,7 @@ CARDS = [
     ('citadels', 'warlord', 'ja', [
         'アクション「破壊」（1手番に1回）:',
         '  全員の街からDを選ぶ（ただし(オプション「傭兵は自分の街も破壊できる」またはDの持ち主があなたでない)かつDの8番のキャラクターの対象かつDの破壊費用があなたの金貨以下）',
+        '  価格: 金貨をDの破壊費用分（選ぶ前に表示）',
         '  元の持ち主をDの持ち主とする',
         '  金貨をDの破壊費用分支払う',
         '  取り壊し（D）を行う',
@@ -277,3 +279,11 @@ def test_generated_text_escapes_control_codes_of_the_content(tmp_path):
     assert r.exit_code == ExitCode.OK, r.output
     assert "\x1b" not in r.output
     assert r.output.splitlines()[:3] == ["Crown\\x1b[2J  [crown]", "  Bonus:", '    Show "bye\\x1b[2J"']
+
+
+def test_generated_text_says_what_an_option_costs():
+    """A choose's or an option's ``price`` is in the generated text, as an action's is."""
+    pack = game_of("citadels-2016").pack
+    wizard = next(c for c in pack.cards if c.id == "wizard")
+    assert '      "build it", price Gold equal to build cost of D:' in card_lines(pack, wizard, "en")
+    assert "      「建てる」（価格: 金貨をDの建設費用分）:" in card_lines(pack, wizard, "ja")

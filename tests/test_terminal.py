@@ -42,7 +42,7 @@ def test_a_person_reads_the_board_asks_for_help_and_a_card_and_is_refused_then_p
     start = screen.index("── round 1 ")
     lines = screen[start:].splitlines()
     assert lines[1:16] == [
-        "  crown: P4",
+        "  the crown's holder: P4",
         "  set aside face up: Assassin (rank 1), Architect (rank 7)",
         "  set aside face down: 1",
         "  deck: 50",
@@ -92,7 +92,7 @@ def test_a_person_reads_the_board_asks_for_help_and_a_card_and_is_refused_then_p
         "  P3 (random) choose a character: Thief (rank 2)",
         "  -- P1 gold 2, score 0 | P2 gold 2, score 0 | P3 gold 2, score 0 | P4 gold 2, score 0",
         "  P3 (random) choose an action: Rob: Bishop (your chosen character; rank 5)",
-        "    board: robbed none -> Bishop (rank 5); robber none -> P3",
+        "    board: the robbed character none -> Bishop (rank 5); the robber none -> P3",
         "  P3 (random) choose an action: Take 2 gold",
         "  P3 (random) choose an action: Build: Tavern (green, cost 1)",
         "  P3 (random) choose an action: End turn",
@@ -286,12 +286,13 @@ def test_lang_ja_shows_japanese_names_and_texts():
     keep = view.find_card("見張り台")
     assert keep == view.find_card("keep")
     assert view.card_text(keep).splitlines() == [
-        "見張り台  [keep]  (district)",
-        "  colour purple, cost 3, indestructible True, points 3",
+        "見張り台  [keep]  (建物)",
+        "  色 紫, コスト 3, 破壊されない はい, 得点 3",
         "  この建物は、傭兵によって破壊されることはありません。",
     ]
     r = CliRunner().invoke(main, ["play", "citadels", "-p", "4", "--seed", "7", "--bots", "random", "--lang", "ja"])
-    assert "  表向きで除外: 魔術師 (rank 3), 建築家 (rank 7)\n" in r.output
+    assert "  表向きで除外: 魔術師 (番号 3), 建築家 (番号 7)\n" in r.output
+    assert TerminalView(g).card_text(keep).splitlines()[1] == "  colour purple, cost 3, indestructible yes, points 3"
 
 
 TROYES_ROUND_2 = [      # how round 1 ended and round 2 began, each line under the rule that did it
@@ -372,7 +373,7 @@ def _at_menu_with(g, action_id: str, seed: int = 3, players: int = 4):
         "  End turn  [end_turn]  (action)",
         "    End your turn (once you have gathered); the next character in rank order is called."]),
     ("citadels", "income", "ja", [
-        "  収入を得る  [income]  (action)",
+        "  収入を得る  [income]  (アクション)",
         "    手番中の好きなタイミングで1回: キャラクターの収入として、自分の街にあるそのキャラクターの色の建",
         "    物1軒につき1金を受け取ります(王様は黄、伝道師は青、商人は緑、傭兵は赤)。"]),
     ("troyes", "farm", "en", [
@@ -439,8 +440,8 @@ def test_the_thiefs_choice_is_said_to_the_victim_at_once_and_once():
     screen = play_in_a_terminal(CITADELS_SEED_3, [])
     lines = screen.splitlines()
     rob = lines.index("  P3 (random) choose an action: Rob: Bishop (your chosen character; rank 5)")
-    assert lines[rob + 1] == "    board: robbed none -> Bishop (rank 5); robber none -> P3"
-    assert screen.count("robbed none -> Bishop") == 1
+    assert lines[rob + 1] == "    board: the robbed character none -> Bishop (rank 5); the robber none -> P3"
+    assert screen.count("the robbed character none -> Bishop") == 1
     # a variable cleared at the round's end is not announced
     assert "-> none" not in screen.split("since you last looked")[0] and "    board: robbed Bishop" not in screen
 
@@ -449,7 +450,7 @@ def test_the_murder_is_said_at_once_to_a_bots_only_table_too():
     r = CliRunner().invoke(main, ["play", "citadels", "-p", "4", "--seed", "7", "--bots", "random"])
     lines = r.output.splitlines()
     i = lines.index("  P4 (random) choose an action: Murder: Architect (rank 7)")
-    assert lines[i + 1] == "    board: murdered none -> Architect (rank 7)"
+    assert lines[i + 1] == "    board: the murdered character none -> Architect (rank 7)"
 
 
 def test_the_game_ends_with_the_humans_own_view_then_the_scores():
@@ -478,6 +479,7 @@ def test_the_game_ends_with_the_humans_own_view_then_the_scores():
     ("  建物は破壊されません。", 12, 4, ["  建物は破壊", "    されませ", "    ん。"]),   # 2 columns each
     ("  あいうえ。かき", 11, 2, ["  あいう", "  え。かき"]),        # never a line starting with '。'
     ("  手札: 城 (yellow, cost 4)", 18, 4, ["  手札: 城", "    (yellow, cost", "    4)"]),
+    ("  取り立て (白), 略奪", 15, 4, ["  取り立て", "    (白), 略奪"]),      # never a line ending with '('
 ])
 def test_wide_text_wraps_by_display_width(text, width, indent, expected):
     from meeple.play.terminal import width_of, wrap
@@ -494,13 +496,13 @@ def test_lang_ja_plays_in_japanese_within_60_columns():
     at = lines.index("P1, アクションを選ぶ:")
     assert lines[at + 1:at + 3] == ["   1. 2金を受け取る   [take_gold]", "   2. 建物カードを引く   [draw_cards]"]
     assert lines[at + 9:at + 13] == [
-        "your choice: ? 1",
-        "  2金を受け取る  [take_gold]  (action)",
+        "あなたの選択: ? 1",
+        "  2金を受け取る  [take_gold]  (アクション)",
         "    資源の獲得: 銀行から2金を受け取ります。手番ではまず2金か",
         "    建物カードのどちらか一方を得ます。その後に建設や手番終了",
     ]
-    assert "  10. 建設: 交易所, pay 2 gold (green, cost 2)" in lines and "      [build:trading_post]" in lines
-    assert "  P1 (you) アクションを選ぶ: 2金を受け取る" in lines
+    assert "  10. 建設: 交易所、支払い 金貨 2 (緑, コスト 2)" in lines and "      [build:trading_post]" in lines
+    assert "  P1 (あなた) アクションを選ぶ: 2金を受け取る" in lines
 
 
 def test_option_and_told_lines_wrap_at_the_terminal_width():
@@ -544,7 +546,7 @@ def test_lang_ja_asks_the_packs_prompts_in_japanese():
     screen = play_in_a_terminal(CITADELS_SEED_3 + ["--lang", "ja"], [], columns=100)
     lines = screen.splitlines()
     assert "P1, キャラクターを選ぶ:" in lines
-    assert "  P2 (random) 手札に残す建物を選ぶ: (hidden)" in lines
+    assert "  P2 (ランダム) 手札に残す建物を選ぶ: (非公開)" in lines
     view = TerminalView(game_of("citadels"), lang="ja")
     assert view.prompt("choose an action") == "アクションを選ぶ" and view.prompt("not declared") == "not declared"
     assert TerminalView(game_of("citadels")).prompt("keep a district") == "keep a district"

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import Callable
 
-from answering import on_a_terminal
+from answering import menu_above, on_a_terminal
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -22,7 +22,7 @@ def play_deciding(args: list[str], decide: Callable[[str], str], columns: int = 
     ``decide`` answers to the menu above it; returns the screen as text."""
     def answer(screen: bytes, typed: int) -> str:
         text = screen.decode().replace("\r\n", "\n")
-        return decide(text[text.rindex("\n\n", 0, text.rindex("your choice:")):])
+        return decide(menu_above(text))
     return on_a_terminal(args, answer, columns, timeout, refusals=5)      # no answer refused for ever
 
 
@@ -125,6 +125,14 @@ def test_signorie_a_die_below_its_threshold_a_hire_and_a_dowry_show_their_florin
         "  P1 (you) dowry (florins): 1",
     ]
     assert "  -- P1 florins 5, victory points 2, brides 1 | P2 florins 7, victory points 0, brides 1" in screen      # 6 - 1
+    lines = screen.splitlines()
+    at = lines.index("  P1 (you) dowry (florins): 1")
+    assert lines[at + 8:at + 11] == [       # the marriage told under the action that made it, after P2's turn
+        "  since you last looked:",
+        "    Take a die: brides in cities (Napoli) +Daughter P1, marriage tile (Napoli) -Sforza (2); P1",
+        "        florins -1, victory points +2, family in hand -Daughter, marriage row +Sforza (2)",
+    ]
+    assert "        family on tracks: Son (military, rank 1)" in lines        # a man's track and rank
     assert "── the end, after round 7 ──" in screen
     assert ending(screen) == [
         "final scores after 7 rounds:",
@@ -140,7 +148,14 @@ def test_citadels_build_shows_its_gold_and_the_score_is_explained():
     screen = play_deciding(["citadels", "-p", "4", "--seed", "3", "--bots", "human,random,random,random"],
                            first)
     assert "   4. Build: Trading Post, pay 2 gold (green, cost 2)   [build:trading_post]" in screen
+    lines = screen.splitlines()      # the Thief's choice said at once, under the board's variables' names
+    at = lines.index("  P3 (random) choose an action: Rob: Bishop (your chosen character; rank 5)")
+    assert lines[at + 1] == "    board: the robbed character none -> Bishop (rank 5); the robber none -> P3"
+    assert block(screen, "  since you last looked:", 2) == [      # what each rule did, under its name
+        "  since you last looked:", "    Character selection: P4 chosen character +1 hidden"]
     assert "── the end, after round 13 ──" in screen
+    end = screen[screen.index("── the end"):].splitlines()
+    assert end[1] == "  the crown's holder: P1  the first to complete a city: P2"      # a board fact at the end
     assert ending(screen) == [
         "final scores after 13 rounds:",
         "  1. P1  21  winner",

@@ -72,6 +72,10 @@ def card_lines(pack: M.Pack, card: M.CardDef, lang: str, lex: Optional[Lexicon] 
             lines.append("  " + r.sentence(r.phrase(
                 "Choose", var=r.lex.word(comp.var, r.lang), source=r.expr(comp.source), many="", by="",
                 where=r.phrase("Choose.where", cond=r.expr(comp.cond)) if comp.cond is not None else "")))
+        if a.price:         # what choosing the action costs, shown beside it (meeple.runtime.prices)
+            what = ", ".join(r.phrase("Price.item", amount=r.expr(_tree(amount, "expr_start")), res=r.lex.word(res, r.lang))
+                             for res, amount, _ in a.price)
+            lines.append("  " + r.sentence(ph("price", what=what)))
         lines += r.block(_tree(a.effect), 1)
     for hook, src in card.hooks:
         lines.append(r.sentence(ph("hook", hook=r.lex.word(hook, r.lang))))

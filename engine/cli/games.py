@@ -41,6 +41,7 @@ def play(game_name: str, players: int, seed: Optional[int], show_seed: bool, bot
     A human reads another player's choice only when their own view shows what
     it was (else '(hidden)'); with a human playing, the seed, from which every
     hidden card follows, is printed at the end (--show-seed: at the start)."""
+    from meeple.core.catalogue import say
     from meeple.play.session import make_log, write_log
     from meeple.play.terminal import TerminalView
     game = arguments.load(game_name)
@@ -50,39 +51,41 @@ def play(game_name: str, players: int, seed: Optional[int], show_seed: bool, bot
     humans = [i for i, a in enumerate(agents) if a.name == "human"]
     options = arguments.options(game, option_pairs)
     seed_first = show_seed or not humans        # the seed predicts every hidden card: a human sees it at the end
-    click.echo(f"{game.pack.info.name.get()} with {players} players" + (f", seed {seed}" if seed_first else "")
-               + "".join(f", {k}={v}" for k, v in options.items()))
+    click.echo(say("{name} with {n} players", lang, name=game.pack.info.name.get(lang), n=players)
+               + (say(", seed {seed}", lang, seed=seed) if seed_first else "") + "".join(f", {k}={v}" for k, v in options.items()))
     table = _Table(game, TerminalView(game, width=_width(), lang=lang), agents, humans, quiet)
     try:
         st = table.play(players, seed, options)
     except MeepleError as err:
         fail(err, ExitCode.CONTENT_INVALID)
     except (EOFError, click.Abort, KeyboardInterrupt) as stop:       # Ctrl-C, the end of input, SIGTERM
-        _abandoned(game, table.st, seed, seed_first, log_path, arguments.logged_name(game_name), options, stop)
+        _abandoned(game, table.st, seed, seed_first, log_path, arguments.logged_name(game_name), options, stop, lang)
     if not quiet:
         click.echo(table.view.board(st, table.watcher))        # the human's own last view, their hand too
     print_scores(game, st, lang, explained=not quiet)
     if not seed_first:
-        click.echo(f"seed {seed}")
+        click.echo(say("seed {seed}", lang, seed=seed))
     if log_path:
         write_or_exit(log_path, lambda: write_log(log_path, make_log(game, st, seed, arguments.logged_name(game_name), options)))
-        click.echo(f"log written to {log_path}")
+        click.echo(say("log written to {path}", lang, path=log_path))
 
 
 def _abandoned(game: Game, st: Any, seed: int, seed_first: bool, log_path: Optional[str], pack_ref: str,
-               options: dict[str, str], stop: BaseException) -> None:
+               options: dict[str, str], stop: BaseException, lang: str = "en") -> None:
     """A game left before its end (Ctrl-C or the end of input at a prompt, or SIGTERM):
     said with its seed, the log of the game so far written where one was asked for
     (marked unfinished; ``meeple replay`` replays it as far as it goes), and exit
     130 (143 for SIGTERM), as any interrupted command."""
     from meeple.cli.group import stop_code
+    from meeple.core.catalogue import say
     from meeple.play.session import make_log, write_log
     from meeple.workbench.stops import stopped
-    click.echo("\ngame abandoned" + ("" if seed_first else f" (seed {seed})"), err=True)
+    click.echo("\n" + say("game abandoned", lang) + ("" if seed_first else say(" (seed {seed})", lang, seed=seed)), err=True)
     if log_path and st is not None:
         write_or_exit(log_path, lambda: write_log(log_path, make_log(game, st, seed, pack_ref, options)))
         n = len(st.log)
-        click.echo(f"the game so far ({n} choice{'' if n == 1 else 's'}, unfinished) written to {log_path}", err=True)
+        click.echo(say("the game so far ({n} choice, unfinished) written to {path}" if n == 1 else
+                       "the game so far ({n} choices, unfinished) written to {path}", lang, n=n, path=log_path), err=True)
     code = stop_code(stop if isinstance(stop, KeyboardInterrupt) else stopped())
     if code != ExitCode.INTERRUPTED:          # SIGTERM: said last, as every command says it
         click.echo(str(stop), err=True)
@@ -111,6 +114,7 @@ class _Table:
             agents[h].helper = lambda answer, opts: view.help(answer, opts, self.st)
             agents[h].echo = lambda text: click.echo(wrap_block(text, view.width))     # option lines fit the terminal
             agents[h].ask = _ask
+            agents[h].lang = view.lang
 
     def play(self, players: int, seed: int, options: dict[str, str]) -> Any:
         """The game played out; its final state."""
@@ -128,14 +132,14 @@ class _Table:
                 else:
                     self.narrator.apply(st, lambda: game.apply(st, index), self.hidden_from)
             except Refusal as err:          # a rule said no: the state is as it was, choose again
-                click.echo(f"  refused: {err.message}")
+                click.echo(self.view.word("  refused: {reason}", reason=self.view.pack_word(err.message)))
                 continue
             if not quiet:       # a board variable the choice set (a piece marked, a seat robbed): said at once
                 self._marked(marks)
             if st.events:                    # notes the rules wrote with 'log'
                 if not quiet:
                     for note in st.events:
-                        click.echo(self.view.wrap(f"    {note}", 6))
+                        click.echo(self.view.wrap(f"    {self.view.pack_word(note)}", 6))
                 st.events.clear()
         return st
 
@@ -173,21 +177,23 @@ class _Table:
         """Say the choice as the humans watching may know it; the board's marks before it."""
         from meeple.runtime.views import HIDDEN_CHOICE
         st, view = self.st, self.view
-        who = "you" if agent.name == "human" else agent.name
+        who = view.word("you") if agent.name == "human" else view.word(agent.name)
         watching = [h for h in self.humans if h != dec.player]     # the humans who see this line
         told = self.game.observer.told(st, index, watching)
         if told != HIDDEN_CHOICE:
             told = view.label(st, index, view.localized(st, index, told), self.watcher)
+        else:
+            told = view.word(HIDDEN_CHOICE)
         click.echo(view.wrap(f"  P{dec.player + 1} ({who}) {view.prompt(dec.prompt)}: {told}", 6))
-        # an action chosen out of sight: its name is not told in what it did either
-        self.hidden_from = frozenset(watching) if told == HIDDEN_CHOICE and dec.kind == "action" else frozenset()
+        # a choice made out of sight: what it did is told under no name that would tell it
+        self.hidden_from = frozenset(watching) if told == view.word(HIDDEN_CHOICE) else frozenset()
         return view.marks(st)
 
     def _narrate(self, seat: int) -> None:
         """What each rule did since ``seat`` last looked, under the rule's name."""
         lines = self.narrator.take(seat, lead="    ") if self.narrator is not None else []
         if lines:
-            click.echo("  since you last looked:")
+            click.echo(self.view.word("  since you last looked:"))
             click.echo("\n".join(lines))
 
     def _marked(self, marks: dict) -> None:
@@ -210,13 +216,14 @@ def _width() -> int:
 def print_scores(game: Game, st: Any, lang: str = "en", explained: bool = True) -> None:
     """The final scores, in ranking order, the winners marked, each explained by the parts
     of the final scoring that gave it (meeple.runtime.scoring; not with --quiet)."""
+    from meeple.core.catalogue import say
     from meeple.play.terminal import wrap
     from meeple.runtime.scoring import breakdown, player_text
     winners = game.winners(st)
     lines = breakdown(game, st)
-    click.echo(f"final scores after {st.round} rounds:")
+    click.echo(say("final scores after {n} rounds:", lang, n=st.round))
     for place, p in enumerate(st.ranking, 1):
-        mark = "  winner" if p in winners else ""
+        mark = say("  winner", lang) if p in winners else ""
         click.echo(f"  {place}. P{p + 1}  {st.scores[p]}{mark}")
         why = player_text(lines, p, lang) if lines is not None and explained else ""
         if why:

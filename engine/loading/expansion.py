@@ -359,22 +359,22 @@ class _Assembly:
 
     def add_view(self, g: Document, layer: Layer, r: Document, items: dict) -> None:
         """``add: view:``: lines after the base's (``board``, ``player``, ``count``), fields
-        after a kind's ``facts``, new ``prompts``: what a pack's own rules add to the board."""
+        after a kind's ``facts``, new ``prompts`` and ``words``: what a pack's own rules add to the board."""
         if "view" not in g.data:
             g.key_spans[("view",)] = r.key_span(("add", "view"))
         view = g.data.setdefault("view", {})
         for key, value in items.items():
-            if key == "prompts":
-                have = view.setdefault("prompts", {})
+            if key in ("prompts", "words"):
+                have = view.setdefault(key, {})
                 for text, names in value.items():
-                    path = ("add", "view", "prompts", text)
+                    path = ("add", "view", key, text)
                     if text in have:
-                        self.error(f"view: prompts: '{text}' is already there; write it under override: to change it",
+                        self.error(f"view: {key}: '{text}' is already there; write it under override: to change it",
                                    r.key_span(path))
                         continue
                     have[text] = names
-                    _graft(g, ("view", "prompts", text), r, path)
-                    self.record(layer, "add", "view", f"prompts.{text}", r.key_span(path), value=names)
+                    _graft(g, ("view", key, text), r, path)
+                    self.record(layer, "add", "view", f"{key}.{text}", r.key_span(path), value=names)
                 continue
             lists = [((key,), value)] if key != "facts" else [(("facts", kind), fs) for kind, fs in value.items()]
             for where, names in lists:

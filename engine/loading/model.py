@@ -220,6 +220,7 @@ class ViewDef:
     reveal: tuple[tuple[str, Span], ...] = ()    # per-player zones every player sees on the final board
     span: Optional[Span] = None                  # the section, or None when the pack has none
     prompts: tuple[tuple[str, Names, Span], ...] = ()    # a prompt the rules write -> it per locale
+    words: tuple[tuple[str, Names, Span], ...] = ()      # the pack's other words (view: words) -> each per locale
 
 
 @dataclass(frozen=True, slots=True)

@@ -241,9 +241,10 @@ class Reader:
         facts = tuple((kind, doc.key_span(("view", "facts", kind)),
                        tuple((f, doc.span(("view", "facts", kind, i))) for i, f in enumerate(fs or ())))
                       for kind, fs in (v.get("facts") or {}).items())
-        prompts = tuple((str(k), self.names(t), doc.key_span(("view", "prompts", k))) for k, t in (v.get("prompts") or {}).items())
+        def texts(key: str) -> tuple:
+            return tuple((str(k), self.names(t), doc.key_span(("view", key, k))) for k, t in (v.get(key) or {}).items())
         return M.ViewDef(facts, names("board"), names("player"), names("count"), span=doc.key_span(("view",)),
-                         prompts=prompts, reveal=names("reveal"))
+                         prompts=texts("prompts"), reveal=names("reveal"), words=texts("words"))
 
     # ------------------------------------------------------------ checks
     def error(self, message: str, span: Span, hint: Optional[str] = None) -> None:

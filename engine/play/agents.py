@@ -10,6 +10,8 @@ from typing import Any, Callable, Optional, Protocol
 
 from meeple.dsl.runtime import fitting
 
+from meeple.core.catalogue import say
+
 
 class Agent(Protocol):
     name: str
@@ -47,17 +49,18 @@ class HumanAgent:
         self.ask = ask or (lambda prompt: input(f"{prompt}: "))
         self.echo = echo or print
         self.helper = helper      # answers '?...' (the terminal view's help and card texts); the prompt asks again
+        self.lang = "en"          # the language of its own words (meeple.core.catalogue): the table's
 
     def choose(self, view: dict, options: list[list]) -> int:
         decision = view.get("decision", {})
         # the number of each option: its place, unless the table keeps a turn's numbers (MenuNumbers)
         numbers = decision.get("numbers") or list(range(1, len(options) + 1))
-        self.echo(f"\nP{self.seat + 1}, {decision.get('prompt', 'choose')}:")
+        self.echo(f"\nP{self.seat + 1}, {decision.get('prompt') or say('choose', self.lang)}:")
         for i in sorted(range(len(options)), key=numbers.__getitem__):
             self.echo(f"  {numbers[i]:>2}. {options[i][1]}   [{options[i][0]}]")
         keys = [o[0] for o in options]
         while True:
-            answer = self.ask("your choice").strip()
+            answer = self.ask(say("your choice", self.lang)).strip()
             if answer.isdigit() and int(answer) in numbers:
                 return numbers.index(int(answer))
             if answer in keys:
@@ -71,22 +74,23 @@ class HumanAgent:
                     answer = f"? {numbers.index(int(shown)) + 1}"
                 self.echo(self.helper(answer, options))
                 continue
-            self.echo(f"'{answer}' is not one of the options: give {_numbers(numbers)} or a key in brackets"
-                      + (", or ? for help" if self.helper is not None else ""))
+            self.echo(say("'{answer}' is not one of the options: give {numbers} or a key in brackets", self.lang,
+                          answer=answer, numbers=_numbers(numbers, self.lang))
+                      + (say(", or ? for help", self.lang) if self.helper is not None else ""))
 
 
-def _numbers(numbers: list[int]) -> str:
+def _numbers(numbers: list[int], lang: str = "en") -> str:
     """How to say the numbers a menu shows: 'a number 1-4', else 'one of the numbers shown (3-8, 10)'."""
     low, high = min(numbers), max(numbers)
     if low == 1 and high == len(numbers):
-        return f"a number 1-{high}"
+        return say("a number 1-{n}", lang, n=high)
     runs: list[list[int]] = []
     for n in sorted(numbers):
         if runs and n == runs[-1][1] + 1:
             runs[-1][1] = n
         else:
             runs.append([n, n])
-    return "one of the numbers shown (" + ", ".join(f"{a}-{b}" if b > a else str(a) for a, b in runs) + ")"
+    return say("one of the numbers shown ({runs})", lang, runs=", ".join(f"{a}-{b}" if b > a else str(a) for a, b in runs))
 
 
 class MenuNumbers:

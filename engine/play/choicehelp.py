@@ -1,10 +1,13 @@
-"""What '?' at a prompt says from the pack's howto (meeple.loading.howto): an
-option of a choice that names no card explained by the help the pack declares
-for that choice, and '? rules', the game's overview. Read-only, like the view."""
+"""What '?' at a prompt says: the commands, a card's or an action's full text, and
+from the pack's howto (meeple.loading.howto) an option of a choice that names no
+card explained by the help the pack declares for that choice, and '? rules', the
+game's overview. Read-only, like the view."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Optional
+
+from meeple.dsl.runtime import ActionDescriber
 
 from meeple.loading.howto import choice_help as declared, paragraphs
 
@@ -52,8 +55,64 @@ def rules_help(view: Any) -> str:
     pack = view.game.pack
     where = f"meeple rules {pack.info.id}" + ("" if view.lang == "en" else f" --lang {view.lang}")
     if not pack.howto:
-        return f"  this pack has no how-to-play (`{where}` says so)"
+        return view.word("  this pack has no how-to-play (`{command}` says so)", command=where)
     body: list[str] = []
     for para in paragraphs(pack.howto[0].overview.get(view.lang)):
         body += ([""] if body else []) + [view.wrap("  " + para, 2)]
-    return "\n".join(body + ["", f"  all of it: `{where}`"])
+    return "\n".join(body + ["", view.word("  all of it: `{command}`", command=where)])
+
+
+def answer_help(view: Any, answer: str, options: list[list], st: Any) -> str:
+    """What '?' answers at a prompt: the commands ('?'), how to play ('? rules'), what
+    option N does and its card ('? 3'), or a card's full text ('? ruby', '? ID')."""
+    ref = answer[1:].strip()
+    if not ref:
+        command = f"meeple rules {view.game.pack.info.id}" + ("" if view.lang == "en" else f" --lang {view.lang}")
+        return "\n".join((view.word("  a number or a key in brackets: choose that option"),
+                          view.word("  ? N: what option N does, and its card, in full"),
+                          view.word("  ? ID or ? NAME: that card, in full (ids as `meeple cards` lists them)"),
+                          view.word("  ? rules: how to play, in short (all of it: `{command}`)", command=command),
+                          view.word("  ?: this help")))
+    if ref == "rules":
+        return rules_help(view)
+    if ref.isdigit():
+        n = int(ref)
+        if not 1 <= n <= len(options):
+            return view.word("  no option {n}: give 1-{m}", n=n, m=len(options))
+        c = view.subject(st.pending, n - 1)
+        action = action_of(st.pending, n - 1)
+        if action is not None:      # the action's text, the card granting it, the card it names
+            ai, granted = action
+            shown = [x for x in dict.fromkeys((granted, c)) if x is not None]
+            parts = [action_text(view, ai)] + [view.card_text(x) for x in shown]
+            return "\n".join("  " + ln for ln in "\n".join(parts).splitlines())
+        told = choice_help(view, st, options, n - 1)
+        if c is None:
+            return told or view.word("  option {n} names no card", n=n)
+        if told:
+            return told + "\n" + "\n".join("  " + ln for ln in view.card_text(c).splitlines())
+    else:
+        c = view.find_card(ref)
+        if c is None:
+            return view.word("  no card '{ref}': give an option's number or a card's id or name", ref=ref)
+    return "\n".join("  " + ln for ln in view.card_text(c).splitlines())
+
+
+def action_of(dec: Any, i: int) -> Optional[tuple[int, Optional[int]]]:
+    """(action index, the card granting it or None) of an action menu's option ``i``."""
+    if not isinstance(dec.describer, ActionDescriber):
+        return None
+    ai, card, _ = dec.values[i]
+    return ai, (None if card is None or card < 0 else card)
+
+
+def action_text(view: Any, ai: int) -> str:
+    """An action's entry: 'Take 2 coins  [take_coins]  (action)' and its ``text:``."""
+    a = view.action_defs[ai]
+    if a is None:
+        return f"{view.game.actions[ai].name}  [{view.game.actions[ai].id}]  " + view.word("(action)")
+    lines = [f"{a.names.get(view.lang)}  [{a.id}]  " + view.word("(action)")]
+    text = a.text.get(view.lang)
+    if text:
+        lines.append(view.wrap("  " + text, 2, view.width - 2))     # '?' shows it two columns in
+    return "\n".join(lines)

@@ -4,16 +4,19 @@ rank, which change as the game goes). Display only.
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from meeple.dsl.typesys import PLAYER, Card
 
 
-def card_facts(game: Any, facts: dict[str, tuple[str, ...]], c: int, st: Optional[Any] = None) -> list[str]:
+def card_facts(game: Any, facts: dict[str, tuple[str, ...]], c: int, st: Optional[Any] = None,
+               word: Callable[[str], str] = str, card: Optional[Callable[[int], str]] = None) -> list[str]:
     """The declared facts of card ``c``: an enum or text value as it is, a number with
-    its name ('rank 3'), a true flag as its name, a player as 'P2', a card by its id;
+    its name ('rank 3'), a true flag as its name, a player as 'P2', a card by its name;
     nothing for a value that is none or false, nor for a variable at 0. A card variable
-    is read only given a state (``st``); without one it is left out."""
+    is read only given a state (``st``); without one it is left out. ``word`` puts a
+    field's name or a value in the reader's language (the pack's ``view: words``), ``card``
+    names a card (its id without it)."""
     v = game.vocab
     d = v.card_defs[game.card_def_index[c]]
     fields = dict(d.fields)
@@ -34,7 +37,7 @@ def card_facts(game: Any, facts: dict[str, tuple[str, ...]], c: int, st: Optiona
         if t == PLAYER:
             out.append(f"P{value + 1}")
         elif isinstance(t, Card):
-            out.append(v.card_def_ids[value])
+            out.append(card(value) if card is not None else v.card_def_ids[value])
         else:
-            out.append(f if value is True else f"{f} {value}" if isinstance(value, int) else str(value))
+            out.append(word(f) if value is True else f"{word(f)} {value}" if isinstance(value, int) else word(str(value)))
     return out

@@ -5,12 +5,12 @@ at the terminal's width (wide letters count two columns).
 """
 from __future__ import annotations
 
+from meeple.core.catalogue import say
 from meeple.loading import model as M
 from meeple.loading.howto import paragraphs as howto_paragraphs
 from meeple.play.terminal import width_of, wrap
 
-HEADINGS = {"en": ("{name}: how to play", "What {name} changes", "no how-to-play in this pack"),
-            "ja": ("{name}: 遊び方", "{name} での変更点", "このパックには遊び方がありません")}
+HEADINGS = ("{name}: how to play", "What {name} changes", "no how-to-play in this pack")     # meeple.core.catalogue
 
 
 def paragraphs(text: str, width: int, indent: int = 0) -> list[str]:
@@ -23,7 +23,7 @@ def paragraphs(text: str, width: int, indent: int = 0) -> list[str]:
 
 def howto_lines(pack: M.Pack, lang: str = "en", width: int = 80) -> list[str]:
     """The whole how-to-play of ``pack`` in ``lang`` (English where a text has none)."""
-    title, changes, none = HEADINGS.get(lang, HEADINGS["en"])
+    title, changes, none = (say(h, lang) for h in HEADINGS)
     if not pack.howto:
         return [title.format(name=pack.info.name.get(lang)), "", none]
     out: list[str] = []

@@ -18,15 +18,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
+from meeple.core.catalogue import say
+from meeple.core.errors import MeepleError, Refusal
 from meeple.runtime.causes import Cause, RuleCauses
 
-# The narrator's own words (the pack's come from its ``name:``s)
-WORDS = {
-    "en": {"setup": "Setup", "round": "Round", "scoring": "Final scoring", None: "Rules",
-           "hidden card": "a hidden card", "hidden choice": "(hidden)", "hidden": "hidden"},
-    "ja": {"setup": "準備", "round": "ラウンド", "scoring": "最終得点計算", None: "ルール",
-           "hidden card": "非公開のカード", "hidden choice": "(非公開)", "hidden": "非公開"},
-}
+# The narrator's own words, by what they name (in other languages: meeple.core.catalogue;
+# the pack's words come from its ``name:``s)
+WORDS = {"setup": "Setup", "round": "Round", "scoring": "Final scoring", None: "Rules",
+         "hidden card": "a hidden card", "hidden choice": "(hidden)", "hidden": "hidden", "none": "none"}
 
 
 @dataclass
@@ -53,16 +52,21 @@ class Narrator:
                           if x.names is not None}
         self.hidden_vars = obs.hidden_vars
 
-    def word(self, key: Optional[str]) -> str:
-        return WORDS.get(self.view.lang, WORDS["en"]).get(key, WORDS["en"][key])
+    def term(self, key: Optional[str]) -> str:
+        """One of the narrator's words (WORDS), by what it names, in the view's language."""
+        return say(WORDS[key], self.view.lang)
 
     # ------------------------------------------------------------ following a choice
     def apply(self, st: Any, run: Callable[[], Any], hidden_from: frozenset = frozenset()) -> Any:
         """``run()`` (a choice applied to ``st``) with what each named step did kept for
         every viewer; ``hidden_from``: the viewers who may not read the choice itself
-        (an action's name is then not told to them). Nothing is kept if ``run`` raises
-        (a refused choice leaves the state as it was)."""
+        (an action's name is then not told to them, nor any step's that not every option
+        of the choice would have run: ``common_titles``). Nothing is kept if ``run``
+        raises (a refused choice leaves the state as it was)."""
         who = st.pending.player if st.pending is not None else None
+        hidden = [v for v in self.viewers if v in hidden_from]
+        safe = self.common_titles(st, hidden) if hidden and st.pending is not None else {}
+        menu = st.pending is not None and st.pending.kind == "action"      # an action chosen out of sight: never named
         seen = {v: self.snapshot(st, v) for v in self.viewers}
         told: dict[int, list[Entry]] = {v: [] for v in self.viewers}
 
@@ -75,7 +79,9 @@ class Narrator:
                     self.probe(st, v, cause, items)
                 if not items:
                     continue
-                title = self.title(st, cause, v, v in hidden_from)
+                title = self.title(st, cause, v, menu and v in hidden_from)
+                if v in safe and title not in safe[v]:       # a step only some options run: it would tell which
+                    title = self.term("hidden choice")
                 entries = told[v]
                 if entries and entries[-1].title == title:
                     entries[-1].items = self.merge(entries[-1].items, items)
@@ -86,6 +92,26 @@ class Narrator:
             self.pending[v].extend(told[v])
             self.last[v] = told[v]
         return result
+
+    def common_titles(self, st: Any, viewers: list[int]) -> dict[int, set[str]]:
+        """For each of ``viewers``, the names of the steps they would be told whichever
+        option of the pending decision were taken (each tried on a copy): a choice hidden
+        from them may name only those, since a step that only some options run would
+        tell which was taken. Nothing is common where an option cannot be tried."""
+        common: dict[int, Optional[set[str]]] = {v: None for v in viewers}
+        for i in range(len(st.pending.options)):
+            copy = st.clone()
+            trial = Narrator(self.view, viewers)
+            try:
+                trial.apply(copy, lambda: self.game.apply(copy, i))
+            except Refusal:
+                continue        # not an option after all: it tells nothing
+            except MeepleError:
+                return {v: set() for v in viewers}
+            for v in viewers:
+                titles = {e.title for e in trial.last[v]}
+                common[v] = titles if common[v] is None else common[v] & titles
+        return {v: t or set() for v, t in common.items()}
 
     def said(self, keys) -> None:
         """Changes already told at once (a board variable the choice set): not told again."""
@@ -110,11 +136,11 @@ class Narrator:
         """A step's name as ``viewer`` may read it: a card's only while they see one of its copies."""
         lang = self.view.lang
         if cause is None or cause.kind == "flow":
-            return self.word(cause.id if cause is not None else None)
+            return self.term(cause.id if cause is not None else None)
         if cause.kind == "card" and not self.sees_def(st, cause.id, viewer):
-            return self.word("hidden card")
+            return self.term("hidden card")
         if cause.kind == "action" and choice_hidden:
-            return self.word("hidden choice")
+            return self.term("hidden choice")
         return cause.names.get(lang) if cause.names is not None else cause.id
 
     def sees_def(self, st: Any, card_id: str, viewer: int) -> bool:
@@ -226,10 +252,10 @@ class Narrator:
             d = what[1] - what[0]
             return f"{name} {'+' if d > 0 else ''}{d}"
         if kind == "set":
-            return f"{name} {what[0] or 'none'} -> {what[1]}"
+            return f"{name} {what[0] or self.term('none')} -> {what[1]}"
         if kind == "hidden":
             d = what[1] - what[0]
-            return f"{name} {'+' if d > 0 else ''}{d} {self.word('hidden')}"
+            return f"{name} {'+' if d > 0 else ''}{d} {self.term('hidden')}"
         gained, lost = what
         words = ([f"+{k}" + (f" x{n}" if n > 1 else "") for k, n in gained.items()]
                  + [f"-{k}" + (f" x{n}" if n > 1 else "") for k, n in lost.items()])
@@ -244,9 +270,9 @@ class Narrator:
             zi = g.vocab.zone_index[name]
             host = g.vocab.kind_cards[g.vocab.zone_defs[zi].of_card][key[2]]
             return f"{self.view.zone_name(name)} ({self.view.name(host)})"
-        names = self.var_names.get(name)
-        if names is not None:
-            return names.get(self.view.lang)
+        g = self.game
+        if name in self.var_names or name in g.vocab.gvar_index or name in g.vocab.pvar_index:
+            return self.view.var_name(name)
         return self.view.zone_name(name)
 
 

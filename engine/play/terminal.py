@@ -20,18 +20,16 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from meeple.dsl.runtime import ActionDescriber, ChoiceDescriber, Frame
+from meeple.dsl.runtime import ActionDescriber, ChoiceDescriber, Frame, OneOfDescriber
 from meeple.dsl.types import RULE_FAULTS, STEP_BUDGET
 from meeple.dsl.typesys import PLAYER, Card
 
+from meeple.core.catalogue import say
 from meeple.core.errors import MeepleError
 from meeple.play.facts import card_facts
-from meeple.runtime.prices import decision_prices, price_text
+from meeple.runtime.prices import decision_prices
 
 WIDTH = 100       # columns when the terminal does not say
-
-# The view's own words in another language (the pack's words come from its ``name:``s).
-WORDS = {"ja": {"your {z}": "あなたの{z}", "P{n}'s {z}": "P{n}の{z}", "choose an action": "アクションを選ぶ"}}
 
 
 def _running(names, lang: str) -> str:
@@ -74,11 +72,27 @@ class TerminalView:
         self.zones = zones
         self.resource_names = {r.name: r.names for r in g.resources}
         self.action_defs = [_action_def(game, a) for a in game.actions]
-        self.prompts = {text: names for text, names, _ in g.view.prompts}
+        # the words of the pack's rules in other languages: its prompts, then its other words
+        self.texts = {text: names for text, names, _ in (*g.view.words, *g.view.prompts)}
+        self.var_names = {x.name: x.names for x in (*g.variables, *g.player_variables) if x.names is not None}
 
     def word(self, text: str, **values) -> str:
-        """One of the view's own phrases in the view's language ('your {z}')."""
-        return WORDS.get(self.lang, {}).get(text, text).format(**values)
+        """One of the view's own phrases in the view's language ('your {z}'), from the
+        message catalogue (``meeple.core.catalogue``)."""
+        return say(text, self.lang, **values)
+
+    def pack_word(self, text: str) -> str:
+        """A word of the pack's in the view's language: what its ``view: words`` or
+        ``view: prompts`` say for it, else as the pack writes it."""
+        names = self.texts.get(text)
+        if names is not None and self.lang in dict(names.by_locale):
+            return names.get(self.lang)
+        return text
+
+    def var_name(self, name: str) -> str:
+        """A variable as people call it: its ``name:``, else the pack's word for its id."""
+        names = self.var_names.get(name)
+        return names.get(self.lang) if names is not None else self.pack_word(name)
 
     def zone_name(self, name: str) -> str:
         """A zone or a resource as people call it (its ``name:``; a resource's in running
@@ -89,9 +103,11 @@ class TerminalView:
     def prompt(self, prompt: str) -> str:
         """A decision's prompt in the view's language: the pack's (``view: prompts:``),
         else the view's own word, else as the rules write it."""
-        names = self.prompts.get(prompt)
-        if names is not None and self.lang in dict(names.by_locale):
-            return names.get(self.lang)
+        if prompt in self.texts:
+            return self.pack_word(prompt)
+        picks = re.fullmatch(r"(.*) \((\d+) chosen\)", prompt)      # a pick of several says how many so far
+        if picks:
+            return self.word("{prompt} ({n} chosen)", prompt=self.prompt(picks.group(1)), n=picks.group(2))
         return self.word(prompt)
 
     # ------------------------------------------------------------ cards
@@ -102,7 +118,7 @@ class TerminalView:
     def fact_values(self, c: int, st=None) -> list[str]:
         """The declared key facts of a card: its fields, and given a state its
         variables listed there (``meeple.play.facts``)."""
-        return card_facts(self.game, self.facts, c, st)
+        return card_facts(self.game, self.facts, c, st, self.pack_word, self.name)
 
     def card(self, c: int, st=None, seat: bool = True) -> str:
         """'Ruby (red, cost 4)'; a player's piece with its seat, a die with its value."""
@@ -133,30 +149,35 @@ class TerminalView:
         """A card's whole entry: name, kind, every field, its text."""
         g = self.game
         d = g.vocab.card_defs[g.card_def_index[c]]
-        lines = [f"{d.names.get(self.lang)}  [{d.id}]  ({d.kind})"]
-        fields = ", ".join(f"{k} {v}" for k, v in d.fields if v not in (None, False, 0, ""))
+        lines = [f"{d.names.get(self.lang)}  [{d.id}]  ({self.pack_word(d.kind)})"]
+        fields = ", ".join(f"{self.pack_word(k)} {self.value(v, None)}" for k, v in d.fields if v not in (None, False, 0, ""))
         if fields:
             lines.append("  " + fields)
         text = d.text.get(self.lang)
         if text:
+            if self.lang not in dict(d.text.by_locale):       # the pack has it in English only: said so
+                lines.append("  " + self.word("(this text is in English only)"))
             lines.append(wrap("  " + text, self.width - 2, 2))     # '?' shows it two columns in
         for a in d.actions:
-            lines.append(f"  action: {a.names.get(self.lang)}")
+            lines.append("  " + self.word("action: {name}", name=a.names.get(self.lang)))
         return "\n".join(lines)
 
     # ------------------------------------------------------------ board
-    def wrap(self, line: str, indent: int) -> str:
-        """``line`` in lines of the terminal's width, continued ``indent`` columns in."""
-        return wrap(line, self.width, indent)
+    def wrap(self, line: str, indent: int, width: Optional[int] = None) -> str:
+        """``line`` in lines of the terminal's width (or ``width``), continued ``indent`` columns in."""
+        return wrap(line, width or self.width, indent)
 
     def value(self, v: Any, t) -> Optional[str]:
+        """A variable's value as shown: a player 'P2', a card with its facts, a flag 'yes' or 'no'."""
         if v is None:
             return None
         if t == PLAYER:
             return f"P{v + 1}"
         if isinstance(t, Card):
             return self.card(v)
-        return str(v)
+        if isinstance(v, bool):     # a flag in words, a name (an enum value) in the pack's words
+            return self.word("yes" if v else "no")
+        return self.pack_word(v) if isinstance(v, str) else str(v)
 
     def zone_text(self, st, line: Line, p: Optional[int], viewer: Optional[int]) -> Optional[str]:
         """'hand: Ruby (red, cost 4), ...', 'deck: 40', 'hand: 4 hidden'; None when empty."""
@@ -170,7 +191,7 @@ class TerminalView:
                 n = sum(len(st.zones[base + k]) for k in range(len(hosts)))
                 return f"{self.zone_name(line.name)}: {n}" if n else None
             parts = [f"{self.name(h)}: {self.cards(st.zones[base + k], st)}" if _sees(z, None, viewer)
-                     else f"{self.name(h)}: {len(st.zones[base + k])} hidden"
+                     else f"{self.name(h)}: " + self.word("{n} hidden", n=len(st.zones[base + k]))
                      for k, h in enumerate(hosts) if st.zones[base + k]]
             return f"{self.zone_name(line.name)}: " + "; ".join(parts) if parts else None
         cards = st.zones[base + (p or 0)]
@@ -180,7 +201,7 @@ class TerminalView:
         if line.count:
             return f"{name}: {len(cards)}"
         if not _sees(z, p, viewer) and not (st.over and line.revealed):     # what the end made public (view: reveal)
-            return f"{name}: {len(cards)} hidden"
+            return f"{name}: " + self.word("{n} hidden", n=len(cards))
         return f"{name}: {self.cards(cards, st, seat=p is None)}"
 
     def live_scores(self, st) -> Optional[list[int]]:
@@ -211,21 +232,21 @@ class TerminalView:
                 if line.name not in g.observer.hidden_vars:
                     shown = self.value(st.pvars[p * g.vocab.npvars + i], g.vocab.pvar_types[i])
                     if shown is not None:
-                        out.append(f"{line.name} {shown}")
+                        out.append(f"{self.var_name(line.name)} {shown}")
         return out
 
     def board(self, st, viewer: Optional[int]) -> str:
         """The board as ``viewer`` sees it (None: only what is public), in the declared layout."""
         g = self.game
-        head = f"── the end, after round {st.round} " if st.over else f"── round {st.round} "
-        lines = [head + "─" * max(4, min(40, self.width - len(head)))]
+        head = self.word("── the end, after round {n} " if st.over else "── round {n} ", n=st.round)
+        lines = [head + "─" * max(4, min(40, self.width - width_of(head)))]
         variables = []
         for line in self.shared:
             if line.what == "variable":
                 i = g.vocab.gvar_index[line.name]
                 shown = None if line.name in g.observer.hidden_vars else self.value(st.gvars[i], g.vocab.gvar_types[i])
                 if shown is not None:
-                    variables.append(f"{line.name}: {shown}")
+                    variables.append(f"{self.var_name(line.name)}: {shown}")
         if variables:
             lines.append(self.wrap("  " + "  ".join(variables), 4))
         for line in self.shared:
@@ -235,7 +256,7 @@ class TerminalView:
                     lines.append(self.wrap("  " + text, 4))
         live = self.live_scores(st)
         for p in range(st.players):
-            you = " (you)" if p == viewer else ""
+            you = self.word(" (you)") if p == viewer else ""
             lines.append(self.wrap(f"  P{p + 1}{you}  " + "  ".join(self.player_values(st, p, live)), 8))
             for line in self.own:
                 if line.what == "zone":
@@ -309,15 +330,18 @@ class TerminalView:
                 text = " ".join([f"+{k}" + (f" x{n}" if n > 1 else "") for k, n in gained.items()]
                                 + [f"-{k}" + (f" x{n}" if n > 1 else "") for k, n in lost.items()])
             elif isinstance(new, tuple) and new[0] == "=":      # a variable: 'murdered none -> Ruby (red, cost 4)'
-                text = f"{(old[1] if old else None) or 'none'} -> {new[1] or 'none'}"
+                none = self.word("none")
+                text = f"{(old[1] if old else None) or none} -> {new[1] or none}"
             elif isinstance(new, int) and isinstance(old, int):       # a resource, a counted zone
                 text = f"{old} -> {new}"
             else:       # hidden cards, or a zone that became visible or hidden
-                text = f"{_size(old)} -> {_size(new)}" + (" hidden" if isinstance(new, tuple) else " cards")
-            by.setdefault(p, []).append(f"{self.zone_name(name)} {text}")
+                text = f"{_size(old)} -> {_size(new)} " + self.word("hidden" if isinstance(new, tuple) else "cards")
+            shown = self.var_name(name) if name in self.var_names or name in self.game.vocab.gvar_index \
+                or name in self.game.vocab.pvar_index else self.zone_name(name)
+            by.setdefault(p, []).append(f"{shown} {text}")
         out = []
         for p in sorted(by, key=lambda q: -1 if q is None else q):
-            who = "board" if p is None else f"P{p + 1}"
+            who = self.word("board") if p is None else f"P{p + 1}"
             out.append(self.wrap(f"{lead}{who}: " + "; ".join(by[p]), len(lead) + 4))
         return out
 
@@ -381,12 +405,16 @@ class TerminalView:
 
     def price(self, st, i: int) -> str:
         """', pay 2 coins': what option ``i`` costs (``meeple.runtime.prices``; display only),
-        worked out once per decision."""
+        worked out once per decision, each resource by its name."""
         dec = st.pending
         cached = getattr(self, "_prices", None)
         if cached is None or cached[0] is not dec:
             self._prices = cached = (dec, decision_prices(self.game, st))
-        return price_text(cached[1][i]) if i < len(cached[1]) else ""
+        price = cached[1][i] if i < len(cached[1]) else None
+        if not price:
+            return ""
+        what = ", ".join(self.word("{n} {what}", n=n, what=self.zone_name(res)) for res, n in price)
+        return self.word(", pay {what}", what=what)
 
     def options(self, st, viewer: int) -> list[list]:
         """The pending decision's options with annotated labels (keys unchanged)."""
@@ -396,9 +424,14 @@ class TerminalView:
     def localized(self, st, i: int, label: str) -> str:
         """Option ``i``'s label in the view's language: its action's and its card's
         declared names in place of the English ones ('宝石を盗む: ルビー')."""
+        dec, g = st.pending, self.game
+        d = dec.describer
+        if isinstance(d, (ChoiceDescriber, OneOfDescriber)) and dec.values[i] == d.skip:
+            return self.word(label)         # 'skip', 'done': the menu's own words
         if self.lang == "en":
             return label
-        dec, g = st.pending, self.game
+        if isinstance(d, OneOfDescriber) or (isinstance(d, ChoiceDescriber) and self.subject(dec, i) is None):
+            return self.pack_word(label)    # an option the rules name, a name (an enum value)
         if isinstance(dec.describer, ActionDescriber):
             ai = dec.values[i][0]
             a = self.action_defs[ai]
@@ -409,61 +442,16 @@ class TerminalView:
         if c is not None:
             names = g.vocab.card_defs[g.card_def_index[c]].names
             label = label.replace(names.get("en"), names.get(self.lang), 1)
+            if label.endswith("neutral)"):         # a piece of no player's ('White die (4, neutral)')
+                label = label[:-len("neutral)")] + self.word("neutral") + ")"
         return label
-
-    def action_of(self, dec, i: int) -> Optional[tuple[int, Optional[int]]]:
-        """(action index, the card granting it or None) of an action menu's option ``i``."""
-        if not isinstance(dec.describer, ActionDescriber):
-            return None
-        ai, card, _ = dec.values[i]
-        return ai, (None if card is None or card < 0 else card)
-
-    def action_text(self, ai: int) -> str:
-        """An action's entry: 'Take 2 coins  [take_coins]  (action)' and its ``text:``."""
-        a = self.action_defs[ai]
-        if a is None:
-            return f"{self.game.actions[ai].name}  [{self.game.actions[ai].id}]  (action)"
-        lines = [f"{a.names.get(self.lang)}  [{a.id}]  (action)"]
-        text = a.text.get(self.lang)
-        if text:
-            lines.append(wrap("  " + text, self.width - 2, 2))     # '?' shows it two columns in
-        return "\n".join(lines)
 
     # ------------------------------------------------------------ the ? key
     def help(self, answer: str, options: list[list], st) -> str:
-        """What '?' answers: the commands, or a card's full text ('? 3', '? ruby')."""
-        ref = answer[1:].strip()
-        if not ref:
-            return ("  a number or a key in brackets: choose that option\n"
-                    "  ? N: what option N does, and its card, in full\n"
-                    "  ? ID or ? NAME: that card, in full (ids as `meeple cards` lists them)\n"
-                    f"  ? rules: how to play, in short (all of it: `meeple rules {self.game.pack.info.id}`)\n"
-                    "  ?: this help")
-        if ref == "rules":
-            from meeple.play.choicehelp import rules_help
-            return rules_help(self)
-        if ref.isdigit():
-            n = int(ref)
-            if not 1 <= n <= len(options):
-                return f"  no option {n}: give 1-{len(options)}"
-            c = self.subject(st.pending, n - 1)
-            action = self.action_of(st.pending, n - 1)
-            if action is not None:      # the action's text, the card granting it, the card it names
-                ai, granted = action
-                shown = [x for x in dict.fromkeys((granted, c)) if x is not None]
-                parts = [self.action_text(ai)] + [self.card_text(x) for x in shown]
-                return "\n".join("  " + ln for ln in "\n".join(parts).splitlines())
-            from meeple.play.choicehelp import choice_help
-            told = choice_help(self, st, options, n - 1)
-            if c is None:
-                return told or f"  option {n} names no card"
-            if told:
-                return told + "\n" + "\n".join("  " + ln for ln in self.card_text(c).splitlines())
-        else:
-            c = self.find_card(ref)
-            if c is None:
-                return f"  no card '{ref}': give an option's number or a card's id or name"
-        return "\n".join("  " + ln for ln in self.card_text(c).splitlines())
+        """What '?' answers: the commands, or a card's full text ('? 3', '? ruby')
+        (``meeple.play.choicehelp``)."""
+        from meeple.play.choicehelp import answer_help
+        return answer_help(self, answer, options, st)
 
 
 def _action_def(game, a):
@@ -494,8 +482,9 @@ def width_of(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
-# marks that never begin a line (a line is not broken before them)
+# marks that never begin a line (a line is not broken before them), and that never end one
 _CLOSING = set("、。，．・：；？！ー）」』】〕〉》”’)]},.:;!?")
+_OPENING = set("（「『【〔〈《“‘([{")
 
 
 def wrap(line: str, width: int, indent: int) -> str:
@@ -513,6 +502,8 @@ def wrap(line: str, width: int, indent: int) -> str:
             tokens[-1] += ch
         elif ch == " ":
             tokens.append(ch) if not tokens or not tokens[-1].startswith(" ") else tokens.__setitem__(-1, tokens[-1] + ch)
+        elif tokens and tokens[-1][-1] in _OPENING and not tokens[-1].startswith(" "):
+            tokens[-1] += ch        # an opening mark stays with what it opens: '(白)' is not broken after '('
         elif wide or not tokens or tokens[-1].startswith(" ") or width_of(tokens[-1][-1]) == 2:
             tokens.append(ch)
         else:

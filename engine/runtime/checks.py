@@ -84,7 +84,26 @@ def check_view(pack: M.Pack, v: Vocabulary, problems: Problems) -> None:
             if text not in asked and (own is None or os.path.abspath(span.file).startswith(os.path.abspath(own) + os.sep)):
                 hint = suggest(text, list(asked))
                 problems.warnings.append(Problem(f"view: prompts: no rule asks '{text}'" + (f"; {hint}" if hint else ""), span))
+    own_file = pack.load_order[-1][2] if len(pack.load_order) > 1 else None
+    if view.words:         # a warning too: a word that matches nothing the pack shows is a typo
+        known = pack_words(pack)
+        for text, _, span in view.words:
+            if text not in known and (own_file is None or os.path.abspath(span.file).startswith(os.path.abspath(own_file) + os.sep)):
+                hint = suggest(text, sorted(known))
+                problems.warnings.append(Problem(f"view: words: '{text}' is no word the pack shows" + (f"; {hint}" if hint else ""), span))
     check_howto(pack, problems)
+
+
+def pack_words(pack: M.Pack) -> set[str]:
+    """What ``view: words`` may name: a text the rules write, a refusal, an enum value, a
+    card kind, a card field or variable, a variable's id."""
+    g = pack.game
+    out = texts_written(pack) | {n for _, values in g.enums for n in values}
+    for k in g.card_kinds:
+        out |= {k.name} | {f.name for f in k.fields} | {x.name for x in k.variables}
+    out |= {x.name for x in (*g.variables, *g.player_variables)}
+    out |= {a.refusal for a in (*g.actions, *(a for c in pack.cards for a in c.actions)) if a.refusal}
+    return out
 
 
 def check_howto(pack: M.Pack, problems: Problems) -> None:

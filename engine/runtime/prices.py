@@ -97,10 +97,3 @@ def _choice_price(st, priced: tuple[int, tuple], value) -> Optional[Price]:
         if n is not None:
             out.append((res, n))
     return tuple(out) or None
-
-
-def price_text(price: Optional[Price]) -> str:
-    """', pay 2 coins' (', pay 1 coins, 2 cards'), or '' for no price."""
-    if not price:
-        return ""
-    return ", pay " + ", ".join(f"{n} {res}" for res, n in price)

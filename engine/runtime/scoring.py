@@ -15,8 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-# what the score was before the final scoring, in the view's languages
-DURING_PLAY = {"en": "during play", "ja": "ゲーム中"}
+from meeple.core.catalogue import names as message_names
+
+# what the score was before the final scoring, in the view's languages (meeple.core.catalogue)
+DURING_PLAY = message_names("during play")
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,7 @@ def breakdown(game, st) -> Optional[list[ScoreLine]]:
         return None
     lines = [ScoreLine("during_play", DURING_PLAY, snaps[0])]
     for k, part in enumerate(parts):
-        names = dict(part.names.by_locale) if part.names is not None else {"en": "final scoring", "ja": "最終得点"}
+        names = dict(part.names.by_locale) if part.names is not None else message_names("final scoring")
         lines.append(ScoreLine(part.id, names, tuple(b - a for a, b in zip(snaps[k], snaps[k + 1]))))
     return lines
 

@@ -1,0 +1,192 @@
+"""Japanese throughout: every word the play screens show under ``--lang ja`` is Japanese.
+
+The interface's own words come from one message catalogue (``meeple.core.catalogue``),
+a pack's from its ``name:`` entries and ``view: prompts`` / ``view: words``. Whole
+games of every shipped pack are played through ``meeple play --lang ja`` (a person
+asking for help, an option, the rules, a card, typing a wrong answer, then taking the
+first option shown, against random bots): a screen line holding an English word, or a
+card's or resource's id outside the brackets that show what to type, fails the test.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from answering import first_shown
+from golden_games import game_of
+from meeple.cli import main
+from meeple.core.catalogue import CATALOGUE, JA, say
+from meeple.play.terminal import TerminalView, wrap
+
+ROOT = Path(__file__).resolve().parent.parent
+SHIPPED = [("citadels", 4), ("citadels-2016", 4), ("citadels-dark-city", 4), ("troyes", 2), ("signorie", 2)]
+
+# what may stay in Latin letters on a Japanese screen: what the person types (an option's
+# key in brackets, a command in backquotes, '? rules'), a seat (P2), a count (x3), 'ID'
+TYPED = re.compile(r"\[[^\]\n]*\]|`[^`\n]*`|\? rules|(?<![A-Za-z])(P\d+|x\d+|ID)(?![A-Za-z])|'zz'")
+WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+def english_only(game) -> set[str]:
+    """The lines '?' shows of the pack's card texts written in English only (said so on
+    the screen): the pack's prose, not the interface's words."""
+    view = TerminalView(game, lang="ja")
+    out: set[str] = set()
+    for c in range(game.ncards):
+        d = game.vocab.card_defs[game.card_def_index[c]]
+        if d.text.by_locale and "ja" not in dict(d.text.by_locale):
+            out.update("  " + ln for ln in wrap("  " + d.text.get("ja"), view.width - 2, 2).splitlines())
+    return out
+
+
+def english_left(screen: str, prose: frozenset = frozenset()) -> list[str]:
+    """The screen's lines that still hold an English word (or an id), once what the
+    person types is taken out; ``prose``: lines of the pack's English-only texts."""
+    return [line for line in screen.splitlines() if WORD.search(TYPED.sub("", line)) and line not in prose]
+
+
+def play_ja(game: str, players: int, seed: int) -> str:
+    """A whole game of ``game`` under ``--lang ja``, the person's answers as the module says."""
+    first_card = game_of(game).vocab.card_defs[0].id
+    with first_shown(("?", "? 1", "? rules", "zz", f"? {first_card}")):
+        r = CliRunner().invoke(main, ["play", game, "-p", str(players), "--seed", str(seed),
+                                      "--bots", "human,random", "--lang", "ja"], env={"COLUMNS": "100"})
+    assert r.exit_code == 0, r.output[-2000:]
+    return r.output
+
+
+@pytest.mark.parametrize("game, players", SHIPPED)
+def test_a_whole_game_in_japanese_shows_no_english_word(game, players):
+    screen = play_ja(game, players, 3)
+    assert "最終得点 (" in screen and "  勝者" in screen       # it reached its end
+    assert "  ?: このヘルプ" in screen and "'zz' は選択肢にありません" in screen     # '?' and a wrong answer were shown
+    left = english_left(screen, frozenset(english_only(game_of(game))))
+    assert not left, "\n".join(left[:20])
+
+
+def test_an_untranslated_message_or_pack_word_is_caught(monkeypatch):
+    """The test above can fail: a message without its translation, or a pack word
+    without its Japanese, leaves English on the screen."""
+    monkeypatch.delitem(JA, "  since you last looked:")
+    assert "  since you last looked:" in english_left(play_ja("troyes", 2, 3))
+    monkeypatch.undo()
+    game = game_of("signorie")
+    words = dict((t, n) for t, n, _ in game.defn.view.words)
+    assert "administration" in words
+    import meeple.play.terminal as terminal
+    texts = terminal.TerminalView.pack_word
+
+    def forgetting(self, text):
+        return text if text == "administration" else texts(self, text)
+    monkeypatch.setattr(terminal.TerminalView, "pack_word", forgetting)
+    assert any("administration" in line for line in english_left(play_ja("signorie", 2, 3)))
+
+
+# messages looked up by a value the code holds, not written out where it is looked up
+HELD = {"random": "an agent's name", "greedy": "an agent's name", "mcts": "an agent's name",
+        "(hidden)": "meeple.runtime.views.HIDDEN_CHOICE", "skip": "a menu's own option", "done": "a menu's own option",
+        "choose an action": "the action menu's prompt (meeple.dsl)"}
+
+
+def _messages() -> set[str]:
+    """Every message the code looks up: each text written in the first argument of
+    ``say(...)``, of a view's ``word(...)`` or of ``message_names(...)`` (both sides of
+    an ``if``), the narrator's and the how-to's words, and those the code holds (HELD)."""
+    found: set[str] = set(HELD)
+    for path in (ROOT / "engine").rglob("*.py"):
+        text = path.read_text()
+        if "meeple.core.catalogue" not in text and path.parent.name != "play":
+            continue        # another module's own say or word
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.Call) and node.args:
+                f = node.func
+                name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+                if name in ("say", "word", "message_names"):
+                    found.update(c.value for c in ast.walk(node.args[0])
+                                 if isinstance(c, ast.Constant) and isinstance(c.value, str))
+    from meeple.play.howto import HEADINGS
+    from meeple.play.narration import WORDS
+    return found | set(WORDS.values()) | set(HEADINGS)
+
+
+def test_every_message_the_code_writes_has_its_japanese_with_the_same_values():
+    messages = _messages()
+    assert {"  since you last looked:", "your choice", "final scores after {n} rounds:", "Final scoring"} <= messages
+    missing = sorted(m for m in messages if m not in JA)
+    assert not missing, missing
+    for en, ja in JA.items():        # the same values in braces, so a message cannot lose one
+        assert sorted(re.findall(r"\{(\w*)\}", en)) == sorted(re.findall(r"\{(\w*)\}", ja)), en
+    unused = sorted(m for m in JA if m not in messages)
+    assert not unused, unused
+    assert set(CATALOGUE) == {"ja"} and say("winner", "fr") == "winner"
+
+
+def test_validate_warns_of_a_word_the_pack_never_shows(tmp_path):
+    import shutil
+    pack = tmp_path / "signorie"
+    shutil.copytree(ROOT / "content" / "signorie", pack)
+    text = (pack / "game.yaml").read_text()
+    old = "    administration: {ja: 行政}"
+    line = text[:text.index(old)].count("\n") + 1
+    (pack / "game.yaml").write_text(text.replace(old, "    administraton: {ja: 行政}"))
+    r = CliRunner().invoke(main, ["validate", str(pack)])
+    assert r.exit_code == 0, r.output
+    assert (f"game.yaml:{line}:5: warning: view: words: 'administraton' is no word the pack shows; "
+            "did you mean 'administration'?") in r.output, r.output
+
+
+def _shown_texts(pack) -> set[str]:
+    """Every text of a pack's rules a person may read: a choose's prompt, an option of
+    ``choose one``, a ``log`` note, an action's ``refusal:``."""
+    from meeple.dsl import ast as A
+    from meeple.dsl.parser import parse
+    g = pack.game
+    actions = [*g.actions, *(a for c in pack.cards for a in c.actions)]
+    sources = [g.setup, g.round, *(part.body for part in g.scoring), *(p.body for p in g.procedures),
+               *(a.effect for a in actions), *(src for c in pack.cards for _, src in (*c.hooks, *c.handlers))]
+    out = {a.refusal for a in actions if a.refusal}
+    for src in sources:
+        if src is None:
+            continue
+        stack = list(parse(src.text, src.origin, "start"))
+        while stack:
+            n = stack.pop()
+            if isinstance(n, A.Node):
+                stack.extend(A.child_nodes(n))
+            if isinstance(n, (A.Choose, A.ChooseOne)) and n.prompt:
+                out.add(n.prompt)
+            elif isinstance(n, A.Option):
+                out.add(n.label)
+            elif isinstance(n, A.Log):
+                out.add(n.text)
+    return out
+
+
+@pytest.mark.parametrize("game, players", SHIPPED)
+def test_every_text_of_the_rules_a_person_may_read_has_its_japanese(game, players):
+    """What the games above may not reach: every prompt, option, note and refusal the
+    pack's rules write has its Japanese (view: prompts, view: words)."""
+    g = game_of(game)
+    view = TerminalView(g, lang="ja")
+    texts = _shown_texts(g.pack)
+    assert len(texts) > 5
+    missing = sorted(t for t in texts if view.prompt(t) == t and view.pack_word(t) == t)
+    assert not missing, missing
+
+
+@pytest.mark.parametrize("game, players", SHIPPED)
+def test_every_name_a_card_or_the_board_shows_has_its_japanese(game, players):
+    """A card kind, a card field, an enum value (a card's facts, '? card') and a
+    variable on the board read in Japanese under --lang ja."""
+    g = game_of(game)
+    d, view = g.defn, TerminalView(g, lang="ja")
+    words = {x for _, values in d.enums for x in values} | {f for _, _, fs in d.view.facts for f, _ in fs}
+    for k in d.card_kinds:
+        words |= {k.name} | {f.name for f in k.fields}
+    assert not sorted(w for w in words if view.pack_word(w) == w)
+    shown = [n for n, _ in (*d.view.board, *d.view.player) if n in g.vocab.gvar_index or n in g.vocab.pvar_index]
+    assert shown and not [n for n in shown if view.var_name(n) == n]

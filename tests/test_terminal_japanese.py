@@ -1,0 +1,121 @@
+"""`meeple play --lang ja` on a pseudo-terminal: a whole game of each of the three games
+in Japanese, in exact screen lines (a price before choosing, what a rule did, a board
+fact, the score explained), to its end and exit 0 (``on_a_terminal`` checks the exit).
+
+The person plays as in tests/test_terminal_prices.py (the same seeds and choices, so
+the same games as the English screens there), reading the Japanese menus. That no
+English word is left anywhere on such a screen is tests/test_catalogue.py's.
+"""
+from __future__ import annotations
+
+import re
+
+from test_terminal_prices import block, first, play_deciding
+
+
+def ending(screen: str) -> list[str]:
+    return screen[screen.index("最終得点 ("):].splitlines()
+
+
+def troyes_person(menu: str) -> str:
+    """Deals with an event when one is offered; picks a die with a fee when one is offered."""
+    if "ダイスを選ぶ:" in menu or "グループに加えるダイス:" in menu:
+        m = re.search(r"\n +(\d+)\. [^\n]*支払い ドゥニエ [1-9]", menu)
+        if m:
+            return m.group(1)
+    m = re.search(r"\[(deal:[a-z_]+)\]", menu)
+    return m.group(1) if m else first(menu)
+
+
+def signorie_person(menu: str) -> str:
+    """Takes a red die when offered, and marries with it."""
+    m = re.search(r"\[(take:red_\d)\]", menu)
+    if m:
+        return m.group(1)
+    return "signoria" if "ダイスの使い道:" in menu and "[signoria]" in menu else first(menu)
+
+
+def test_troyes_in_japanese():
+    screen = play_deciding(["troyes", "-p", "2", "--seed", "3", "--bots", "human,random", "--lang", "ja"], troyes_person)
+    assert "   4. 活動カードの活性化: 司祭、支払い ドゥニエ 4 (白, コスト 4)   [activate:priest]" in screen    # fact and price
+    assert block(screen, "P1, ダイスを選ぶ:", 5) == [
+        "P1, ダイスを選ぶ:",
+        "   1. 赤ダイス (4, P2)、支払い ドゥニエ 2 (P2の広場のダイス)   [red_die@P2=4]",
+        "   2. 赤ダイス (3, P2)、支払い ドゥニエ 2 (P2の広場のダイス)   [red_die@P2=3]",
+        "   3. 赤ダイス (2, P2)、支払い ドゥニエ 2 (P2の広場のダイス)   [red_die@P2=2]",
+        "あなたの選択: 1",
+    ]
+    told = screen[screen.index("  P1 (あなた) ダイスを選ぶ: 赤ダイス (4, P2) (P2の広場のダイス)"):].splitlines()
+    assert told[told.index("  前回から起きたこと:"):][:3] == [
+        "  前回から起きたこと:",
+        "    イベントの対処: ダイスのストック +赤ダイス=4, イベントのキューブ (襲撃) +キューブ P1; P1 ドゥニ",
+        "        エ -2, 影響点 +1, キューブ -1; P2 広場のドゥニエ +2, 広場のダイス -赤ダイス=4",
+    ]
+    assert "── 終了 (ラウンド4のあと) ──" in screen and "── ラウンド5" not in screen
+    assert "        人物カード: ウルバヌス４世, フィレンツェの男" in screen[screen.index("── 終了"):]
+    assert ending(screen) == [
+        "最終得点 (4ラウンド後):",
+        "  1. P1  5  勝者",
+        "       = 職人のスロット 2 - キューブのない大聖堂の段 2 + イベントカード 4 + 人物カード 1",
+        "  2. P2  3",
+        "       = イベントカード 2 + 人物カード 1",
+        "シード 3",
+    ]
+
+
+def test_signorie_in_japanese():
+    screen = play_deciding(["signorie", "-p", "2", "--seed", "3", "--bots", "human,random", "--lang", "ja"], signorie_person)
+    assert block(screen, "P1, アクションを選ぶ:", 8)[5:] == [
+        "   5. ダイスを選ぶ: 紫ダイス1 (4)、支払い フロリン 0   [take:purple_1]",
+        "   6. ダイスを選ぶ: 紫ダイス2 (1)、支払い フロリン 2   [take:purple_2]",      # threshold 3, value 1
+        "   7. ダイスを選ぶ: 灰ダイス1 (3)、支払い フロリン 1   [take:grey_1]",
+    ]
+    assert block(screen, "P1, ダイスの使い道:", 6) == [
+        "P1, ダイスの使い道:",
+        "   1. 雇う、支払い フロリン 1   [hire]",
+        "   2. 行政   [administration]",
+        "   3. シニョリーア   [signoria]",
+        "あなたの選択: signoria",
+        "  P1 (あなた) ダイスの使い道: シニョリーア",
+    ]
+    lines = screen.splitlines()
+    at = lines.index("  P1 (あなた) 持参金 (フロリン): 1")
+    assert lines[at + 8:at + 11] == [
+        "  前回から起きたこと:",
+        "    ダイスを選ぶ: 都市の花嫁 (ナポリ) +女性ミープル P1, 結婚タイル (ナポリ) -スフォルツァ家 (2); P1",
+        "        フロリン -1, 勝利点 +2, 手元の家族 -女性ミープル, 結婚の列 +スフォルツァ家 (2)",
+    ]
+    assert "        トラック上の家族: 男性ミープル (軍事, 段 1)" in lines      # a man's track and rank
+    assert "── 終了 (ラウンド7のあと) ──" in screen
+    assert ending(screen) == [
+        "最終得点 (7ラウンド後):",
+        "  1. P1  73  勝者",
+        "       = ゲーム中 58 + 結婚の列 15",
+        "  2. P2  51",
+        "       = ゲーム中 51",
+        "シード 3",
+    ]
+
+
+def test_citadels_in_japanese():
+    screen = play_deciding(["citadels", "-p", "4", "--seed", "3", "--bots", "human,random,random,random", "--lang", "ja"],
+                           first)
+    assert "   4. 建設: 交易所、支払い 金貨 2 (緑, コスト 2)   [build:trading_post]" in screen
+    lines = screen.splitlines()
+    at = lines.index("  P3 (ランダム) アクションを選ぶ: 盗む: 伝道師 (あなたの選んだキャラクター; 番号 5)")
+    assert lines[at + 1] == "    盤面: 盗まれるキャラクター なし -> 伝道師 (番号 5); 盗んだプレイヤー なし -> P3"
+    assert block(screen, "  前回から起きたこと:", 2) == ["  前回から起きたこと:", "    キャラクター選択: P4 選んだキャラクター +1 非公開"]
+    end = screen[screen.index("── 終了 (ラウンド13のあと) ──"):].splitlines()
+    assert end[1] == "  王冠を持つプレイヤー: P1  最初に街を完成させたプレイヤー: P2"
+    assert ending(screen) == [
+        "最終得点 (13ラウンド後):",
+        "  1. P1  21  勝者",
+        "       = 建物 21",
+        "  2. P2  19",
+        "       = 建物 15 + 街の完成 4",
+        "  3. P4  18",
+        "       = 建物 16 + 街の完成 2",
+        "  4. P3  8",
+        "       = 建物 8",
+        "シード 3",
+    ]
