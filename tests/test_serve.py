@@ -248,7 +248,9 @@ def test_help_and_the_card_drawer(tmp_path):
     from meeple.web.drawer import read_figures
     sim = {"players": 4, "used": {"character": [{"card": "king", "times": 40, "users": 30, "win_rate": 0.3,
                                                  "win_ci": [0.2, 0.4]}]},
-           "cards": {"district in city": [{"card": "temple", "games": 50, "win_rate": 0.35, "win_ci": [0.25, 0.47]}]}}
+           "cards": {"district in city": [{"card": "temple", "games": 50, "win_rate": 0.35, "win_ci": [0.25, 0.47],
+                                           "effect": 0.031, "effect_ci": [-0.07, 0.142]},
+                                          {"card": "tavern", "games": 9, "win_rate": 0.3, "win_ci": [0.1, 0.6]}]}}
     (tmp_path / "sim.json").write_text(json.dumps(sim))
     server = Server(load_game("citadels"), "citadels", bots="human,human,random",
                     figures=read_figures(tmp_path / "sim.json"))
@@ -262,7 +264,9 @@ def test_help_and_the_card_drawer(tmp_path):
     assert "how to play" in client.get(f"/s/{other.token}/help?rules=1").text
     drawer = client.get(f"/s/{other.token}/cards").text
     assert 'id="card-king"' in drawer and "used 40 times by 30 players; their win rate 30% (95% interval 20%-40%" in drawer
-    assert "district in city: in 50 games, win rate 35% (25%-47%), +10% on the fair share" in drawer
+    assert ("district in city: in 50 games, win rate 35% (25%-47%); effect on winning +3.1 pp against the average of its zone "
+            "(95% interval -7.0 pp to +14.2 pp)") in drawer
+    assert "win rate 30% (10%-60%); no effect on winning in this file" in drawer      # an older file: not made up here
 
 
 def test_a_refused_choice_leaves_the_line_as_the_game():
