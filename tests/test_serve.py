@@ -107,6 +107,7 @@ def test_no_page_tells_a_seat_what_is_hidden_from_it(pack, which, last):
             page = pages.seat_page(table, seat, step)
             data = json.dumps(web_app._view_data(table, seat, step), ensure_ascii=False)
             leaked = secrets.leaks(page) | secrets.leaks(data)
+            leaked |= {c for c in re.findall(r'/cards#card-([^"]+)"', page) if c not in secrets.known}    # the drawer's links
             assert not leaked, f"{pack} step {step}: {seat.name()}'s page names {sorted(leaked)}, hidden from it"
             if step % 10 == 0 or step == table.steps:       # the routes answer the same
                 assert client.get(f"/s/{seat.token}?at={step}").text == page
@@ -263,6 +264,13 @@ def test_help_and_the_card_drawer(tmp_path):
     assert "for the seat choosing" in client.get(f"/s/{other.token}/help?option=0").text
     assert "how to play" in client.get(f"/s/{other.token}/help?rules=1").text
     drawer = client.get(f"/s/{other.token}/cards").text
+    # the cards on the board and in the options link to the drawer, labelled
+    page = client.get(f"/s/{chooser.token}").text
+    linked = re.findall(r'<a class="card" href="/s/' + chooser.token + r'/cards#card-([^"]+)" aria-label="([^"]+)">([^<]+)</a>', page)
+    board = page[page.index('<section id="board"'):]
+    assert re.search(r'class="card"[^>]*>[^<]+</a>', board[:board.index("</section>")])
+    assert any(label.endswith("(option 1), in the card drawer") for _, label, _ in linked)
+    assert linked and all(f'id="card-{cid}"' in drawer and label.startswith(name) for cid, label, name in linked)
     assert 'id="card-king"' in drawer and "used 40 times by 30 players; their win rate 30% (95% interval 20%-40%" in drawer
     assert ("district in city: in 50 games, win rate 35% (25%-47%); effect on winning +3.1 pp against the average of its zone "
             "(95% interval -7.0 pp to +14.2 pp)") in drawer

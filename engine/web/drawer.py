@@ -60,7 +60,7 @@ def drawer_page(table: Table, seat: Seat, figures: dict[str, list[str]]) -> str:
         except Exception:       # a phrase the renderer lacks: the drawer shows the rest
             rules = []
         shown = "".join(f"<li>{escape(x)}</li>" for x in figures.get(card.id, []))
-        entries.append(f"<details id=\"card-{escape(card.id)}\"><summary>{escape(card.names.get(view.lang))} "
+        entries.append(f"<details><summary id=\"card-{escape(card.id)}\">{escape(card.names.get(view.lang))} "
                        f"<small>[{escape(card.id)}, {escape(card.kind)}]</small></summary>"
                        + (f"<p>{escape(text)}</p>" if text else "")
                        + (f"<pre class=\"rules\">{escape(chr(10).join(rules))}</pre>" if rules else "")
