@@ -237,6 +237,16 @@ def test_a_fork_plays_on_from_its_step():
     # the fork's seats, listed on its host page; a server keeps at most MAX_TABLES games
     host = client.get(r.headers["location"]).text
     assert all(f"/s/{s.token}" in host for s in fork.seats.values())
+    # a fork names its bots, checked as meeple play --bots checks them and bounded
+    r = client.post(f"/s/{tv.token}/fork", data={"at": "12", "bots": "greedy,mcts:20"}, follow_redirects=False)
+    assert r.status_code == 303 and server.tables[-1].bot_names == ["greedy", "mcts:20"]
+    assert "(greedy)" in client.get(r.headers["location"]).text and len(server.tables) == 3
+    for bots, reason in [("greedy,mcst", "unknown agent &#x27;mcst&#x27;: did you mean &#x27;mcts&#x27;?"),
+                         ("random,random,random", "3 agents named for 2 players"),
+                         ("mcts:9999999", "at most 20000 iterations"), ("random," * 40, "at most 200 letters")]:
+        r = client.post(f"/s/{tv.token}/fork", data={"at": "12", "bots": bots})
+        assert r.status_code == 400 and "bots: " in r.text and reason in r.text, (bots, r.text)
+    assert len(server.tables) == 3
     from meeple.web.server import MAX_TABLES
     while len(server.tables) < MAX_TABLES:
         server.fork(table, 5)

@@ -16,6 +16,7 @@ from html import escape
 from typing import Any, Optional
 
 from meeple.runtime.scoring import breakdown, player_text
+from meeple.web.server import MAX_BOTS_TEXT
 from meeple.web.table import Seat, Table
 
 LOG_SHOWN = 60          # the log pane's last choices (older ones: step back)
@@ -198,8 +199,11 @@ def _links(table: Table, seat: Seat, over: bool, step: int) -> str:
     if seat.table:
         out.append(f"<a href=\"/s/{seat.token}/scenario?at={step}\" id=\"scenario\" download=\"step-{step}.scenario.yaml\">"
                    "copy as scenario</a>")
+        bots = ",".join(table.bot_names)        # a replay's: none, so the server's --bots
         out.append(f"<form method=\"post\" action=\"/s/{seat.token}/fork\" class=\"inline\"><input type=\"hidden\" "
-                   f"name=\"at\" value=\"{step}\"><button type=\"submit\" id=\"fork\">fork from here (step {step})</button></form>")
+                   f"name=\"at\" value=\"{step}\"><label for=\"fork-bots\">with bots</label> <input id=\"fork-bots\" "
+                   f"name=\"bots\" value=\"{escape(bots)}\" maxlength=\"{MAX_BOTS_TEXT}\" placeholder=\"the server's --bots\"> "
+                   f"<button type=\"submit\" id=\"fork\">fork from here (step {step})</button></form>")
     return "<nav class=\"seats\" aria-label=\"pages\">" + " · ".join(out) + "</nav>" if out else ""
 
 
