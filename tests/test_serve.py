@@ -9,6 +9,7 @@ themselves for every tenth step (the same text), so it stays a few seconds.
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import re
@@ -377,3 +378,58 @@ def test_bots_choose_in_the_background_and_a_waiting_page_hears_of_it():
             break
         threading.Event().wait(0.01)
     assert not table.busy() and (table.st.over or table.st.pending.player == 0)
+
+
+def test_the_safety_bar(monkeypatch):
+    """What a browser may ask, bounded, each part checked once: no route takes a file's
+    path; the pages waiting at once and a request's size are bounded; a token reads its
+    own seat's help, drawer and log only; the table view exists only when the server's
+    starter turned it on (``table_view``), forks included."""
+    from starlette.convertors import StringConvertor
+    server = Server(load_game("citadels"), "citadels", bots="human,human,random")
+    server.background = False
+    table = server.play(3, 11)
+    fork = server.fork(table, 0)
+    app = web_app.make_app(server)
+    client = TestClient(app)
+    # no route's address holds a path: a token, or a static file's name from a fixed list
+    for route in app.app.routes:
+        assert all(isinstance(c, StringConvertor) for c in route.param_convertors.values()), route.path
+        assert set(route.param_convertors) <= {"token", "name"}, route.path
+    seats = [s for t in (table, fork) for s in t.seats.values()]
+    p1 = next(s for s in table.seats.values() if s.seat == 0)
+    for probe in ("/static/..%2Fapp.py", "/static/meeple.js%2F..", f"/s/{p1.token}/help?card=../../pyproject.toml"):
+        assert client.get(probe).status_code == 404, probe
+    # bounded: the pages waiting at once, a request's body however it is sent
+    monkeypatch.setattr(web_app, "_WAITING", [web_app.MAX_WAITING])
+    assert client.get(f"/s/{p1.token}/wait?after=0").status_code == 503
+    sent = []
+
+    async def send(message):
+        sent.append(message)
+
+    async def receive():
+        return {"type": "http.request", "body": b"option=0&at=0", "more_body": False}
+    chunked = {"type": "http", "method": "POST", "path": f"/s/{p1.token}/choose", "query_string": b"",
+               "headers": [(b"transfer-encoding", b"chunked")]}
+    asyncio.run(app(chunked, receive, send))
+    assert sent[0]["status"] == 413
+    # a token is its seat's: its pages link no other seat, its help and log are its own
+    for s in seats:
+        mine = client.get(f"/s/{s.token}").text + client.get(f"/s/{s.token}/cards").text \
+            + client.get(f"/s/{s.token}/help?rules=1").text
+        others = [o for o in seats if o is not s and o.seat is not None]      # the spectator's page is public: linked
+        assert not any(o.token in mine for o in others), s.name()
+        assert client.get(f"/s/{s.token}/log").status_code == 403             # the seed: after the end
+        if s.seat != table.st.pending.player:          # the fork is at the same choice
+            assert "for the seat choosing" in client.get(f"/s/{s.token}/help?option=0").text
+        assert client.get(f"/h/{s.token}").status_code == 404                 # a seat is no host
+    assert client.get(f"/s/{table.host}").status_code == 404                   # a host page is no seat
+    # no table view unless the starter turned it on: no seat sees all, scenarios and forks refused
+    assert not any(s.table for s in seats)
+    for s in seats:
+        page = client.get(f"/s/{s.token}").text
+        assert "Table view" not in page and "everything, hidden too" not in page and 'id="fork"' not in page
+        assert client.get(f"/s/{s.token}/scenario?at=0").status_code == 403
+        assert client.post(f"/s/{s.token}/fork", data={"at": "0"}).status_code == 403
+    assert len(server.tables) == 2
