@@ -82,7 +82,20 @@ def test_the_html_report_has_its_plots_and_numbers(tmp_path):
     for title in ("Score distribution per seat", "Win rate per seat", "Win rate per character in acting", "Top cards by effect on winning"):
         assert title in text
     assert f"{100 * d['seats'][0]['win_rate']:.1f}%" in text
+    assert_effects_on_winning(d)
     assert "<script" not in text and not re.search(r"(src|href)=\"http", text)    # self-contained
+
+
+def assert_effects_on_winning(d):
+    """Each card's effect on winning in each zone (the JSON's ``effect``) is its holders'
+    win rate minus the zone's average (what the report plots), inside its interval,
+    which is wider than the card's own win rate's (the zone's average is estimated too)."""
+    for zone, rows in d["cards"].items():
+        average = sum(r["win_rate"] * r["games"] for r in rows) / sum(r["games"] for r in rows)
+        for r in rows:
+            assert r["effect"] == pytest.approx(r["win_rate"] - average, abs=1e-12), (zone, r)
+            lo, hi = r["effect_ci"]
+            assert lo <= r["effect"] <= hi and hi - lo > r["win_ci"][1] - r["win_ci"][0] - 1e-12, (zone, r)
 
 
 def test_the_comparison_report_shows_both_side_by_side(tmp_path):

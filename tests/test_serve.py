@@ -9,6 +9,7 @@ themselves for every tenth step (the same text), so it stays a few seconds.
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import re
@@ -107,6 +108,7 @@ def test_no_page_tells_a_seat_what_is_hidden_from_it(pack, which, last):
             page = pages.seat_page(table, seat, step)
             data = json.dumps(web_app._view_data(table, seat, step), ensure_ascii=False)
             leaked = secrets.leaks(page) | secrets.leaks(data)
+            leaked |= {c for c in re.findall(r'/cards#card-([^"]+)"', page) if c not in secrets.known}    # the drawer's links
             assert not leaked, f"{pack} step {step}: {seat.name()}'s page names {sorted(leaked)}, hidden from it"
             if step % 10 == 0 or step == table.steps:       # the routes answer the same
                 assert client.get(f"/s/{seat.token}?at={step}").text == page
@@ -236,6 +238,16 @@ def test_a_fork_plays_on_from_its_step():
     # the fork's seats, listed on its host page; a server keeps at most MAX_TABLES games
     host = client.get(r.headers["location"]).text
     assert all(f"/s/{s.token}" in host for s in fork.seats.values())
+    # a fork names its bots, checked as meeple play --bots checks them and bounded
+    r = client.post(f"/s/{tv.token}/fork", data={"at": "12", "bots": "greedy,mcts:20"}, follow_redirects=False)
+    assert r.status_code == 303 and server.tables[-1].bot_names == ["greedy", "mcts:20"]
+    assert "(greedy)" in client.get(r.headers["location"]).text and len(server.tables) == 3
+    for bots, reason in [("greedy,mcst", "unknown agent &#x27;mcst&#x27;: did you mean &#x27;mcts&#x27;?"),
+                         ("random,random,random", "3 agents named for 2 players"),
+                         ("mcts:9999999", "at most 20000 iterations"), ("random," * 40, "at most 200 letters")]:
+        r = client.post(f"/s/{tv.token}/fork", data={"at": "12", "bots": bots})
+        assert r.status_code == 400 and "bots: " in r.text and reason in r.text, (bots, r.text)
+    assert len(server.tables) == 3
     from meeple.web.server import MAX_TABLES
     while len(server.tables) < MAX_TABLES:
         server.fork(table, 5)
@@ -248,7 +260,9 @@ def test_help_and_the_card_drawer(tmp_path):
     from meeple.web.drawer import read_figures
     sim = {"players": 4, "used": {"character": [{"card": "king", "times": 40, "users": 30, "win_rate": 0.3,
                                                  "win_ci": [0.2, 0.4]}]},
-           "cards": {"district in city": [{"card": "temple", "games": 50, "win_rate": 0.35, "win_ci": [0.25, 0.47]}]}}
+           "cards": {"district in city": [{"card": "temple", "games": 50, "win_rate": 0.35, "win_ci": [0.25, 0.47],
+                                           "effect": 0.031, "effect_ci": [-0.07, 0.142]},
+                                          {"card": "tavern", "games": 9, "win_rate": 0.3, "win_ci": [0.1, 0.6]}]}}
     (tmp_path / "sim.json").write_text(json.dumps(sim))
     server = Server(load_game("citadels"), "citadels", bots="human,human,random",
                     figures=read_figures(tmp_path / "sim.json"))
@@ -261,8 +275,17 @@ def test_help_and_the_card_drawer(tmp_path):
     assert "for the seat choosing" in client.get(f"/s/{other.token}/help?option=0").text
     assert "how to play" in client.get(f"/s/{other.token}/help?rules=1").text
     drawer = client.get(f"/s/{other.token}/cards").text
+    # the cards on the board and in the options link to the drawer, labelled
+    page = client.get(f"/s/{chooser.token}").text
+    linked = re.findall(r'<a class="card" href="/s/' + chooser.token + r'/cards#card-([^"]+)" aria-label="([^"]+)">([^<]+)</a>', page)
+    board = page[page.index('<section id="board"'):]
+    assert re.search(r'class="card"[^>]*>[^<]+</a>', board[:board.index("</section>")])
+    assert any(label.endswith("(option 1), in the card drawer") for _, label, _ in linked)
+    assert linked and all(f'id="card-{cid}"' in drawer and label.startswith(name) for cid, label, name in linked)
     assert 'id="card-king"' in drawer and "used 40 times by 30 players; their win rate 30% (95% interval 20%-40%" in drawer
-    assert "district in city: in 50 games, win rate 35% (25%-47%), +10% on the fair share" in drawer
+    assert ("district in city: in 50 games, win rate 35% (25%-47%); effect on winning +3.1 pp against the average of its zone "
+            "(95% interval -7.0 pp to +14.2 pp)") in drawer
+    assert "win rate 30% (10%-60%); no effect on winning in this file" in drawer      # an older file: not made up here
 
 
 def test_a_refused_choice_leaves_the_line_as_the_game():
@@ -355,3 +378,58 @@ def test_bots_choose_in_the_background_and_a_waiting_page_hears_of_it():
             break
         threading.Event().wait(0.01)
     assert not table.busy() and (table.st.over or table.st.pending.player == 0)
+
+
+def test_the_safety_bar(monkeypatch):
+    """What a browser may ask, bounded, each part checked once: no route takes a file's
+    path; the pages waiting at once and a request's size are bounded; a token reads its
+    own seat's help, drawer and log only; the table view exists only when the server's
+    starter turned it on (``table_view``), forks included."""
+    from starlette.convertors import StringConvertor
+    server = Server(load_game("citadels"), "citadels", bots="human,human,random")
+    server.background = False
+    table = server.play(3, 11)
+    fork = server.fork(table, 0)
+    app = web_app.make_app(server)
+    client = TestClient(app)
+    # no route's address holds a path: a token, or a static file's name from a fixed list
+    for route in app.app.routes:
+        assert all(isinstance(c, StringConvertor) for c in route.param_convertors.values()), route.path
+        assert set(route.param_convertors) <= {"token", "name"}, route.path
+    seats = [s for t in (table, fork) for s in t.seats.values()]
+    p1 = next(s for s in table.seats.values() if s.seat == 0)
+    for probe in ("/static/..%2Fapp.py", "/static/meeple.js%2F..", f"/s/{p1.token}/help?card=../../pyproject.toml"):
+        assert client.get(probe).status_code == 404, probe
+    # bounded: the pages waiting at once, a request's body however it is sent
+    monkeypatch.setattr(web_app, "_WAITING", [web_app.MAX_WAITING])
+    assert client.get(f"/s/{p1.token}/wait?after=0").status_code == 503
+    sent = []
+
+    async def send(message):
+        sent.append(message)
+
+    async def receive():
+        return {"type": "http.request", "body": b"option=0&at=0", "more_body": False}
+    chunked = {"type": "http", "method": "POST", "path": f"/s/{p1.token}/choose", "query_string": b"",
+               "headers": [(b"transfer-encoding", b"chunked")]}
+    asyncio.run(app(chunked, receive, send))
+    assert sent[0]["status"] == 413
+    # a token is its seat's: its pages link no other seat, its help and log are its own
+    for s in seats:
+        mine = client.get(f"/s/{s.token}").text + client.get(f"/s/{s.token}/cards").text \
+            + client.get(f"/s/{s.token}/help?rules=1").text
+        others = [o for o in seats if o is not s and o.seat is not None]      # the spectator's page is public: linked
+        assert not any(o.token in mine for o in others), s.name()
+        assert client.get(f"/s/{s.token}/log").status_code == 403             # the seed: after the end
+        if s.seat != table.st.pending.player:          # the fork is at the same choice
+            assert "for the seat choosing" in client.get(f"/s/{s.token}/help?option=0").text
+        assert client.get(f"/h/{s.token}").status_code == 404                 # a seat is no host
+    assert client.get(f"/s/{table.host}").status_code == 404                   # a host page is no seat
+    # no table view unless the starter turned it on: no seat sees all, scenarios and forks refused
+    assert not any(s.table for s in seats)
+    for s in seats:
+        page = client.get(f"/s/{s.token}").text
+        assert "Table view" not in page and "everything, hidden too" not in page and 'id="fork"' not in page
+        assert client.get(f"/s/{s.token}/scenario?at=0").status_code == 403
+        assert client.post(f"/s/{s.token}/fork", data={"at": "0"}).status_code == 403
+    assert len(server.tables) == 2

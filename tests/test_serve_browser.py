@@ -120,7 +120,8 @@ def test_a_citadels_game_played_in_the_browser(browser, tmp_path):
 
 def test_a_screenshot_of_each_pack_at_the_table(browser):
     """For a person to look at (test-artifacts/serve/PACK.png): each pack's table some
-    steps in, as the first seat sees it."""
+    steps in, as the first seat sees it; and its board's first card, followed from the
+    keyboard, opens that card in the drawer."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     for pack in PACKS:
         server = Server(load_game(pack), pack, bots="human,random,random")
@@ -132,5 +133,14 @@ def test_a_screenshot_of_each_pack_at_the_table(browser):
             page.goto(f"{base}/s/{me.token}")
             page.wait_for_selector("#board")
             page.screenshot(path=str(ARTIFACTS / f"{pack}.png"), full_page=True)
+            # a card on the board is a link to it in the drawer, reached and followed with the keyboard
+            link = page.locator("#board a.card").first
+            name = link.inner_text()
+            link.focus()
+            with page.expect_navigation(timeout=WAIT_MS):
+                page.keyboard.press("Enter")
+            opened = page.locator("details[open] summary")
+            assert opened.count() == 1 and opened.inner_text().startswith(name), pack
+            assert page.evaluate("document.activeElement.tagName") == "SUMMARY"
             page.close()
         assert (ARTIFACTS / f"{pack}.png").stat().st_size > 1000

@@ -10,7 +10,7 @@ What a browser may ask (nothing else is answered):
     GET  /s/TOKEN/cards         the card drawer: every card's text, rules text and figures
     GET  /s/TOKEN/log           the game's log (holds the seed: the table view, or after the end)
     GET  /s/TOKEN/scenario?at=K a scenario reaching step K (table view only)
-    POST /s/TOKEN/fork          a new game from step K (form: at; table view only)
+    POST /s/TOKEN/fork          a new game from step K (form: at, bots; table view only)
     GET  /h/TOKEN               the host page: every seat's link
     GET  /static/meeple.js, /static/meeple.css
 
@@ -32,7 +32,7 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route
 
 from meeple.web import pages
-from meeple.web.server import Server, TooManyTables, log_of, scenario_of
+from meeple.web.server import BadBots, Server, TooManyTables, log_of, scenario_of
 from meeple.web.table import Seat, Table
 
 MAX_BODY = 4096          # bytes of a request's body: a choice is a few
@@ -223,10 +223,13 @@ async def fork(request: Request) -> Response:
     at = form.get("at", "")
     if not s.table or not at.isdigit() or int(at) > table.steps:
         return _html(pages.message_page("table view only", "fork from the table view", f"/s/{s.token}"), 403)
+    bots = form.get("bots", "").strip() or None
     try:
-        new = await asyncio.to_thread(_server(request).fork, table, int(at))
+        new = await asyncio.to_thread(_server(request).fork, table, int(at), bots)
     except TooManyTables as err:
         return _html(pages.message_page("too many games", err.message, f"/s/{s.token}"), 429)
+    except BadBots as err:
+        return _html(pages.message_page("not these bots", f"bots: {err.message}", f"/s/{s.token}?at={at}"), 400)
     return RedirectResponse(f"/h/{new.host}", 303)
 
 

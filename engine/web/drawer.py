@@ -1,8 +1,10 @@
 """The card drawer: every card of the pack with its printed text, the rules text made
 from its rules (``meeple.authoring.cardtext``, as ``meeple cards`` shows it), and,
 given the JSON of a ``meeple simulate --format json`` run, its figures: how often it
-was used, its users' win rate with its interval, and how winning went with it in each
-zone the run followed. A card's text is public (the pack's card list); no state is read.
+was used, its users' win rate with its interval, and in each zone the run followed its
+holders' win rate and its effect on winning with their intervals (the figures of the
+JSON, ``meeple.workbench.tally.effect_on_winning``; nothing is estimated here). A
+card's text is public (the pack's card list); no state is read.
 """
 from __future__ import annotations
 
@@ -28,11 +30,20 @@ def read_figures(path: str | Path) -> dict[str, list[str]]:
     for where, rows in (data.get("cards") or {}).items():
         for r in rows:
             lo, hi = r.get("win_ci") or (0, 0)
-            effect = r["win_rate"] - fair
-            out.setdefault(r["card"], []).append(
-                f"{where}: in {r['games']} games, win rate {r['win_rate']:.0%} ({lo:.0%}-{hi:.0%}), "
-                f"{'+' if effect >= 0 else ''}{effect:.0%} on the fair share")
+            line = f"{where}: in {r['games']} games, win rate {r['win_rate']:.0%} ({lo:.0%}-{hi:.0%})"
+            if "effect" in r:       # its effect on winning (meeple.workbench.tally.effect_on_winning)
+                elo, ehi = r["effect_ci"]
+                line += (f"; effect on winning {_points(r['effect'])} against the average of its zone "
+                         f"(95% interval {_points(elo)} to {_points(ehi)})")
+            else:
+                line += "; no effect on winning in this file (made before simulate gave it: run it again)"
+            out.setdefault(r["card"], []).append(line)
     return out
+
+
+def _points(x: float) -> str:
+    """A difference of win rates in percentage points, signed: '+3.1 pp'."""
+    return f"{100 * x:+.1f} pp"
 
 
 def drawer_page(table: Table, seat: Seat, figures: dict[str, list[str]]) -> str:
@@ -49,7 +60,7 @@ def drawer_page(table: Table, seat: Seat, figures: dict[str, list[str]]) -> str:
         except Exception:       # a phrase the renderer lacks: the drawer shows the rest
             rules = []
         shown = "".join(f"<li>{escape(x)}</li>" for x in figures.get(card.id, []))
-        entries.append(f"<details id=\"card-{escape(card.id)}\"><summary>{escape(card.names.get(view.lang))} "
+        entries.append(f"<details><summary id=\"card-{escape(card.id)}\">{escape(card.names.get(view.lang))} "
                        f"<small>[{escape(card.id)}, {escape(card.kind)}]</small></summary>"
                        + (f"<p>{escape(text)}</p>" if text else "")
                        + (f"<pre class=\"rules\">{escape(chr(10).join(rules))}</pre>" if rules else "")

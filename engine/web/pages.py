@@ -16,6 +16,7 @@ from html import escape
 from typing import Any, Optional
 
 from meeple.runtime.scoring import breakdown, player_text
+from meeple.web.server import MAX_BOTS_TEXT
 from meeple.web.table import Seat, Table
 
 LOG_SHOWN = 60          # the log pane's last choices (older ones: step back)
@@ -45,7 +46,7 @@ def seat_page(table: Table, seat: Seat, step: Optional[int] = None, note: str = 
     parts.append(_scrubber(table, seat, step))
     parts.append(_decision(table, seat, st, step, live))
     board = _table_board(table, st) if seat.table else table.view.board(st, viewer)
-    parts.append(f"<section id=\"board\" aria-label=\"board\"><h2>Board</h2><pre>{escape(board)}</pre></section>")
+    parts.append(f"<section id=\"board\" aria-label=\"board\"><h2>Board</h2><pre>{linked(table, seat, board)}</pre></section>")
     parts.append(_narration(table, viewer, step))
     if st.over:
         parts.append(_scores(table, st))
@@ -102,12 +103,39 @@ def _decision(table: Table, seat: Seat, st: Any, step: int, live: bool) -> str:
     for i, opt in enumerate(options):
         items.append(f"<li><button type=\"submit\" name=\"option\" value=\"{i}\" id=\"option-{i + 1}\">"
                      f"<span class=\"n\">{i + 1}.</span> {escape(str(opt[1]))}</button> "
-                     f"<a href=\"/s/{seat.token}/help?option={i}\" aria-label=\"help on option {i + 1}\">?</a></li>")
+                     f"<a href=\"/s/{seat.token}/help?option={i}\" aria-label=\"help on option {i + 1}\">?</a>"
+                     f"{_option_cards(table, seat, str(opt[1]), i)}</li>")
     return (f"<section id=\"decision\"><h2>Your choice: {prompt}</h2>"
             f"<form method=\"post\" action=\"/s/{seat.token}/choose\"><input type=\"hidden\" name=\"at\" value=\"{step}\">"
             f"<ol class=\"options\">{''.join(items)}</ol></form>"
             f"<p class=\"help\"><a href=\"/s/{seat.token}/help?rules=1\">how to play</a> · "
             f"<a href=\"/s/{seat.token}/cards\">cards</a></p></section>")
+
+
+def card_link(seat: Seat, card: str, name: str, label: str = "") -> str:
+    """A link to ``card`` in the seat's card drawer, its text the card's name."""
+    return (f"<a class=\"card\" href=\"/s/{seat.token}/cards#card-{escape(card)}\" "
+            f"aria-label=\"{escape(label or name)}, in the card drawer\">{escape(name)}</a>")
+
+
+def linked(table: Table, seat: Seat, text: str) -> str:
+    """``text`` escaped, each card name in it a link to that card in the drawer
+    (``Table.card_words``: made from the name shown, so a link tells nothing more)."""
+    pattern, first = table.card_words()
+    if pattern is None:
+        return escape(text)
+    out, at = [], 0
+    for m in pattern.finditer(text):
+        out += [escape(text[at:m.start()]), card_link(seat, first[m.group(1)], m.group(1))]
+        at = m.end()
+    return "".join(out) + escape(text[at:])
+
+
+def _option_cards(table: Table, seat: Seat, label: str, i: int) -> str:
+    """Beside an option, a link to each card its label names (a button holds no link)."""
+    pattern, first = table.card_words()
+    names = list(dict.fromkeys(pattern.findall(label))) if pattern is not None else []
+    return "".join(f" {card_link(seat, first[n], n, f'{n} (option {i + 1})')}" for n in names)
 
 
 def _values(table: Table, step: int) -> str:
@@ -171,8 +199,11 @@ def _links(table: Table, seat: Seat, over: bool, step: int) -> str:
     if seat.table:
         out.append(f"<a href=\"/s/{seat.token}/scenario?at={step}\" id=\"scenario\" download=\"step-{step}.scenario.yaml\">"
                    "copy as scenario</a>")
+        bots = ",".join(table.bot_names)        # a replay's: none, so the server's --bots
         out.append(f"<form method=\"post\" action=\"/s/{seat.token}/fork\" class=\"inline\"><input type=\"hidden\" "
-                   f"name=\"at\" value=\"{step}\"><button type=\"submit\" id=\"fork\">fork from here (step {step})</button></form>")
+                   f"name=\"at\" value=\"{step}\"><label for=\"fork-bots\">with bots</label> <input id=\"fork-bots\" "
+                   f"name=\"bots\" value=\"{escape(bots)}\" maxlength=\"{MAX_BOTS_TEXT}\" placeholder=\"the server's --bots\"> "
+                   f"<button type=\"submit\" id=\"fork\">fork from here (step {step})</button></form>")
     return "<nav class=\"seats\" aria-label=\"pages\">" + " · ".join(out) + "</nav>" if out else ""
 
 

@@ -14,6 +14,7 @@ while a planning bot thinks; a choice is applied with the table locked.
 """
 from __future__ import annotations
 
+import re
 import secrets
 import threading
 from dataclasses import dataclass
@@ -70,6 +71,7 @@ class Table:
         self._told: dict[tuple, str] = {}
         self._narrated: dict[tuple, list[str]] = {}
         self._worker: Optional[threading.Thread] = None
+        self._card_words: Optional[tuple] = None
         seats = [Seat(new_token(), p) for p in range(line.players)] + [Seat(new_token(), None)]
         if table_view:
             seats.append(Seat(new_token(), None, table=True))
@@ -89,6 +91,20 @@ class Table:
             return f"P{p + 1} (you)"
         name = self.bot_names[p] if self.bot_names else ""
         return f"P{p + 1} ({name})" if name else f"P{p + 1}"
+
+    def card_words(self) -> tuple[Any, dict[str, str]]:
+        """The pack's card names in the table's language, as a pattern (longest first,
+        whole words), and for each name the first card (by definition) that has it: a
+        page links a card name it shows to that card in the drawer. The link is made
+        from the name alone, so it tells no more than the name it links."""
+        if self._card_words is None:
+            first: dict[str, str] = {}
+            for d in self.game.vocab.card_defs:
+                first.setdefault(d.names.get(self.view.lang), d.id)
+            names = sorted((n for n in first if n), key=len, reverse=True)
+            pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, names)) + r")(?![\w-])") if names else None
+            self._card_words = (pattern, first)
+        return self._card_words
 
     @property
     def steps(self) -> int:

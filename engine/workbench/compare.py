@@ -19,7 +19,7 @@ from typing import Callable, Optional
 from meeple.runtime.game import Game, load_game
 from meeple.workbench.simulate import Outcome, SimConfig, Summary, _Folding, card_tables, play_runs
 from meeple.workbench.metrics import Moments, ShapeTally
-from meeple.workbench.tally import Tally, normal_interval, wilson
+from meeple.workbench.tally import Tally, newcombe, normal_interval
 
 
 class Paired:
@@ -138,11 +138,7 @@ class Pairs:
 
 def _newcombe(name: str, wins_a: float, n_a: int, wins_b: float, n_b: int) -> dict:
     pa, pb = wins_a / n_a, wins_b / n_b
-    la, ua = wilson(wins_a, n_a)
-    lb, ub = wilson(wins_b, n_b)
-    d = pb - pa
-    lo = d - math.sqrt((pb - lb) ** 2 + (ua - pa) ** 2)
-    hi = d + math.sqrt((ub - pb) ** 2 + (pa - la) ** 2)
+    d, lo, hi = newcombe(wins_a, n_a, wins_b, n_b)
     return {"metric": name, "base": pa, "variant": pb, "difference": d, "ci": [lo, hi],
             "significant": lo > 0 or hi < 0, "paired": False, "unit": "win share"}
 

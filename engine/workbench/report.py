@@ -74,23 +74,20 @@ def plots(d: dict) -> list[tuple[str, str]]:
         ax.tick_params(axis="y", labelsize=7)
         out.append((f"Win rate per {kind}", _svg(fig)))
     # the cards with the largest effect on winning, over all shown zones: a card's win
-    # rate against the average of the cards in its zone (having built anything wins more)
+    # rate against the average of the cards in its zone (having built anything wins more),
+    # the rows' ``effect`` with its interval (``meeple.workbench.tally.effect_on_winning``)
     effects = []
     for kind in d.get("shown", ()):
-        rows = d["cards"][kind]
-        games = sum(r["games"] for r in rows)
-        if not games:
-            continue
-        base = sum(r["win_rate"] * r["games"] for r in rows) / games
-        effects += [(r["win_rate"] - base, kind, r) for r in rows if r["games"] >= 10]
+        effects += [(r["effect"], kind, r) for r in d["cards"][kind] if r["games"] >= 10]
     effects.sort(key=lambda e: -abs(e[0]))
     top = effects[:15][::-1]
     if top:
         fig, ax = plt.subplots(figsize=(6, 0.28 * len(top) + 0.8))
-        ax.barh([f"{r['card']} ({kind.split(' in ')[1]})" for _, kind, r in top], [e for e, _, _ in top],
+        errs = [[e - r["effect_ci"][0] for e, _, r in top], [r["effect_ci"][1] - e for e, _, r in top]]
+        ax.barh([f"{r['card']} ({kind.split(' in ')[1]})" for _, kind, r in top], [e for e, _, _ in top], xerr=errs, capsize=2,
                 color=["#c0504d" if e < 0 else "#4f81bd" for e, _, _ in top])
         ax.axvline(0, color="grey", linewidth=1)
-        ax.set_xlabel("win rate minus the average of its zone")
+        ax.set_xlabel("win rate minus the average of its zone (95% interval)")
         ax.tick_params(axis="y", labelsize=7)
         out.append(("Top cards by effect on winning", _svg(fig)))
     return out
@@ -176,7 +173,7 @@ def _shape_table(shape: dict) -> str:
 def _cell(key: str, value: Any, row: dict) -> str:
     """A value of a card row, whatever its field: rates and their intervals in
     %, other numbers to 2 decimals, lists and mappings spelled out."""
-    rate = key.endswith("_rate") or (key.endswith("_ci") and f"{key[:-3]}_rate" in row)
+    rate = key.endswith("_rate") or key in ("effect", "effect_ci") or (key.endswith("_ci") and f"{key[:-3]}_rate" in row)
     if isinstance(value, bool) or value is None:
         return "" if value is None else ("yes" if value else "")
     if isinstance(value, int):

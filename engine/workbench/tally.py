@@ -42,6 +42,16 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def newcombe(wins_a: float, n_a: int, wins_b: float, n_b: int) -> tuple[float, float, float]:
+    """(d, low, high): the difference of two win rates ``b - a`` with its 95% interval
+    (Newcombe's hybrid score interval, made of the two rates' Wilson intervals)."""
+    pa, pb = wins_a / n_a, wins_b / n_b
+    la, ua = wilson(wins_a, n_a)
+    lb, ub = wilson(wins_b, n_b)
+    d = pb - pa
+    return d, d - math.sqrt((pb - lb) ** 2 + (ua - pa) ** 2), d + math.sqrt((ub - pb) ** 2 + (pa - la) ** 2)
+
+
 def normal_interval(n: int, total, s: int, q: int, scale: int = 1, z: float = 1.96) -> tuple[float, float, float]:
     """(mean, low, high): the mean ``total / n`` with its 95% normal interval, the
     variance from the exact sums ``s`` (of the values) and ``q`` (of their squares),
@@ -132,6 +142,17 @@ def use_row(card: str, by_seat: list[int], wins, n: int, s: int, q: int) -> dict
             "mean_score": m, "score_ci": [mlo, mhi]}
 
 
+def effect_on_winning(wins, n: int, zone_wins, zone_n: int) -> dict:
+    """A card's effect on winning in a zone: its holders' win rate minus the zone's
+    average (the win rate of every player-game that held any card there; having built
+    anything wins more than the fair share), as the report plots it and ``meeple tune``'s
+    ``card`` term reads it; with Newcombe's 95% interval of that difference, as
+    ``compare`` gives a card's win rate (its holders are among the zone's, so the
+    interval is on the wide side)."""
+    d, lo, hi = newcombe(zone_wins, zone_n, wins, n)
+    return {"effect": d, "effect_ci": [lo, hi]}
+
+
 class Tally:
     """One run's figures, folded in game by game, in game order (``add``). ``tables``
     names the pack's cards and zones (``meeple.workbench.simulate.CardTables``): an outcome
@@ -203,15 +224,20 @@ class Tally:
 
     def card_tables(self) -> dict[str, list[dict]]:
         """Per zone kind ("KIND in ZONE"), in the order games met them, a row per
-        card that entered it, sorted by card id."""
+        card that entered it, sorted by card id, each with its effect on winning
+        (``effect_on_winning``)."""
         t = self.tables
         by_kind: dict[int, list[tuple[str, int, tuple]]] = {k: [] for k in self.kinds}
         for key, row in self.held.rows().items():
             kind, d = divmod(key, t.ndefs)
             by_kind[kind].append((t.def_ids[d], key, row))
         held = self.held
-        return {t.kind_names[k]: [card_row(cid, held.by_seat(key), *row) for cid, key, row in sorted(rows, key=lambda e: e[0])]
-                for k, rows in by_kind.items()}
+        out = {}
+        for k, rows in by_kind.items():
+            zone_wins, zone_n = sum(row[0] for _, _, row in rows), sum(row[1] for _, _, row in rows)
+            out[t.kind_names[k]] = [{**card_row(cid, held.by_seat(key), *row), **effect_on_winning(row[0], row[1], zone_wins, zone_n)}
+                                    for cid, key, row in sorted(rows, key=lambda e: e[0])]
+        return out
 
     def card_wins(self) -> dict[str, dict[str, tuple[float, int]]]:
         """(win shares, players) per card, per zone kind in the order games met them."""

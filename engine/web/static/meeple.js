@@ -3,6 +3,9 @@
 // but this server's own addresses.
 (function () {
   "use strict";
+  // a link to a card in the drawer opens that card (its summary is the link's target)
+  var target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+  if (target && target.parentElement.tagName === "DETAILS") { target.parentElement.open = true; target.focus(); }
   var body = document.body;
   var token = body.dataset.token;
   if (!token) { return; }
