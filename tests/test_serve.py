@@ -22,7 +22,7 @@ pytest.importorskip("starlette", reason="meeple serve needs the extra meeple[web
 pytest.importorskip("httpx", reason="Starlette's test client needs httpx")
 
 with warnings.catch_warnings():        # Starlette asks for httpx2 in time; httpx is what it takes now
-    warnings.simplefilter("ignore", DeprecationWarning)
+    warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")   # a UserWarning
     from starlette.testclient import TestClient  # noqa: E402
 
 from meeple.play.session import make_log, replay  # noqa: E402
