@@ -130,9 +130,9 @@ def test_validate_warns_of_a_word_the_pack_never_shows(tmp_path):
     pack = tmp_path / "signorie"
     shutil.copytree(ROOT / "content" / "signorie", pack)
     text = (pack / "game.yaml").read_text()
-    old = "    administration: {ja: 行政}"
+    old = "    administration: {ja: 業務}"
     line = text[:text.index(old)].count("\n") + 1
-    (pack / "game.yaml").write_text(text.replace(old, "    administraton: {ja: 行政}"))
+    (pack / "game.yaml").write_text(text.replace(old, "    administraton: {ja: 業務}"))
     r = CliRunner().invoke(main, ["validate", str(pack)])
     assert r.exit_code == 0, r.output
     assert (f"game.yaml:{line}:5: warning: view: words: 'administraton' is no word the pack shows; "
