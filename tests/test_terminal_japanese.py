@@ -52,13 +52,13 @@ def test_troyes_in_japanese():
         "        エ -2, 影響点 +1, キューブ -1; P2 広場のドゥニエ +2, 広場のダイス -赤ダイス=4",
     ]
     assert "── 終了 (ラウンド4のあと) ──" in screen and "── ラウンド5" not in screen
-    assert "        人物カード: ウルバヌス４世, フィレンツェの男" in screen[screen.index("── 終了"):]
+    assert "        キャラクターカード: ウルバヌス４世, フィレンツェの男" in screen[screen.index("── 終了"):]
     assert ending(screen) == [
         "最終得点 (4ラウンド後):",
         "  1. P1  5  勝者",
-        "       = 職人のスロット 2 - キューブのない大聖堂の段 2 + イベントカード 4 + 人物カード 1",
+        "       = 職人のスロット 2 - キューブのない大聖堂の段 2 + イベントカード 4 + キャラクターカード 1",
         "  2. P2  3",
-        "       = イベントカード 2 + 人物カード 1",
+        "       = イベントカード 2 + キャラクターカード 1",
         "シード 3",
     ]
 
@@ -73,19 +73,19 @@ def test_signorie_in_japanese():
     assert block(screen, "P1, ダイスの使い道:", 6) == [
         "P1, ダイスの使い道:",
         "   1. 雇う、支払い フロリン 1   [hire]",
-        "   2. 行政   [administration]",
-        "   3. シニョリーア   [signoria]",
+        "   2. 業務   [administration]",
+        "   3. シニョーリア   [signoria]",
         "あなたの選択: signoria",
-        "  P1 (あなた) ダイスの使い道: シニョリーア",
+        "  P1 (あなた) ダイスの使い道: シニョーリア",
     ]
     lines = screen.splitlines()
     at = lines.index("  P1 (あなた) 持参金 (フロリン): 1")
     assert lines[at + 8:at + 11] == [
         "  前回から起きたこと:",
-        "    ダイスを選ぶ: 都市の花嫁 (ナポリ) +女性ミープル P1, 結婚タイル (ナポリ) -スフォルツァ家 (2); P1",
-        "        フロリン -1, 勝利点 +2, 手元の家族 -女性ミープル, 結婚の列 +スフォルツァ家 (2)",
+        "    ダイスを選ぶ: 都市の花嫁 (ナポリ) +娘 P1, 結婚タイル (ナポリ) -スフォルツァ家 (2); P1 フロリン",
+        "        -1, 勝利点 +2, 手元の家族 -娘, 結婚の列 +スフォルツァ家 (2)",
     ]
-    assert "        トラック上の家族: 男性ミープル (軍事, 段 1)" in lines      # a man's track and rank
+    assert "        トラック上の家族: 息子 (軍事, 段 1)" in lines      # a man's track and rank
     assert "── 終了 (ラウンド7のあと) ──" in screen
     assert ending(screen) == [
         "最終得点 (7ラウンド後):",

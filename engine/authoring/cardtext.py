@@ -341,6 +341,7 @@ def field_numbers(pack: M.Pack) -> dict[str, set[int]]:
 _RANGE_END = re.compile(r"\d\s*[-–~～]\s*$")
 _RANK = re.compile(r"\brank[-\s]?$", re.I)              # 'the rank-8 card': another card's rank
 _PLAYERS = re.compile(r"^\s*players?\b", re.I)           # '5 players or more': a count of seats
+_PLAYERS_JA = re.compile(r"^人(?:以上|以下|プレイ)")       # '5人以上', '2人プレイ': the same in Japanese
 _SINGLE = re.compile(r"\b(?:keep|take|choose|pick|draw|discard)\s+$", re.I)   # 'keep 1': one choice
 _RATE_EN = re.compile(r"^\s*(?:[\w'-]+\s+){0,3}?(?:per|each|for each|for every)\b", re.I)
 _RATE_JA = re.compile(r"(?:につき|ごとに|毎に)$")
@@ -349,13 +350,15 @@ _RATE_JA = re.compile(r"(?:につき|ごとに|毎に)$")
 def _implied(text: str, offset: int, length: int, value: int, numbers: list[int], lang: str) -> bool:
     """Whether a number the rules do not write is still theirs, or not the card's: the top
     of a printed range ('6-11' when the next step is 12); another card's rank ('the rank-8
-    card'); a count of players ('5 players or more'); and one, where the rules write no 1:
+    card'); a count of players ('5 players or more', '5人以上'); and one, where the rules write no 1:
     a rate ('1 point per coin', '1軒につき1金'), a single choice ('one card', 'keep 1'),
     once ('1回の手番')."""
     before, after = text[:offset], text[offset + length:]
     if _RANGE_END.search(before) and value + 1 in numbers:
         return True
     if lang != "ja" and (_RANK.search(before) or _PLAYERS.match(after)):
+        return True
+    if lang == "ja" and _PLAYERS_JA.match(after):
         return True
     if value == 1:
         if lang == "ja":
