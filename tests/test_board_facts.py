@@ -31,7 +31,7 @@ def test_signorie_shows_each_mans_track_and_rank_and_every_initiative_space():
     v = g.vocab
     for p in range(2):
         space = st.pvars[p * v.npvars + v.pvar_index["initiative_space"]]
-        assert re.search(rf"\n  P{p + 1}( \(you\))?  .*initiative_space {space}\b", board), board
+        assert re.search(rf"\n  P{p + 1}( \(you\))?  .*initiative space {space}\b", board), board
     men = re.findall(r"Son \((?:military|clerical|political), rank \d\)(?: x(\d+))?", board)
     assert men and sum(int(n or 1) for n in men) == _careers(st), board
     # the same man read from the state: his track and rank, the facts the pack lists for members
@@ -62,4 +62,4 @@ def test_citadels_shows_the_first_complete_city():
     g = game_of("citadels")
     fc = g.vocab.gvar_index["first_complete"]
     st = _played("citadels", 4, 1, lambda st: st.gvars[fc] is not None)
-    assert f"first_complete: P{st.gvars[fc] + 1}" in TerminalView(g).board(st, None)
+    assert f"the first to complete a city: P{st.gvars[fc] + 1}" in TerminalView(g).board(st, None)   # its declared name

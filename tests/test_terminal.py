@@ -42,7 +42,7 @@ def test_a_person_reads_the_board_asks_for_help_and_a_card_and_is_refused_then_p
     start = screen.index("── round 1 ")
     lines = screen[start:].splitlines()
     assert lines[1:16] == [
-        "  crown: P4",
+        "  the crown's holder: P4",
         "  set aside face up: Assassin (rank 1), Architect (rank 7)",
         "  set aside face down: 1",
         "  deck: 50",
@@ -316,7 +316,7 @@ TROYES_ROUND_2 = [      # how round 1 ended and round 2 began, each line under t
     "    Black dice: dice stock -Black die=1 x3 -Black die=4 -Black die=3, black dice +Black die=2 +Black",
     "        die=3 +Black die=4 x3",
     "    Schism: P2 influence -2",
-    "── round 2 ────────────────────────────────────────",
+    "── round 2 of 4 ────────────────────────────────────────",
 ]
 SIGNORIE_ROUND_2 = [    # the end of round 1, step by step, then the new round's dice and tiles
     "  since you last looked:",
@@ -331,7 +331,7 @@ SIGNORIE_ROUND_2 = [    # the end of round 1, step by step, then the new round's
     "        (Red column) +Nursery +Court -Household -Betrothal, assignments (Purple column) +Trade",
     "        -Nursery, assignments (Grey column) +Household -Trade, assignments (Cyan column) +Betrothal",
     "        +Tithe -Mercenaries -Court, alliance tiles to come -1",
-    "── round 2 ────────────────────────────────────────",
+    "── round 2 of 7 ────────────────────────────────────────",
 ]
 
 

@@ -220,6 +220,7 @@ class ViewDef:
     reveal: tuple[tuple[str, Span], ...] = ()    # per-player zones every player sees on the final board
     span: Optional[Span] = None                  # the section, or None when the pack has none
     prompts: tuple[tuple[str, Names, Span], ...] = ()    # a prompt the rules write -> it per locale
+    rounds: Optional[Source] = None            # how many rounds the game lasts: 'round 2 of 4'
 
 
 @dataclass(frozen=True, slots=True)

@@ -243,7 +243,7 @@ class Reader:
                       for kind, fs in (v.get("facts") or {}).items())
         prompts = tuple((str(k), self.names(t), doc.key_span(("view", "prompts", k))) for k, t in (v.get("prompts") or {}).items())
         return M.ViewDef(facts, names("board"), names("player"), names("count"), span=doc.key_span(("view",)),
-                         prompts=prompts, reveal=names("reveal"))
+                         prompts=prompts, reveal=names("reveal"), rounds=self.source(doc, ("view", "rounds"), v.get("rounds")))
 
     # ------------------------------------------------------------ checks
     def error(self, message: str, span: Span, hint: Optional[str] = None) -> None:

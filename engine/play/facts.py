@@ -9,15 +9,18 @@ from typing import Any, Optional
 from meeple.dsl.typesys import PLAYER, Card
 
 
-def card_facts(game: Any, facts: dict[str, tuple[str, ...]], c: int, st: Optional[Any] = None) -> list[str]:
+def card_facts(game: Any, facts: dict[str, tuple[str, ...]], c: int, st: Optional[Any] = None,
+               lang: str = "en") -> list[str]:
     """The declared facts of card ``c``: an enum or text value as it is, a number with
-    its name ('rank 3'), a true flag as its name, a player as 'P2', a card by its id;
+    its name ('rank 3'; a card variable's declared ``name:`` in ``lang`` if it has one:
+    'slot VP 2'), a true flag as its name, a player as 'P2', a card by its id;
     nothing for a value that is none or false, nor for a variable at 0. A card variable
     is read only given a state (``st``); without one it is left out."""
     v = game.vocab
     d = v.card_defs[game.card_def_index[c]]
     fields = dict(d.fields)
     kind_vars = v.kind_cvars.get(d.kind, {})
+    named = {x.name: x.names for k in game.defn.card_kinds if k.name == d.kind for x in k.variables if x.names}
     out = []
     for f in facts.get(d.kind, ()):
         t = None
@@ -36,5 +39,6 @@ def card_facts(game: Any, facts: dict[str, tuple[str, ...]], c: int, st: Optiona
         elif isinstance(t, Card):
             out.append(v.card_def_ids[value])
         else:
-            out.append(f if value is True else f"{f} {value}" if isinstance(value, int) else str(value))
+            word = named[f].get(lang) if f in named else f
+            out.append(word if value is True else f"{word} {value}" if isinstance(value, int) else str(value))
     return out

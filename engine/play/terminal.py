@@ -31,13 +31,25 @@ from meeple.runtime.prices import decision_prices, price_text
 WIDTH = 100       # columns when the terminal does not say
 
 # The view's own words in another language (the pack's words come from its ``name:``s).
-WORDS = {"ja": {"your {z}": "あなたの{z}", "P{n}'s {z}": "P{n}の{z}", "choose an action": "アクションを選ぶ"}}
+WORDS = {"ja": {"your {z}": "あなたの{z}", "P{n}'s {z}": "P{n}の{z}", "choose an action": "アクションを選ぶ", "set-up": "準備"}}
 
 
 def _running(names, lang: str) -> str:
     """A declared name in running text: an English name's capital lowered unless it is an acronym."""
     text = names.get(lang) if names else ""
     return text[0].lower() + text[1:] if text and text[:2] != text[:2].upper() else text
+
+
+def _rounds(game, st) -> Optional[int]:
+    """How many rounds the game lasts (the pack's ``view: rounds``), or None: display only."""
+    if game.compiled.rounds is None:
+        return None
+    fn, code = game.compiled.rounds
+    st.budget = STEP_BUDGET
+    try:
+        return int(fn(st, Frame(-1, 0, [None] * max(1, code.nlocals), -1, -1)) or 0) or None
+    except (MeepleError, *RULE_FAULTS):
+        return None
 
 
 @dataclass(frozen=True)
@@ -75,6 +87,7 @@ class TerminalView:
         self.resource_names = {r.name: r.names for r in g.resources}
         self.action_defs = [_action_def(game, a) for a in game.actions]
         self.prompts = {text: names for text, names, _ in g.view.prompts}
+        self.var_names = {x.name: x.names for x in (*g.variables, *g.player_variables) if x.names is not None}
 
     def word(self, text: str, **values) -> str:
         """One of the view's own phrases in the view's language ('your {z}')."""
@@ -102,7 +115,7 @@ class TerminalView:
     def fact_values(self, c: int, st=None) -> list[str]:
         """The declared key facts of a card: its fields, and given a state its
         variables listed there (``meeple.play.facts``)."""
-        return card_facts(self.game, self.facts, c, st)
+        return card_facts(self.game, self.facts, c, st, self.lang)
 
     def card(self, c: int, st=None, seat: bool = True) -> str:
         """'Ruby (red, cost 4)'; a player's piece with its seat, a die with its value."""
@@ -211,13 +224,14 @@ class TerminalView:
                 if line.name not in g.observer.hidden_vars:
                     shown = self.value(st.pvars[p * g.vocab.npvars + i], g.vocab.pvar_types[i])
                     if shown is not None:
-                        out.append(f"{line.name} {shown}")
+                        out.append(f"{_running(self.var_names.get(line.name), self.lang) or line.name} {shown}")
         return out
 
     def board(self, st, viewer: Optional[int]) -> str:
         """The board as ``viewer`` sees it (None: only what is public), in the declared layout."""
         g = self.game
-        head = f"── the end, after round {st.round} " if st.over else f"── round {st.round} "
+        head = (f"── the end, after round {st.round} " if st.over else f"── {self.word('set-up')} " if st.round == 0
+                else f"── round {st.round} of {_rounds(g, st)} " if _rounds(g, st) else f"── round {st.round} ")
         lines = [head + "─" * max(4, min(40, self.width - len(head)))]
         variables = []
         for line in self.shared:
@@ -225,7 +239,7 @@ class TerminalView:
                 i = g.vocab.gvar_index[line.name]
                 shown = None if line.name in g.observer.hidden_vars else self.value(st.gvars[i], g.vocab.gvar_types[i])
                 if shown is not None:
-                    variables.append(f"{line.name}: {shown}")
+                    variables.append(f"{_running(self.var_names.get(line.name), self.lang) or line.name}: {shown}")
         if variables:
             lines.append(self.wrap("  " + "  ".join(variables), 4))
         for line in self.shared:
