@@ -499,7 +499,7 @@ def test_lang_ja_plays_in_japanese_within_60_columns():
         "    資源の獲得: 銀行から2金を受け取ります。手番ではまず2金か",
         "    建物カードのどちらか一方を得ます。その後に建設や手番終了",
     ]
-    assert "  10. 建設: 交易所, pay 2 gold (green, cost 2)" in lines and "      [build:trading_post]" in lines
+    assert "  10. 建設: 交易所, pay 2 gold (緑, cost 2)" in lines and "      [build:trading_post]" in lines
     assert "  P1 (you) アクションを選ぶ: 2金を受け取る" in lines
 
 

@@ -10,8 +10,10 @@ from meeple.dsl.typesys import PLAYER, Card
 
 
 def card_facts(game: Any, facts: dict[str, tuple[str, ...]], c: int, st: Optional[Any] = None,
-               lang: str = "en") -> list[str]:
-    """The declared facts of card ``c``: an enum or text value as it is, a number with
+               lang: str = "en", words: Optional[dict] = None) -> list[str]:
+    """The declared facts of card ``c``: an enum or text value as it is (an enum value
+    in the words of the pack's howto glossary for ``lang`` when it has them, ``words``:
+    'Medici' for ``medici``), a number with
     its name ('rank 3'; a card variable's declared ``name:`` in ``lang`` if it has one:
     'slot VP 2'), a true flag as its name, a player as 'P2', a card by its id;
     nothing for a value that is none or false, nor for a variable at 0. A card variable
@@ -38,6 +40,8 @@ def card_facts(game: Any, facts: dict[str, tuple[str, ...]], c: int, st: Optiona
             out.append(f"P{value + 1}")
         elif isinstance(t, Card):
             out.append(v.card_def_ids[value])
+        elif isinstance(value, str) and words and lang in words.get(value, {}):
+            out.append(words[value][lang])
         else:
             word = named[f].get(lang) if f in named else f
             out.append(word if value is True else f"{word} {value}" if isinstance(value, int) else str(value))

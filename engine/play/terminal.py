@@ -87,6 +87,8 @@ class TerminalView:
         self.resource_names = {r.name: r.names for r in g.resources}
         self.action_defs = [_action_def(game, a) for a in game.actions]
         self.prompts = {text: names for text, names, _ in g.view.prompts}
+        enums = {value for _, values in g.enums for value in values}     # their words in the howto's glossary
+        self.glossary = {n: dict(w.by_locale) for h in game.pack.howto for n, w in h.glossary if n in enums}
         self.var_names = {x.name: x.names for x in (*g.variables, *g.player_variables) if x.names is not None}
 
     def word(self, text: str, **values) -> str:
@@ -115,7 +117,7 @@ class TerminalView:
     def fact_values(self, c: int, st=None) -> list[str]:
         """The declared key facts of a card: its fields, and given a state its
         variables listed there (``meeple.play.facts``)."""
-        return card_facts(self.game, self.facts, c, st, self.lang)
+        return card_facts(self.game, self.facts, c, st, self.lang, self.glossary)
 
     def card(self, c: int, st=None, seat: bool = True) -> str:
         """'Ruby (red, cost 4)'; a player's piece with its seat, a die with its value."""
