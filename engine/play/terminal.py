@@ -224,8 +224,9 @@ class TerminalView:
             elif line.what == "pvariable":
                 i = g.vocab.pvar_index[line.name]
                 if line.name not in g.observer.hidden_vars:
-                    shown = self.value(st.pvars[p * g.vocab.npvars + i], g.vocab.pvar_types[i])
-                    if shown is not None:
+                    raw = st.pvars[p * g.vocab.npvars + i]
+                    shown = self.value(raw, g.vocab.pvar_types[i])
+                    if shown is not None and raw is not False and raw != 0:     # at 0 or false: nothing to show
                         out.append(f"{_running(self.var_names.get(line.name), self.lang) or line.name} {shown}")
         return out
 
