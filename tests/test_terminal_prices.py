@@ -102,22 +102,22 @@ def test_signorie_a_die_below_its_threshold_a_hire_and_a_dowry_show_their_florin
         "   4. Take a die: Red die 2 (6), pay 0 florins   [take:red_2]",
         "   5. Take a die: Purple die 1 (4), pay 0 florins   [take:purple_1]",
         "   6. Take a die: Purple die 2 (1), pay 2 florins   [take:purple_2]",       # threshold 3, value 1
-        "   7. Take a die: Grey die 1 (3), pay 1 florins   [take:grey_1]",           # threshold 4, value 3
+        "   7. Take a die: Grey die 1 (3), pay 1 florin   [take:grey_1]",           # threshold 4, value 3
         "   8. Take a die: Grey die 2 (4), pay 0 florins   [take:grey_2]",
-        "   9. Take a die: Cyan die 1 (4), pay 1 florins   [take:cyan_1]",           # threshold 5, value 4
+        "   9. Take a die: Cyan die 1 (4), pay 1 florin   [take:cyan_1]",           # threshold 5, value 4
         "  10. Take a die: Cyan die 2 (6), pay 0 florins   [take:cyan_2]",
         "  11. Pass for the round   [pass]",
     ]
     assert block(screen, "P1, what to do with the die:", 5) == [
         "P1, what to do with the die:",
-        "   1. hire, pay 1 florins   [hire]",          # the first free assistant slot of the column to the left
+        "   1. hire, pay 1 florin   [hire]",          # the first free assistant slot of the column to the left
         "   2. administration   [administration]",
         "   3. signoria   [signoria]",
         "your choice: signoria",
     ]
     assert block(screen, "P1, dowry (florins):", 7) == [
         "P1, dowry (florins):",
-        "   1. 1, pay 1 florins   [1]",
+        "   1. 1, pay 1 florin   [1]",
         "   2. 2, pay 2 florins   [2]",
         "   3. 3, pay 3 florins   [3]",
         "   4. 4, pay 4 florins   [4]",

@@ -103,4 +103,10 @@ def price_text(price: Optional[Price]) -> str:
     """', pay 2 coins' (', pay 1 coins, 2 cards'), or '' for no price."""
     if not price:
         return ""
-    return ", pay " + ", ".join(f"{n} {res}" for res, n in price)
+    return ", pay " + ", ".join(f"{n} {_one(res) if n == 1 else res}" for res, n in price)
+
+
+def _one(res: str) -> str:
+    """A resource's word for one of it: 'florins' gives 'florin' (an English plural in
+    -s; 'influence' stays as it is)."""
+    return res[:-1] if res.endswith("s") and not res.endswith("ss") else res
