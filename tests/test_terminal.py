@@ -92,7 +92,7 @@ def test_a_person_reads_the_board_asks_for_help_and_a_card_and_is_refused_then_p
         "  P3 (random) choose a character: Thief (rank 2)",
         "  -- P1 gold 2, score 0 | P2 gold 2, score 0 | P3 gold 2, score 0 | P4 gold 2, score 0",
         "  P3 (random) choose an action: Rob: Bishop (your chosen character; rank 5)",
-        "    board: robbed none -> Bishop (rank 5); robber none -> P3",
+        "    board: the robbed character none -> Bishop (rank 5); the robber none -> P3",
         "  P3 (random) choose an action: Take 2 gold",
         "  P3 (random) choose an action: Build: Tavern (green, cost 1)",
         "  P3 (random) choose an action: End turn",
@@ -439,17 +439,17 @@ def test_the_thiefs_choice_is_said_to_the_victim_at_once_and_once():
     screen = play_in_a_terminal(CITADELS_SEED_3, [])
     lines = screen.splitlines()
     rob = lines.index("  P3 (random) choose an action: Rob: Bishop (your chosen character; rank 5)")
-    assert lines[rob + 1] == "    board: robbed none -> Bishop (rank 5); robber none -> P3"
-    assert screen.count("robbed none -> Bishop") == 1
+    assert lines[rob + 1] == "    board: the robbed character none -> Bishop (rank 5); the robber none -> P3"
+    assert screen.count("the robbed character none -> Bishop") == 1
     # a variable cleared at the round's end is not announced
-    assert "-> none" not in screen.split("since you last looked")[0] and "    board: robbed Bishop" not in screen
+    assert "-> none" not in screen.split("since you last looked")[0] and "    board: the robbed character Bishop" not in screen
 
 
 def test_the_murder_is_said_at_once_to_a_bots_only_table_too():
     r = CliRunner().invoke(main, ["play", "citadels", "-p", "4", "--seed", "7", "--bots", "random"])
     lines = r.output.splitlines()
     i = lines.index("  P4 (random) choose an action: Murder: Architect (rank 7)")
-    assert lines[i + 1] == "    board: murdered none -> Architect (rank 7)"
+    assert lines[i + 1] == "    board: the murdered character none -> Architect (rank 7)"
 
 
 def test_the_game_ends_with_the_humans_own_view_then_the_scores():

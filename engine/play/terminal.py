@@ -331,7 +331,8 @@ class TerminalView:
                 text = f"{old} -> {new}"
             else:       # hidden cards, or a zone that became visible or hidden
                 text = f"{_size(old)} -> {_size(new)}" + (" hidden" if isinstance(new, tuple) else " cards")
-            by.setdefault(p, []).append(f"{self.zone_name(name)} {text}")
+            word = _running(self.var_names.get(name), self.lang) if name in self.var_names else self.zone_name(name)
+            by.setdefault(p, []).append(f"{word} {text}")
         out = []
         for p in sorted(by, key=lambda q: -1 if q is None else q):
             who = "board" if p is None else f"P{p + 1}"
