@@ -107,6 +107,6 @@ def price_text(price: Optional[Price]) -> str:
 
 
 def _one(res: str) -> str:
-    """A resource's word for one of it: 'florins' gives 'florin' (an English plural in
+    """A resource's word for one of it: 'coins' gives 'coin' (an English plural in
     -s; 'influence' stays as it is)."""
     return res[:-1] if res.endswith("s") and not res.endswith("ss") else res
