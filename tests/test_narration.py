@@ -42,7 +42,7 @@ def test_troyes_tells_the_round_phases_each_under_its_name():
     assert titles[start:start + 8] == ["Activity cards revealed", "Income", "Wages", "Workforce", "Events",
                                        "Black dice", "Plague", "Tithe"]
     assert "  Income: P1 deniers +10; P2 deniers +10" in lines
-    assert "  Wages: P1 deniers -4; P2 deniers -8" in lines
+    assert "  Wages: P1 deniers -7; P2 deniers -6" in lines
     assert "  Plague: P1 deniers -3; P2 deniers -3" in lines
     assert nar.take(0) == []        # told once
 

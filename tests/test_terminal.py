@@ -300,9 +300,9 @@ TROYES_ROUND_2 = [      # how round 1 ended and round 2 began, each line under t
     "    Pass: P1 deniers in the square +2",
     "    End of the round: dice stock +Yellow die=2 x2 +White die=4 x3 +White die=1 +White die=3 x2",
     "        +Yellow die=3 x3, neutral dice in the square -White die=1 -White die=4 -White die=3 -Yellow",
-    "        die=2 -Yellow die=3 x2, neutral citizens +1, citizens pushed out (Palace) -Citizen P1,",
-    "        citizens pushed out (Town Hall) -Neutral citizen; P1 deniers +4, deniers in the square -4,",
-    "        citizens in hand +Citizen; P2 deniers +4, deniers in the square -4, dice in the square",
+    "        die=2 -Yellow die=3 x2, neutral citizens in stock +1, citizens pushed out (Palace) -Citizen",
+    "        P1, citizens pushed out (Town Hall) -Neutral citizen; P1 deniers +4, deniers in the square",
+    "        -4, citizens in hand +Citizen; P2 deniers +4, deniers in the square -4, dice in the square",
     "        -White die=4 x2 -White die=3 -Yellow die=3 -Yellow die=2",
     "    Activity cards revealed: activity cards +Mercenaries (red, cost 4) +Chapter (white, cost 4)",
     "        +Innkeeper (yellow, cost 3)",
@@ -317,7 +317,7 @@ TROYES_ROUND_2 = [      # how round 1 ended and round 2 began, each line under t
     "    Black dice: dice stock -Black die=1 x3 -Black die=4 -Black die=3, black dice +Black die=2 +Black",
     "        die=3 +Black die=4 x3",
     "    Schism: P2 influence -2",
-    "── round 2 ────────────────────────────────────────",
+    "── round 2 of 4 ────────────────────────────────────────",
 ]
 SIGNORIE_ROUND_2 = [    # the end of round 1, step by step, then the new round's dice and tiles
     "  since you last looked:",
@@ -332,7 +332,7 @@ SIGNORIE_ROUND_2 = [    # the end of round 1, step by step, then the new round's
     "        (Red column) +Nursery +Court -Household -Betrothal, assignments (Purple column) +Trade",
     "        -Nursery, assignments (Grey column) +Household -Trade, assignments (Cyan column) +Betrothal",
     "        +Tithe -Mercenaries -Court, alliance tiles to come -1",
-    "── round 2 ────────────────────────────────────────",
+    "── round 2 of 7 ────────────────────────────────────────",
 ]
 
 
@@ -443,7 +443,7 @@ def test_the_thiefs_choice_is_said_to_the_victim_at_once_and_once():
     assert lines[rob + 1] == "    board: the robbed character none -> Bishop (rank 5); the robber none -> P3"
     assert screen.count("the robbed character none -> Bishop") == 1
     # a variable cleared at the round's end is not announced
-    assert "-> none" not in screen.split("since you last looked")[0] and "    board: robbed Bishop" not in screen
+    assert "-> none" not in screen.split("since you last looked")[0] and "    board: the robbed character Bishop" not in screen
 
 
 def test_the_murder_is_said_at_once_to_a_bots_only_table_too():

@@ -64,11 +64,11 @@ def test_troyes_a_neutral_die_shows_its_fee_and_the_score_is_explained():
     screen = play_deciding(["troyes", "-p", "2", "--seed", "3", "--bots", "human,random"], troyes_person)
     assert "   4. Activate: Priest, pay 4 deniers (white, cost 4)   [activate:priest]" in screen      # the hire cost
     assert "  10. Place a citizen: Red die (4, P2), pay 2 deniers (P2's dice in the square)" in screen
-    assert block(screen, "P1, choose a die:", 5) == [      # another player's die: 2 deniers, to them
+    # another player's die: 2 deniers, to them; the Raid (divisor 4) takes the 4 alone: the 3 and
+    # the 2 would need a second die of P2's, 4 deniers each, more than P1 has, so they are not offered
+    assert block(screen, "P1, choose a die:", 3) == [
         'P1, choose a die:',
-        "   1. Red die (4, P2), pay 2 deniers (P2's dice in the square)   [red_die@P2=4]",
-        "   2. Red die (3, P2), pay 2 deniers (P2's dice in the square)   [red_die@P2=3]",
-        "   3. Red die (2, P2), pay 2 deniers (P2's dice in the square)   [red_die@P2=2]",
+        "   1. Red die (4, P2), pay 2 deniers (P2's dice in the square)   [red_die]",
         'your choice: 1',
     ]
     at = screen.index("  P1 (you) choose a die: Red die (4, P2) (P2's dice in the square)")
@@ -84,10 +84,10 @@ def test_troyes_a_neutral_die_shows_its_fee_and_the_score_is_explained():
     assert "        character cards: Urbain IV, the Florentine" in end and "hidden" not in end
     assert ending(screen) == [
         "final scores after 4 rounds:",
-        "  1. P1  5  winner",
-        "       = craftsmen's slots 2 - cathedral levels without a cube 2 + event cards 4 + character cards 1",
-        "  2. P2  3",
-        "       = event cards 2 + character cards 1",
+        "  1. P1  3  winner",
+        "       = during play 4 - cathedral levels without a cube 4 + event cards 2 + character cards 1",
+        "  2. P2  3  winner",
+        "       = during play 2 + craftsmen's slots 3 - cathedral levels without a cube 4 + event cards 2",
         "seed 3",
     ]
 
@@ -102,22 +102,22 @@ def test_signorie_a_die_below_its_threshold_a_hire_and_a_dowry_show_their_florin
         "   4. Take a die: Red die 2 (6), pay 0 florins   [take:red_2]",
         "   5. Take a die: Purple die 1 (4), pay 0 florins   [take:purple_1]",
         "   6. Take a die: Purple die 2 (1), pay 2 florins   [take:purple_2]",       # threshold 3, value 1
-        "   7. Take a die: Grey die 1 (3), pay 1 florins   [take:grey_1]",           # threshold 4, value 3
+        "   7. Take a die: Grey die 1 (3), pay 1 florin   [take:grey_1]",           # threshold 4, value 3
         "   8. Take a die: Grey die 2 (4), pay 0 florins   [take:grey_2]",
-        "   9. Take a die: Cyan die 1 (4), pay 1 florins   [take:cyan_1]",           # threshold 5, value 4
+        "   9. Take a die: Cyan die 1 (4), pay 1 florin   [take:cyan_1]",           # threshold 5, value 4
         "  10. Take a die: Cyan die 2 (6), pay 0 florins   [take:cyan_2]",
         "  11. Pass for the round   [pass]",
     ]
     assert block(screen, "P1, what to do with the die:", 5) == [
         "P1, what to do with the die:",
-        "   1. hire, pay 1 florins   [hire]",          # the first free assistant slot of the column to the left
+        "   1. hire, pay 1 florin   [hire]",          # the first free assistant slot of the column to the left
         "   2. administration   [administration]",
         "   3. signoria   [signoria]",
         "your choice: signoria",
     ]
     assert block(screen, "P1, dowry (florins):", 7) == [
         "P1, dowry (florins):",
-        "   1. 1, pay 1 florins   [1]",
+        "   1. 1, pay 1 florin   [1]",
         "   2. 2, pay 2 florins   [2]",
         "   3. 3, pay 3 florins   [3]",
         "   4. 4, pay 4 florins   [4]",

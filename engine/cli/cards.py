@@ -109,13 +109,16 @@ def _list(game: Game, lang: str) -> None:
     for c in game.pack.cards:
         by_kind.setdefault(c.kind, []).append(c)
     for kind, items in by_kind.items():
-        click.echo(f"{kind} ({sum(c.copies for c in items)} cards, {len(items)} kinds)")
+        each = sum(c.per_player for c in items)      # pieces: so many for every seat, not a number of cards
+        click.echo(f"{kind} ({sum(c.copies for c in items)} cards, {len(items)} kinds"
+                   + (f", {each} pieces per player" if each else "") + ")")
         defaults = {f.name: f.default for f in kinds[kind].fields}
         for c in items:
             data = ", ".join(f"{k} {v}" for k, v in c.fields
                              if v is not None and (defaults.get(k) is None or (v != defaults[k] and not str(defaults[k]).startswith("="))))
             flag = f"  (provisional: {', '.join(f for f, _ in c.provisional)})" if c.provisional else ""
-            click.echo(f"  {c.id:<18} {c.names.get(lang):<16} x{c.copies:<2} {data}{flag}")
+            many = f"x{c.copies:<2}" if not c.per_player else f"{c.per_player} per player"
+            click.echo(f"  {c.id:<18} {c.names.get(lang):<16} {many} {data}{flag}")
 
 
 def _generated(pack: Any, chosen: list, lang: str) -> None:

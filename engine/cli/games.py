@@ -141,6 +141,8 @@ class _Table:
                     for note in st.events:
                         click.echo(self.view.wrap(f"    {self.view.pack_word(note)}", 6))
                 st.events.clear()
+        if not quiet and self.narrator is not None and self.watcher is not None:
+            self._narrate(self.watcher)        # the last turns, the round's end and the final scoring
         return st
 
     def _before(self, dec: Any, agent: Any) -> Any:

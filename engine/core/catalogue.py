@@ -18,6 +18,8 @@ LANGUAGES = ("en", "ja")
 JA: dict[str, str] = {
     # the board (meeple.play.terminal)
     "── round {n} ": "── ラウンド{n} ",
+    "── round {n} of {m} ": "── ラウンド{n}/{m} ",
+    "── set-up ": "── 準備 ",
     "── the end, after round {n} ": "── 終了 (ラウンド{n}のあと) ",
     " (you)": " (あなた)",
     "{n} hidden": "非公開{n}枚",

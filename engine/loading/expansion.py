@@ -376,6 +376,13 @@ class _Assembly:
                     _graft(g, ("view", key, text), r, path)
                     self.record(layer, "add", "view", f"{key}.{text}", r.key_span(path), value=names)
                 continue
+            if key == "rounds":         # how many rounds: one expression, the base's or the expansion's
+                if "rounds" in view:
+                    self.error("view: rounds is already there; write it under override: to change it", r.span(("add", "view", "rounds")))
+                    continue
+                view["rounds"] = value
+                _graft(g, ("view", "rounds"), r, ("add", "view", "rounds"))
+                continue
             lists = [((key,), value)] if key != "facts" else [(("facts", kind), fs) for kind, fs in value.items()]
             for where, names in lists:
                 if key == "facts" and where[1] not in view.get("facts", {}):

@@ -221,6 +221,7 @@ class ViewDef:
     span: Optional[Span] = None                  # the section, or None when the pack has none
     prompts: tuple[tuple[str, Names, Span], ...] = ()    # a prompt the rules write -> it per locale
     words: tuple[tuple[str, Names, Span], ...] = ()      # the pack's other words (view: words) -> each per locale
+    rounds: Optional[Source] = None            # how many rounds the game lasts: 'round 2 of 4'
 
 
 @dataclass(frozen=True, slots=True)

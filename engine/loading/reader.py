@@ -244,7 +244,8 @@ class Reader:
         def texts(key: str) -> tuple:
             return tuple((str(k), self.names(t), doc.key_span(("view", key, k))) for k, t in (v.get(key) or {}).items())
         return M.ViewDef(facts, names("board"), names("player"), names("count"), span=doc.key_span(("view",)),
-                         prompts=texts("prompts"), reveal=names("reveal"), words=texts("words"))
+                         prompts=texts("prompts"), reveal=names("reveal"), words=texts("words"),
+                         rounds=self.source(doc, ("view", "rounds"), v.get("rounds")))
 
     # ------------------------------------------------------------ checks
     def error(self, message: str, span: Span, hint: Optional[str] = None) -> None:

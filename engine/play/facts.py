@@ -10,9 +10,13 @@ from meeple.dsl.typesys import PLAYER, Card
 
 
 def card_facts(game: Any, facts: dict[str, tuple[str, ...]], c: int, st: Optional[Any] = None,
-               word: Callable[[str], str] = str, card: Optional[Callable[[int], str]] = None) -> list[str]:
-    """The declared facts of card ``c``: an enum or text value as it is, a number with
-    its name ('rank 3'), a true flag as its name, a player as 'P2', a card by its name;
+               word: Callable[[str], str] = str, card: Optional[Callable[[int], str]] = None,
+               lang: str = "en", glossary: Optional[dict] = None) -> list[str]:
+    """The declared facts of card ``c``: an enum or text value as it is (an enum value
+    in the words of the pack's howto glossary for ``lang`` when it has them, ``glossary``:
+    'Medici' for ``medici``), a number with its name ('rank 3'; a card variable's
+    declared ``name:`` in ``lang`` if it has one: 'slot VP 2'), a true flag as its name,
+    a player as 'P2', a card by its name;
     nothing for a value that is none or false, nor for a variable at 0. A card variable
     is read only given a state (``st``); without one it is left out. ``word`` puts a
     field's name or a value in the reader's language (the pack's ``view: words``), ``card``
@@ -21,6 +25,7 @@ def card_facts(game: Any, facts: dict[str, tuple[str, ...]], c: int, st: Optiona
     d = v.card_defs[game.card_def_index[c]]
     fields = dict(d.fields)
     kind_vars = v.kind_cvars.get(d.kind, {})
+    named = {x.name: x.names for k in game.defn.card_kinds if k.name == d.kind for x in k.variables if x.names}
     out = []
     for f in facts.get(d.kind, ()):
         t = None
@@ -38,6 +43,9 @@ def card_facts(game: Any, facts: dict[str, tuple[str, ...]], c: int, st: Optiona
             out.append(f"P{value + 1}")
         elif isinstance(t, Card):
             out.append(card(value) if card is not None else v.card_def_ids[value])
+        elif isinstance(value, str) and glossary and lang in glossary.get(value, {}):
+            out.append(glossary[value][lang])
         else:
-            out.append(word(f) if value is True else f"{word(f)} {value}" if isinstance(value, int) else word(str(value)))
+            name = named[f].get(lang) if f in named else word(f)
+            out.append(name if value is True else f"{name} {value}" if isinstance(value, int) else word(str(value)))
     return out

@@ -38,6 +38,18 @@ def _running(names, lang: str) -> str:
     return text[0].lower() + text[1:] if text and text[:2] != text[:2].upper() else text
 
 
+def _rounds(game, st) -> Optional[int]:
+    """How many rounds the game lasts (the pack's ``view: rounds``), or None: display only."""
+    if game.compiled.rounds is None:
+        return None
+    fn, code = game.compiled.rounds
+    st.budget = STEP_BUDGET
+    try:
+        return int(fn(st, Frame(-1, 0, [None] * max(1, code.nlocals), -1, -1)) or 0) or None
+    except (MeepleError, *RULE_FAULTS):
+        return None
+
+
 @dataclass(frozen=True)
 class Line:
     """One thing the board shows: a variable, a resource or a zone, and how."""
@@ -74,6 +86,8 @@ class TerminalView:
         self.action_defs = [_action_def(game, a) for a in game.actions]
         # the words of the pack's rules in other languages: its prompts, then its other words
         self.texts = {text: names for text, names, _ in (*g.view.words, *g.view.prompts)}
+        enums = {value for _, values in g.enums for value in values}     # their words in the howto's glossary
+        self.glossary = {n: dict(w.by_locale) for h in game.pack.howto for n, w in h.glossary if n in enums}
         self.var_names = {x.name: x.names for x in (*g.variables, *g.player_variables) if x.names is not None}
 
     def word(self, text: str, **values) -> str:
@@ -118,7 +132,7 @@ class TerminalView:
     def fact_values(self, c: int, st=None) -> list[str]:
         """The declared key facts of a card: its fields, and given a state its
         variables listed there (``meeple.play.facts``)."""
-        return card_facts(self.game, self.facts, c, st, self.pack_word, self.name)
+        return card_facts(self.game, self.facts, c, st, self.pack_word, self.name, self.lang, self.glossary)
 
     def card(self, c: int, st=None, seat: bool = True) -> str:
         """'Ruby (red, cost 4)'; a player's piece with its seat, a die with its value."""
@@ -230,15 +244,18 @@ class TerminalView:
             elif line.what == "pvariable":
                 i = g.vocab.pvar_index[line.name]
                 if line.name not in g.observer.hidden_vars:
-                    shown = self.value(st.pvars[p * g.vocab.npvars + i], g.vocab.pvar_types[i])
-                    if shown is not None:
+                    raw = st.pvars[p * g.vocab.npvars + i]
+                    shown = self.value(raw, g.vocab.pvar_types[i])
+                    if shown is not None and raw is not False and raw != 0:     # at 0 or false: nothing to show
                         out.append(f"{self.var_name(line.name)} {shown}")
         return out
 
     def board(self, st, viewer: Optional[int]) -> str:
         """The board as ``viewer`` sees it (None: only what is public), in the declared layout."""
         g = self.game
-        head = self.word("── the end, after round {n} " if st.over else "── round {n} ", n=st.round)
+        rounds = _rounds(g, st)
+        head = (self.word("── the end, after round {n} ", n=st.round) if st.over else self.word("── set-up ") if st.round == 0
+                else self.word("── round {n} of {m} ", n=st.round, m=rounds) if rounds else self.word("── round {n} ", n=st.round))
         lines = [head + "─" * max(4, min(40, self.width - width_of(head)))]
         variables = []
         for line in self.shared:

@@ -113,6 +113,7 @@ class CompiledRules:
     tiebreak: list[tuple[Optional[Callable], Code]]
     evaluation: Optional[tuple[Optional[Callable], Code]]
     live_score: Optional[tuple[Optional[Callable], Code]]
+    rounds: Optional[tuple[Optional[Callable], Code]]     # view: rounds, how many rounds the game lasts (display only)
     score_res: int                      # the resource that is the score
     can_refuse: bool                    # some rule can refuse mid-effect ('require'): apply keeps a copy
     pygen: Optional[PyGen]              # the generated rules (None: the closures run)
