@@ -27,6 +27,7 @@ class Table:
 
     def __init__(self, game, players: int, catalogue: Catalogue, actions: str = "keys"):
         from meeple.rl.observe import Layout
+        from meeple.rl.reading import Readers
         if actions not in MODES:
             raise ValueError(f"actions is one of {', '.join(MODES)}, not {actions!r}")
         if not game.min_players <= players <= game.max_players:
@@ -36,6 +37,7 @@ class Table:
         self.catalogue = catalogue
         self.mode = actions
         self.layout = Layout(game, players, catalogue)
+        self.readers = Readers(self.layout)           # each seat's, made once
         self.num_actions = len(catalogue.keys) if actions == "keys" else catalogue.max_options
 
     def menu(self, st: State, refused: frozenset = frozenset()) -> dict[int, int]:
@@ -59,7 +61,12 @@ class Table:
         return out
 
     def observe(self, st: State, seat: int) -> np.ndarray:
-        """The seat's observation vector, from its view only (``meeple.rl.observe``)."""
+        """The seat's observation vector: its view's (``meeple.rl.observe``), read through
+        the seat's sight (``meeple.rl.reading``)."""
+        return self.readers.seats[seat].read(st)
+
+    def observe_view(self, st: State, seat: int) -> np.ndarray:
+        """The seat's observation vector written from its view (what ``observe`` must equal)."""
         return self.layout.encode(self.game.view(st, seat), seat)
 
     def apply(self, st: State, menu: dict[int, int], action: int) -> Optional[str]:
