@@ -79,8 +79,11 @@ class Layout:
             for label in self._zone_labels(zi, z):
                 self.zones[label] = (take(width), total, classes[0] if classes else None, classes[1] if classes else [])
         self.size = size
-        self.weights = np.zeros(size, dtype=np.float32)      # a counted card's place: 1 over its copies
-        for at, _, classes, scale in self.zones.values():
+        # what one card weighs where it is counted: 1 over the cards of its kind in a
+        # zone's size, 1 over its copies among the zone's counts
+        self.weights = np.zeros(size, dtype=np.float32)
+        for at, total, classes, scale in self.zones.values():
+            self.weights[at] = 1.0 / total
             if classes is not None:
                 self.weights[at + 1:at + 1 + len(scale)] = scale
 
@@ -144,8 +147,9 @@ class Layout:
     # ------------------------------------------------------------ a view to a vector
     def encode(self, view: dict, seat: int) -> np.ndarray:
         """The vector of ``view`` (``game.view(state, seat)``). Its places and values are
-        gathered in lists and written at once, and the cards counted by their places and
-        scaled at once (``weights``): a few numpy operations, not one a value."""
+        gathered in lists and written at once, and the cards counted by their places (a
+        zone's size and each listed card's class) and weighed at once (``weights``, in
+        single precision): a few numpy operations, not one a value."""
         places: list[int] = [self.seat_at + seat, self.round_at, self.round_at + 1]
         values: list[float] = [1.0, min(1.0, view["round"] / (self.game.defn.max_rounds or 1)), 1.0 if view["over"] else 0.0]
         put, val = places.append, values.append
@@ -170,17 +174,19 @@ class Layout:
         self._variables(put, val, self.gvars_at, self.gvars, view["variables"])
         zones = self.zones
         counted: list[int] = []
+        sized: list[int] = []
+        sizes: list[int] = []
         add = counted.append
         for label, cards in view["zones"].items():
             place = zones.get(label)
             if place is None:
                 continue
             at, total, classes, _ = place
-            put(at)
+            sized.append(at)
             if cards.__class__ is dict:
-                val(cards["hidden"] / total)
+                sizes.append(cards["hidden"])
                 continue
-            val(len(cards) / total)
+            sizes.append(len(cards))
             if classes is not None:
                 first = at + 1
                 get = classes.get
@@ -194,6 +200,8 @@ class Layout:
         out[places] = values
         if counted:
             out += np.bincount(counted, minlength=self.size).astype(np.float32) * self.weights
+        if sized:
+            out[sized] = np.array(sizes, dtype=np.float32) * self.weights[sized]
         np.clip(out, -1.0, 1.0, out=out)        # sums of 1/copies may pass 1 by a rounding
         return out
 

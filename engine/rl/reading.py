@@ -94,30 +94,30 @@ class SeatReader:
         self.prompts: dict[str, int] = {}
         nslots, ncards = game.layout.nslots, v.ncards
         self.cards = np.arange(ncards)
-        table = np.full((nslots, ncards), size, dtype=np.intp)
-        size_places, size_slots, totals = [], [], []
+        # where a card lying in a slot is counted: the slot's size, and its class among the
+        # slot's listed cards (``dummy``: nowhere)
+        table = np.full((nslots, ncards, 2), size, dtype=np.intp)
         self.listed: dict[int, tuple[int, Callable]] = {}        # slot -> (first count place, resolver)
         for z in sight.zones:
             place = layout.zones.get(z.label)
             if place is None:
                 continue
             at, total, classes, _ = place
-            size_places.append(at)
-            size_slots.append(z.slot)
-            totals.append(float(total))
+            table[z.slot, :, 0] = at
             if not z.listed or classes is None:
                 continue
             self.listed[z.slot] = (at + 1, resolver(classes))
             cls = readers.classes_of(classes)
-            table[z.slot] = np.where(cls >= 0, at + 1 + cls, size)
+            table[z.slot, :, 1] = np.where(cls >= 0, at + 1 + cls, size)
         self.table = table
-        self.size_places = np.array(size_places, dtype=np.intp)
-        self.size_slots = np.array(size_slots, dtype=np.intp)
-        self.totals = np.array(totals, dtype=np.float64)
         self.nslots = nslots
         # dice: a die's label names its value, so its place is found as it is read
         self.labels = readers.labels
-        self.dice = [(c, c * v.ncvars + observer.value_var) for c in range(ncards) if readers.valued[c]]
+        dice = [c for c in range(ncards) if readers.valued[c]]
+        self.dice = [(c, c * v.ncvars + observer.value_var) for c in dice]
+        self.dice_at = getter(dice) if dice else None
+        self.dice_values = getter([vi for _, vi in self.dice]) if dice else None
+        self.dice_read: tuple = (None, None)       # the dice's slots and values last read, and their places
         self.die_places: dict[tuple[int, int, Any], int] = {}
         self.scalars = readers.scalars_of(sight)
 
@@ -129,16 +129,14 @@ class SeatReader:
         loc = st.loc
         # a zone slot number fits a byte in every pack so far: bytes() is the quick way in
         where = np.frombuffer(bytes(loc), dtype=np.uint8) if self.nslots <= 256 else np.array(loc, dtype=np.intp)
-        counted = self.table[where, self.cards]
+        counted = self.table[where, self.cards].ravel()
         if self.dice:
             extra = self._dice(st)
-            if extra:
-                counted = np.concatenate((counted, np.array(extra, dtype=np.intp)))
+            if len(extra):
+                counted = np.concatenate((counted, extra))
         out = np.bincount(counted, minlength=self.dummy + 1)[:self.dummy].astype(np.float32)
         out *= layout.weights
         np.minimum(out, 1.0, out=out)        # sums of 1/copies may pass 1 by a rounding (as encode clips)
-        sizes = np.bincount(where, minlength=self.nslots)[self.size_slots] / self.totals
-        out[self.size_places] = np.minimum(sizes, 1.0)
         out[self.seat_place] = 1.0
         a, b, players, c, d, variables = self.scalars.segments(st)
         out[a:b] = players
@@ -158,24 +156,29 @@ class SeatReader:
             out[layout.prompt_at + p] = 1.0
         return out
 
-    def _dice(self, st) -> list[int]:
-        """The count places of the dice lying where the seat sees them, by their values."""
-        listed, memo, cvars, loc = self.listed, self.die_places, st.cvars, st.loc
-        labels = self.labels
+    def _dice(self, st) -> np.ndarray:
+        """The count places of the dice lying where the seat sees them, by their values
+        (kept while the dice lie where they lay with the values they had)."""
+        where, values = self.dice_at(st.loc), self.dice_values(st.cvars)
+        key = (where, values)
+        last, places = self.dice_read
+        if key == last:
+            return places
+        listed, memo, labels = self.listed, self.die_places, self.labels
         out = []
-        for c, vi in self.dice:
-            slot = loc[c]
+        for (c, _), slot, value in zip(self.dice, where, values):
             got = listed.get(slot)
             if got is None:
                 continue
-            value = cvars[vi]
-            key = (slot, c, value)      # values are whole numbers (the language has no others)
-            place = memo.get(key)
+            memo_key = (slot, c, value)      # a die's value is a whole number (the checker types it so)
+            place = memo.get(memo_key)
             if place is None:
                 i = got[1](f"{labels[c]}={value}")
-                place = memo[key] = self.dummy if i is None else got[0] + i
+                place = memo[memo_key] = self.dummy if i is None else got[0] + i
             out.append(place)
-        return out
+        places = np.array(out, dtype=np.intp)
+        self.dice_read = (key, places)
+        return places
 
 
 class Scalars:
@@ -253,6 +256,13 @@ def getter(indices: list[int]) -> Callable[[list], tuple]:
     return itemgetter(*indices)
 
 
+def written(how: str, table: Any, x: Any) -> float:
+    """A number or a flag as ``Layout.encode`` writes it (bounded: ``table`` is (min, max))."""
+    if how == "bounded":
+        return min(1.0, max(-1.0, (x - table[0]) / (table[1] - table[0])))
+    return soft(x) if how == "int" else 1.0 if x else 0.0
+
+
 class Stretch:
     """Columns of a vector's stretch read from a state's lists, gathered by list and by how
     each is written (``Layout.encode``'s ways: a bounded resource, a number, a flag, one-hot)."""
@@ -264,11 +274,15 @@ class Stretch:
             if src == "const":
                 self._write_constant(at, width, how, table, i)
             elif how != "none":
-                gathered.setdefault((src, how), []).append((at, width, table, i, t))
+                shown = how != "onehot" and t is not None and (t == PLAYER or isinstance(t, Card))
+                gathered.setdefault((src, "shown" if shown else how), []).append((at, width, table, i, t, how))
         self.groups = []
+        self.show = layout.game.observer.show
         for (src, how), cols in gathered.items():
             ats = [c[0] for c in cols]
-            if how == "bounded":
+            if how == "shown":        # a seat or a card read as a number or a flag: as the view shows it
+                extra = [(c[5], c[2], c[4]) for c in cols]
+            elif how == "bounded":
                 extra: Any = ([c[2][0] for c in cols], [c[2][1] - c[2][0] for c in cols])
             elif how == "onehot":
                 extra = ([one_hot_table(layout, c[2], c[4]) for c in cols], [c[1] - 1 for c in cols])
@@ -296,12 +310,13 @@ class Stretch:
                 values += [1.0] * len(ats)
                 continue
             places += ats
-            if how == "bounded":
-                values += [(x - lo) / span for x, lo, span in zip(xs, *extra)]
+            if how == "shown":
+                values += [written(kind, table, self.show(x, t)) for (kind, table, t), x in zip(extra, xs)]
+            elif how == "bounded":       # the only values that may leave [-1, 1] (the layout clips them)
+                values += [min(1.0, max(-1.0, (x - lo) / span)) for x, lo, span in zip(xs, *extra)]
             elif how == "int":
                 values += [x / (abs(x) + SOFT) if x.__class__ is int else soft(x) for x in xs]
             else:
                 values += [1.0 if x else 0.0 for x in xs]
         out[places] = values
-        np.clip(out, -1.0, 1.0, out=out)
         return out
