@@ -183,31 +183,34 @@ class SeatReader:
 
 class Scalars:
     """The players' rows (resources and the variables a sight names) and the game's
-    variables of a vector, as ``Layout.encode`` writes them from a view: two stretches of
-    the vector, the same for every seat with the same sight of variables. Each is kept
-    with the lists it was read from and made again only when they differ (``==``: the
-    language's values are whole numbers, flags, texts, seats, cards and none, and two
-    equal ones are written alike, True as 1)."""
+    variables of a vector, as ``Layout.encode`` writes them from a view: the same for
+    every seat with the same sight of variables. Each player's row and the game's
+    variables are kept with the values they were read from and read again only when
+    those differ (``==``: the language's values are whole numbers, flags, texts, seats,
+    cards and none, and two equal ones are written alike, True as 1)."""
 
     def __init__(self, layout: Layout, player_vars: tuple, game_vars: tuple):
         v = layout.game.vocab
         shown_p, shown_g = dict(player_vars), dict(game_vars)
-        rows: list = []            # (offset, width, how, table, source, index, type) in the players' stretch
+        self.nres, self.npvars, self.per_player = v.nres, v.npvars, layout.per_player
+        self.rows: list[Stretch] = []
         for p in range(layout.players):
-            at = p * layout.per_player
+            row: list = []            # (offset, width, how, table, source, index, type) in the player's row
+            at = 0
             for i, (lo, hi) in enumerate(layout.bounds):
                 name = layout.res_names[i]
                 how = "bounded" if lo is not None and hi is not None and hi > lo else "int"
                 src = ("res", p * v.nres + i, None) if name not in shown_p else ("pvars", p * v.npvars + shown_p[name], v.pvar_types[shown_p[name]])
-                rows.append((at, 1, how, (lo, hi), *src))
+                row.append((at, 1, how, (lo, hi), *src))
                 at += 1
             for name, (width, (how, table)) in layout.pvars:
                 col = shown_p.get(name)
                 src = ("pvars", p * v.npvars + col, v.pvar_types[col]) if col is not None else \
                     ("res", p * v.nres + layout.res_names.index(name), None) if name in layout.res_names else \
                     ("const", f"P{p + 1}" if name == "seat" else None, None)
-                rows.append((at, width, how, table, *src))
+                row.append((at, width, how, table, *src))
                 at += width
+            self.rows.append(Stretch(layout, layout.per_player, row))
         gcols: list = []
         at = 0
         for name, (width, (how, table)) in layout.gvars:
@@ -216,25 +219,29 @@ class Scalars:
             at += width
         self.players_span = (layout.players_at, layout.players_at + layout.per_player * layout.players)
         self.gvars_span = (layout.gvars_at, at + layout.gvars_at)
-        self.players = Stretch(layout, self.players_span[1] - self.players_span[0], rows)
         self.variables = Stretch(layout, at, gcols)
-        self.read_from: tuple = (None, None, None)     # the res, pvars and gvars the stretches were read from
-        self.stretches: tuple = (None, None)
+        self.players = np.zeros(self.players_span[1] - self.players_span[0], dtype=np.float32)
+        self.row_read: list = [None] * layout.players      # each row's resources and variables as read
+        self.read_from: tuple = (None, None, None)     # the res, pvars and gvars last read
+        self.game_row: Optional[np.ndarray] = None
 
     def segments(self, st) -> tuple:
         """(start, end, values) of the players' stretch, then of the game's variables'."""
         res, pvars, gvars = st.res, st.pvars, st.gvars
         r0, p0, g0 = self.read_from
-        players, variables = self.stretches
-        if players is None or res != r0 or pvars != p0:
-            players = self.players.read(st)
+        if res != r0 or pvars != p0:
+            nres, npv, per = self.nres, self.npvars, self.per_player
+            for p, row in enumerate(self.rows):
+                seen = (res[p * nres:(p + 1) * nres], pvars[p * npv:(p + 1) * npv])
+                if seen != self.row_read[p]:
+                    self.players[p * per:(p + 1) * per] = row.read(st)
+                    self.row_read[p] = seen
             r0, p0 = res[:], pvars[:]
-        if variables is None or gvars != g0:
-            variables = self.variables.read(st)
+        if self.game_row is None or gvars != g0:
+            self.game_row = self.variables.read(st)
             g0 = gvars[:]
         self.read_from = (r0, p0, g0)
-        self.stretches = (players, variables)
-        return (*self.players_span, players, *self.gvars_span, variables)
+        return (*self.players_span, self.players, *self.gvars_span, self.game_row)
 
 
 def one_hot_table(layout: Layout, table: dict, t) -> dict:
