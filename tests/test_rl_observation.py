@@ -56,7 +56,8 @@ def hand_counted(table) -> None:
     """Seat P1's reader counts P2's hand, which P1 does not see."""
     readers = table.readers.seats
     slot = next(z.slot for z in readers[1].sight.zones if z.label == "hand/P2")
-    readers[0].table[slot] = readers[1].table[slot]
+    mine, theirs = (r.placed.reshape(-1, r.ncards) for r in readers[:2])
+    mine[slot] = theirs[slot]
 
 
 def dice_unread(table) -> None:

@@ -3,8 +3,9 @@
 Agents are ``player_0`` .. ``player_{n-1}`` (seat P1 is ``player_0``); the agent
 selected is the one whose decision is pending. An observation is a dict
 ``{"observation": float32 vector, "action_mask": int8 vector}`` built from that
-agent's view only (``meeple.rl.observe``); the mask is all zeros for an agent
-not deciding. ``reset(seed=S)`` starts the game ``meeple play --seed S`` starts
+agent's view only (``meeple.rl.observe``, read through the seat's sight:
+``meeple.rl.reading``), made only when asked for; the mask is all zeros for an
+agent not deciding. ``reset(seed=S)`` starts the game ``meeple play --seed S`` starts
 (the same deal, the same game for the same choices). A choice the rules refuse
 keeps the agent selected, its reason in ``infos[agent]["refused"]`` and the
 option out of its mask. Rewards come at the end: each player's share of the win

@@ -1,8 +1,11 @@
-"""A seat's observation as a fixed-size vector, made from that seat's view only.
+"""A seat's observation as a fixed-size vector: what that seat's view holds.
 
-The vector is read from ``game.view(state, seat)`` (the observer: what the seat may
-know) and never from the state, so it can hold nothing the seat may not see. Its
-layout is fixed per pack and player count (``Layout``), each part in [-1, 1]:
+``Layout.encode`` says what the vector is: it writes ``game.view(state, seat)`` (the
+observer: what the seat may know) into the layout, so it can hold nothing the seat may
+not see. The adapters read the same vector through the seat's sight instead, the table
+the view itself is made through, without making the view (``meeple.rl.reading``;
+tests/test_rl_observation.py checks the two bit for bit). Its layout is fixed per pack
+and player count (``Layout``), each part in [-1, 1]:
 
 - the seat observing (one-hot), the round (over the pack's last round), whether the
   game is over;
@@ -14,7 +17,8 @@ layout is fixed per pack and player count (``Layout``), each part in [-1, 1]:
   (a number as x / (|x| + 10), a flag 0 or 1, an enum, a seat or a card one-hot with a
   place for none); then the game's variables alike;
 - every zone (per seat for a seat's zone, per host card for a zone of each card): its
-  size over the number of cards of its kind, then, where the view lists its cards,
+  size over the number of cards of its kind (its size times 1 over that number, in
+  single precision, as the counts are weighed), then, where the view lists its cards,
   their counts over the pack's cards of that kind (each over that card's copies),
   told apart by owner and die value where the kind has them. A zone the view shows
   only as a size (hidden, or a pile whose order is hidden) leaves its counts zero.

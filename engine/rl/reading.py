@@ -30,6 +30,9 @@ from meeple.rl.catalogue import prompt_form
 from meeple.rl.observe import SOFT, Layout, soft
 
 
+NO_PLACES = np.zeros(0, dtype=np.intp)
+
+
 def resolver(classes: dict[str, int]) -> Callable[[str], Any]:
     """How ``Layout.encode`` finds a listed card's place in its zone's counts: its label,
     else its label without the die value, else its card id (None: not counted)."""
@@ -94,22 +97,25 @@ class SeatReader:
         self.prompts: dict[str, int] = {}
         nslots, ncards = game.layout.nslots, v.ncards
         self.cards = np.arange(ncards)
-        # where a card lying in a slot is counted: the slot's size, and its class among the
-        # slot's listed cards (``dummy``: nowhere)
-        table = np.full((nslots, ncards, 2), size, dtype=np.intp)
+        # where a card lying in a slot is counted: the slot's size (``sized``), and its class
+        # among the slot's listed cards (``placed``, slot by slot, card by card); ``dummy``: nowhere
+        sized = np.full(nslots, size, dtype=np.intp)
+        placed = np.full((nslots, ncards), size, dtype=np.intp)
         self.listed: dict[int, tuple[int, Callable]] = {}        # slot -> (first count place, resolver)
         for z in sight.zones:
             place = layout.zones.get(z.label)
             if place is None:
                 continue
             at, total, classes, _ = place
-            table[z.slot, :, 0] = at
+            sized[z.slot] = at
             if not z.listed or classes is None:
                 continue
             self.listed[z.slot] = (at + 1, resolver(classes))
             cls = readers.classes_of(classes)
-            table[z.slot, :, 1] = np.where(cls >= 0, at + 1 + cls, size)
-        self.table = table
+            placed[z.slot] = np.where(cls >= 0, at + 1 + cls, size)
+        self.sized = sized
+        self.placed = placed.reshape(-1)          # looked up flat: far quicker than by two indices
+        self.ncards = ncards
         self.nslots = nslots
         # dice: a die's label names its value, so its place is found as it is read
         self.labels = readers.labels
@@ -129,11 +135,9 @@ class SeatReader:
         loc = st.loc
         # a zone slot number fits a byte in every pack so far: bytes() is the quick way in
         where = np.frombuffer(bytes(loc), dtype=np.uint8) if self.nslots <= 256 else np.array(loc, dtype=np.intp)
-        counted = self.table[where, self.cards].ravel()
-        if self.dice:
-            extra = self._dice(st)
-            if len(extra):
-                counted = np.concatenate((counted, extra))
+        at = np.multiply(where, self.ncards, dtype=np.intp)
+        at += self.cards
+        counted = np.concatenate((self.placed[at], self.sized[where], self._dice(st) if self.dice else NO_PLACES))
         out = np.bincount(counted, minlength=self.dummy + 1)[:self.dummy].astype(np.float32)
         out *= layout.weights
         np.minimum(out, 1.0, out=out)        # sums of 1/copies may pass 1 by a rounding (as encode clips)
