@@ -51,8 +51,15 @@ class Table:
                 raise CatalogueMissing(f"a menu of {n} options is longer than the {self.num_actions} actions of "
                                        f"{self.game.id}'s catalogue", hint=f"make it again: {rebuild_command(self.game.id)}")
             return {i: i for i in range(n) if i not in refused}
-        action = self.catalogue.action
-        return {action(k): i for i, k in enumerate(dec.keys()) if i not in refused}
+        keys = dec.keys()
+        actions = list(map(self.catalogue.index.get, keys))     # type: ignore[attr-defined]
+        if None in actions:
+            for k in keys:
+                self.catalogue.action(k)        # a key the catalogue lacks: its error
+        menu = dict(zip(actions, range(len(actions))))
+        if refused:
+            return {a: i for a, i in menu.items() if i not in refused}
+        return menu
 
     def mask(self, menu: dict[int, int]) -> np.ndarray:
         out = np.zeros(self.num_actions, dtype=np.int8)
