@@ -6,9 +6,15 @@ A script, not a test: ``python benchmarks/rl.py [--games N] [--players smallest|
 and ``python benchmarks/rl.py --versus [--games N] [--sims N] [PACK ...]``.
 
 - bare: ``game.apply(st, rng.randrange(n))`` until the game ends (no view, no keys);
-- env: ``env.last()`` (the observation vector and mask from the seat's view) and a masked
-  random ``env.step``, for every decision (the loop a learner runs);
-- build: making the environment of a loaded pack (its catalogue read, its layout made);
+- env: ``env.last()`` (the observation vector and mask from the seat's view) and
+  ``env.step`` of a masked random choice (``random.randrange`` over the mask's legal
+  actions, the bare loop's draw), for every decision (the loop a learner runs);
+- the two loops take turns, one game each for each seed, and each is timed by the
+  process's own CPU time (``time.process_time``): on a machine shared with other work
+  the time spent waiting for a core is not counted, and a change of load between the
+  loops falls on both;
+- build: making the environment of a loaded pack (its catalogue read, its layout and
+  each seat's observation reader made);
 - versus: OpenSpiel's ISMCTSBot (``--sims`` simulations a decision, leaves judged by a
   12-decision random playout and the pack's evaluation, ``meeple.rl.spiel.PlayoutEvaluator``)
   in seat P1 against meeple's ``mcts:SIMS`` in every other seat (the same budget and the same
@@ -37,34 +43,46 @@ from meeple.runtime.game import load_game  # noqa: E402
 PACKS = ("citadels", "citadels-2016", "citadels-dark-city", "troyes", "signorie")
 
 
-def bare(game, players: int, games: int) -> float:
-    """Decisions a second of the bare random loop."""
+def bare_game(game, players: int, seed: int) -> int:
+    """One game of the bare random loop; its decisions."""
     n = 0
-    t = time.perf_counter()
-    for seed in range(games):
-        st = game.new_state(players, seed)
-        rng = random.Random(seed)
-        while not st.over:
-            game.apply(st, rng.randrange(st.pending.count()))
-            n += 1
-    return n / (time.perf_counter() - t)
+    st = game.new_state(players, seed)
+    rng = random.Random(seed)
+    while not st.over:
+        game.apply(st, rng.randrange(st.pending.count()))
+        n += 1
+    return n
 
 
-def through_env(env, games: int) -> float:
-    """Steps a second through the environment, a masked random policy choosing."""
+def env_game(env, seed: int) -> int:
+    """One game through the environment, a masked random policy choosing; its steps."""
     n = 0
-    t = time.perf_counter()
+    env.reset(seed=seed)
+    rng = random.Random(seed)
+    for _ in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[rng.randrange(len(legal))]))
+        n += 1
+    return n
+
+
+def rates(game, env, players: int, games: int) -> tuple[float, float]:
+    """Decisions a second of the bare loop and steps a second through the environment,
+    the two taking turns game by game, in process time."""
+    clock = time.process_time
+    counts, spent = [0, 0], [0.0, 0.0]
     for seed in range(games):
-        env.reset(seed=seed)
-        rng = np.random.default_rng(seed)
-        for _ in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-            n += 1
-    return n / (time.perf_counter() - t)
+        t = clock()
+        counts[0] += bare_game(game, players, seed)
+        spent[0] += clock() - t
+        t = clock()
+        counts[1] += env_game(env, seed)
+        spent[1] += clock() - t
+    return counts[0] / spent[0], counts[1] / spent[1]
 
 
 def speeds(packs, games: int, which: str) -> None:
@@ -75,8 +93,7 @@ def speeds(packs, games: int, which: str) -> None:
         t = time.perf_counter()
         env = rl.env(game, players)
         built = time.perf_counter() - t
-        b = bare(game, players, games)
-        e = through_env(env, games)
+        b, e = rates(game, env, players, games)
         print(f"{name:20} {players:>7} {env.table.layout.size:>8} {env.table.num_actions:>7} {built:>7.3f} {b:>10.0f} {e:>11.0f} {e / b:>5.2f}")
 
 

@@ -119,20 +119,24 @@ def test_another_seat_may_tell_the_re_dealt_states_apart():
     assert any(not np.array_equal(table.observe(t, other), table.observe(st, other)) for t in twins)
 
 
-def test_the_observation_is_read_from_the_view_only(monkeypatch):
-    """A view that hides everything gives the seat nothing to read: the vector is made from it."""
+def test_the_observation_is_read_through_the_seats_sight(monkeypatch):
+    """A sight that lists no zone's cards (as the observer's view would then show them:
+    sizes only) gives the seat nothing to read of them: the vector is read through the
+    sight (and is the view's vector: tests/test_rl_observation.py)."""
+    from meeple.runtime.views import Observer, SeenZone, Sight
     game = game_of("citadels")
-    table = rl.make_table(game, 3)
     st = game.new_state(3, 1)
-    before = table.observe(st, 0)
-    real = type(game).view
+    before = rl.make_table(game, 3).observe(st, 0)
+    real = Observer.sight
 
-    def blind(self, state, seat):
-        v = real(self, state, seat)
-        return {**v, "zones": {k: {"hidden": len(z) if isinstance(z, list) else z["hidden"]} for k, z in v["zones"].items()}}
-    monkeypatch.setattr(type(game), "view", blind)
+    def blind(self, players, seat):
+        s = real(self, players, seat)
+        return Sight(s.players, s.seat, tuple(SeenZone(z.label, z.slot, False, z.when_held) for z in s.zones), s.player_vars, s.game_vars)
+    monkeypatch.setattr(Observer, "sight", blind)
+    table = rl.make_table(game, 3)
     after = table.observe(st, 0)
     assert not np.array_equal(before, after) and after.sum() < before.sum()
+    assert np.array_equal(after, table.observe_view(st, 0))
 
 
 @pytest.mark.parametrize("pack", PACKS)

@@ -3,7 +3,8 @@
 ``meeple.rl.env(pack, players, **options)`` makes a PettingZoo AEC environment
 (``meeple[rl]``: pettingzoo, gymnasium, numpy); importing ``meeple.rl.spiel``
 registers the OpenSpiel game ``python_meeple`` (``meeple[spiel]``). Both read a
-seat's view only (``meeple.rl.observe``) and name options through the pack's action
+seat's view only (``meeple.rl.observe``: the vector of the view, read through the
+seat's sight, ``meeple.rl.reading``) and name options through the pack's action
 catalogue (``meeple.rl.catalogue``). The learning libraries are imported here and
 nowhere else in meeple (an import-linter contract in pyproject.toml).
 """

@@ -3,8 +3,9 @@
 Agents are ``player_0`` .. ``player_{n-1}`` (seat P1 is ``player_0``); the agent
 selected is the one whose decision is pending. An observation is a dict
 ``{"observation": float32 vector, "action_mask": int8 vector}`` built from that
-agent's view only (``meeple.rl.observe``); the mask is all zeros for an agent
-not deciding. ``reset(seed=S)`` starts the game ``meeple play --seed S`` starts
+agent's view only (``meeple.rl.observe``, read through the seat's sight:
+``meeple.rl.reading``), made only when asked for; the mask is all zeros for an
+agent not deciding. ``reset(seed=S)`` starts the game ``meeple play --seed S`` starts
 (the same deal, the same game for the same choices). A choice the rules refuse
 keeps the agent selected, its reason in ``infos[agent]["refused"]`` and the
 option out of its mask. Rewards come at the end: each player's share of the win
@@ -49,6 +50,7 @@ class MeepleEnv(AECEnv):
                            "action_mask": spaces.Box(0, 1, (table.num_actions,), np.int8)})
         act = spaces.Discrete(table.num_actions)
         self._obs_spaces = {a: obs for a in self.possible_agents}
+        self._seats = {a: p for p, a in enumerate(self.possible_agents)}
         self._act_spaces = {a: act for a in self.possible_agents}
         self.state: Optional[State] = None
         self.seed_used: Optional[int] = None
@@ -74,7 +76,7 @@ class MeepleEnv(AECEnv):
         self._refused: tuple[Any, frozenset] = (None, frozenset())
         self._menu_for: Any = None
         self._menu: dict[int, int] = {}
-        self._seen: dict[str, dict] = {}
+        self._seen: dict[str, tuple] = {}       # each agent's last observation, with when it was made
         self._select()
 
     def _select(self) -> None:
@@ -105,15 +107,17 @@ class MeepleEnv(AECEnv):
 
     def observe(self, agent: str) -> dict:
         st = self.state
-        seat = self.possible_agents.index(agent)
-        cached = self._seen.get(agent)
         key = (st.choices(), st.pending, self._refused[1])
-        if cached is not None and cached["at"] == key:
-            return cached["obs"]
-        mask = self.table.mask(self._current_menu()) if st.pending is not None and st.pending.player == seat \
-            else np.zeros(self.table.num_actions, dtype=np.int8)
+        cached = self._seen.get(agent)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        seat = self._seats[agent]
+        if st.pending is not None and st.pending.player == seat:
+            mask = self.table.mask(self._current_menu())
+        else:
+            mask = np.zeros(self.table.num_actions, dtype=np.int8)
         obs = {"observation": self.table.observe(st, seat), "action_mask": mask}
-        self._seen[agent] = {"at": key, "obs": obs}
+        self._seen[agent] = (key, obs)
         return obs
 
     def step(self, action: Optional[int]) -> None:
@@ -125,8 +129,9 @@ class MeepleEnv(AECEnv):
         dec = st.pending
         menu = self._current_menu()
         self._cumulative_rewards[agent] = 0.0
-        for a in self.agents:
-            self.rewards[a] = 0.0
+        rewards = self.rewards
+        for a in rewards:
+            rewards[a] = 0.0
         reason = self.table.apply(st, menu, int(action)) if action is not None else "no action given"
         if reason is not None:
             if st.pending is dec and int(action if action is not None else -1) in menu:
@@ -134,9 +139,13 @@ class MeepleEnv(AECEnv):
                 self._refused = (dec, (refused if prev is dec else frozenset()) | {menu[int(action)]})
                 self._menu_for = None
             self.infos[agent] = {"refused": reason}
-        else:
+        elif self.infos[agent]:
             self.infos[agent] = {}
-        self._select()
+        if st.over:
+            self._finish()
+        else:
+            self.agent_selection = self.possible_agents[st.pending.player]
+            return          # rewards come at the end: nothing to add up before
         self._accumulate_rewards()
 
     def render(self) -> Optional[str]:

@@ -1,8 +1,11 @@
-"""A seat's observation as a fixed-size vector, made from that seat's view only.
+"""A seat's observation as a fixed-size vector: what that seat's view holds.
 
-The vector is read from ``game.view(state, seat)`` (the observer: what the seat may
-know) and never from the state, so it can hold nothing the seat may not see. Its
-layout is fixed per pack and player count (``Layout``), each part in [-1, 1]:
+``Layout.encode`` says what the vector is: it writes ``game.view(state, seat)`` (the
+observer: what the seat may know) into the layout, so it can hold nothing the seat may
+not see. The adapters read the same vector through the seat's sight instead, the table
+the view itself is made through, without making the view (``meeple.rl.reading``;
+tests/test_rl_observation.py checks the two bit for bit). Its layout is fixed per pack
+and player count (``Layout``), each part in [-1, 1]:
 
 - the seat observing (one-hot), the round (over the pack's last round), whether the
   game is over;
@@ -14,7 +17,8 @@ layout is fixed per pack and player count (``Layout``), each part in [-1, 1]:
   (a number as x / (|x| + 10), a flag 0 or 1, an enum, a seat or a card one-hot with a
   place for none); then the game's variables alike;
 - every zone (per seat for a seat's zone, per host card for a zone of each card): its
-  size over the number of cards of its kind, then, where the view lists its cards,
+  size over the number of cards of its kind (its size times 1 over that number, in
+  single precision, as the counts are weighed), then, where the view lists its cards,
   their counts over the pack's cards of that kind (each over that card's copies),
   told apart by owner and die value where the kind has them. A zone the view shows
   only as a size (hidden, or a pile whose order is hidden) leaves its counts zero.
@@ -79,8 +83,11 @@ class Layout:
             for label in self._zone_labels(zi, z):
                 self.zones[label] = (take(width), total, classes[0] if classes else None, classes[1] if classes else [])
         self.size = size
-        self.weights = np.zeros(size, dtype=np.float32)      # a counted card's place: 1 over its copies
-        for at, _, classes, scale in self.zones.values():
+        # what one card weighs where it is counted: 1 over the cards of its kind in a
+        # zone's size, 1 over its copies among the zone's counts
+        self.weights = np.zeros(size, dtype=np.float32)
+        for at, total, classes, scale in self.zones.values():
+            self.weights[at] = 1.0 / total
             if classes is not None:
                 self.weights[at + 1:at + 1 + len(scale)] = scale
 
@@ -144,8 +151,9 @@ class Layout:
     # ------------------------------------------------------------ a view to a vector
     def encode(self, view: dict, seat: int) -> np.ndarray:
         """The vector of ``view`` (``game.view(state, seat)``). Its places and values are
-        gathered in lists and written at once, and the cards counted by their places and
-        scaled at once (``weights``): a few numpy operations, not one a value."""
+        gathered in lists and written at once, and the cards counted by their places (a
+        zone's size and each listed card's class) and weighed at once (``weights``, in
+        single precision): a few numpy operations, not one a value."""
         places: list[int] = [self.seat_at + seat, self.round_at, self.round_at + 1]
         values: list[float] = [1.0, min(1.0, view["round"] / (self.game.defn.max_rounds or 1)), 1.0 if view["over"] else 0.0]
         put, val = places.append, values.append
@@ -170,17 +178,19 @@ class Layout:
         self._variables(put, val, self.gvars_at, self.gvars, view["variables"])
         zones = self.zones
         counted: list[int] = []
+        sized: list[int] = []
+        sizes: list[int] = []
         add = counted.append
         for label, cards in view["zones"].items():
             place = zones.get(label)
             if place is None:
                 continue
             at, total, classes, _ = place
-            put(at)
+            sized.append(at)
             if cards.__class__ is dict:
-                val(cards["hidden"] / total)
+                sizes.append(cards["hidden"])
                 continue
-            val(len(cards) / total)
+            sizes.append(len(cards))
             if classes is not None:
                 first = at + 1
                 get = classes.get
@@ -194,6 +204,8 @@ class Layout:
         out[places] = values
         if counted:
             out += np.bincount(counted, minlength=self.size).astype(np.float32) * self.weights
+        if sized:
+            out[sized] = np.array(sizes, dtype=np.float32) * self.weights[sized]
         np.clip(out, -1.0, 1.0, out=out)        # sums of 1/copies may pass 1 by a rounding
         return out
 

@@ -27,6 +27,7 @@ class Table:
 
     def __init__(self, game, players: int, catalogue: Catalogue, actions: str = "keys"):
         from meeple.rl.observe import Layout
+        from meeple.rl.reading import Readers
         if actions not in MODES:
             raise ValueError(f"actions is one of {', '.join(MODES)}, not {actions!r}")
         if not game.min_players <= players <= game.max_players:
@@ -36,6 +37,7 @@ class Table:
         self.catalogue = catalogue
         self.mode = actions
         self.layout = Layout(game, players, catalogue)
+        self.readers = Readers(self.layout)           # each seat's, made once
         self.num_actions = len(catalogue.keys) if actions == "keys" else catalogue.max_options
 
     def menu(self, st: State, refused: frozenset = frozenset()) -> dict[int, int]:
@@ -49,8 +51,15 @@ class Table:
                 raise CatalogueMissing(f"a menu of {n} options is longer than the {self.num_actions} actions of "
                                        f"{self.game.id}'s catalogue", hint=f"make it again: {rebuild_command(self.game.id)}")
             return {i: i for i in range(n) if i not in refused}
-        action = self.catalogue.action
-        return {action(k): i for i, k in enumerate(dec.keys()) if i not in refused}
+        keys = dec.keys()
+        actions = list(map(self.catalogue.index.get, keys))     # type: ignore[attr-defined]
+        if None in actions:
+            for k in keys:
+                self.catalogue.action(k)        # a key the catalogue lacks: its error
+        menu = dict(zip(actions, range(len(actions))))
+        if refused:
+            return {a: i for a, i in menu.items() if i not in refused}
+        return menu
 
     def mask(self, menu: dict[int, int]) -> np.ndarray:
         out = np.zeros(self.num_actions, dtype=np.int8)
@@ -59,7 +68,12 @@ class Table:
         return out
 
     def observe(self, st: State, seat: int) -> np.ndarray:
-        """The seat's observation vector, from its view only (``meeple.rl.observe``)."""
+        """The seat's observation vector: its view's (``meeple.rl.observe``), read through
+        the seat's sight (``meeple.rl.reading``)."""
+        return self.readers.seats[seat].read(st)
+
+    def observe_view(self, st: State, seat: int) -> np.ndarray:
+        """The seat's observation vector written from its view (what ``observe`` must equal)."""
         return self.layout.encode(self.game.view(st, seat), seat)
 
     def apply(self, st: State, menu: dict[int, int], action: int) -> Optional[str]:

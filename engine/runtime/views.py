@@ -4,10 +4,15 @@ player's choice is told only as far as the viewer could tell it (``told``).
 
 ``Observer`` is composed with a compiled game (``game.observer``), beside its
 rules: it works out what a seat may know (``knowledge``: hidden zone slots and
-variables, once a seat) and never changes a state it is given.
+variables, once a seat) and never changes a state it is given. What a seat sees
+of any state of a game of so many players (which zone slots it sees the cards of,
+which only the size of, which variables it reads) is its ``Sight``, made once;
+``view`` reads a state through it, and so do readers that want the same
+knowledge without the view's labels (``meeple.rl``'s observation vectors).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from meeple.dsl.runtime import ActionDescriber, ChoiceDescriber, OneOfDescriber
@@ -27,6 +32,29 @@ if TYPE_CHECKING:
 HIDDEN_CHOICE = "(hidden)"      # what a viewer reads of a choice they could not tell
 
 
+@dataclass(frozen=True)
+class SeenZone:
+    """One place of a view's zones: its label (``market``, ``hand/P2``, ``workers/dyers#2``),
+    its zone slot, whether the seat sees its cards (``listed``; else only how many) and
+    whether it is shown only while it holds cards (a zone of each card)."""
+    label: str
+    slot: int
+    listed: bool
+    when_held: bool
+
+
+@dataclass(frozen=True)
+class Sight:
+    """What one seat (None: a spectator) sees of any state of a game of ``players``: the
+    zone places of its view, in the view's order, and the variables it reads, as
+    (name, column) of the player variables (each player's row) and of the game's."""
+    players: int
+    seat: Optional[int]
+    zones: tuple[SeenZone, ...]
+    player_vars: tuple[tuple[str, int], ...]
+    game_vars: tuple[tuple[str, int], ...]
+
+
 class Observer(ReadOnly):
     """What each seat may see of a state, and how another's choice is told to it."""
 
@@ -43,7 +71,39 @@ class Observer(ReadOnly):
                           for d in v.card_def_index]
         self.var_columns = self._var_columns()
         self.knowledge = Knowledge(game)      # what each seat cannot see, worked out as asked
+        self.labels = [self.card_label(c) for c in range(v.ncards)]        # a card's label but a die's value
+        self.valued = [self.value_var is not None and self.has_value[c] for c in range(v.ncards)]
+        self.any_valued = any(self.valued)
+        self.sights: dict[tuple[int, Optional[int]], Sight] = {}      # made as asked, one a seat and player count
         self._seal()
+
+    def sight(self, players: int, player: Optional[int]) -> Sight:
+        """What ``player`` (None: a spectator) sees of any state of ``players`` (made once)."""
+        got = self.sights.get((players, player))
+        if got is None:
+            got = self.sights[(players, player)] = self._make_sight(players, player)
+        return got
+
+    def _make_sight(self, players: int, player: Optional[int]) -> Sight:
+        v = self.vocab
+        zones: list[SeenZone] = []
+        for zi, z in enumerate(self.zones):
+            base = v.zone_base[zi]
+            if z.of_card is not None:
+                seen: dict[str, int] = {}
+                for k, host in enumerate(v.kind_cards.get(z.of_card, ())):
+                    hid = v.card_def_ids[host]
+                    seen[hid] = seen.get(hid, 0) + 1
+                    label = f"{z.name}/{hid}" + (f"#{seen[hid]}" if seen[hid] > 1 else "")
+                    zones.append(SeenZone(label, base + k, z.visibility == "public", True))
+                continue
+            for p in (range(players) if z.per_player else [None]):
+                visible = z.visibility == "public" or (z.visibility == "owner" and p is not None and p == player)
+                listed = visible and not (z.ordered and z.visibility != "public")
+                zones.append(SeenZone(z.name if p is None else f"{z.name}/P{p + 1}", base + (p or 0), listed, False))
+        return Sight(players, player, tuple(zones),
+                     tuple((n, i) for n, i in v.pvar_index.items() if n not in self.hidden_vars),
+                     tuple((n, i) for n, i in v.gvar_index.items() if n not in self.hidden_vars))
 
     def hidden_slots_of(self, player: int) -> list[int]:
         """Zone slots whose cards (or their order) ``player`` does not see."""
@@ -70,37 +130,27 @@ class Observer(ReadOnly):
 
     def view(self, st: State, player: Optional[int]) -> dict:
         """What ``player`` may see (None: a spectator who sees only public things)."""
-        zones = {}
-        for zi, z in enumerate(self.zones):
-            base = self.vocab.zone_base[zi]
-            if z.of_card is not None:
-                seen: dict[str, int] = {}
-                for k, host in enumerate(self.vocab.kind_cards.get(z.of_card, ())):
-                    cards = st.zones[base + k]
-                    hid = self.vocab.card_def_ids[host]
-                    seen[hid] = seen.get(hid, 0) + 1
-                    if cards:
-                        label = f"{z.name}/{hid}" + (f"#{seen[hid]}" if seen[hid] > 1 else "")
-                        zones[label] = [self.card_label(c, st) for c in cards] if z.visibility == "public" else {"hidden": len(cards)}
+        sight = self.sight(st.players, player)
+        labels = self.labels
+        zones: dict[str, Any] = {}
+        for z in sight.zones:
+            cards = st.zones[z.slot]
+            if z.when_held and not cards:
                 continue
-            seats = range(st.players) if z.per_player else [None]
-            for p in seats:
-                slot = base + (p or 0)
-                cards = st.zones[slot]
-                name = z.name if p is None else f"{z.name}/P{p + 1}"
-                visible = z.visibility == "public" or (z.visibility == "owner" and p is not None and p == player)
-                if visible and not (z.ordered and z.visibility != "public"):
-                    zones[name] = [self.card_label(c, st) for c in cards]
-                else:
-                    zones[name] = {"hidden": len(cards)}
+            if not z.listed:
+                zones[z.label] = {"hidden": len(cards)}
+            elif self.any_valued:
+                zones[z.label] = [self.card_label(c, st) if self.valued[c] else labels[c] for c in cards]
+            else:
+                zones[z.label] = [labels[c] for c in cards]
+        v = self.vocab
+        nres, npv = v.nres, v.npvars
         out = {
             "round": st.round,
-            "players": [{"seat": f"P{p + 1}", **{r: st.res[p * self.vocab.nres + i] for i, r in enumerate(self.vocab.res_names)},
-                         **{v: self.show(st.pvars[p * self.vocab.npvars + i], self.vocab.pvar_types[i]) for v, i in self.vocab.pvar_index.items()
-                            if v not in self.hidden_vars}}
+            "players": [{"seat": f"P{p + 1}", **{r: st.res[p * nres + i] for i, r in enumerate(v.res_names)},
+                         **{name: self.show(st.pvars[p * npv + i], v.pvar_types[i]) for name, i in sight.player_vars}}
                         for p in range(st.players)],
-            "variables": {v: self.show(st.gvars[i], self.vocab.gvar_types[i]) for v, i in self.vocab.gvar_index.items()
-                          if v not in self.hidden_vars},
+            "variables": {name: self.show(st.gvars[i], v.gvar_types[i]) for name, i in sight.game_vars},
             "zones": zones,
             "over": st.over,
         }

@@ -1,0 +1,333 @@
+"""A seat's observation vector read from a state through the seat's sight, without a view.
+
+``Layout.encode`` (``meeple.rl.observe``) says what the vector is: it writes a view
+(``game.view(state, seat)``) into the layout. Building the view (a label for every card
+the seat sees, each variable shown as text) then reading it back is most of a step's
+cost, so ``SeatReader`` does the same work once per seat and player count instead: it
+takes the seat's ``Sight`` from the observer (``meeple.runtime.views``: which zone slots
+the seat sees the cards of, which only the size of, which variables it reads, the very
+table ``view`` reads the state through) and compiles, for every zone slot and card, the
+place the card's count goes to when the card lies there (none where the seat does not
+see the slot's cards). Reading a state is then a handful of array operations on its card
+locations (``st.loc``) and its variables, reading nothing the sight does not name.
+
+The vector is meant to be the view's vector exactly, bit for bit:
+tests/test_rl_observation.py compares the two at every step of random games of every
+shipped pack at its smallest and largest player counts.
+"""
+from __future__ import annotations
+
+from operator import itemgetter
+from typing import Any, Callable, Optional
+
+import numpy as np
+
+from meeple.dsl.typesys import PLAYER, Card
+
+from meeple.runtime.views import Sight
+
+from meeple.rl.catalogue import prompt_form
+from meeple.rl.observe import SOFT, Layout, soft
+
+
+NO_PLACES = np.zeros(0, dtype=np.intp)
+
+
+def resolver(classes: dict[str, int]) -> Callable[[str], Any]:
+    """How ``Layout.encode`` finds a listed card's place in its zone's counts: its label,
+    else its label without the die value, else its card id (None: not counted)."""
+    get = classes.get
+
+    def place(label: str):
+        i = get(label)
+        if i is None:
+            i = get(label.split("=", 1)[0], get(label.split("@", 1)[0].split("=", 1)[0]))
+        return i
+    return place
+
+
+class Readers:
+    """The seats' readers of one table (a pack and player count), made at once, with what
+    they share: each card's place among a kind's counts, and the reading of the variables
+    between seats whose sights name the same ones."""
+
+    def __init__(self, layout: Layout):
+        self.layout = layout
+        observer = layout.game.observer
+        self.labels, self.valued = observer.labels, observer.valued
+        self.card_classes: dict[int, np.ndarray] = {}       # id of a kind's classes -> each card's class (-1: none)
+        self.scalars: dict[tuple, Scalars] = {}
+        self.seats = [SeatReader(self, seat) for seat in range(layout.players)]
+
+    def classes_of(self, classes: dict[str, int]) -> np.ndarray:
+        """Each card's place among ``classes`` as a listed card (-1: not counted, or a die,
+        whose place its value decides)."""
+        got = self.card_classes.get(id(classes))
+        if got is None:
+            find = resolver(classes)
+            got = np.array([-1 if valued else (-1 if (i := find(label)) is None else i)
+                            for label, valued in zip(self.labels, self.valued)], dtype=np.intp)
+            self.card_classes[id(classes)] = got
+        return got
+
+    def scalars_of(self, sight: Sight) -> "Scalars":
+        key = (sight.player_vars, sight.game_vars)
+        got = self.scalars.get(key)
+        if got is None:
+            got = self.scalars[key] = Scalars(self.layout, *key)
+        return got
+
+
+class SeatReader:
+    """One seat's observation vectors of the states of one game and player count (see the
+    module's docstring)."""
+
+    def __init__(self, readers: Readers, seat: int):
+        layout = readers.layout
+        game = layout.game
+        observer = game.observer
+        v = game.vocab
+        self.layout = layout
+        self.sight = sight = observer.sight(layout.players, seat)
+        size = layout.size
+        self.dummy = size                     # where a card not counted is counted (dropped after)
+        self.seat = seat
+        self.seat_place = layout.seat_at + seat
+        self.round_scale = game.defn.max_rounds or 1
+        self.prompts: dict[str, int] = {}
+        nslots, ncards = game.layout.nslots, v.ncards
+        self.cards = np.arange(ncards)
+        # where a card lying in a slot is counted: the slot's size (``sized``), and its class
+        # among the slot's listed cards (``placed``, slot by slot, card by card); ``dummy``: nowhere
+        sized = np.full(nslots, size, dtype=np.intp)
+        placed = np.full((nslots, ncards), size, dtype=np.intp)
+        self.listed: dict[int, tuple[int, Callable]] = {}        # slot -> (first count place, resolver)
+        for z in sight.zones:
+            place = layout.zones.get(z.label)
+            if place is None:
+                continue
+            at, total, classes, _ = place
+            sized[z.slot] = at
+            if not z.listed or classes is None:
+                continue
+            self.listed[z.slot] = (at + 1, resolver(classes))
+            cls = readers.classes_of(classes)
+            placed[z.slot] = np.where(cls >= 0, at + 1 + cls, size)
+        self.sized = sized
+        self.placed = placed.reshape(-1)          # looked up flat: far quicker than by two indices
+        self.ncards = ncards
+        self.nslots = nslots
+        # dice: a die's label names its value, so its place is found as it is read
+        self.labels = readers.labels
+        dice = [c for c in range(ncards) if readers.valued[c]]
+        self.dice = [(c, c * v.ncvars + observer.value_var) for c in dice]
+        self.dice_at = getter(dice) if dice else None
+        self.dice_values = getter([vi for _, vi in self.dice]) if dice else None
+        self.dice_read: tuple = (None, None)       # the dice's slots and values last read, and their places
+        self.die_places: dict[tuple[int, int, Any], int] = {}
+        self.scalars = readers.scalars_of(sight)
+
+    # ------------------------------------------------------------ a state to a vector
+    def read(self, st) -> np.ndarray:
+        """The seat's vector of ``st``: ``layout.encode(game.view(st, seat), seat)``, read
+        through the seat's sight."""
+        layout = self.layout
+        loc = st.loc
+        # a zone slot number fits a byte in every pack so far: bytes() is the quick way in
+        where = np.frombuffer(bytes(loc), dtype=np.uint8) if self.nslots <= 256 else np.array(loc, dtype=np.intp)
+        at = np.multiply(where, self.ncards, dtype=np.intp)
+        at += self.cards
+        counted = np.concatenate((self.placed[at], self.sized[where], self._dice(st) if self.dice else NO_PLACES))
+        out = np.bincount(counted, minlength=self.dummy + 1)[:self.dummy].astype(np.float32)
+        out *= layout.weights
+        np.minimum(out, 1.0, out=out)        # sums of 1/copies may pass 1 by a rounding (as encode clips)
+        out[self.seat_place] = 1.0
+        a, b, players, c, d, variables = self.scalars.segments(st)
+        out[a:b] = players
+        out[c:d] = variables
+        out[layout.round_at] = max(-1.0, min(1.0, st.round / self.round_scale))
+        if st.over:
+            out[layout.round_at + 1] = 1.0
+        dec = st.pending
+        if dec is not None:
+            out[layout.decider_at + dec.player] = 1.0
+            if dec.player == self.seat:
+                out[layout.decider_at + layout.players] = 1.0
+            p = self.prompts.get(dec.prompt)
+            if p is None:
+                cat = layout.catalogue
+                p = self.prompts[dec.prompt] = cat.prompt_index.get(prompt_form(dec.prompt), len(cat.prompts))  # type: ignore[attr-defined]
+            out[layout.prompt_at + p] = 1.0
+        return out
+
+    def _dice(self, st) -> np.ndarray:
+        """The count places of the dice lying where the seat sees them, by their values
+        (kept while the dice lie where they lay with the values they had)."""
+        where, values = self.dice_at(st.loc), self.dice_values(st.cvars)
+        key = (where, values)
+        last, places = self.dice_read
+        if key == last:
+            return places
+        listed, memo, labels = self.listed, self.die_places, self.labels
+        out = []
+        for (c, _), slot, value in zip(self.dice, where, values):
+            got = listed.get(slot)
+            if got is None:
+                continue
+            memo_key = (slot, c, value)      # a die's value is a whole number (the checker types it so)
+            place = memo.get(memo_key)
+            if place is None:
+                i = got[1](f"{labels[c]}={value}")
+                place = memo[memo_key] = self.dummy if i is None else got[0] + i
+            out.append(place)
+        places = np.array(out, dtype=np.intp)
+        self.dice_read = (key, places)
+        return places
+
+
+class Scalars:
+    """The players' rows (resources and the variables a sight names) and the game's
+    variables of a vector, as ``Layout.encode`` writes them from a view: the same for
+    every seat with the same sight of variables. Each player's row and the game's
+    variables are kept with the values they were read from and read again only when
+    those differ (``==``: the language's values are whole numbers, flags, texts, seats,
+    cards and none, and two equal ones are written alike, True as 1)."""
+
+    def __init__(self, layout: Layout, player_vars: tuple, game_vars: tuple):
+        v = layout.game.vocab
+        shown_p, shown_g = dict(player_vars), dict(game_vars)
+        self.nres, self.npvars, self.per_player = v.nres, v.npvars, layout.per_player
+        self.rows: list[Stretch] = []
+        for p in range(layout.players):
+            row: list = []            # (offset, width, how, table, source, index, type) in the player's row
+            at = 0
+            for i, (lo, hi) in enumerate(layout.bounds):
+                name = layout.res_names[i]
+                how = "bounded" if lo is not None and hi is not None and hi > lo else "int"
+                src = ("res", p * v.nres + i, None) if name not in shown_p else ("pvars", p * v.npvars + shown_p[name], v.pvar_types[shown_p[name]])
+                row.append((at, 1, how, (lo, hi), *src))
+                at += 1
+            for name, (width, (how, table)) in layout.pvars:
+                col = shown_p.get(name)
+                src = ("pvars", p * v.npvars + col, v.pvar_types[col]) if col is not None else \
+                    ("res", p * v.nres + layout.res_names.index(name), None) if name in layout.res_names else \
+                    ("const", f"P{p + 1}" if name == "seat" else None, None)
+                row.append((at, width, how, table, *src))
+                at += width
+            self.rows.append(Stretch(layout, layout.per_player, row))
+        gcols: list = []
+        at = 0
+        for name, (width, (how, table)) in layout.gvars:
+            col = shown_g.get(name)
+            gcols.append((at, width, how, table, *(("gvars", col, v.gvar_types[col]) if col is not None else ("const", None, None))))
+            at += width
+        self.players_span = (layout.players_at, layout.players_at + layout.per_player * layout.players)
+        self.gvars_span = (layout.gvars_at, at + layout.gvars_at)
+        self.variables = Stretch(layout, at, gcols)
+        self.players = np.zeros(self.players_span[1] - self.players_span[0], dtype=np.float32)
+        self.row_read: list = [None] * layout.players      # each row's resources and variables as read
+        self.read_from: tuple = (None, None, None)     # the res, pvars and gvars last read
+        self.game_row: Optional[np.ndarray] = None
+
+    def segments(self, st) -> tuple:
+        """(start, end, values) of the players' stretch, then of the game's variables'."""
+        res, pvars, gvars = st.res, st.pvars, st.gvars
+        r0, p0, g0 = self.read_from
+        if res != r0 or pvars != p0:
+            nres, npv, per = self.nres, self.npvars, self.per_player
+            for p, row in enumerate(self.rows):
+                seen = (res[p * nres:(p + 1) * nres], pvars[p * npv:(p + 1) * npv])
+                if seen != self.row_read[p]:
+                    self.players[p * per:(p + 1) * per] = row.read(st)
+                    self.row_read[p] = seen
+            r0, p0 = res[:], pvars[:]
+        if self.game_row is None or gvars != g0:
+            self.game_row = self.variables.read(st)
+            g0 = gvars[:]
+        self.read_from = (r0, p0, g0)
+        return (*self.players_span, self.players, *self.gvars_span, self.game_row)
+
+
+def one_hot_table(layout: Layout, table: dict, t) -> dict:
+    """A one-hot column's table keyed by the values a state holds: ``Observer.show`` writes
+    a seat as P1.. and a card as its id before the layout's table is read."""
+    if t == PLAYER:
+        return {p: table[f"P{p + 1}"] for p in range(layout.players) if f"P{p + 1}" in table}
+    if isinstance(t, Card):
+        ids = layout.game.vocab.card_def_ids
+        return {c: table[ids[c]] for c in range(-len(ids), len(ids)) if ids[c] in table}
+    return table
+
+
+def getter(indices: list[int]) -> Callable[[list], tuple]:
+    """The values at ``indices`` of a list, as a tuple (``itemgetter`` of one index gives the value)."""
+    if len(indices) == 1:
+        i = indices[0]
+        return lambda xs: (xs[i],)
+    return itemgetter(*indices)
+
+
+def written(how: str, table: Any, x: Any) -> float:
+    """A number or a flag as ``Layout.encode`` writes it (bounded: ``table`` is (min, max))."""
+    if how == "bounded":
+        return min(1.0, max(-1.0, (x - table[0]) / (table[1] - table[0])))
+    return soft(x) if how == "int" else 1.0 if x else 0.0
+
+
+class Stretch:
+    """Columns of a vector's stretch read from a state's lists, gathered by list and by how
+    each is written (``Layout.encode``'s ways: a bounded resource, a number, a flag, one-hot)."""
+
+    def __init__(self, layout: Layout, length: int, columns: list):
+        self.template = np.zeros(length, dtype=np.float32)      # the columns that read no state
+        gathered: dict[tuple[str, str], list] = {}
+        for at, width, how, table, src, i, t in columns:
+            if src == "const":
+                self._write_constant(at, width, how, table, i)
+            elif how != "none":
+                shown = how != "onehot" and t is not None and (t == PLAYER or isinstance(t, Card))
+                gathered.setdefault((src, "shown" if shown else how), []).append((at, width, table, i, t, how))
+        self.groups = []
+        self.show = layout.game.observer.show
+        for (src, how), cols in gathered.items():
+            ats = [c[0] for c in cols]
+            if how == "shown":        # a seat or a card read as a number or a flag: as the view shows it
+                extra = [(c[5], c[2], c[4]) for c in cols]
+            elif how == "bounded":
+                extra: Any = ([c[2][0] for c in cols], [c[2][1] - c[2][0] for c in cols])
+            elif how == "onehot":
+                extra = ([one_hot_table(layout, c[2], c[4]) for c in cols], [c[1] - 1 for c in cols])
+            else:
+                extra = None
+            self.groups.append((src, how, getter([c[3] for c in cols]), ats, extra))
+
+    def _write_constant(self, at: int, width: int, how: str, table: Any, x: Any) -> None:
+        if how == "bool":
+            self.template[at] = 1.0 if x else 0.0
+        elif how == "int":
+            self.template[at] = soft(x)
+        elif how == "onehot":
+            self.template[at + table.get(x, width - 1) if x is not None else at + width - 1] = 1.0
+
+    def read(self, st) -> np.ndarray:
+        out = self.template.copy()
+        places: list[int] = []
+        values: list[float] = []
+        for src, how, get, ats, extra in self.groups:
+            xs = get(getattr(st, src))
+            if how == "onehot":
+                tables, last = extra
+                places += [at + t.get(x, w) for at, t, w, x in zip(ats, tables, last, xs)]
+                values += [1.0] * len(ats)
+                continue
+            places += ats
+            if how == "shown":
+                values += [written(kind, table, self.show(x, t)) for (kind, table, t), x in zip(extra, xs)]
+            elif how == "bounded":       # the only values that may leave [-1, 1] (the layout clips them)
+                values += [min(1.0, max(-1.0, (x - lo) / span)) for x, lo, span in zip(xs, *extra)]
+            elif how == "int":
+                values += [x / (abs(x) + SOFT) if x.__class__ is int else soft(x) for x in xs]
+            else:
+                values += [1.0 if x else 0.0 for x in xs]
+        out[places] = values
+        return out
