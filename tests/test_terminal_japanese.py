@@ -38,11 +38,10 @@ def signorie_person(menu: str) -> str:
 def test_troyes_in_japanese():
     screen = play_deciding(["troyes", "-p", "2", "--seed", "3", "--bots", "human,random", "--lang", "ja"], troyes_person)
     assert "   4. 活動カードの活性化: 司祭、支払い ドゥニエ 4 (白, コスト 4)   [activate:priest]" in screen    # fact and price
-    assert block(screen, "P1, ダイスを選ぶ:", 5) == [
+    # the Raid (divisor 4) takes the 4 alone: the 3 and the 2 would need a second die of P2's
+    assert block(screen, "P1, ダイスを選ぶ:", 3) == [
         "P1, ダイスを選ぶ:",
-        "   1. 赤ダイス (4, P2)、支払い ドゥニエ 2 (P2の広場のダイス)   [red_die@P2=4]",
-        "   2. 赤ダイス (3, P2)、支払い ドゥニエ 2 (P2の広場のダイス)   [red_die@P2=3]",
-        "   3. 赤ダイス (2, P2)、支払い ドゥニエ 2 (P2の広場のダイス)   [red_die@P2=2]",
+        "   1. 赤ダイス (4, P2)、支払い ドゥニエ 2 (P2の広場のダイス)   [red_die]",
         "あなたの選択: 1",
     ]
     told = screen[screen.index("  P1 (あなた) ダイスを選ぶ: 赤ダイス (4, P2) (P2の広場のダイス)"):].splitlines()
@@ -55,10 +54,10 @@ def test_troyes_in_japanese():
     assert "        キャラクターカード: ウルバヌス４世, フィレンツェの男" in screen[screen.index("── 終了"):]
     assert ending(screen) == [
         "最終得点 (4ラウンド後):",
-        "  1. P1  5  勝者",
-        "       = 職人のスロット 2 - キューブのない大聖堂の段 2 + イベントカード 4 + キャラクターカード 1",
-        "  2. P2  3",
-        "       = イベントカード 2 + キャラクターカード 1",
+        "  1. P1  3  勝者",
+        "       = ゲーム中 4 - キューブのない大聖堂の段 4 + イベントカード 2 + キャラクターカード 1",
+        "  2. P2  3  勝者",
+        "       = ゲーム中 2 + 職人のスロット 3 - キューブのない大聖堂の段 4 + イベントカード 2",
         "シード 3",
     ]
 

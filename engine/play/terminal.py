@@ -32,6 +32,14 @@ from meeple.runtime.prices import decision_prices
 WIDTH = 100       # columns when the terminal does not say
 
 
+def _one(word: str, n: int, lang: str) -> str:
+    """An English resource word for one of it: 'pay 1 florin', not '1 florins' (a plural
+    in -s loses it; 'influence' stays as it is). Other languages have no plural here."""
+    if n == 1 and lang == "en" and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
 def _running(names, lang: str) -> str:
     """A declared name in running text: an English name's capital lowered unless it is an acronym."""
     text = names.get(lang) if names else ""
@@ -430,7 +438,7 @@ class TerminalView:
         price = cached[1][i] if i < len(cached[1]) else None
         if not price:
             return ""
-        what = ", ".join(self.word("{n} {what}", n=n, what=self.zone_name(res)) for res, n in price)
+        what = ", ".join(self.word("{n} {what}", n=n, what=_one(self.zone_name(res), n, self.lang)) for res, n in price)
         return self.word(", pay {what}", what=what)
 
     def options(self, st, viewer: int) -> list[list]:
