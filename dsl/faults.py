@@ -28,17 +28,19 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from . import ast as A
+from . import ir
 from .calls import CallChecker
 from .compiler import Compiler
 from .errors import MeepleError, RuleFault, Span
 from .fault_watch import FAULTS, Told, Watch
 from .fault_words import MISSING, NO_PLAYER, Words, keyword_of
+from .gen.runs import fusable
 from .interaction import InteractionChecker
 from .parser import parse
 from .pygen import PyGen
 from .runtime import NO_ANSWER, Frame
 from .statements import StatementChecker
-from .types import Code, Unit, _Scope
+from .types import Code, Unit, _jump, _Scope
 from .typesys import Type
 from .vocabulary import CompileResult
 
@@ -126,7 +128,7 @@ class _Site:
     instructions' range in the watched code (the ranges of the statements nested in
     it excluded) and its top-level expressions, in the order they were compiled."""
 
-    __slots__ = ("node", "origin", "code", "start", "end", "inner", "exprs", "usage")
+    __slots__ = ("node", "origin", "code", "start", "end", "inner", "exprs", "usage", "alone")
 
     def __init__(self, node: A.Node, origin: Any, code: Optional[Code], start: int):
         self.node = node
@@ -137,6 +139,7 @@ class _Site:
         self.inner: list[tuple[int, int]] = []
         self.exprs: list[tuple[A.Node, Any, Type]] = []
         self.usage = -1          # 'play actions': the slot of the actions used this turn
+        self.alone: Any = None   # a statement that never pauses: its own part, written alone
 
     def own(self) -> set:
         pcs = set(range(self.start, self.end))
@@ -211,6 +214,7 @@ class _Watching(Compiler):
         self.walking: list[str] = []               # the items of the walks being compiled, innermost last
         self.nlocals = 0
         self.binding: Optional[tuple] = None     # an action's 'with': (its item's slot, the items, the condition)
+        self.written: list[_Site] = []           # the sites of statements written alone (``alone``)
         self.words = Words(self)                 # how a fault is told
         # every outermost expression written watched, in a module of its own (never the pack's)
         self.gen = PyGen(vocab, "fault")
@@ -256,6 +260,8 @@ class _Watching(Compiler):
         self.gen.finish()
 
     def block(self, unit: Unit, stmts: tuple) -> None:
+        """Each statement a site of its own: one that never pauses is written alone (``alone``),
+        one that pauses (or holds one that does) is compiled into instructions as usual."""
         for s in stmts:
             code = unit.code
             site = _Site(s, unit.origin, code, len(code.instrs))
@@ -265,7 +271,14 @@ class _Watching(Compiler):
                     self.sites.setdefault(self.span(unit, cond.pos), site)
             outer, self.site = self.site, site
             try:
-                self.s_kinds[type(s).__name__](unit, s)
+                if self.gen.fusing:          # inside a statement written alone: checked into its record
+                    self.written.append(site)
+                    self.checked(unit, s)
+                elif fusable(s):
+                    self.written.append(site)
+                    self.alone(unit, s)
+                else:
+                    self.s_kinds[type(s).__name__](unit, s)
             except MeepleError:
                 pass
             finally:
@@ -273,6 +286,35 @@ class _Watching(Compiler):
             site.end = len(code.instrs)
             if outer is not None:
                 outer.inner.append((site.start, site.end))
+
+    def alone(self, unit: Unit, s: A.Node) -> None:
+        """A statement that never pauses, checked into its ``ir.Stmt`` (with the statements in
+        it) as for a run; it and each statement in it written alone, its blocks left out
+        (``RunWriter.lone``): what runs when its site is told is the statement's own part."""
+        gen, code = self.gen, unit.code
+        saved = code.instrs, code.spans
+        code.instrs, code.spans = [], []
+        gen.fusing += 1
+        whole = ir.StmtBuilder(None)
+        self.checking.append(whole)
+        try:
+            self.checked(unit, s)
+        finally:
+            self.checking.pop()
+            gen.fusing -= 1
+            code.instrs, code.spans = saved
+        self.emit(unit, s.pos, _jump)
+        records = list(whole.stmts)
+        gen.runs.lone = True
+        try:
+            while records:
+                r = records.pop()
+                records.extend(r.stmts)
+                for site in self.written:
+                    if site.node is r.node:
+                        site.alone = gen.runs.write(unit, (r,), 0, [])
+        finally:
+            gen.runs.lone = False
 
     def expr(self, unit: Unit, n: A.Node) -> tuple[Any, Type]:
         """Checked as usual; an outermost expression is written by the watching generator
@@ -301,6 +343,8 @@ class _Watching(Compiler):
                     frame.locals[slot] = x
                     if cond is not None:
                         cond(copy, frame)
+            elif site.alone is not None:
+                site.alone(copy, frame)
             elif site.code is None or isinstance(site.node, _RUNS_OTHERS):
                 for _, fn, _ in site.exprs:
                     fn(copy, frame)
