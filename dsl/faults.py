@@ -117,7 +117,7 @@ def explain_expression(vocab: Any, src: Any, tree: A.Node, names: dict, nlocals:
         self.expr(unit, tree)
         self.site = None
         self.nlocals = unit.code.nlocals
-        self.finish()
+        self.written()
         return self.replay(self.whole, exc, st, fr)
     except Exception:         # noqa: BLE001 - telling a fault must never hide it
         return None
@@ -214,7 +214,7 @@ class _Watching(Compiler):
         self.walking: list[str] = []               # the items of the walks being compiled, innermost last
         self.nlocals = 0
         self.binding: Optional[tuple] = None     # an action's 'with': (its item's slot, the items, the condition)
-        self.written: list[_Site] = []           # the sites of statements written alone (``alone``)
+        self.alone_sites: list[_Site] = []       # the sites of statements written alone (``alone``)
         self.words = Words(self)                 # how a fault is told
         # every outermost expression written watched, in a module of its own (never the pack's)
         self.gen = PyGen(vocab, "fault")
@@ -238,7 +238,7 @@ class _Watching(Compiler):
             self.binding = (made[1], made[3], made[4])
             self.site = None
             self.nlocals = watched.nlocals
-            self.finish()
+            self.written()
             return self
         unit = self._new_unit(code.name, src, params, me_bound)
         if kind == "unit":
@@ -249,16 +249,10 @@ class _Watching(Compiler):
             self.expr(unit, tree)
             self.site = None
         self.nlocals = unit.code.nlocals
-        self.finish()
+        self.written()
         return self
 
     # ------------------------------------------------------------ compiling, watched
-    def finish(self) -> None:
-        """The watched module compiled, every expression kept on its own (an expression written
-        into an instruction is run alone when its statement is told)."""
-        self.gen.inlined.clear()
-        self.gen.finish()
-
     def block(self, unit: Unit, stmts: tuple) -> None:
         """Each statement a site of its own: one that never pauses is written alone (``alone``),
         one that pauses (or holds one that does) is compiled into instructions as usual."""
@@ -272,10 +266,10 @@ class _Watching(Compiler):
             outer, self.site = self.site, site
             try:
                 if self.gen.fusing:          # inside a statement written alone: checked into its record
-                    self.written.append(site)
+                    self.alone_sites.append(site)
                     self.checked(unit, s)
                 elif fusable(s):
-                    self.written.append(site)
+                    self.alone_sites.append(site)
                     self.alone(unit, s)
                 else:
                     self.s_kinds[type(s).__name__](unit, s)
@@ -310,7 +304,7 @@ class _Watching(Compiler):
             while records:
                 r = records.pop()
                 records.extend(r.stmts)
-                for site in self.written:
+                for site in self.alone_sites:
                     if site.node is r.node:
                         site.alone = gen.runs.write(unit, (r,), 0, [])
         finally:
@@ -352,9 +346,9 @@ class _Watching(Compiler):
                 told = self.menu_told(site, copy, frame)
                 if told is not None:
                     return told
-                self.run_own(site, copy, frame)      # the decision it poses (a current player?)
+                _run_own(site, copy, frame)      # the decision it poses (a current player?)
             else:
-                self.run_own(site, copy, frame)
+                _run_own(site, copy, frame)
         except Told as told:
             return told.message, told.span
         except FAULTS as own:
@@ -377,19 +371,6 @@ class _Watching(Compiler):
             return err.message, err.span
         return None
 
-    @staticmethod
-    def run_own(site: _Site, st: Any, fr: Any) -> None:
-        """The statement's own instructions (a loop's head, an 'if''s tests), not the
-        statements nested in it; a bounded number of them (a 'while' with an empty body)."""
-        own, instrs = site.own(), site.code.instrs  # type: ignore[union-attr]  # a site of a statement has its code
-        pc = site.start
-        for _ in range(1000):
-            if pc not in own:
-                return
-            pc = instrs[pc](st, fr)
-            if pc < 0:
-                return
-
     def statement_told(self, site: _Site, exc: BaseException, st: Any, fr: Any) -> Optional[tuple[str, Span]]:
         """A statement's own use of a value failed: the first of its expressions that
         gave none (or a list holding none), or a missing current player."""
@@ -408,3 +389,16 @@ class _Watching(Compiler):
         if fr.me is None or not 0 <= fr.me < st.players:
             return f"`{text}`: {NO_PLAYER}", span
         return None
+
+
+def _run_own(site: _Site, st: Any, fr: Any) -> None:
+    """The statement's own instructions (a loop's head, an 'if''s tests), not the
+    statements nested in it; a bounded number of them (a 'while' with an empty body)."""
+    own, instrs = site.own(), site.code.instrs  # type: ignore[union-attr]  # a site of a statement has its code
+    pc = site.start
+    for _ in range(1000):
+        if pc not in own:
+            return
+        pc = instrs[pc](st, fr)
+        if pc < 0:
+            return
