@@ -202,6 +202,14 @@ class Compiler:
             self.errors.append(err)
             return None, code
 
+    def written(self) -> None:
+        """Compile what an expression's own generator wrote (an expression given outside the pack,
+        in a game whose rules are generated: ``Game.checker``; a fault told, dsl/faults.py), every
+        expression kept on its own; nothing when there is no generator."""
+        if self.gen is not None:
+            self.gen.inlined.clear()      # an expression is called on its own, never written into another
+            self.gen.finish()
+
     # ------------------------------------------------------------ statements
     def block(self, unit: Unit, stmts: tuple) -> None:
         gen = self.gen

@@ -6,13 +6,17 @@ is zero. Neither back end tests for these on the hot path: Python raises its own
 error (``meeple.dsl.types.RULE_FAULTS``) or a helper raises ``RuleFault``, and
 ``meeple.dsl.types.named_error`` asks this module, once, after the fact, what it was.
 
-How: the unit that faulted is compiled again with the closure back end, every
-expression *watched* (``_Watching``): each keeps its last value, and a fault in an
-expression's own operation is told there, at its own line and column, naming the
-part that gave the value it could not use. The statement the fault was located at
-(the generated line table, or the instruction's span) is run again, watched, on a
-copy of the state and frame as they were at the fault, so the same values flow.
-Nothing here runs unless a rule faults; a unit is compiled again at most once.
+How: the unit that faulted is checked again with a generator that writes it *watched*
+(``meeple.dsl.fault_watch``): every expression node runs through a watcher of the
+generated module that keeps its last value, and a fault in a node's own operation is
+told there, at its own line and column, naming the part that gave the value it could not
+use. The statement the fault was located at (the generated line table, or the
+instruction's span) is run again, watched, on a copy of the state and frame as they were
+at the fault, so the same values flow. Each statement is its own instruction here (no
+run of statements is fused): the instructions of a statement that asks a player, and of
+the control flow around statements, are generated; those of the other statements are
+still the checker's closures (``statements.py``), running the watched expressions.
+Nothing here runs unless a rule faults; a unit is checked again at most once.
 
 The messages name expressions as written (``first(...)`` for a call's arguments):
 "`first(x in hand where x.cost > 9).value`: `first(...)` found nothing, so
@@ -24,23 +28,24 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from . import ast as A
+from . import ir
 from .calls import CallChecker
 from .compiler import Compiler
-from .errors import MeepleError, RuleFault, Span, location
-from .expressions import ExpressionChecker
+from .errors import MeepleError, RuleFault, Span
+from .fault_watch import FAULTS, Told, Watch
 from .fault_words import MISSING, NO_PLAYER, Words, keyword_of
+from .gen.runs import fusable
 from .interaction import InteractionChecker
-from .operators import _ARITH, OperatorChecker
 from .parser import parse
+from .pygen import PyGen
 from .runtime import NO_ANSWER, Frame
 from .statements import StatementChecker
-from .types import RULE_FAULTS, Code, Unit, _Scope, join
-from .typesys import ANY, INT, List, Type
+from .types import Code, Unit, _jump, _Scope
+from .typesys import Type
 from .vocabulary import CompileResult
 
 __all__ = ["explain", "explain_expression"]
 
-_FAULTS = (*RULE_FAULTS, RuleFault)
 # a statement that runs other rules (a procedure, a hook, handlers): only its own
 # expressions are evaluated again, never the rules it would run
 _RUNS_OTHERS = (A.CallProc, A.DoHook, A.Emit)
@@ -48,8 +53,8 @@ _RUNS_OTHERS = (A.CallProc, A.DoHook, A.Emit)
 
 class Seen:
     """What the watched expressions gave as they ran again. Each watched expression (a node
-    compiled into one closure; a node may be compiled more than once: a pack function's body
-    at each use) is given a place when compiled; its value is noted there as it runs, and a
+    written through one watcher; a node may be written more than once: a pack function's body
+    at each use) is given a place when written; its value is noted there as it runs, and a
     node's value is the one last noted at any of its places (the words read it only to tell
     a fault, so looking it up may walk every place)."""
 
@@ -112,19 +117,10 @@ def explain_expression(vocab: Any, src: Any, tree: A.Node, names: dict, nlocals:
         self.expr(unit, tree)
         self.site = None
         self.nlocals = unit.code.nlocals
+        self.written()
         return self.replay(self.whole, exc, st, fr)
     except Exception:         # noqa: BLE001 - telling a fault must never hide it
         return None
-
-
-class _Told(Exception):
-    """A fault told by a watched expression: passes every watcher further out."""
-
-    def __init__(self, message: str, span: Span):
-        super().__init__(message)
-        self.message = message
-        self.span = span
-        self.via = False      # the pack function it happened in is named
 
 
 class _Site:
@@ -132,7 +128,7 @@ class _Site:
     instructions' range in the watched code (the ranges of the statements nested in
     it excluded) and its top-level expressions, in the order they were compiled."""
 
-    __slots__ = ("node", "origin", "code", "start", "end", "inner", "exprs", "usage")
+    __slots__ = ("node", "origin", "code", "start", "end", "inner", "exprs", "usage", "alone")
 
     def __init__(self, node: A.Node, origin: Any, code: Optional[Code], start: int):
         self.node = node
@@ -143,6 +139,7 @@ class _Site:
         self.inner: list[tuple[int, int]] = []
         self.exprs: list[tuple[A.Node, Any, Type]] = []
         self.usage = -1          # 'play actions': the slot of the actions used this turn
+        self.alone: Any = None   # a statement that never pauses: its own part, written alone
 
     def own(self) -> set:
         pcs = set(range(self.start, self.end))
@@ -151,110 +148,15 @@ class _Site:
         return pcs
 
 
-class _WatchedExpressions(ExpressionChecker):
-    """Every read of a local goes through its watched closure."""
-
-    c: "_Watching"
-
-    def local_slot(self, unit: Unit, node: A.Node) -> Optional[int]:
-        return None             # every read goes through its watched closure
-
-
-class _WatchedOperators(OperatorChecker):
-    """No fused comparisons (each part is watched), and chains of arithmetic watched operator by operator."""
-
-    c: "_Watching"
-
-    def fused_equality(self, unit: Unit, n: A.Binary) -> Any:
-        return None
-
-    def arith(self, unit: Unit, n: A.Binary):
-        """A chain of arithmetic, each operator watched in a loop (as long as the text,
-        never deep): the same checks and slots as ``OperatorChecker.arith``."""
-        nodes = A.spine(n)
-        first, ta = self.c.expr(unit, nodes[-1].left)
-        steps = []
-        for node in reversed(nodes):
-            b, tb = self.c.expr(unit, node.right)
-            if node.op == "+" and isinstance(ta, List) and isinstance(tb, List):
-                t, f = (ta if ta != List(ANY) else tb), join
-            else:
-                t, f = INT, _ARITH[node.op]
-            steps.append((node, f, b, self.c.seen.place(node)))
-            ta = t
-        seen, origin, told = self.c.seen, unit.origin, self.c.words.arith_told
-        left0 = nodes[-1].left
-
-        def chain(st, fr):
-            v, left = first(st, fr), left0
-            for node, f, b, place in steps:
-                w = b(st, fr)
-                try:
-                    v = f(v, w)
-                except _FAULTS as exc:
-                    raise _Told(*told(node, left, v, w, exc, origin)) from None
-                seen.note(place, v)
-                left = node
-            return v
-        return chain, ta
-
-
 class _WatchedCalls(CallChecker):
-    """Pack functions' texts kept (to name them), and the items of sum/min/max told when none."""
+    """Pack functions' texts kept, to name them and their parts."""
 
     c: "_Watching"
-
-    def __init__(self, c: "_Watching"):
-        super().__init__(c)
-        self._numbers: Optional[A.Call] = None   # a sum/min/max being compiled: its items must be numbers
 
     def inline_function(self, unit: Unit, n: A.Call, fdef: Any):
         self.c.texts[fdef.body.origin] = fdef.body.text
         self.c.functions[fdef.body.origin] = fdef.name
         return super().inline_function(unit, n, fdef)
-
-    def aggregate(self, unit: Unit, n: A.Call):
-        self._numbers = n if n.func in ("sum", "min", "max") else None
-        return super().aggregate(unit, n)
-
-    def comprehension(self, unit: Unit, n: A.Node):
-        numbers, self._numbers = self._numbers, None
-        walk = isinstance(n, A.Comprehension) and bool(n.var)
-        if walk:
-            self.c.walking.append(n.var)  # type: ignore[attr-defined]  # walk: a Comprehension
-        try:
-            source, slot, cond, value, et, vt, bound, steps = super().comprehension(unit, n)
-        finally:
-            if walk:
-                self.c.walking.pop()
-        if numbers is not None and value is not None:
-            value = self.a_number(value, n.value, numbers, unit.origin, slot, n.var, et)  # type: ignore[attr-defined]  # a value: a Comprehension
-        elif numbers is not None:
-            source = self.numbers_only(source, n, numbers, unit.origin)
-        return source, slot, cond, value, et, vt, bound, steps
-
-    def a_number(self, value: Any, node: A.Node, agg: A.Call, origin: Any, slot: int, var: str, et: Type) -> Any:
-        """An item's value for sum/min/max, told when it is none."""
-        words = self.c.words
-
-        def checked(st, fr):
-            v = value(st, fr)
-            if v is None:
-                raise _Told(f"`{words.text_of(agg, origin)}`: {words.none_phrase(node, origin, st)}, so `{agg.func}(...)` "
-                            f"of none (for {var} = {words.shown(fr.locals[slot], et)})", words.span_of(node, origin))
-            return v
-        return checked
-
-    def numbers_only(self, source: Any, node: A.Node, agg: A.Call, origin: Any) -> Any:
-        words = self.c.words
-
-        def checked(st, fr):
-            items = source(st, fr)
-            if items is not None and None in items:
-                raise _Told(f"`{words.text_of(agg, origin)}`: `{words.text_of(node, origin)}` holds none, "
-                            f"so `{agg.func}(...)` of none", words.span_of(node, origin))
-            return items
-        return checked
 
 
 class _WatchedStatements(StatementChecker):
@@ -288,13 +190,12 @@ class _WatchedInteraction(InteractionChecker):
 
 
 class _Watching(Compiler):
-    """The closure back end with every expression watched (see the module's text).
+    """The checker again, every expression written watched (see the module's text).
     Slots are given out exactly as when the unit was first compiled (the same checks
-    in the same order), so the watched code reads the frame the fault left. The checkers
-    watching are the ``_Watched`` ones; ``Words`` (dsl/fault_words.py) says what went wrong."""
+    in the same order), so the watched code reads the frame the fault left. The ``_Watched``
+    checkers keep what the words name (the items walked, a pack function's text); ``Words``
+    (dsl/fault_words.py) says what went wrong."""
 
-    Expressions = _WatchedExpressions
-    Operators = _WatchedOperators
     Calls = _WatchedCalls
     Statements = _WatchedStatements
     Interaction = _WatchedInteraction
@@ -313,7 +214,11 @@ class _Watching(Compiler):
         self.walking: list[str] = []               # the items of the walks being compiled, innermost last
         self.nlocals = 0
         self.binding: Optional[tuple] = None     # an action's 'with': (its item's slot, the items, the condition)
+        self.alone_sites: list[_Site] = []       # the sites of statements written alone (``alone``)
         self.words = Words(self)                 # how a fault is told
+        # every outermost expression written watched, in a module of its own (never the pack's)
+        self.gen = PyGen(vocab, "fault")
+        self.gen.expressions.watching = Watch(self)
 
     @classmethod
     def of(cls, vocab: Any, code: Code) -> Optional["_Watching"]:
@@ -333,6 +238,7 @@ class _Watching(Compiler):
             self.binding = (made[1], made[3], made[4])
             self.site = None
             self.nlocals = watched.nlocals
+            self.written()
             return self
         unit = self._new_unit(code.name, src, params, me_bound)
         if kind == "unit":
@@ -343,10 +249,13 @@ class _Watching(Compiler):
             self.expr(unit, tree)
             self.site = None
         self.nlocals = unit.code.nlocals
+        self.written()
         return self
 
     # ------------------------------------------------------------ compiling, watched
     def block(self, unit: Unit, stmts: tuple) -> None:
+        """Each statement a site of its own: one that never pauses is written alone (``alone``),
+        one that pauses (or holds one that does) is compiled into instructions as usual."""
         for s in stmts:
             code = unit.code
             site = _Site(s, unit.origin, code, len(code.instrs))
@@ -356,7 +265,14 @@ class _Watching(Compiler):
                     self.sites.setdefault(self.span(unit, cond.pos), site)
             outer, self.site = self.site, site
             try:
-                self.s_kinds[type(s).__name__](unit, s)
+                if self.gen.fusing:          # inside a statement written alone: checked into its record
+                    self.alone_sites.append(site)
+                    self.checked(unit, s)
+                elif fusable(s):
+                    self.alone_sites.append(site)
+                    self.alone(unit, s)
+                else:
+                    self.s_kinds[type(s).__name__](unit, s)
             except MeepleError:
                 pass
             finally:
@@ -365,38 +281,46 @@ class _Watching(Compiler):
             if outer is not None:
                 outer.inner.append((site.start, site.end))
 
+    def alone(self, unit: Unit, s: A.Node) -> None:
+        """A statement that never pauses, checked into its ``ir.Stmt`` (with the statements in
+        it) as for a run; it and each statement in it written alone, its blocks left out
+        (``RunWriter.lone``): what runs when its site is told is the statement's own part."""
+        gen, code = self.gen, unit.code
+        saved = code.instrs, code.spans
+        code.instrs, code.spans = [], []
+        gen.fusing += 1
+        whole = ir.StmtBuilder(None)
+        self.checking.append(whole)
+        try:
+            self.checked(unit, s)
+        finally:
+            self.checking.pop()
+            gen.fusing -= 1
+            code.instrs, code.spans = saved
+        self.emit(unit, s.pos, _jump)
+        records = list(whole.stmts)
+        gen.runs.lone = True
+        try:
+            while records:
+                r = records.pop()
+                records.extend(r.stmts)
+                for site in self.alone_sites:
+                    if site.node is r.node:
+                        site.alone = gen.runs.write(unit, (r,), 0, [])
+        finally:
+            gen.runs.lone = False
+
     def expr(self, unit: Unit, n: A.Node) -> tuple[Any, Type]:
+        """Checked as usual; an outermost expression is written by the watching generator
+        (``fault_watch.Watch``), and kept with the statement it is part of."""
         self._depth += 1
         try:
             fn, t = super().expr(unit, n)
         finally:
             self._depth -= 1
-        fn = self.watch(unit, n, fn)
         if self._depth == 0 and self.site is not None:
             self.site.exprs.append((n, fn, t))
         return fn, t
-
-    def watch(self, unit: Unit, n: A.Node, fn: Any) -> Any:
-        """``fn`` keeping its value, and telling a fault of its own operation."""
-        seen, origin = self.seen, unit.origin
-        place = seen.place(n)
-        context = (unit.scope, tuple(self.walking))
-        called = n.func if isinstance(n, A.Call) and n.func in self.g.function_defs else None
-
-        def watched(st, fr):
-            try:
-                v = fn(st, fr)
-            except _Told as told:
-                if called is not None and not told.via:      # a fault inside a pack function: where it was used
-                    told.message += f" (in function {called}, used at {location(self.words.span_of(n, origin))})"
-                    told.via = True
-                raise
-            except _FAULTS as exc:
-                message, span = self.words.told(n, origin, exc, st, fr)
-                raise _Told(message + self.words.item(n, context, fr), span) from None
-            seen.note(place, v)
-            return v
-        return watched
 
     # ------------------------------------------------------------ running again
     def replay(self, site: _Site, exc: BaseException, st: Any, fr: Any) -> Optional[tuple[str, Span]]:
@@ -413,6 +337,8 @@ class _Watching(Compiler):
                     frame.locals[slot] = x
                     if cond is not None:
                         cond(copy, frame)
+            elif site.alone is not None:
+                site.alone(copy, frame)
             elif site.code is None or isinstance(site.node, _RUNS_OTHERS):
                 for _, fn, _ in site.exprs:
                     fn(copy, frame)
@@ -420,12 +346,12 @@ class _Watching(Compiler):
                 told = self.menu_told(site, copy, frame)
                 if told is not None:
                     return told
-                self.run_own(site, copy, frame)      # the decision it poses (a current player?)
+                _run_own(site, copy, frame)      # the decision it poses (a current player?)
             else:
-                self.run_own(site, copy, frame)
-        except _Told as told:
+                _run_own(site, copy, frame)
+        except Told as told:
             return told.message, told.span
-        except _FAULTS as own:
+        except FAULTS as own:
             return self.statement_told(site, own, copy, frame)
         except MeepleError:
             return None
@@ -445,19 +371,6 @@ class _Watching(Compiler):
             return err.message, err.span
         return None
 
-    @staticmethod
-    def run_own(site: _Site, st: Any, fr: Any) -> None:
-        """The statement's own instructions (a loop's head, an 'if''s tests), not the
-        statements nested in it; a bounded number of them (a 'while' with an empty body)."""
-        own, instrs = site.own(), site.code.instrs  # type: ignore[union-attr]  # a site of a statement has its code
-        pc = site.start
-        for _ in range(1000):
-            if pc not in own:
-                return
-            pc = instrs[pc](st, fr)
-            if pc < 0:
-                return
-
     def statement_told(self, site: _Site, exc: BaseException, st: Any, fr: Any) -> Optional[tuple[str, Span]]:
         """A statement's own use of a value failed: the first of its expressions that
         gave none (or a list holding none), or a missing current player."""
@@ -476,3 +389,16 @@ class _Watching(Compiler):
         if fr.me is None or not 0 <= fr.me < st.players:
             return f"`{text}`: {NO_PLAYER}", span
         return None
+
+
+def _run_own(site: _Site, st: Any, fr: Any) -> None:
+    """The statement's own instructions (a loop's head, an 'if''s tests), not the
+    statements nested in it; a bounded number of them (a 'while' with an empty body)."""
+    own, instrs = site.own(), site.code.instrs  # type: ignore[union-attr]  # a site of a statement has its code
+    pc = site.start
+    for _ in range(1000):
+        if pc not in own:
+            return
+        pc = instrs[pc](st, fr)
+        if pc < 0:
+            return

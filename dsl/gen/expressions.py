@@ -42,6 +42,9 @@ class ExprWriter:
         self.const, self.fresh = module.const, module.fresh
         self.dry = False                      # counting calls for sharing: nested comprehensions are skipped
         self.present: set[str] = set()        # made locals that hold a card for sure (walks over cards)
+        # telling a fault (dsl/fault_watch.py ``Watch``): every node written through its watcher,
+        # nothing shared or cached that would hide a node's value; None when writing the rules
+        self.watching: Any = None
         self.names = NameWriter(self)
         self.operators = OperatorWriter(self)
         self.walks = WalkWriter(self)
@@ -53,8 +56,15 @@ class ExprWriter:
     def region(self, ctx: Ctx, roots: list, write) -> tuple[list[str], str]:
         """Write an expression region, sharing repeated pure calls (``holder(d)``
         three times becomes one call): a first pass counts the calls' source,
-        a second writes them through a per-region cache. Returns (setup lines, expr)."""
+        a second writes them through a per-region cache. Returns (setup lines, expr).
+        Watching, nothing is shared: each call is a node of its own, watched."""
         saved = ctx.cse
+        if self.watching is not None:
+            ctx.cse = None
+            try:
+                return [], write()
+            finally:
+                ctx.cse = saved
         counting: dict[str, int] = {}
         ctx.cse = counting
         mark = len(self.module.parts)
@@ -122,7 +132,9 @@ class ExprWriter:
             where = self.list_plan(n)
         finally:
             self.at.pop()
-        return src if where is None else f"_counted(st, {src}, {self.const(where)})"
+        if where is not None:
+            src = f"_counted(st, {src}, {self.const(where)})"
+        return src if self.watching is None else self.watching.node(self, ctx, n, src)
 
     def cached(self, ctx: Ctx, n: A.Node) -> bool:
         """Whether ``gen`` writes ``n`` through a cache."""
@@ -169,8 +181,9 @@ class ExprWriter:
         return "[" + ", ".join(self.gen(ctx, i) for i in n.items) + "]"
 
     def test(self, ctx: Ctx, n: A.Node) -> str:
-        """Source for a condition whose truth alone matters (an 'and' chain needs no bool())."""
-        if isinstance(n, A.Binary) and n.op in ("and", "or") and not (ctx.hoist and n in ctx.hoist) \
+        """Source for a condition whose truth alone matters (an 'and' chain needs no bool());
+        watching, the chain is a node of its own, as its closure is."""
+        if self.watching is None and isinstance(n, A.Binary) and n.op in ("and", "or") and not (ctx.hoist and n in ctx.hoist) \
                 and not (ctx.pyhoist and n in ctx.pyhoist):
             self.at.append(self.record(n))        # its operands are its parts
             try:

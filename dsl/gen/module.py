@@ -139,7 +139,7 @@ def _cache(loc: list, slot: int, value: Any) -> Any:
     return value
 
 
-_BUILTINS = {"len": len, "map": map, "list": list, "int": int, "str": str, "abs": abs, "range": range, "min": min, "max": max, "sum": sum, "bool": bool,
+_BUILTINS = {"len": len, "map": map, "list": list, "int": int, "str": str, "abs": abs, "range": range, "min": min, "max": max, "sum": sum, "bool": bool, "any": any, "all": all,
              "True": True, "False": False, "None": None}
 
 _RUNTIME = {"_U": UNSET, "_me": _me, "_cache": _cache, "_div": divide, "_mod": remainder, "_range": number_range,

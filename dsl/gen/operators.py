@@ -65,6 +65,8 @@ class OperatorWriter:
         """A chain of arithmetic, walked down its left side in a loop (never deep, however
         long): a bracket per operator, or, past ``_NESTED_CHAIN`` operators, one step after
         the other (``steps``: Python's parser takes 200 nested brackets at most)."""
+        if self.x.watching is not None:        # telling a fault: operator by operator
+            return self.x.watching.chain(self.x, ctx, n)
         nodes = A.spine(n)
         if len(nodes) > _NESTED_CHAIN:
             return self.steps(ctx, n, nodes)

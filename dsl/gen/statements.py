@@ -61,6 +61,9 @@ class RunWriter:
         self.const, self.fresh, self.function_source = module.const, module.fresh, module.function_source
         self.callers: dict[str, str] = {}      # procedure run in place -> made name of the function calling it
         self.step_names: dict[str, str] = {}   # procedure run in place -> the made name of its steps (see ``finish``)
+        # writing a statement alone, to tell a fault (dsl/faults.py ``_Watching.alone``): its
+        # blocks are left out (each returns at once), as the closures ran a statement's own part
+        self.lone = False
 
     def write(self, unit: Unit, run: tuple[ir.Stmt, ...], nxt: int, scratch: list) -> Fn:
         """Write a run of statements, in its checked form, as one instruction (a function of
@@ -94,6 +97,9 @@ class RunWriter:
     def body(self, w: "_Writer", stmts: tuple[ir.Stmt, ...], depth: int, span: Any, loop: bool = False) -> None:
         """The statements of a block (``loop``: the body of a loop), in place or, nested deeper
         than Python compiles in one function, as a function of their own (``apart``)."""
+        if self.lone:                  # a statement written alone: its block is not run
+            w.line(depth, "return None", span)
+            return
         if not stmts:
             w.line(depth, "pass", span)
             return

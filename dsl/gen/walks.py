@@ -117,7 +117,8 @@ class WalkWriter:
     def seats_base(self, ctx: Ctx, node: A.Node) -> Optional[int]:
         """The first slot of ``ZONE of all`` (a per-player zone, every seat's), which a
         walk reads seat by seat instead of joining the zones into a new list; else None."""
-        if not isinstance(node, A.Of) or node.scope != "all" or (ctx.pyhoist and node in ctx.pyhoist):
+        if not isinstance(node, A.Of) or node.scope != "all" or (ctx.pyhoist and node in ctx.pyhoist) \
+                or self.x.watching is not None:     # telling a fault: the joined list is a node, watched
             return None
         zi = self.g.zone_index.get(node.name)
         if zi is None or self.g.zone_defs[zi].of_card is not None:
@@ -129,15 +130,19 @@ class WalkWriter:
         arg = n.args[0]
         factor, where = self.x.walk_plan(n)
         if not isinstance(arg, A.Comprehension):
-            return self.whole(ctx, kind, arg, factor, where)
+            return self.whole(ctx, n, arg, factor, where)
         return self.walk(ctx, n, kind, arg, factor, where)
 
-    def whole(self, ctx: Ctx, kind: str, arg: A.Node, factor: int, where: Any) -> str:
+    def whole(self, ctx: Ctx, n: A.Call, arg: A.Node, factor: int, where: Any) -> str:
         """A walk over a list as it is (no comprehension): a builtin over it."""
+        kind = n.func
         t = self.type_of(arg)
         src = self.gen(ctx, arg)
         if isinstance(t, Zone):
             src = f"st.zones[{src}]"
+        watching = self.x.watching
+        if watching is not None and kind in ("sum", "min", "max"):
+            src = watching.numbers(self.x, ctx, n, arg, src)
         if factor:          # a list read whole, charged a step an item (the checker's plan)
             src = f"_counted(st, {src}, {self.const(where)})"
         truthy = t.elem() == BOOL
@@ -158,6 +163,16 @@ class WalkWriter:
 
     def walk(self, ctx: Ctx, n: A.Call, kind: str, arg: A.Comprehension, factor: int, where: Any) -> str:
         """A walk over a comprehension: a helper function with a loop, the condition and value written inline."""
+        watching = self.x.watching
+        if watching is None:
+            return self.walk_over(ctx, n, kind, arg, factor, where)
+        watching.walks.append(arg.var)
+        try:
+            return self.walk_over(ctx, n, kind, arg, factor, where)
+        finally:
+            watching.walks.pop()
+
+    def walk_over(self, ctx: Ctx, n: A.Call, kind: str, arg: A.Comprehension, factor: int, where: Any) -> str:
         st_ = self.type_of(arg.source)
         every_seat = self.seats_base(ctx, arg.source)
         seq = self.gen(ctx, arg.source) if every_seat is None else str(every_seat)
@@ -185,6 +200,12 @@ class WalkWriter:
             raise Unsupported(kind)
         start, act, tail = _GATHER[kind]
         head += start
+        watching = self.x.watching
+        numbers = watching is not None and kind in ("sum", "min", "max")
+        if numbers and value is not None:
+            value = watching.number(self.x, ctx, n, arg, value, var, et)
+        elif numbers:
+            seq = watching.numbers(self.x, ctx, n, arg, seq)
         item = value if value is not None else var
         act = [a.format(item=item, var=var) for a in act] if act is not None else None
         if cond is None and kind in ("any", "every", "first"):
@@ -201,7 +222,8 @@ class WalkWriter:
         passed = sorted({v for v, _ in ctx.py.values() if v.isidentifier() and not iskeyword(v)})
         inner_py = dict(ctx.py)
         inner_py[arg.var] = (var, et)
-        parts = invariant_parts([arg.cond, arg.value], arg.var, self.x.shared.comp.facts.impure)
+        parts = invariant_parts([arg.cond, arg.value], arg.var, self.x.shared.comp.facts.impure) \
+            if self.x.watching is None else ()      # telling a fault: each part watched each time
         pyhoist = Caches(tuple((p, self.fresh("h")) for p in parts))
         inner = Ctx(ctx.unit, inner_py, None, pyhoist, ctx.me_bound)
         cond_value: list = [None, None]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from meeple.dsl import ast as A
-from meeple.dsl.compiler import Code, Compiler, Unit, _Scope
+from meeple.dsl.compiler import Code, Unit, _Scope
 from meeple.dsl.parser import parse
 from meeple.dsl.runtime import Frame
 from meeple.dsl.source import Source, TextOrigin
@@ -33,7 +33,7 @@ class Expectation:
     the pack with the scenario's remembered values as names."""
 
     def __init__(self, game: Game, doc: Document, path: tuple, text: str, memory: dict, truth: bool):
-        comp = Compiler(game.vocab, [])
+        comp = game.checker("expect")
         src = source_of(doc, path, text)
         self.text = text.strip()
         self.code = Code("expect")
@@ -60,6 +60,7 @@ class Expectation:
             cond = comp_.cond if negated else A.Unary("not", comp_.cond, comp_.cond.pos)
             find = A.Call("first", (A.Comprehension(comp_.var, comp_.source, cond, None, comp_.pos),), inner.pos)
             self.culprit = (comp_.var, comp.expr(unit, find))
+        comp.written()          # what was written is compiled before it runs
 
     def frame(self, st: State) -> Frame:
         fr = Frame(-1, 0, [None] * max(1, self.code.nlocals + 4), st.pending.player if st.pending else -1, -1)

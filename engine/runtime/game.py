@@ -56,6 +56,7 @@ class Game(ReadOnly):
         self.max_decisions = g.max_decisions       # choices per game before it is stopped (a loop that never ends)
         self.vocab = v = vocabulary_of(pack)
         self.layout = layout_of(v, pack)
+        self.generated = generate         # expressions given outside the pack are written as its rules (``checker``)
         self.compiled = c = compile_rules(pack, v, self.layout, problems, generate, maybe_none)
         v.seal()
         # what the compiled rules read of ``st.game`` (RunningGame): the parts' own objects
@@ -108,6 +109,17 @@ class Game(ReadOnly):
         return explain(self, exc, code, where, st, fr)
 
     # ------------------------------------------------------------ expressions given outside the pack
+    def checker(self, name: str, errors: Optional[list] = None) -> Compiler:
+        """A checker for an expression given outside the pack: it is written as Python when the
+        game's rules are (by a generator of its own, a module named ``name``; call ``written``
+        before running it), else it is a closure, as the rules of a game loaded with
+        ``generate=False`` are."""
+        comp = Compiler(self.vocab, [] if errors is None else errors)
+        if self.generated:
+            from meeple.dsl.pygen import PyGen
+            comp.gen = PyGen(self.vocab, name)
+        return comp
+
     def evaluate(self, st: State, text: str, player: Optional[int] = None) -> Any:
         """The value of an effect-language expression in a state (``me`` is
         ``player``): for tests, tools and a designer's console. Errors are raised."""
@@ -117,7 +129,9 @@ class Game(ReadOnly):
         origin = TextOrigin("<expression>", 1, 1, False)
         unit = Unit(Code("expression"), origin, _Scope())
         errors: list = []
-        fn, _ = Compiler(self.vocab, errors).expr(unit, parse(text, origin, "expr_start"))
+        comp = self.checker("evaluate")
+        fn, _ = comp.expr(unit, parse(text, origin, "expr_start"))
+        comp.written()
         st.budget = STEP_BUDGET            # an evaluation has a step budget of its own
         return fn(st, Frame(-1, 0, [None] * (unit.code.nlocals + 1), -1 if player is None else player, -1))
 
@@ -132,7 +146,9 @@ class Game(ReadOnly):
         remember_source(name, text)
         origin = TextOrigin(name, 1, 1, False)
         errors: list = []
-        fn, code = Compiler(self.vocab, errors).expression(name, Source(text, origin, Span(name, 1, 1, max(1, len(text)))), want=want)
+        comp = self.checker(name, errors)
+        fn, code = comp.expression(name, Source(text, origin, Span(name, 1, 1, max(1, len(text)))), want=want)
+        comp.written()
         if errors or fn is None:
             problems = Problems()
             problems.extend(errors)
