@@ -33,7 +33,7 @@ WIDTH = 100       # columns when the terminal does not say
 
 
 def _one(word: str, n: int, lang: str) -> str:
-    """An English resource word for one of it: 'pay 1 florin', not '1 florins' (a plural
+    """An English resource word for one of it: 'pay 1 coin', not '1 coins' (a plural
     in -s loses it; 'influence' stays as it is). Other languages have no plural here."""
     if n == 1 and lang == "en" and word.endswith("s") and not word.endswith("ss"):
         return word[:-1]
