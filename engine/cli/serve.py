@@ -50,7 +50,8 @@ def web_modules():
               help="also serve the table view, which shows every card and the seed (for designers; never give it to a player)")
 @click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on (another than 127.0.0.1 opens the table to the network)")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="port to listen on")
-@click.option("--lang", default="en", show_default=True, help="locale of card names and texts")
+@click.option("--lang", default="en", show_default=True,
+              help="language of the pages, their words and the game's (en, ja); a page may ask for another with ?lang=")
 def serve(game_name: Optional[str], players: Optional[int], bots: str, seed: Optional[int], evaluation: str,
           option_pairs: tuple[str, ...], log_file: Optional[str], records_file: Optional[str], game_index: int,
           figures_file: Optional[str], table_view: bool, host: str, port: int, lang: str) -> None:

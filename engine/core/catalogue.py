@@ -1,7 +1,7 @@
 """The interface's own words, in every language meeple speaks: one message catalogue.
 
 Every line the play screens write (``meeple play``, ``meeple rules``, '?' at a prompt,
-the narration, the final scores) is written in the code in English and looked up
+the narration, the final scores; and every word of ``meeple serve``'s pages) is written in the code in English and looked up
 here by that English text, gettext's way: the code reads as it prints, a message
 with values keeps them in braces (``"final scores after {n} rounds:"``), and a
 message with no translation shows its English. ``tests/test_catalogue.py`` plays
