@@ -172,6 +172,10 @@ JA: dict[str, str] = {
     "; no effect on winning in this file (made before simulate gave it: run it again)":
         "、このファイルには勝利への効果がありません (simulate が出力する前のファイルです: もう一度実行してください)",
     "P{n}'s bot stopped: {reason}": "P{n}のボットが止まりました: {reason}",
+    # what meeple serve prints
+    "replaying {path}": "再生: {path}",
+    "{n} players": "{n}人",
+    "  every link: {url}": "  全員のリンク: {url}",
     # the browser's refusals and messages
     "nobody chooses here: this table replays a log (fork it to play on)":
         "ここでは誰も選べません: このテーブルはログを再生しています (続けて遊ぶには分岐してください)",
