@@ -251,9 +251,11 @@ def _table_board(table: Table, st: Any, lang: str) -> str:
             if cards:
                 who = "" if p is None else f"P{p + 1} "
                 lines.append(view.wrap(f"  {who}{view.zone_name(z.name)} ({_visibility(z.visibility, lang)}): {view.cards(cards, st)}", 6))
-    hidden = [f"{name} = {st.gvars[i]}" for name, i in v.gvar_index.items() if name in g.observer.hidden_vars]
-    hidden += [f"P{p + 1} {name} = {st.pvars[p * v.npvars + i]}" for p in range(st.players)
-               for name, i in v.pvar_index.items() if name in g.observer.hidden_vars]
+    none = say("none", lang)
+    hidden = [f"{view.var_name(name)} = {view.value(st.gvars[i], v.gvar_types[i]) or none}"
+              for name, i in v.gvar_index.items() if name in g.observer.hidden_vars]
+    hidden += [f"P{p + 1} {view.var_name(name)} = {view.value(st.pvars[p * v.npvars + i], v.pvar_types[i]) or none}"
+               for p in range(st.players) for name, i in v.pvar_index.items() if name in g.observer.hidden_vars]
     if hidden:
         lines.append(say("  hidden variables: ", lang) + ", ".join(hidden))
     return "\n".join(lines)
