@@ -25,9 +25,10 @@ with warnings.catch_warnings():        # Starlette asks for httpx2 in time; http
     from starlette.testclient import TestClient  # noqa: E402
 
 from golden_games import game_of  # noqa: E402
-from test_catalogue import english_left, english_only  # noqa: E402
+from test_catalogue import english_left  # noqa: E402
 
 from meeple.core.catalogue import JA, OWN_NAMES  # noqa: E402
+from meeple.play.terminal import TerminalView, wrap  # noqa: E402
 from meeple.runtime.game import load_game  # noqa: E402
 from meeple.web import app as web_app  # noqa: E402
 from meeple.web.server import Server  # noqa: E402
@@ -72,11 +73,14 @@ def read(html: str) -> str:
 
 def prose(game) -> frozenset:
     """What may stay English: the pack's English-only card texts (said so on the screen,
-    as the terminal says it), and the link to the page in English, named in English."""
-    terminal = english_only(game)          # as '?' indents them at the terminal, and as a help page shows them
-    out = terminal | {line[2:] for line in terminal} | {OWN_NAMES["en"]}
+    as the terminal wraps them for '?', two columns further in, and as the drawer shows
+    them), and the link to the page in English, named in English."""
+    view = TerminalView(game, width=100, lang="ja")
+    out = {OWN_NAMES["en"]}
     for d in game.vocab.card_defs:
         if d.text.by_locale and "ja" not in dict(d.text.by_locale):
+            lines = wrap("  " + d.text.get("ja"), view.width - 2, 2).splitlines()
+            out |= set(lines) | {"  " + line for line in lines}
             out.add(JA["(this text is in English only)"] + " " + d.text.get("ja"))
     return frozenset(out)
 
@@ -135,7 +139,7 @@ def japanese_game(pack: str, players: int, seed: int, server_lang: str = "ja", a
 
 def untranslated(pack: str, pages: list[tuple[str, str]]) -> list[str]:
     allowed = prose(game_of(pack))
-    return [f"{what}: {line}" for what, text in pages for line in english_left(text, allowed)]
+    return [f"{what}: {line}" for what, text in pages for line in english_left(text) if line not in allowed]
 
 
 def test_a_whole_game_served_in_japanese_shows_no_english_word():
