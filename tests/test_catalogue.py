@@ -124,7 +124,7 @@ def test_an_untranslated_message_or_pack_word_is_caught(monkeypatch):
 
 
 # messages looked up by a value the code holds, not written out where it is looked up
-HELD = {"random": "an agent's name", "greedy": "an agent's name", "mcts": "an agent's name",
+HELD = {"random": "an agent's name", "greedy": "an agent's name", "mcts": "an agent's name", "human": "an agent's name",
         "(hidden)": "meeple.runtime.views.HIDDEN_CHOICE", "skip": "a menu's own option", "done": "a menu's own option",
         "choose an action": "the action menu's prompt (meeple.dsl)"}
 

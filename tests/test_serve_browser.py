@@ -3,7 +3,8 @@
 
 A human plays a Citadels game to its end against bots, half the choices clicked and
 half made with the keyboard only (a digit puts the focus on that option, Enter chooses
-it), then scrubs back to step 10 with the step slider, downloads the log, and
+it), then scrubs back to step 10 with the step slider, turns the page to Japanese (its
+language link; a step forward stays Japanese), downloads the log, and
 ``meeple replay`` calls it identical. A screenshot of each shipped pack's table is kept
 in test-artifacts/serve/ for a person to look at. Skipped, saying why, where Playwright
 or a Chromium is missing (``.ci/run`` installs the package with apt-get).
@@ -109,6 +110,13 @@ def test_a_citadels_game_played_in_the_browser(browser, tmp_path):
         with page.expect_navigation(timeout=WAIT_MS):
             page.locator("#scrub").evaluate("e => { e.value = 10; e.dispatchEvent(new Event('change')); }")
         assert "step 10 of" in page.inner_text("header")
+        # the page's link to itself in Japanese; the browser keeps the language for the pages after
+        with page.expect_navigation(timeout=WAIT_MS):
+            page.click("nav.lang a[hreflang=ja]")
+        assert "11手目" not in page.inner_text("header") and "10手目" in page.inner_text("header")
+        with page.expect_navigation(timeout=WAIT_MS):
+            page.keyboard.press("]")
+        assert "11手目" in page.inner_text("header") and page.get_by_role("navigation", name="時間").count() == 1
         with page.expect_download(timeout=WAIT_MS) as got:
             page.click("#download-log")
         path = tmp_path / "game.json"

@@ -15,6 +15,7 @@ import click
 
 from meeple.cli import arguments
 from meeple.cli.group import ExitCode, fail, main
+from meeple.core.catalogue import say
 from meeple.core.errors import MeepleError
 
 
@@ -50,7 +51,8 @@ def web_modules():
               help="also serve the table view, which shows every card and the seed (for designers; never give it to a player)")
 @click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on (another than 127.0.0.1 opens the table to the network)")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="port to listen on")
-@click.option("--lang", default="en", show_default=True, help="locale of card names and texts")
+@click.option("--lang", default="en", show_default=True,
+              help="language of the pages, their words and the game's (en, ja); a page may ask for another with ?lang=")
 def serve(game_name: Optional[str], players: Optional[int], bots: str, seed: Optional[int], evaluation: str,
           option_pairs: tuple[str, ...], log_file: Optional[str], records_file: Optional[str], game_index: int,
           figures_file: Optional[str], table_view: bool, host: str, port: int, lang: str) -> None:
@@ -69,11 +71,13 @@ def serve(game_name: Optional[str], players: Optional[int], bots: str, seed: Opt
     base = f"http://{'[' + host + ']' if ':' in host else host}:{port}"
     if host not in ("127.0.0.1", "localhost", "::1"):
         click.echo(f"warning: listening on {host}: anyone who can reach it and has a link can open that seat", err=True)
-    click.echo(f"{table.game.pack.info.name.get()}: {'replaying ' + log_file if log_file else f'{table.line.players} players'}")
+    said = say("replaying {path}", lang, path=log_file) if log_file else say("{n} players", lang, n=table.line.players)
+    click.echo(f"{table.game.pack.info.name.get(lang)}: {said}")
     for s in table.seats.values():
-        who = s.name() if s.seat is None else f"{s.name()} ({table.bot_names[s.seat] if table.bot_names else 'replay'})"
+        bot = table.view.word(table.bot_names[s.seat]) if s.seat is not None and table.bot_names else say("replay", lang)
+        who = s.name(lang) if s.seat is None else f"{s.name(lang)} ({bot})"
         click.echo(f"  {who}: {base}/s/{s.token}")
-    click.echo(f"  every link: {base}/h/{table.host}")
+    click.echo(say("  every link: {url}", lang, url=f"{base}/h/{table.host}"))
     table.advance_in_background()
     stopped_by = app_module.serve(server, host, port)
     if stopped_by is not None:          # Ctrl-C or SIGTERM: said, with its exit code (130, 143)

@@ -3,6 +3,7 @@
 What a browser may ask (nothing else is answered):
 
     GET  /s/TOKEN?at=K          the seat's page at step K (default: now)
+         ...?lang=ja            any page in another language meeple speaks (kept for the pages after)
     GET  /s/TOKEN/view.json?at=K  the same as data: the seat's view and what it was told
     POST /s/TOKEN/choose        the seat's choice (form: option, at)
     GET  /s/TOKEN/wait?after=V  answers when the game has moved past version V (a page reloads)
@@ -31,6 +32,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from meeple.core.catalogue import LANGUAGES, say
 from meeple.web import pages
 from meeple.web.server import BadBots, Server, TooManyTables, log_of, scenario_of
 from meeple.web.table import Seat, Table
@@ -49,8 +51,31 @@ def _html(text: str, status: int = 200) -> HTMLResponse:
     return HTMLResponse(text, status, headers=HEADERS)
 
 
-def _not_found() -> Response:
-    return _html(pages.message_page("not found", "no such page: a seat's link is the one meeple serve printed"), 404)
+class NoSuchLanguage(Exception):
+    """A page asked for in a language meeple does not speak (``?lang=``)."""
+
+
+def _lang(request: Request) -> str:
+    """The language a page is made in: ``?lang=`` (one of ``LANGUAGES``, kept in a
+    cookie for the pages after), else the one kept, else the server's ``--lang``."""
+    asked = request.query_params.get("lang")
+    if asked is not None:
+        if asked not in LANGUAGES:
+            raise NoSuchLanguage(asked)
+        return asked
+    kept = request.cookies.get("lang")
+    return kept if kept in LANGUAGES else _server(request).lang
+
+
+async def _no_such_language(request: Request, err: Exception) -> Response:
+    lang = _server(request).lang
+    return _html(pages.message_page(say("no such language", lang), say("no language '{asked}': give one of {known}", lang,
+                                    asked=str(err)[:20], known=", ".join(LANGUAGES)), lang=lang), 400)
+
+
+def _not_found(lang: str = "en") -> Response:
+    return _html(pages.message_page(say("not found", lang), say("no such page: a seat's link is the one meeple serve printed",
+                                                                    lang), lang=lang), 404)
 
 
 def _step(request: Request, table: Table) -> Optional[int]:
@@ -70,7 +95,7 @@ def make_app(server: Server) -> Any:
               Route("/s/{token}/help", help_), Route("/s/{token}/cards", cards), Route("/s/{token}/log", log),
               Route("/s/{token}/scenario", scenario), Route("/s/{token}/fork", fork, methods=["POST"]),
               Route("/h/{token}", host), Route("/static/{name}", static)]
-    app = Starlette(routes=routes)
+    app = Starlette(routes=routes, exception_handlers={NoSuchLanguage: _no_such_language})
     app.state.server = server
     return _Bounded(app)
 
@@ -104,18 +129,22 @@ def seat(request: Request) -> Optional[tuple[Table, Seat]]:
 
 
 async def page(request: Request) -> Response:
+    lang = _lang(request)
     found = seat(request)
     if found is None:
-        return _not_found()
+        return _not_found(lang)
     table, s = found
     step = _step(request, table)
     if step is None:
-        return _html(pages.message_page("no such step", f"this game has steps 0-{table.steps}", f"/s/{s.token}"), 400)
+        return _html(pages.message_page(say("no such step", lang), say("this game has steps 0-{n}", lang, n=table.steps),
+                                        f"/s/{s.token}", lang), 400)
     if "at" not in request.query_params:
         step = None         # now, as it is when the page is made
     note = table.notes.pop(s.viewer, "")
-    text = await asyncio.to_thread(pages.seat_page, table, s, step, note)
-    return _html(text)
+    response = _html(await asyncio.to_thread(pages.seat_page, table, s, step, note, lang))
+    if "lang" in request.query_params:      # the language asked for, kept for the pages after
+        response.set_cookie("lang", lang, httponly=True, samesite="strict")
+    return response
 
 
 async def view_json(request: Request) -> Response:
@@ -126,20 +155,22 @@ async def view_json(request: Request) -> Response:
     step = _step(request, table)
     if step is None:
         return JSONResponse({"error": f"steps are 0-{table.steps}"}, 400)
-    data = await asyncio.to_thread(_view_data, table, s, step)
+    data = await asyncio.to_thread(_view_data, table, s, step, _lang(request))
     return JSONResponse(data, headers=HEADERS)
 
 
 async def choose(request: Request) -> Response:
+    lang = _lang(request)
     found = seat(request)
     if found is None:
-        return _not_found()
+        return _not_found(lang)
     table, s = found
     form = await _form(request)
     option, at = form.get("option", ""), form.get("at", "")
     if s.seat is None or s.table or not (option.isdigit() and at.isdigit()):
-        return _html(pages.message_page("not a choice", "choose with one of your options", f"/s/{s.token}"), 400)
-    refused = await asyncio.to_thread(table.choose, s.seat, int(option), int(at))
+        return _html(pages.message_page(say("not a choice", lang), say("choose with one of your options", lang),
+                                        f"/s/{s.token}", lang), 400)
+    refused = await asyncio.to_thread(table.choose, s.seat, int(option), int(at), lang)
     if refused:
         table.notes[s.viewer] = refused
     elif _server(request).background:
@@ -172,84 +203,94 @@ async def wait(request: Request) -> Response:
 
 
 async def help_(request: Request) -> Response:
+    lang = _lang(request)
     found = seat(request)
     if found is None:
-        return _not_found()
+        return _not_found(lang)
     table, s = found
-    title, text = await asyncio.to_thread(_help, table, s, request.query_params)
-    return _html(pages.help_page(s, title, text), 200 if text else 404)
+    title, text = await asyncio.to_thread(_help, table, s, request.query_params, lang)
+    return _html(pages.help_page(s, title, text, lang), 200 if text else 404)
 
 
 async def cards(request: Request) -> Response:
+    lang = _lang(request)
     found = seat(request)
     if found is None:
-        return _not_found()
+        return _not_found(lang)
     from meeple.web.drawer import drawer_page
     table, s = found
-    return _html(await asyncio.to_thread(drawer_page, table, s, _server(request).figures))
+    return _html(await asyncio.to_thread(drawer_page, table, s, _server(request).figures, lang))
 
 
 async def log(request: Request) -> Response:
+    lang = _lang(request)
     found = seat(request)
     if found is None:
-        return _not_found()
+        return _not_found(lang)
     table, s = found
     if not (s.table or table.st.over):
-        return _html(pages.message_page("not yet", "the log holds the seed, which tells every hidden card: "
-                                        "it is given once the game is over", f"/s/{s.token}"), 403)
+        return _html(pages.message_page(say("not yet", lang), say("the log holds the seed, which tells every hidden card: "
+                                        "it is given once the game is over", lang), f"/s/{s.token}", lang), 403)
     body = json.dumps(log_of(table), indent=1, ensure_ascii=False) + "\n"
     return Response(body, media_type="application/json",
                     headers={**HEADERS, "Content-Disposition": "attachment; filename=\"game.meeple-log.json\""})
 
 
 async def scenario(request: Request) -> Response:
+    lang = _lang(request)
     found = seat(request)
     if found is None:
-        return _not_found()
+        return _not_found(lang)
     table, s = found
     step = _step(request, table)
     if not s.table or step is None:
-        return _html(pages.message_page("table view only", "a scenario holds the seed", f"/s/{s.token}"), 403)
+        return _html(pages.message_page(say("table view only", lang), say("a scenario holds the seed", lang),
+                                        f"/s/{s.token}", lang), 403)
     return PlainTextResponse(scenario_of(table, step), headers={
         **HEADERS, "Content-Disposition": "attachment; filename=\"step.scenario.yaml\""})
 
 
 async def fork(request: Request) -> Response:
+    lang = _lang(request)
     found = seat(request)
     if found is None:
-        return _not_found()
+        return _not_found(lang)
     table, s = found
     form = await _form(request)
     at = form.get("at", "")
     if not s.table or not at.isdigit() or int(at) > table.steps:
-        return _html(pages.message_page("table view only", "fork from the table view", f"/s/{s.token}"), 403)
+        return _html(pages.message_page(say("table view only", lang), say("fork from the table view", lang),
+                                        f"/s/{s.token}", lang), 403)
     bots = form.get("bots", "").strip() or None
     try:
         new = await asyncio.to_thread(_server(request).fork, table, int(at), bots)
     except TooManyTables as err:
-        return _html(pages.message_page("too many games", err.message, f"/s/{s.token}"), 429)
+        return _html(pages.message_page(say("too many games", lang), err.message, f"/s/{s.token}", lang), 429)
     except BadBots as err:
-        return _html(pages.message_page("not these bots", f"bots: {err.message}", f"/s/{s.token}?at={at}"), 400)
+        return _html(pages.message_page(say("not these bots", lang), say("bots: {reason}", lang, reason=err.message),
+                                        f"/s/{s.token}?at={at}", lang), 400)
     return RedirectResponse(f"/h/{new.host}", 303)
 
 
 async def host(request: Request) -> Response:
+    lang = _lang(request)
     table = _server(request).hosted(request.path_params["token"])
     if table is None:
-        return _not_found()
-    return _html(pages.host_page(table, ""))
+        return _not_found(lang)
+    return _html(pages.host_page(table, "", lang))
 
 
 async def static(request: Request) -> Response:
     name = request.path_params["name"]
     if name not in STATIC:
-        return _not_found()
+        return _not_found(_lang(request))
     body = resources.files("meeple.web").joinpath("static", name).read_text(encoding="utf-8")
     return Response(body, media_type=STATIC[name], headers={"X-Content-Type-Options": "nosniff"})
 
 
 async def index(request: Request) -> Response:
-    return _html(pages.message_page("meeple", "open the link of your seat that meeple serve printed"))
+    lang = _lang(request)
+    return _html(pages.message_page("meeple", say("open the link of your seat that meeple serve printed", lang), lang=lang))
 
 
 class _Bounded:
@@ -277,31 +318,31 @@ async def _form(request: Request) -> dict[str, str]:
     return {k: v[0] for k, v in parse_qs(body, max_num_fields=16).items()}
 
 
-def _view_data(table: Table, s: Seat, step: int) -> dict:
+def _view_data(table: Table, s: Seat, step: int, lang: Optional[str] = None) -> dict:
     """What the seat's page shows, as data: its view (``game.view``), the choices as
     told to it, what the rules did as it saw them. The table view adds nothing here."""
     st = table.state_at(step)
     viewer = None if s.table else s.seat
     return {"step": step, "steps": table.steps, "version": table.version, "seat": s.name(),
             "view": table.game.view(st, viewer),
-            "told": [table.told(k, s.viewer) for k in range(max(0, step - pages.LOG_SHOWN), step)],
-            "narration": [ln for k in range(max(0, step - 1), step) for ln in table.narration(k, s.viewer)]}
+            "told": [table.told(k, s.viewer, lang) for k in range(max(0, step - pages.LOG_SHOWN), step)],
+            "narration": [ln for k in range(max(0, step - 1), step) for ln in table.narration(k, s.viewer, lang)]}
 
 
-def _help(table: Table, s: Seat, query: Any) -> tuple[str, str]:
+def _help(table: Table, s: Seat, query: Any, lang: Optional[str] = None) -> tuple[str, str]:
     """The terminal's '?' answers: an option of the seat's own pending choice, a card, the rules."""
-    view = table.view
+    view = table.view_in(lang)
     if query.get("rules"):
         from meeple.play.choicehelp import rules_help
-        return "how to play", rules_help(view)
+        return view.word("how to play"), rules_help(view)
     card = query.get("card")
     if card is not None:
         c = view.find_card(card[:80])
-        return (view.name(c), view.card_text(c)) if c is not None else ("no such card", "")
+        return (view.name(c), view.card_text(c)) if c is not None else (view.word("no such card"), "")
     option = query.get("option", "")
     with table.lock:
         st = table.st
         if st.pending is None or s.seat != st.pending.player or s.table or not option.isdigit():
-            return "no option", "help on an option is for the seat choosing, at its choice"
+            return view.word("no option"), view.word("help on an option is for the seat choosing, at its choice")
         options = view.options(st, s.seat)
-        return f"option {int(option) + 1}", view.help(f"? {int(option) + 1}", options, st)
+        return view.word("option {n}", n=int(option) + 1), view.help(f"? {int(option) + 1}", options, st)

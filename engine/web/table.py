@@ -20,6 +20,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Optional
 
+from meeple.core.catalogue import LANGUAGES, say
 from meeple.core.errors import MeepleError, Refusal, RuleError
 from meeple.play.narration import Narrator
 from meeple.play.terminal import TerminalView
@@ -44,8 +45,8 @@ class Seat:
         """The viewer the observer is asked about: a seat, None (public), or ``TABLE``."""
         return TABLE if self.table else self.seat
 
-    def name(self) -> str:
-        return "table view" if self.table else "spectator" if self.seat is None else f"P{self.seat + 1}"
+    def name(self, lang: str = "en") -> str:
+        return say("table view", lang) if self.table else say("spectator", lang) if self.seat is None else f"P{self.seat + 1}"
 
 
 def new_token() -> str:
@@ -61,17 +62,18 @@ class Table:
         self.game, self.line, self.st, self.pack_ref = game, line, live, pack_ref
         self.agents = agents
         self.bot_names = bot_names or ([getattr(a, "name", "bot") for a in agents] if agents else [])
-        self.view = TerminalView(game, width=100, lang=lang)
+        self.view = TerminalView(game, width=100, lang=lang)      # the server's language (--lang)
+        self.views = {lang: self.view}      # a page may ask for another of the known languages (?lang=)
         self.lock = threading.RLock()
         self.version = 0               # grows with every choice: pages waiting for it reload
         self.notes: dict[Any, str] = {}     # a refusal, said once to the seat it refused
-        self.error: Optional[str] = None    # a bot that broke: the game stops there, said on every page
+        self.error: Optional[tuple[int, str]] = None    # a bot that broke (its seat, why): the game stops there, said on every page
         self.thinking: Optional[int] = None     # the seat whose bot is choosing
         self.bot_values: dict[int, list] = {}   # step -> (label, value, visits or None) of each option a bot weighed
         self._told: dict[tuple, str] = {}
         self._narrated: dict[tuple, list[str]] = {}
         self._worker: Optional[threading.Thread] = None
-        self._card_words: Optional[tuple] = None
+        self._card_words: dict[str, tuple] = {}
         seats = [Seat(new_token(), p) for p in range(line.players)] + [Seat(new_token(), None)]
         if table_view:
             seats.append(Seat(new_token(), None, table=True))
@@ -85,26 +87,36 @@ class Table:
     def is_human(self, p: int) -> bool:
         return self.agents is not None and getattr(self.agents[p], "name", "") == "human"
 
-    def who(self, p: int, viewer: Any) -> str:
-        """'P2 (greedy)', 'P1 (you)'."""
-        if viewer == p:
-            return f"P{p + 1} (you)"
-        name = self.bot_names[p] if self.bot_names else ""
-        return f"P{p + 1} ({name})" if name else f"P{p + 1}"
+    def view_in(self, lang: Optional[str] = None) -> TerminalView:
+        """The table's view in ``lang`` (one of ``LANGUAGES``; None: the server's)."""
+        if lang is None or lang not in LANGUAGES:
+            return self.view
+        if lang not in self.views:
+            self.views[lang] = TerminalView(self.game, width=100, lang=lang)
+        return self.views[lang]
 
-    def card_words(self) -> tuple[Any, dict[str, str]]:
+    def who(self, p: int, viewer: Any, lang: Optional[str] = None) -> str:
+        """'P2 (greedy)', 'P1 (you)', as ``meeple play`` says them."""
+        view = self.view_in(lang)
+        if viewer == p:
+            return f"P{p + 1}" + view.word(" (you)")
+        name = self.bot_names[p] if self.bot_names else ""
+        return f"P{p + 1} ({view.word(name)})" if name else f"P{p + 1}"
+
+    def card_words(self, lang: Optional[str] = None) -> tuple[Any, dict[str, str]]:
         """The pack's card names in the table's language, as a pattern (longest first,
         whole words), and for each name the first card (by definition) that has it: a
         page links a card name it shows to that card in the drawer. The link is made
         from the name alone, so it tells no more than the name it links."""
-        if self._card_words is None:
+        lang = self.view_in(lang).lang
+        if lang not in self._card_words:
             first: dict[str, str] = {}
             for d in self.game.vocab.card_defs:
-                first.setdefault(d.names.get(self.view.lang), d.id)
+                first.setdefault(d.names.get(lang), d.id)
             names = sorted((n for n in first if n), key=len, reverse=True)
             pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, names)) + r")(?![\w-])") if names else None
-            self._card_words = (pattern, first)
-        return self._card_words
+            self._card_words[lang] = (pattern, first)
+        return self._card_words[lang]
 
     @property
     def steps(self) -> int:
@@ -118,63 +130,66 @@ class Table:
                 return self.st.clone()
             return self.line.state_at(step)
 
-    def told(self, step: int, viewer: Any) -> str:
+    def told(self, step: int, viewer: Any, lang: Optional[str] = None) -> str:
         """Choice ``step`` (0-based) as ``viewer`` was told it: 'P2 (greedy) Choose a
         card: (hidden)'. Its own choice and the table view read the label."""
-        key = (step, viewer)
+        view = self.view_in(lang)
+        key = (step, viewer, view.lang)
         if key not in self._told:
             st = self.state_at(step)
             player, index, _ = self.line.choices[step]
-            self._told[key] = f"{self.who(player, viewer)} {self.view.prompt(st.pending.prompt)}: {self._label(st, index, viewer)}"
+            self._told[key] = f"{self.who(player, viewer, view.lang)} {view.prompt(st.pending.prompt)}: {self._label(st, index, viewer, view)}"
         return self._told[key]
 
-    def _label(self, st: State, index: int, viewer: Any) -> str:
-        dec, view = st.pending, self.view
+    def _label(self, st: State, index: int, viewer: Any, view: TerminalView) -> str:
+        dec = st.pending
         if viewer == TABLE or viewer == dec.player:
             return view.label(st, index, view.localized(st, index, dec.options[index][1]), None if viewer == TABLE else viewer)
         told = self.game.observer.told(st, index, [viewer])
-        return told if told == HIDDEN_CHOICE else view.label(st, index, view.localized(st, index, told), viewer)
+        return view.word(told) if told == HIDDEN_CHOICE else view.label(st, index, view.localized(st, index, told), viewer)
 
-    def narration(self, step: int, viewer: Any) -> list[str]:
+    def narration(self, step: int, viewer: Any, lang: Optional[str] = None) -> list[str]:
         """What choice ``step`` set going, rule by rule, as ``viewer`` saw it (the table
         view: as the spectator saw it; its board shows the rest), with the notes the
         rules wrote."""
         seat = None if viewer == TABLE else viewer
-        key = (step, seat)
+        view = self.view_in(lang)
+        key = (step, seat, view.lang)
         if key not in self._narrated:
             st = self.state_at(step)
             player, index, _ = self.line.choices[step]
             dec = st.pending
             hidden = frozenset([seat]) if (seat != player and dec.kind == "action"
                                            and self.game.observer.told(st, index, [seat]) == HIDDEN_CHOICE) else frozenset()
-            narrator = Narrator(self.view, [seat])
+            narrator = Narrator(view, [seat])
             try:
                 narrator.apply(st, lambda: self.game.apply(st, index), hidden)
                 lines = narrator.take(seat, lead="")
             except (MeepleError, Refusal):
                 lines = []
-            self._narrated[key] = lines + [str(note) for note in st.events]
+            self._narrated[key] = lines + [view.pack_word(str(note)) for note in st.events]
         return self._narrated[key]
 
     # ------------------------------------------------------------ choosing
-    def choose(self, p: int, index: int, at: int) -> Optional[str]:
+    def choose(self, p: int, index: int, at: int, lang: Optional[str] = None) -> Optional[str]:
         """Seat ``p``'s choice of option ``index`` at step ``at``; the reason it is
-        refused (not its turn, the game moved on, a rule said no), else None."""
+        refused (not its turn, the game moved on, a rule said no) in ``lang``, else None."""
+        view = self.view_in(lang)
         with self.lock:
             st = self.st
             if self.agents is None or not self.is_human(p):
-                return "nobody chooses here: this table replays a log (fork it to play on)"
+                return view.word("nobody chooses here: this table replays a log (fork it to play on)")
             if st.over or st.pending is None or st.pending.player != p:
-                return "it is not your turn"
+                return view.word("it is not your turn")
             if at != self.steps:
-                return "the game moved on since this page was made; look again"
+                return view.word("the game moved on since this page was made; look again")
             if not 0 <= index < st.pending.count():
-                return f"no option {index + 1}"
+                return view.word("no option {n}", n=index + 1)
             try:
                 self.game.apply(st, index)
             except Refusal as err:
                 self._moved()       # the state is as it was, or back at the turn's last action
-                return f"refused: {err.message}"
+                return view.word("refused: {reason}", reason=view.pack_word(err.message))
             self._moved()
         return None
 
@@ -251,11 +266,11 @@ class Table:
                     return
         except (RuleError, MeepleError) as err:
             with self.lock:
-                self.error = f"P{p + 1}'s bot stopped: {err.message}"
+                self.error = (p, err.message)
                 self.version += 1
         except Exception as err:        # a defect of meeple's: said on every page, the game stops there
             with self.lock:
-                self.error = f"P{p + 1}'s bot stopped: internal error {type(err).__name__}: {err}"
+                self.error = (p, f"internal error {type(err).__name__}: {err}")
                 self.version += 1
         finally:
             self.thinking = None
