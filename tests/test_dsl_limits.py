@@ -170,9 +170,12 @@ def test_a_chain_ten_times_longer_costs_ten_times_the_work(tmp_path, head, term,
     assert 0 < short and long <= 12 * short, (base, short, long)
 
 
+@pytest.mark.slow
 def test_a_chain_as_long_as_a_text_may_be_runs_with_both_back_ends(tmp_path):
     """About 5,000 terms: more than Python's compiler takes in one expression, so the
-    generated back end writes it one operator after the other; the values agree."""
+    generated back end writes it one operator after the other; the values agree.
+    A soak at the limit (9 s): the brief run is the 2,000-term sum of
+    test_long_chains_compile_and_give_pythons_value_with_both_back_ends."""
     text = "set out = " + "+".join(["1"] * ((MAX_TEXT - 30) // 2))
     gvars = run_both(make_pack(tmp_path / "p", text))
     assert gvars[0] == (MAX_TEXT - 30) // 2
