@@ -131,6 +131,7 @@ def test_a_screenshot_of_each_pack_at_the_table(browser):
     steps in, as the first seat sees it; and its board's first card, followed from the
     keyboard, opens that card in the drawer."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    browser.clear_cookies()       # the one profile kept another test's language (a cookie knows no port)
     for pack in PACKS:
         server = Server(load_game(pack), pack, bots="human,random,random")
         table = server.play(3, 3)
