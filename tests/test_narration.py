@@ -122,7 +122,8 @@ def test_narration_never_names_a_card_or_value_hidden_from_the_seat(pack):
             title = nar.title(st, cause, seat, False)
             named = cause.names.get("en")
             if title == named:
-                assert any(g.vocab.card_def_ids[c] == cause.id and g.observer.sees_card(st, c, seat) for c in range(g.ncards)), \
+                assert any(g.vocab.card_def_ids[c] == cause.id and (g.observer.sees_card(st, c, seat) or nar.shown_at_end(st, c))
+                           for c in range(g.ncards)), \
                     f"{pack}: P{seat + 1} was told the name of {cause.id}, which they cannot see"
         if items:
             seen[seat] = now
@@ -133,6 +134,23 @@ def test_narration_never_names_a_card_or_value_hidden_from_the_seat(pack):
         i = rng.randrange(len(st.pending.options))
         nar.apply(st, lambda: g.apply(st, i))
     assert checked["cards"] > 50
+
+
+def test_the_final_scoring_names_the_cards_the_end_reveals_and_no_other():
+    """Troyes shows every seat's characters on the final board (view: reveal): the
+    scoring of P2's characters, hidden from P1 until then, is told under their names;
+    a card still out of P1's sight at the end is never named."""
+    nar, st = narrate("troyes", 2, 11, lambda s: False)
+    g = nar.game
+    zi = g.vocab.zone_index["characters"]
+    defs = {d.id: d for d in g.vocab.card_defs}
+    theirs = {defs[g.vocab.card_def_ids[c]].names.get("en") for c in st.zones[g.vocab.zone_base[zi] + 1]}
+    told = [line.strip().split(":")[0] for line in nar.take(0)]
+    assert theirs & set(told[-len(theirs) - 6:]), f"P2's characters {theirs} not named at the end: {told[-8:]}"
+    assert "a hidden card" not in told[-8:]
+    unseen = {d.names.get("en") for d in g.vocab.card_defs
+              if d.names is not None and not nar.sees_def(st, d.id, 0)}
+    assert not unseen & set(told), f"named though P1 never saw them: {unseen & set(told)}"
 
 
 def test_a_fault_of_the_narration_never_reaches_the_rules():

@@ -561,3 +561,19 @@ def test_validate_warns_of_a_prompt_no_rule_asks(tmp_path):
     r = CliRunner().invoke(main, ["validate", str(pack)])
     assert r.exit_code == 0, r.output
     assert f"game.yaml:{line}:5: warning: view: prompts: no rule asks 'keep a distrct'; did you mean 'keep a district'?" in r.output
+
+
+@pytest.mark.parametrize("lang, prefix, several", [("en", "orsini", "cards whose name starts with 'orsini': Orsini (2) [orsini_2]"),
+                                                   ("ja", "オルシーニ", "名前が 'オルシーニ' で始まるカード: オルシーニ家 (2) [orsini_2]")])
+def test_a_card_is_found_by_the_start_of_its_name(lang, prefix, several):
+    """'? Orsini' at a Signorie prompt: the tiles are named 'Orsini (5)' and so on; all
+    of them are listed, and a start that only one name has shows that card."""
+    from meeple.play.choicehelp import answer_help
+    g = game_of("signorie")
+    view = TerminalView(g, lang=lang)
+    st = g.new_state(2, 1)
+    listed = answer_help(view, f"? {prefix}", [], st)
+    assert listed.startswith("  " + several) and all(f"[orsini_{n}]" in listed for n in (2, 3, 4, 5))
+    assert answer_help(view, f"? {prefix}家 (5" if lang == "ja" else f"? {prefix} (5", [], st).split("[")[1].startswith("orsini_5]")
+    assert answer_help(view, "? medici (2)", [], st).split("[")[1].startswith("medici_2]")    # a whole name: that card
+    assert "'zz'" in answer_help(view, "? zz", [], st) and "[" not in answer_help(view, "? zz", [], st)

@@ -65,6 +65,8 @@ JA: dict[str, str] = {
     "  option {n} names no card": "  選択肢{n}はカードを指していません",
     "  no card '{ref}': give an option's number or a card's id or name":
         "  カード '{ref}' はありません: 選択肢の番号か、カードのIDか名前を入力してください",
+    "  cards whose name starts with '{ref}': {cards}; give one's id or whole name":
+        "  名前が '{ref}' で始まるカード: {cards}。IDか名前全体を入力してください",
     "  this pack has no how-to-play (`{command}` says so)": "  このパックには遊び方がありません (`{command}`)",
     "  all of it: `{command}`": "  全文: `{command}`",
     # how to play (meeple rules)

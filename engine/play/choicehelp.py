@@ -94,8 +94,28 @@ def answer_help(view: Any, answer: str, options: list[list], st: Any) -> str:
     else:
         c = view.find_card(ref)
         if c is None:
-            return view.word("  no card '{ref}': give an option's number or a card's id or name", ref=ref)
+            like = cards_starting(view, ref)
+            if len(like) > 1:
+                defs = [view.game.vocab.card_defs[view.game.card_def_index[x]] for x in like]
+                listed = ", ".join(f"{d.names.get(view.lang)} [{d.id}]" for d in defs)
+                return view.wrap(view.word("  cards whose name starts with '{ref}': {cards}; give one's id or whole name",
+                                           ref=ref, cards=listed), 4)
+            if not like:
+                return view.word("  no card '{ref}': give an option's number or a card's id or name", ref=ref)
+            c = like[0]
     return "\n".join("  " + ln for ln in view.card_text(c).splitlines())
+
+
+def cards_starting(view: Any, ref: str) -> list[int]:
+    """The first copy of each card whose id or name (in any language) starts with
+    ``ref``, in any case: '? Orsini' finds the tiles named 'Orsini (5)' and so on."""
+    g, ref = view.game, ref.strip().lower()
+    found: dict[str, int] = {}
+    for c in range(g.ncards):
+        d = g.vocab.card_defs[g.card_def_index[c]]
+        if d.id not in found and (d.id.startswith(ref) or any(n.lower().startswith(ref) for _, n in d.names.by_locale)):
+            found[d.id] = c
+    return list(found.values())
 
 
 def action_of(dec: Any, i: int) -> Optional[tuple[int, Optional[int]]]:

@@ -36,6 +36,7 @@ class Entry:
     title: str
     items: list = field(default_factory=list)
     who: Optional[int] = None      # the seat whose choice led to it
+    card: Optional[Cause] = None   # the card whose name was withheld (told once the seat may see it)
 
 
 class Narrator:
@@ -51,6 +52,7 @@ class Narrator:
         self.var_names = {x.name: x.names for x in (*self.game.defn.variables, *self.game.defn.player_variables)
                           if x.names is not None}
         self.hidden_vars = obs.hidden_vars
+        self.revealed = {n for n, _ in self.game.defn.view.reveal}     # zones every seat sees once the game is over
 
     def term(self, key: Optional[str]) -> str:
         """One of the narrator's words (WORDS), by what it names, in the view's language."""
@@ -82,16 +84,29 @@ class Narrator:
                 title = self.title(st, cause, v, menu and v in hidden_from)
                 if v in safe and title not in safe[v]:       # a step only some options run: it would tell which
                     title = self.term("hidden choice")
+                withheld = cause if title == self.term("hidden card") else None
                 entries = told[v]
-                if entries and entries[-1].title == title:
+                if entries and (entries[-1].title, entries[-1].card) == (title, withheld):
                     entries[-1].items = self.merge(entries[-1].items, items)
                 else:
-                    entries.append(Entry(title, items, who))
+                    entries.append(Entry(title, items, who, withheld))
         result = self.causes.watch(st, run, step)
         for v in self.viewers:
+            self.name_revealed(st, v, told[v])
             self.pending[v].extend(told[v])
             self.last[v] = told[v]
         return result
+
+    def name_revealed(self, st: Any, viewer: int, entries: list[Entry]) -> None:
+        """A card's name withheld while it was hidden is told once ``viewer`` may see it
+        (the end reveals a zone: ``view: reveal``, as the final board shows it): the
+        final scoring then names the cards that score. Entries still withheld stay
+        apart only until told (``take`` merges them again under one title)."""
+        if not st.over:
+            return
+        for e in entries:
+            if e.card is not None and self.sees_def(st, e.card.id, viewer):
+                e.title, e.card = self.title(st, e.card, viewer, False), None
 
     def common_titles(self, st: Any, viewers: list[int]) -> dict[int, set[str]]:
         """For each of ``viewers``, the names of the steps they would be told whichever
@@ -146,7 +161,13 @@ class Narrator:
     def sees_def(self, st: Any, card_id: str, viewer: int) -> bool:
         g = self.game
         obs = g.observer
-        return any(g.vocab.card_def_ids[c] == card_id and obs.sees_card(st, c, viewer) for c in range(g.ncards))
+        return any(g.vocab.card_def_ids[c] == card_id and (obs.sees_card(st, c, viewer) or self.shown_at_end(st, c))
+                   for c in range(g.ncards))
+
+    def shown_at_end(self, st: Any, c: int) -> bool:
+        """Whether card ``c`` lies, the game over, in a zone the end shows every seat."""
+        obs = self.game.observer
+        return st.over and obs.zones[obs.layout.slot_zone[st.loc[c]]].name in self.revealed
 
     # ------------------------------------------------------------ what a seat sees
     def snapshot(self, st: Any, viewer: int) -> dict:
