@@ -8,31 +8,14 @@ English word is left anywhere on such a screen is tests/test_catalogue.py's.
 """
 from __future__ import annotations
 
-import re
-
-from test_terminal_prices import block, first, play_deciding
+from test_terminal_prices import block, first, play_deciding, signorie_person_in, troyes_person_in
 
 
 def ending(screen: str) -> list[str]:
     return screen[screen.index("最終得点 ("):].splitlines()
 
 
-def troyes_person(menu: str) -> str:
-    """Deals with an event when one is offered; picks a die with a fee when one is offered."""
-    if "ダイスを選ぶ:" in menu or "グループに加えるダイス:" in menu:
-        m = re.search(r"\n +(\d+)\. [^\n]*支払い ドゥニエ [1-9]", menu)
-        if m:
-            return m.group(1)
-    m = re.search(r"\[(deal:[a-z_]+)\]", menu)
-    return m.group(1) if m else first(menu)
-
-
-def signorie_person(menu: str) -> str:
-    """Takes a red die when offered, and marries with it."""
-    m = re.search(r"\[(take:red_\d)\]", menu)
-    if m:
-        return m.group(1)
-    return "signoria" if "ダイスの使い道:" in menu and "[signoria]" in menu else first(menu)
+troyes_person, signorie_person = troyes_person_in("ja"), signorie_person_in("ja")
 
 
 def test_troyes_in_japanese():

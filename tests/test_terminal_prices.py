@@ -42,22 +42,40 @@ def first(menu: str) -> str:
     return re.search(r"\n +(\d+)\. ", menu).group(1)
 
 
-def troyes_person(menu: str) -> str:
+# the words the persons below read a menu by, in each language the screens are tested in
+MENU_WORDS = {
+    "en": {"a die": ("choose a die:", "add a die to the group:"), "a fee": r"pay [1-9]", "the die's use": "what to do with the die"},
+    "ja": {"a die": ("ダイスを選ぶ:", "グループに加えるダイス:"), "a fee": r"支払い ドゥニエ [1-9]", "the die's use": "ダイスの使い道:"},
+}
+
+
+def troyes_person_in(lang: str) -> Callable[[str], str]:
     """Deals with an event when one is offered; picks a die with a fee when one is offered."""
-    if "choose a die:" in menu or "add a die to the group:" in menu:
-        m = re.search(r"\n +(\d+)\. [^\n]*pay [1-9]", menu)
+    words = MENU_WORDS[lang]
+
+    def person(menu: str) -> str:
+        if any(prompt in menu for prompt in words["a die"]):
+            m = re.search(r"\n +(\d+)\. [^\n]*" + words["a fee"], menu)
+            if m:
+                return m.group(1)
+        m = re.search(r"\[(deal:[a-z_]+)\]", menu)
+        return m.group(1) if m else first(menu)
+    return person
+
+
+def signorie_person_in(lang: str) -> Callable[[str], str]:
+    """Takes a red die when offered, and marries with it."""
+    use = MENU_WORDS[lang]["the die's use"]
+
+    def person(menu: str) -> str:
+        m = re.search(r"\[(take:red_\d)\]", menu)
         if m:
             return m.group(1)
-    m = re.search(r"\[(deal:[a-z_]+)\]", menu)
-    return m.group(1) if m else first(menu)
+        return "signoria" if use in menu and "[signoria]" in menu else first(menu)
+    return person
 
 
-def signorie_person(menu: str) -> str:
-    """Takes a red die when offered, and marries with it."""
-    m = re.search(r"\[(take:red_\d)\]", menu)
-    if m:
-        return m.group(1)
-    return "signoria" if "what to do with the die" in menu and "[signoria]" in menu else first(menu)
+troyes_person, signorie_person = troyes_person_in("en"), signorie_person_in("en")
 
 
 def test_troyes_a_neutral_die_shows_its_fee_and_the_score_is_explained():

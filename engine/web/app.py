@@ -23,9 +23,10 @@ pages waiting at once (``MAX_WAITING``); no request names a file.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 from importlib import resources
-from typing import Any, Optional
+from typing import Any, Awaitable, Callable, Optional
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -128,12 +129,21 @@ def seat(request: Request) -> Optional[tuple[Table, Seat]]:
     return _server(request).find(request.path_params["token"])
 
 
-async def page(request: Request) -> Response:
-    lang = _lang(request)
-    found = seat(request)
-    if found is None:
-        return _not_found(lang)
-    table, s = found
+def _seated(handler: Callable[[Request, Table, Seat, str], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+    """A page of one seat's token: the handler is given the token's table and seat and the
+    page's language; a token no table knows is 'not found' before the handler runs."""
+    @functools.wraps(handler)
+    async def route(request: Request) -> Response:
+        lang = _lang(request)
+        found = seat(request)
+        if found is None:
+            return _not_found(lang)
+        return await handler(request, found[0], found[1], lang)
+    return route
+
+
+@_seated
+async def page(request: Request, table: Table, s: Seat, lang: str) -> Response:
     step = _step(request, table)
     if step is None:
         return _html(pages.message_page(say("no such step", lang), say("this game has steps 0-{n}", lang, n=table.steps),
@@ -159,12 +169,8 @@ async def view_json(request: Request) -> Response:
     return JSONResponse(data, headers=HEADERS)
 
 
-async def choose(request: Request) -> Response:
-    lang = _lang(request)
-    found = seat(request)
-    if found is None:
-        return _not_found(lang)
-    table, s = found
+@_seated
+async def choose(request: Request, table: Table, s: Seat, lang: str) -> Response:
     form = await _form(request)
     option, at = form.get("option", ""), form.get("at", "")
     if s.seat is None or s.table or not (option.isdigit() and at.isdigit()):
@@ -202,32 +208,20 @@ async def wait(request: Request) -> Response:
     return JSONResponse({"changed": table.version != int(after), "version": table.version})
 
 
-async def help_(request: Request) -> Response:
-    lang = _lang(request)
-    found = seat(request)
-    if found is None:
-        return _not_found(lang)
-    table, s = found
+@_seated
+async def help_(request: Request, table: Table, s: Seat, lang: str) -> Response:
     title, text = await asyncio.to_thread(_help, table, s, request.query_params, lang)
     return _html(pages.help_page(s, title, text, lang), 200 if text else 404)
 
 
-async def cards(request: Request) -> Response:
-    lang = _lang(request)
-    found = seat(request)
-    if found is None:
-        return _not_found(lang)
+@_seated
+async def cards(request: Request, table: Table, s: Seat, lang: str) -> Response:
     from meeple.web.drawer import drawer_page
-    table, s = found
     return _html(await asyncio.to_thread(drawer_page, table, s, _server(request).figures, lang))
 
 
-async def log(request: Request) -> Response:
-    lang = _lang(request)
-    found = seat(request)
-    if found is None:
-        return _not_found(lang)
-    table, s = found
+@_seated
+async def log(request: Request, table: Table, s: Seat, lang: str) -> Response:
     if not (s.table or table.st.over):
         return _html(pages.message_page(say("not yet", lang), say("the log holds the seed, which tells every hidden card: "
                                         "it is given once the game is over", lang), f"/s/{s.token}", lang), 403)
@@ -236,12 +230,8 @@ async def log(request: Request) -> Response:
                     headers={**HEADERS, "Content-Disposition": "attachment; filename=\"game.meeple-log.json\""})
 
 
-async def scenario(request: Request) -> Response:
-    lang = _lang(request)
-    found = seat(request)
-    if found is None:
-        return _not_found(lang)
-    table, s = found
+@_seated
+async def scenario(request: Request, table: Table, s: Seat, lang: str) -> Response:
     step = _step(request, table)
     if not s.table or step is None:
         return _html(pages.message_page(say("table view only", lang), say("a scenario holds the seed", lang),
@@ -250,12 +240,8 @@ async def scenario(request: Request) -> Response:
         **HEADERS, "Content-Disposition": "attachment; filename=\"step.scenario.yaml\""})
 
 
-async def fork(request: Request) -> Response:
-    lang = _lang(request)
-    found = seat(request)
-    if found is None:
-        return _not_found(lang)
-    table, s = found
+@_seated
+async def fork(request: Request, table: Table, s: Seat, lang: str) -> Response:
     form = await _form(request)
     at = form.get("at", "")
     if not s.table or not at.isdigit() or int(at) > table.steps:
