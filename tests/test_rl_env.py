@@ -139,23 +139,16 @@ def test_the_observation_is_read_through_the_seats_sight(monkeypatch):
     assert np.array_equal(after, table.observe_view(st, 0))
 
 
+@pytest.mark.parametrize("games, seed", [(20, 7), pytest.param(1000, 1, marks=pytest.mark.slow, id="1000-games")])
 @pytest.mark.parametrize("pack", PACKS)
-def test_the_catalogue_covers_random_games(pack):
-    """A brief run here; the full 1,000 games a pack are test_the_catalogue_covers_1000_games (slow)."""
+def test_the_catalogue_covers_random_games(pack, games, seed):
+    """Every key met in random games is in the catalogue: a brief run here, the full 1,000
+    games a pack opt-in (slow)."""
     game = game_of(pack)
     cat = C.for_game(game)
-    seen, prompts, longest = C.seen_in_games(game, 20, seed=7)
+    seen, _, longest = C.seen_in_games(game, games, seed=seed)
     assert not [k for k in seen if k not in cat.index] and longest <= cat.max_options
     assert set(C.declared_keys(game)) <= set(cat.keys)        # the declarations as they are now
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("pack", PACKS)
-def test_the_catalogue_covers_1000_games(pack):
-    game = game_of(pack)
-    cat = C.for_game(game)
-    seen, _, longest = C.seen_in_games(game, 1000, seed=1)
-    assert not [k for k in seen if k not in cat.index] and longest <= cat.max_options
 
 
 def test_a_key_missing_from_the_catalogue_names_the_command(tmp_path):
