@@ -38,7 +38,7 @@ from .gen.names import NameWriter
 from .gen.operators import OperatorWriter
 from .gen.pausing import PauseWriter
 from .gen.statements import RunWriter
-from .gen.walks import WalkWriter
+from .gen.walks import MEMO_MAKE, MEMO_USE, WalkWriter
 from .types import Fn, Unit
 
 __all__ = ["PyGen", "WRITERS", "WRITTEN_ELSEWHERE"]
@@ -109,8 +109,12 @@ class PyGen:
         m.rule = unit.code.name
         try:
             ctx = Ctx(unit, {}, unit.hoist, ir.Caches(), unit.me_bound)
+            # an action's 'with' is evaluated for each item of one menu: its memo serves them all
+            ctx.memo = "menu" if unit.code.recipe and unit.code.recipe[0] == "binder" else "once"
             x = self.expressions
             body = x.written(e, lambda: x.region(ctx, [node], lambda: x.gen(ctx, node)))
+            if MEMO_USE.search(body[1]):      # the evaluation's memo, made as it starts (see gen/walks.py)
+                body = ([MEMO_MAKE, *body[0]], body[1])
         except (Unsupported, RecursionError) as exc:
             raise GeneratedCodeError(f"meeple's generator cannot write an expression of {m.rule} at "
                                      f"{location(comp.span(unit, node.pos))} ({type(exc).__name__}: {exc}): "

@@ -8,6 +8,9 @@ from ..ir import Caches
 from ..types import Unit
 
 
+CALLED = "\x00called "       # a key of a region's counting pass: a pack's function called, by name
+
+
 class Unsupported(Exception):
     """A node this back end does not write; its closure is used instead."""
 
@@ -16,7 +19,7 @@ class Ctx:
     """Where a piece of source is being written: the code unit (its frame locals),
     the variables that live only in generated code, and the caches in force."""
 
-    __slots__ = ("unit", "py", "hoist", "pyhoist", "me_bound", "cse")
+    __slots__ = ("unit", "py", "hoist", "pyhoist", "me_bound", "cse", "memo")
 
     def __init__(self, unit: Optional[Unit], py: dict, hoist: Optional[Caches], pyhoist: Caches, me_bound: bool):
         self.unit = unit
@@ -25,3 +28,9 @@ class Ctx:
         self.pyhoist = pyhoist    # this region's caches held in python locals (made names)
         self.me_bound = me_bound
         self.cse: Optional[dict] = None           # source text -> python local, for repeated calls in one region
+        # whether the pack's functions called here may keep their values in the evaluation's
+        # memo (``_mo``, ``WalkWriter.function``): "menu" in an action's 'with' (evaluated for
+        # each item of a menu, one memo for them all), "once" in another top-level expression,
+        # and so in the functions expanded in them; None inside a walk's helper (a function of
+        # its own)
+        self.memo: Optional[str] = None

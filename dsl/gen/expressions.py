@@ -21,7 +21,7 @@ from .. import ast as A
 from ..hoist import free_names
 from .. import ir
 from ..typesys import Type
-from .context import Ctx, Unsupported
+from .context import CALLED, Ctx, Unsupported
 from .module import Module
 from .names import NameWriter
 from .operators import OperatorWriter
@@ -74,10 +74,12 @@ class ExprWriter:
         finally:
             self.dry = dry
         del self.module.parts[mark:]
-        repeated = [s for s, n in counting.items() if n > 1]
+        repeated = [s for s, n in counting.items() if n > 1 and not s.startswith(CALLED)]
         shared = {s: self.fresh("s") for s in repeated}
         used: set[str] = set()
-        ctx.cse = {"__share__": shared, "__used__": used}
+        # the pack's functions called more than once here: their values worth a memo (gen/walks.py)
+        again = {s[len(CALLED):] for s, n in counting.items() if n > 1 and s.startswith(CALLED)}
+        ctx.cse = {"__share__": shared, "__used__": used, "__again__": again}
         out = write()
         ctx.cse = saved
         # a call counted twice may be written once after all (its text differs in the real run)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from ..types import Fn
 from ..typesys import Zone
 from .module import _READS_L, Module, comment, headline
+from .walks import MEMO_MAKE
 
 if TYPE_CHECKING:
     from ..pygen import PyGen
@@ -30,6 +31,7 @@ class MenuWriter:
     """Writes the groups' menus; ``menu_names`` are the names the generated 'play actions' call them by."""
 
     def __init__(self, shared: "PyGen", module: Module):
+        self.memo = False         # whether the menu being made uses the evaluation's memo (``inline``)
         self.module = module
         self.g = shared.g
         self.source_of = shared.source_of     # generated function -> (setup lines, expression), to inline it
@@ -59,8 +61,11 @@ class MenuWriter:
                  "    out = []",
                  f"    tx = {'[]' if texts else 'None'}"]
         header = len(lines)
+        self.memo = False
         for a in rule_actions:
             self.menu_action(lines, 1, a, "None", ncards, texts)
+        if self.memo:
+            lines.insert(header, "    " + MEMO_MAKE)
         helpers = []
         if granted:
             table = {}
@@ -69,7 +74,10 @@ class MenuWriter:
                 for a in acts:
                     hname = self.fresh("m")
                     body = [f"def {hname}(st, fr, L, out, tx, used, _c):"]
+                    self.memo = False
                     self.menu_action(body, 1, a, "_c", ncards, texts)
+                    if self.memo:         # a card's action: a memo of its own (the menu's is not passed)
+                        body.insert(2, "    " + MEMO_MAKE)
                     body.append("    return")
                     helpers.append((hname, "\n".join(body[:1] + body[2:]), body[1].strip()))
                     fns.append(hname)
@@ -99,6 +107,9 @@ class MenuWriter:
     def inline(self, lines: list, depth: int, fn: Fn) -> str:
         found = self.source_of(fn)
         for setup in found[0]:
+            if setup == MEMO_MAKE:        # one memo for the whole menu: nothing changes while it is made
+                self.memo = True
+                continue
             lines.append("    " * depth + setup)
         return found[1]
 

@@ -5,6 +5,17 @@ of the module with a loop, its condition and value written inline; the parts of 
 not depend on the item are evaluated once per walk (``invariant_parts``), and 'ZONE of all'
 is walked seat by seat instead of joining the zones into a new list. A walk is charged steps
 as the closures charge it (the checker's plan: ``walk_plan``, ``list_plan``).
+
+A pack's function that walks something, called in a top-level expression, keeps its value in
+the evaluation's memo (``_mo``, a dict made as the evaluation starts; an action menu makes one
+for the whole menu): called again with the same arguments, for the same player and card, it
+gives the value it gave, walking nothing. Expressions change nothing, so within one evaluation
+(or one menu) the same call gives the same value; only a pure function whose arguments are no
+lists (a key must be hashable) and whose walks charge no step as they run (a charge folded into
+the walk around it, or none) is kept, so the steps charged and every value are what they were
+without it. A list it gives may be given twice within the evaluation: an expression only reads
+its lists, and the memo is gone before any statement could change one (``let`` keeps the list,
+the memo does not outlive the evaluation). Telling a fault keeps nothing.
 """
 from __future__ import annotations
 
@@ -18,11 +29,15 @@ from ..ir import Caches
 from ..parser import to_span
 from ..primitives import PRIMITIVES
 from ..typesys import BOOL, Type, Zone
-from .context import Ctx, Unsupported
+from .context import CALLED, Ctx, Unsupported
 from .module import charge_lines, headline
 
 if TYPE_CHECKING:
     from .expressions import ExprWriter
+
+MEMO_MAKE = "_mo = {}"                   # the evaluation's memo, made before it starts
+MEMO_USE = re.compile(r"\b_mo\b")
+_CHARGES = re.compile(r"_counted\(|st\.budget|_charge\(")     # a walk charged as it runs
 
 # what a walk does with each item it keeps: kind -> (its head's lines, what it does, what it returns)
 _GATHER = {
@@ -47,6 +62,9 @@ class WalkWriter:
         self.module = x.module
         self.present = x.present
         self.within: list[tuple[str, Any]] = []   # pack functions being expanded: (name, origin of their text)
+        self.walked = 0                           # walks written so far: whether a function's body walks
+        self.charging = 0                         # walks charged as they run written so far (no memo then)
+        self.memo_ids: dict[str, int] = {}        # pack function -> its number in a memo's keys
 
     def g_Call(self, ctx, n):
         g = self.g
@@ -103,16 +121,50 @@ class WalkWriter:
         # its parameters are made locals of the enclosing function, so the region's sharing of
         # repeated calls reaches into the body (a parameter's name differs at every expansion)
         body_ctx.cse = ctx.cse
+        body_ctx.memo = ctx.memo
+        if ctx.cse is not None and "__share__" not in ctx.cse:      # the counting pass: calls by name
+            ctx.cse[CALLED + fdef.name] = ctx.cse.get(CALLED + fdef.name, 0) + 1
         self.within.append((f"function {fdef.name}", fdef.body.origin))     # its walks' comments name it
+        walked, charging = self.walked, self.charging
         try:
             body = self.gen(body_ctx, tree)
         finally:
             self.within.pop()
+        names = [inner[p.name][0] for p in fdef.params]
+        if self.walked > walked and self.charging == charging and self.memoized(ctx, fdef, names, body):
+            return self.remembered(fdef, names, params, values, body)
         if not params:
             return body
         # each parameter is a made local bound once, in order, before the body (no lambda to build per call)
         binds = ", ".join(f"({p} := {v})" for p, v in zip(params, values))
         return f"({binds}, {body})[-1]"
+
+    def memoized(self, ctx: Ctx, fdef: Any, names: list[str], body: str) -> bool:
+        """Whether this call of ``fdef`` keeps its value in the evaluation's memo (module docstring):
+        when it may be asked again, in a menu (unless an argument is a frame local as it is,
+        such as the item: no two items are the same) or by another call of it in the expression."""
+        if not ctx.memo or self.x.watching is not None:
+            return False
+        if ctx.memo == "menu":
+            # no argument: the same for every item, cached for the walk already (dsl/hoist.py)
+            if not names or any(v.startswith("L[") for v in names):
+                return False
+        elif ctx.cse is None or fdef.name not in ctx.cse.get("__again__", ()):
+            return False
+        if self.x.shared.comp.facts.impure(fdef.name) or _CHARGES.search(body):
+            return False
+        return not any(self.g.type_of(p.type).is_collection for p in fdef.params)
+
+    def remembered(self, fdef: Any, names: list[str], params: list[str], values: list[str], body: str) -> str:
+        """The call through the memo: its key is the function, the arguments, and the frame's
+        player and card when the body reads the frame; on a miss the body runs and is kept."""
+        fid = self.memo_ids.setdefault(fdef.name, len(self.memo_ids))
+        given = dict(zip(params, values))
+        parts = [str(fid)] + [f"({v} := {given[v]})" if v in given else v for v in names]
+        if re.search(r"\bfr\b", body):
+            parts += ["fr.me", "fr.this"]
+        r, k = self.fresh("r"), self.fresh("k")
+        return f"({r} if ({r} := _mo.get(({k} := ({', '.join(parts)},)), _U)) is not _U else _mo.setdefault({k}, {body}))"
 
     def seats_base(self, ctx: Ctx, node: A.Node) -> Optional[int]:
         """The first slot of ``ZONE of all`` (a per-player zone, every seat's), which a
@@ -129,6 +181,9 @@ class WalkWriter:
         kind = n.func
         arg = n.args[0]
         factor, where = self.x.walk_plan(n)
+        self.walked += 1
+        if factor:
+            self.charging += 1
         if not isinstance(arg, A.Comprehension):
             return self.whole(ctx, n, arg, factor, where)
         return self.walk(ctx, n, kind, arg, factor, where)
