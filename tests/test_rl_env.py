@@ -220,3 +220,52 @@ def test_the_research_page_example_runs(capsys):
     exec(compile(python_blocks("docs/research.md")[0], "docs/research.md", "exec"), {})
     scores, returns = capsys.readouterr().out.strip().split("] ", 1)
     assert scores.startswith("[") and sum(eval(returns).values()) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("reward", ["win", "score"])
+def test_a_game_at_its_decision_limit_is_truncated_not_an_error(reward):
+    """Citadels ends far beyond 25 decisions: with max_decisions=25 every agent is
+    truncated after the 25th, no reward (the game has no result), the scores in info."""
+    game = game_of("citadels")
+    env = rl.env(game, 3, reward=reward, max_decisions=25)
+    env.reset(seed=4)
+    rng = random.Random(1)
+    rewards = masked_random(env, rng)
+    st = env.state
+    assert not st.over and st.choices() + st.refused == 25
+    assert rewards == {a: 0.0 for a in env.possible_agents} and not env.agents
+    env.reset(seed=4)
+    for _ in range(25):
+        assert not any(env.truncations.values())
+        obs, *_ = env.last()
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert all(env.truncations.values()) and not any(env.terminations.values())
+    for agent in env.possible_agents:
+        assert env.infos[agent]["scores"] == list(env.state.scores)
+        assert "limit of 25 decisions" in env.infos[agent]["truncated"]
+        assert not env.observe(agent)["action_mask"].any()         # no one may choose
+    with pytest.raises(ValueError, match="max_decisions"):
+        rl.env(game, 3, max_decisions=0)
+
+
+def endless_pack(root: Path, limit: int) -> str:
+    """A pack whose game never ends (a turn of 'wait' forever: tests/content/hostile), with
+    ``flow: max_decisions`` set to ``limit``."""
+    import shutil
+    shutil.copytree(Path(__file__).parent / "content" / "hostile" / "run_endless_actions", root / "endless")
+    game_yaml = root / "endless" / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text(encoding="utf-8").replace(
+        "  end_when: round >= 3\n", f"  end_when: round >= 3\n  max_decisions: {limit}\n"), encoding="utf-8")
+    return str(root / "endless")
+
+
+def test_the_packs_own_limit_truncates_too(tmp_path):
+    """A game that never ends stops at the pack's flow: max_decisions: the rules' error
+    ('the game reached 40 choices') never escapes the environment, nor the making of
+    its catalogue; a higher max_decisions given is the pack's."""
+    env = rl.env(endless_pack(tmp_path, 40), 2, max_decisions=1000)
+    assert env.table.limit == 40
+    env.reset(seed=2)
+    assert masked_random(env, random.Random(0)) == {"player_0": 0.0, "player_1": 0.0}
+    assert env.state.choices() == 40 and not env.state.over
+    assert all(env.truncations.values()) and not env.agents

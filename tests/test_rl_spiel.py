@@ -106,6 +106,22 @@ def test_a_resampled_state_keeps_the_information_state_through_a_game():
         s.apply_action(int(rng.choice(s.legal_actions())))
 
 
+def test_a_game_at_its_decision_limit_is_terminal_with_even_returns(tmp_path):
+    """max_decisions=25 (a parameter): Citadels stops after the 25th decision, terminal,
+    an even share each (a constant-sum game without a result); a pack that never ends
+    stops at its own flow: max_decisions, and passes OpenSpiel's checks."""
+    from test_rl_env import endless_pack
+    game = load("citadels", 3, seed=4, max_decisions=25)
+    assert game.max_game_length() == 25
+    s = random_game(game, 1)
+    assert len(s.history()) == 25 and not s.st.over
+    assert s.current_player() == pyspiel.PlayerId.TERMINAL and s.legal_actions() == []
+    assert s.returns() == [1 / 3] * 3
+    endless = pyspiel.load_game(sp.SHORT_NAME, {"pack": endless_pack(tmp_path, 40), "players": 2})
+    pyspiel.random_sim_test(endless, num_sims=2, serialize=False, verbose=False)
+    assert len(random_game(endless, 0).history()) == 40 == endless.max_game_length()
+
+
 def test_options_and_index_actions():
     game = load("citadels", 3, options="warlord_own_city=true", actions="index")
     assert game.num_distinct_actions() == sp._TABLES[game.key].catalogue.max_options

@@ -201,6 +201,8 @@ def seen_in_games(game, games: int, seed: int = 0) -> tuple[dict[str, None], dic
 
         def choose(dec) -> int:
             nonlocal longest
+            if st.choices() + st.refused >= game.max_decisions:
+                raise _AtLimit        # the environments truncate a game here: so do these
             for k in dec.keys():
                 keys[k] = None
             prompts[prompt_form(dec.prompt)] = None
@@ -212,7 +214,13 @@ def seen_in_games(game, games: int, seed: int = 0) -> tuple[dict[str, None], dic
                 game.play_out(st, choose)
             except Refusal:      # a rule refused the choice, the state put back: choose again
                 pass
+            except _AtLimit:
+                break
     return keys, prompts, longest
+
+
+class _AtLimit(Exception):
+    """A random game reached the pack's decision limit unfinished (``seen_in_games`` stops it)."""
 
 
 def build(game, games: int = GAMES, seed: int = 0) -> Catalogue:

@@ -7,7 +7,12 @@ Parameters: ``pack`` (a shipped pack's id or a folder), ``players``, ``seed`` (t
 game ``meeple play --seed`` starts: the deal and every roll to come; the game is
 ``SAMPLED_STOCHASTIC``, its chance inside the rules), ``options`` (the pack's
 options, ``name=value,name=value``), ``actions`` ("keys", the catalogue, or "index",
-menu positions: ``meeple.rl.table``).
+menu positions: ``meeple.rl.table``), ``max_decisions`` (the decisions after which an
+unfinished game is truncated; 0, the default: the pack's own limit).
+
+A truncated game is terminal, and its returns are an even share for every player
+(1/n each): the game is declared constant-sum with a sum of 1, and a game without a
+result is scored as a draw among all (``max_game_length`` is the limit).
 
 A player's information state is their view (``game.view``) and the history as they
 were told it: each choice by its key when it was theirs, else as the observer tells
@@ -34,7 +39,8 @@ from meeple.rl.table import Table
 
 SHORT_NAME = "python_meeple"
 MAX_PLAYERS = 16
-_DEFAULTS = {"pack": "", "players": 2, "seed": 0, "options": "", "actions": "keys"}    # a pack must be named
+_DEFAULTS = {"pack": "", "players": 2, "seed": 0, "options": "", "actions": "keys",      # a pack must be named
+             "max_decisions": 0}
 
 GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -83,14 +89,15 @@ class MeepleGame(pyspiel.Game):
         self.meeple = game
         self.key = json.dumps(p, sort_keys=True)
         if self.key not in _TABLES:
-            _TABLES[self.key] = Table(game, int(p["players"]), for_game(game), str(p["actions"]))
+            _TABLES[self.key] = Table(game, int(p["players"]), for_game(game), str(p["actions"]),
+                                      int(p["max_decisions"]) or None)
         self.table = _TABLES[self.key]
         self.seed = int(p["seed"])
         self.options = parse_options(str(p["options"]))
         game.rules.resolve_options(self.options)
         info = pyspiel.GameInfo(num_distinct_actions=self.table.num_actions, max_chance_outcomes=0,
                                 num_players=self.table.players, min_utility=0.0, max_utility=1.0,
-                                utility_sum=1.0, max_game_length=game.max_decisions)
+                                utility_sum=1.0, max_game_length=self.table.limit)
         super().__init__(GAME_TYPE, info, p)
 
     def new_initial_state(self) -> "MeepleState":
@@ -164,7 +171,7 @@ class MeepleState(pyspiel.State):
     # ------------------------------------------------------------ the game
     def current_player(self) -> int:
         st = self._seat.st
-        if st.over:
+        if st.over or self._tables.truncated(st):
             return pyspiel.PlayerId.TERMINAL
         return st.pending.player
 
@@ -175,7 +182,7 @@ class MeepleState(pyspiel.State):
 
     def _legal_actions(self, player: int) -> list[int]:
         st = self._seat.st
-        if st.over or player != st.pending.player:
+        if st.over or player != st.pending.player or self._tables.truncated(st):
             return []
         return sorted(self._menu())
 
@@ -203,13 +210,17 @@ class MeepleState(pyspiel.State):
         return dec.key(action) if dec is not None and action < dec.count() else f"#{action}"
 
     def is_terminal(self) -> bool:
-        return self._seat.st.over
+        st = self._seat.st
+        return st.over or self._tables.truncated(st)
 
     def returns(self) -> list[float]:
+        """The shares of the win; an even share each in a game truncated at its limit."""
         st = self._seat.st
-        if not st.over:
-            return [0.0] * st.players
-        return self._tables.win_shares(st)
+        if st.over:
+            return self._tables.win_shares(st)
+        if self._tables.truncated(st):
+            return [1.0 / st.players] * st.players
+        return [0.0] * st.players
 
     def __str__(self) -> str:
         return json.dumps(self._tables.game.view(self._seat.st, None), sort_keys=True, ensure_ascii=False)
@@ -293,7 +304,7 @@ pyspiel.register_game(GAME_TYPE, MeepleGame)
 class PlayoutEvaluator:
     """How OpenSpiel's MCTS and ISMCTS bots judge a leaf as meeple's ``mcts`` does: a random
     playout of at most ``depth`` decisions, then the result of a finished game (the win
-    shares) or each player's standing by the pack's evaluation (``meeple.play.bots``).
+    shares; even shares at the decision limit) or each player's standing by the pack's evaluation (``meeple.play.bots``).
     Priors are uniform. It conforms to ``open_spiel.python.algorithms.mcts.Evaluator``."""
 
     def __init__(self, depth: int = 12, seed: int = 0, evaluation: Optional[str] = None):
@@ -316,7 +327,7 @@ class PlayoutEvaluator:
         game = table.game
         st = state.st.clone()
         for _ in range(self.depth):
-            if st.over:
+            if st.over or table.truncated(st):
                 break
             try:
                 game.apply(st, self.rng.randrange(st.pending.count()))
@@ -324,6 +335,8 @@ class PlayoutEvaluator:
                 pass
         if st.over:
             return np.array(table.win_shares(st))
+        if table.truncated(st):         # the game's returns there: an even share each
+            return np.full(st.players, 1.0 / st.players)
         return np.array(standings(self._values_of(game)(st)))
 
     def prior(self, state: MeepleState) -> list[tuple[int, float]]:
