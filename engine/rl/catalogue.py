@@ -17,17 +17,16 @@ catalogue lists every key a game of the pack can offer, each at a fixed index:
 It is kept beside this module, one JSON file per shipped pack (``catalogues/ID.json``),
 with the pack's id and version: a catalogue made for another version of the pack, or
 an option key it lacks, is an error naming the command that makes it again
-(``python -m meeple.rl.catalogue PACK``), never a silent mapping. A pack with no stored
+(``meeple rl catalogue PACK``; ``--check`` tells whether a stored one is stale), never a
+silent mapping. A pack with no stored
 catalogue (a designer's folder) gets one built when its environment is made.
 """
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 import random
 import re
-import sys
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
@@ -46,8 +45,14 @@ class CatalogueMissing(MeepleError):
     made for another version of the pack."""
 
 
-def rebuild_command(pack_id: str) -> str:
-    return f"python -m meeple.rl.catalogue {pack_id}"
+def rebuild_command(game, file: Optional[Path] = None) -> str:
+    """The command that makes ``game``'s catalogue again: a shipped pack by its id (to its
+    stored file unless another is named), another by its folder, with the file it is kept in."""
+    from meeple.loading.folders import shipped_pack
+    shipped = shipped_pack(game.id) is not None
+    name = game.id if shipped else str(game.pack.info.root)
+    named = file is not None and not (shipped and Path(file).resolve() == stored_path(game.id).resolve())
+    return f"meeple rl catalogue {name}" + (f" --file {file}" if named else "")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,6 +65,7 @@ class Catalogue:
     prompts: tuple[str, ...]
     max_options: int
     games: int
+    remake: str = dataclasses.field(default="", compare=False)     # the command that makes it again (not stored)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "index", {k: i for i, k in enumerate(self.keys)})
@@ -71,7 +77,7 @@ class Catalogue:
             return self.index[key]  # type: ignore[attr-defined]
         except KeyError:
             raise CatalogueMissing(f"option key '{key}' is not in the action catalogue of {self.pack_id} "
-                                   f"{self.pack_version}", hint=f"make it again: {rebuild_command(self.pack_id)}") from None
+                                   f"{self.pack_version}", hint=f"make it again: {self.remake or 'meeple rl catalogue ' + self.pack_id}") from None
 
     def to_json(self) -> dict:
         return {"meeple_rl_catalogue": FORMAT, "pack_id": self.pack_id, "pack_version": self.pack_version,
@@ -238,48 +244,59 @@ def stored_path(pack_id: str) -> Path:
     return HERE / f"{pack_id}.json"
 
 
-def for_game(game, path: Optional[str | Path] = None) -> Catalogue:
-    """The catalogue of ``game``: the one at ``path``, else the stored one of a shipped pack,
-    else one built now from the declarations and ``QUICK_GAMES`` random games. A stored
-    catalogue of another version of the pack, or lacking a declared key, is an error
-    naming the command that makes it again."""
-    file = Path(path) if path is not None else stored_path(game.id)
+def read(game, file: Path) -> Catalogue:
+    """The catalogue in ``file``, checked against ``game``: one made for another version of
+    the pack, or lacking a key the declarations give now, is an error naming the command
+    that makes it again."""
     if not file.exists():
-        if path is not None:
-            raise CatalogueMissing(f"no action catalogue at {file}", hint=f"make one: {rebuild_command(game.id)} --out {file}")
-        return build(game, QUICK_GAMES)
-    cat = Catalogue.from_json(json.loads(file.read_text(encoding="utf-8")))
+        raise CatalogueMissing(f"no action catalogue at {file}", hint=f"make one: {rebuild_command(game, file)}")
+    try:
+        cat = Catalogue.from_json(json.loads(file.read_text(encoding="utf-8")))
+    except (ValueError, KeyError, TypeError) as err:
+        raise CatalogueMissing(f"{file} is not an action catalogue ({type(err).__name__}: {err})",
+                               hint=f"make it again: {rebuild_command(game, file)}") from None
     version = str(game.pack.info.version)
     if cat.pack_id != game.id or cat.pack_version != version:
         raise CatalogueMissing(f"the action catalogue {file.name} was made for {cat.pack_id} {cat.pack_version}, "
-                               f"this is {game.id} {version}", hint=f"make it again: {rebuild_command(game.id)}")
+                               f"this is {game.id} {version}", hint=f"make it again: {rebuild_command(game, file)}")
     missing = [k for k in declared_keys(game) if k not in cat.index]  # type: ignore[attr-defined]
     if missing:        # the rules changed under the same version
         raise CatalogueMissing(f"the action catalogue {file.name} lacks {len(missing)} key(s) the declarations of "
                                f"{game.id} give now ({', '.join(missing[:3])}{', ...' if len(missing) > 3 else ''})",
-                               hint=f"make it again: {rebuild_command(game.id)}")
-    return cat
+                               hint=f"make it again: {rebuild_command(game, file)}")
+    return dataclasses.replace(cat, remake=rebuild_command(game, file))
 
 
-def main(argv: Optional[list[str]] = None) -> int:
-    """``python -m meeple.rl.catalogue PACK [--games N] [--out FILE]``: make a pack's catalogue."""
-    from meeple.runtime.game import load_game
-    ap = argparse.ArgumentParser(prog="python -m meeple.rl.catalogue", description=main.__doc__)
-    ap.add_argument("packs", nargs="+", help="pack ids or folders")
-    ap.add_argument("--games", type=int, default=GAMES, help=f"random games to play (default {GAMES})")
-    ap.add_argument("--out", help="the file to write (one pack only; default: the stored catalogue of the pack)")
-    args = ap.parse_args(argv)
-    if args.out and len(args.packs) > 1:
-        ap.error("--out takes one pack")
-    for name in args.packs:
-        game = load_game(name)
-        cat = build(game, args.games)
-        out = Path(args.out) if args.out else stored_path(game.id)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps(cat.to_json(), indent=0, ensure_ascii=False) + "\n", encoding="utf-8")
-        print(f"{game.id}: {len(cat.keys)} keys, {len(cat.prompts)} prompts, {cat.max_options} menu positions -> {out}")
-    return 0
+def for_game(game, path: Optional[str | Path] = None) -> Catalogue:
+    """The catalogue of ``game``: the one at ``path``, else the stored one of a shipped pack,
+    else one built now from the declarations and ``QUICK_GAMES`` random games (``read``
+    checks a file's)."""
+    file = Path(path) if path is not None else stored_path(game.id)
+    if path is None and not file.exists():
+        cat = build(game, QUICK_GAMES)
+        return dataclasses.replace(cat, remake=f"{rebuild_command(game, Path('FILE'))}, then give catalogue=FILE")
+    return read(game, file)
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def stale(game, file: Path, games: Optional[int] = None) -> Optional[str]:
+    """Why the catalogue in ``file`` is not the one ``meeple rl catalogue`` would write now
+    (the same random games: ``games``, else as many as it was made with), or None when it
+    is. Any difference counts: an action number meaning another key is as wrong as a key
+    missing."""
+    cat = read(game, file)
+    fresh = build(game, cat.games if games is None else games)
+    if fresh.keys == cat.keys and fresh.prompts == cat.prompts and fresh.max_options == cat.max_options:
+        return None
+    added = [k for k in fresh.keys if k not in cat.index]  # type: ignore[attr-defined]
+    dropped = [k for k in cat.keys if k not in fresh.index]  # type: ignore[attr-defined]
+    parts = [f"{len(added)} key(s) to add ({', '.join(added[:3])}{', ...' if len(added) > 3 else ''})" if added else "",
+             f"{len(dropped)} key(s) no longer met ({', '.join(dropped[:3])}{', ...' if len(dropped) > 3 else ''})" if dropped else "",
+             "the keys in another order" if not added and not dropped and fresh.keys != cat.keys else "",
+             "other prompts" if fresh.prompts != cat.prompts else "",
+             f"{fresh.max_options} menu positions, not {cat.max_options}" if fresh.max_options != cat.max_options else ""]
+    return f"the action catalogue {file} is stale: " + "; ".join(filter(None, parts))
+
+
+def write(cat: Catalogue, file: Path) -> None:
+    file.parent.mkdir(parents=True, exist_ok=True)
+    file.write_text(json.dumps(cat.to_json(), indent=0, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -23,7 +23,7 @@ import numpy as np
 from meeple.core.errors import IllegalChoice, Refusal
 from meeple.runtime.state import State
 
-from meeple.rl.catalogue import Catalogue, CatalogueMissing, rebuild_command
+from meeple.rl.catalogue import Catalogue, CatalogueMissing
 
 MODES = ("keys", "index")
 
@@ -60,7 +60,7 @@ class Table:
             n = dec.count()
             if n > self.num_actions:
                 raise CatalogueMissing(f"a menu of {n} options is longer than the {self.num_actions} actions of "
-                                       f"{self.game.id}'s catalogue", hint=f"make it again: {rebuild_command(self.game.id)}")
+                                       f"{self.game.id}'s catalogue", hint=f"make it again: {self.catalogue.remake}")
             return {i: i for i in range(n) if i not in refused}
         keys = dec.keys()
         actions = list(map(self.catalogue.index.get, keys))     # type: ignore[attr-defined]
