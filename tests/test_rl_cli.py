@@ -27,27 +27,29 @@ def cli(*args: str):
 
 
 def test_the_catalogue_is_made_then_checked_and_a_stale_one_fails(tmp_path):
-    """Signorie's 'choose n from 1..4' keys (1..4) are met in games only: a catalogue
-    lacking one is stale, and --check says which and how to make it again."""
-    out = tmp_path / "signorie.json"
-    made = cli("rl", "catalogue", "signorie", "--games", "3", "--file", out)
+    """Troyes' 'activate how many times' keys (1..most, most built up at play) are met in
+    games only (1 to 4 in the first 10): a catalogue lacking one is stale, and --check says
+    which and how to make it again."""
+    out = tmp_path / "troyes.json"
+    made = cli("rl", "catalogue", "troyes", "--games", "10", "--file", out)
     assert made.exit_code == 0, made.output
     data = json.loads(out.read_text())
-    cat = C.build(game_of("signorie"), 3)
-    assert data["keys"] == list(cat.keys) and data["games"] == 3 and "4" in data["keys"]
-    assert made.output == (f"signorie: {len(cat.keys)} keys, {len(cat.prompts)} prompts, {cat.max_options} menu positions "
-                           f"(3 random games) -> {out}\n")
-    ok = cli("rl", "catalogue", "signorie", "--file", out, "--check")
+    cat = C.build(game_of("troyes"), 10)
+    assert data["keys"] == list(cat.keys) and data["games"] == 10 and "4" in data["keys"]
+    assert "4" not in C.declared_keys(game_of("troyes"))
+    assert made.output == (f"troyes: {len(cat.keys)} keys, {len(cat.prompts)} prompts, {cat.max_options} menu positions "
+                           f"(10 random games) -> {out}\n")
+    ok = cli("rl", "catalogue", "troyes", "--file", out, "--check")
     assert ok.exit_code == 0 and "up to date" in ok.output
     out.write_text(json.dumps({**data, "keys": [k for k in data["keys"] if k != "4"]}))
-    stale = cli("rl", "catalogue", "signorie", "--file", out, "--check")
+    stale = cli("rl", "catalogue", "troyes", "--file", out, "--check")
     assert stale.exit_code == ExitCode.CONTENT_INVALID
     assert stale.stderr == (f"error: the action catalogue {out} is stale: 1 key(s) to add (4); "
-                            f"make it again: meeple rl catalogue signorie --file {out}\n")
+                            f"make it again: meeple rl catalogue troyes --file {out}\n")
     swapped = data["keys"][:]
     swapped[-1], swapped[-2] = swapped[-2], swapped[-1]
     out.write_text(json.dumps({**data, "keys": swapped}))
-    assert "the keys in another order" in cli("rl", "catalogue", "signorie", "--file", out, "--check").stderr
+    assert "the keys in another order" in cli("rl", "catalogue", "troyes", "--file", out, "--check").stderr
 
 
 def test_a_missing_or_outdated_catalogue_fails_the_check(tmp_path):

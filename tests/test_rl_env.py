@@ -151,30 +151,37 @@ def test_the_catalogue_covers_random_games(pack, games, seed):
     assert set(C.declared_keys(game)) <= set(cat.keys)        # the declarations as they are now
 
 
-def test_a_key_missing_from_the_catalogue_names_the_command(tmp_path):
-    """Signorie's 'choose n from 1..4' keys are met in games only: one left out is an error
-    when a game offers it; a key the declarations give, left out, is one when the catalogue
-    is read; so is a catalogue of another version of the pack."""
-    game = game_of("signorie")
+def without(tmp_path, game, left_out: str, **more) -> str:
+    """A file of the game's catalogue less the key ``left_out`` (and with ``more`` fields)."""
     cat = C.for_game(game)
-    path = tmp_path / "cat.json"
+    path = tmp_path / f"{game.id}.json"
+    path.write_text(json.dumps({**C.Catalogue(cat.pack_id, cat.pack_version, tuple(k for k in cat.keys if k != left_out),
+                                              cat.prompts, cat.max_options, 0).to_json(), **more}))
+    return str(path)
 
-    def stored(keys, **more):
-        path.write_text(json.dumps({**C.Catalogue(cat.pack_id, cat.pack_version, tuple(keys), cat.prompts,
-                                                  cat.max_options, 0).to_json(), **more}))
-        return str(path)
-    env = rl.env(game, 2, catalogue=stored(k for k in cat.keys if k != "1"))
+
+def test_a_key_missing_from_the_catalogue_names_the_command(tmp_path):
+    """Troyes' 'activate how many times' (choose n from 1..most, most a number built up at
+    play) is met in games only: its key left out is an error when a game offers it. A key
+    the declarations give left out (Signorie's 'pass', its dowry's numbers) is one when
+    the catalogue is read; so is a catalogue of another version of the pack."""
+    troyes = game_of("troyes")
+    path = without(tmp_path, troyes, "1")
+    env = rl.env(troyes, 2, catalogue=path)
     with pytest.raises(MeepleError) as err:
         for seed in range(20):
             env.reset(seed=seed)
             masked_random(env, random.Random(seed))
-    assert "option key '1' is not in the action catalogue of signorie" in str(err.value)
-    assert err.value.hint == f"make it again: meeple rl catalogue signorie --file {path}"
-    with pytest.raises(MeepleError, match="lacks 1 key.*pass") as err:
-        rl.env(game, 2, catalogue=stored(k for k in cat.keys if k != "pass"))
-    assert err.value.hint == f"make it again: meeple rl catalogue signorie --file {path}"
+    assert "option key '1' is not in the action catalogue of troyes" in str(err.value)
+    assert err.value.hint == f"make it again: meeple rl catalogue troyes --file {path}"
+    game = game_of("signorie")
+    for key in ("pass", "1"):
+        path = without(tmp_path, game, key)
+        with pytest.raises(MeepleError, match=f"lacks 1 key\\(s\\) the declarations of signorie give now \\({key}\\)") as err:
+            rl.env(game, 2, catalogue=path)
+        assert err.value.hint == f"make it again: meeple rl catalogue signorie --file {path}"
     with pytest.raises(MeepleError, match="made for signorie 0.0.1") as err:
-        rl.env(game, 2, catalogue=stored(cat.keys, pack_version="0.0.1"))
+        rl.env(game, 2, catalogue=without(tmp_path, game, "", pack_version="0.0.1"))
     assert err.value.hint == f"make it again: meeple rl catalogue signorie --file {path}"
 
 

@@ -9,10 +9,11 @@ catalogue lists every key a game of the pack can offer, each at a fixed index:
   parameter may name (cards of its kind, seats, an enum's values); every card's key
   with what tells identical ones apart (``@P2`` for an owner, ``=4`` for a die's value,
   ``#2`` for a second identical one); seats ``p1..pN``; the labels of every ``choose
-  one``; ``skip`` and ``done``;
-- and the keys met in random games (the numbers a ``choose n from 1..4`` offers, and
-  anything the first part cannot tell), with the prompts met and the number of menu
-  positions (twice the longest menu met) for ``actions="index"``.
+  one``; the numbers a ``choose n from A..B`` may offer where the declarations bound
+  ``A`` and ``B`` (``meeple.rl.declared``); ``skip`` and ``done``;
+- and the keys met in random games (the numbers of a range the declarations do not
+  bound, and anything the first part cannot tell), with the prompts met and the number
+  of menu positions (twice the longest menu met) for ``actions="index"``.
 
 It is kept beside this module, one JSON file per shipped pack (``catalogues/ID.json``),
 with the pack's id and version: a catalogue made for another version of the pack, or
@@ -32,6 +33,8 @@ from typing import Any, Iterable, Optional
 
 from meeple.core.errors import MeepleError, Refusal
 from meeple.dsl.typesys import PLAYER, Card, Enum
+
+from meeple.rl.declared import Bounds, choose_one_labels, unit_trees
 
 HERE = Path(__file__).parent / "catalogues"
 FORMAT = 1
@@ -142,38 +145,6 @@ def item_keys(game, t) -> list[str]:
     return []
 
 
-def _walk(node: Any) -> Iterable[Any]:
-    """Every node of a syntax tree (frozen dataclasses, tuples)."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (tuple, list)):
-            stack.extend(n)
-        elif dataclasses.is_dataclass(n):
-            yield n
-            stack.extend(getattr(n, f.name) for f in dataclasses.fields(n))
-
-
-def choose_one_labels(game) -> list[str]:
-    """The labels of every ``choose one`` in the pack's rules (each code unit's text, parsed again)."""
-    from meeple.dsl.parser import parse
-    out: dict[str, None] = {}
-    for code in game.codes:
-        recipe = getattr(code, "recipe", None)
-        if not recipe or recipe[0] != "unit":
-            continue
-        src = recipe[1]
-        try:
-            tree = parse(src.text, src.origin, "start")
-        except MeepleError:
-            continue
-        for n in _walk(tree):
-            if type(n).__name__ == "ChooseOne":
-                for o in n.options:
-                    out[o.label] = None
-    return list(out)
-
-
 def declared_keys(game) -> list[str]:
     """The keys the pack's declarations give (see the module's docstring), in a fixed order."""
     keys: dict[str, None] = {"skip": None, "done": None}
@@ -189,8 +160,11 @@ def declared_keys(game) -> list[str]:
     for values in game.vocab.enums.values():
         for x in values:
             keys[str(x)] = None
-    for label in choose_one_labels(game):
+    trees = unit_trees(game)
+    for label in choose_one_labels(trees):
         keys[label] = None
+    for k in Bounds(game, trees).range_keys():
+        keys.setdefault(k, None)
     return list(keys)
 
 
