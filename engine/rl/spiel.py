@@ -99,6 +99,7 @@ class MeepleGame(pyspiel.Game):
                                 num_players=self.table.players, min_utility=0.0, max_utility=1.0,
                                 utility_sum=1.0, max_game_length=self.table.limit)
         super().__init__(GAME_TYPE, info, p)
+        self.params = p
 
     def new_initial_state(self) -> "MeepleState":
         return MeepleState(self)
@@ -107,42 +108,71 @@ class MeepleGame(pyspiel.Game):
         recall = iig_obs_type is not None and iig_obs_type.perfect_recall
         return MeepleObserver(self, recall)
 
+    def __reduce__(self):
+        """Pickled as its parameters (OpenSpiel's own pickling asks for the random state of a
+        sampled-stochastic game, which a Python game cannot give: see ``MeepleState.__reduce__``)."""
+        return (_load, (self.params,))
+
+
+def _load(params: dict) -> MeepleGame:
+    return pyspiel.load_game(SHORT_NAME, params)
+
+
+def _deserialize(params: dict, text: str) -> "MeepleState":
+    return _load(params).deserialize_state(text)
+
 
 class Seat:
     """What a ``MeepleState`` holds beside OpenSpiel's own history: the meeple state, the
-    choices each seat was told, and the options refused at the decision pending.
+    choices each seat was told, the options refused at the decision pending, and every
+    choice applied by its option key (refused ones too).
 
-    OpenSpiel copies a Python state by pickling its attributes; a meeple state holds its
-    compiled game, so a copy is handed over in this process instead (``_HANDED``): a
-    pickled ``Seat`` is a ticket for a copy made when it was pickled. Serializing a state
-    to another process is therefore not supported (replay its history there)."""
+    OpenSpiel copies a Python state with ``copy.deepcopy`` of its attributes: a ``Seat``
+    copies itself (``__deepcopy__``: the meeple state's own clone). It serializes a state
+    (``state.serialize()``, ``game.deserialize_state``, ``pickle``) by pickling them: a
+    ``Seat`` pickles as its game's parameters (pack, players, seed, options) and its
+    choices' keys, and is rebuilt by replaying them (``_replay``), in any process, the
+    same game as ``meeple replay`` of its log. A state ``resample_from_infostate`` dealt
+    again is not a game its seed starts, and is not serialized (``moves`` is None)."""
 
-    __slots__ = ("st", "told", "refused")
+    __slots__ = ("st", "told", "refused", "moves", "key")
 
-    def __init__(self, st, told: list, refused: tuple = (None, frozenset())):
-        self.st, self.told, self.refused = st, told, refused
+    def __init__(self, st, told: list, refused: tuple = (None, frozenset()), moves: Optional[list] = None, key: str = ""):
+        self.st, self.told, self.refused, self.moves, self.key = st, told, refused, moves, key
 
     def copy(self) -> "Seat":
-        return Seat(self.st.clone(), [t[:] for t in self.told], self.refused)
+        return Seat(self.st.clone(), [t[:] for t in self.told], self.refused,
+                    None if self.moves is None else self.moves[:], self.key)
+
+    def __deepcopy__(self, memo: dict) -> "Seat":
+        return self.copy()
 
     def __reduce__(self):
-        global _TICKETS
-        _TICKETS += 1
-        _HANDED[_TICKETS] = self.copy()
-        while len(_HANDED) > 10_000:          # tickets never redeemed (a serialized state kept as text)
-            del _HANDED[next(iter(_HANDED))]
-        return (_redeem, (_TICKETS,))
+        if self.moves is None:
+            raise ValueError("a state dealt again by resample_from_infostate is not the game its seed starts: "
+                             "it cannot be serialized (serialize the state it was sampled from)")
+        dec, refused = self.refused
+        pending = sorted(refused) if dec is not None and dec is self.st.pending else []
+        return (_replay, (self.key, list(self.moves), self.told, pending))
 
 
-_HANDED: dict[int, Seat] = {}
-_TICKETS = 0
-
-
-def _redeem(ticket: int) -> Seat:
-    try:
-        return _HANDED.pop(ticket)
-    except KeyError:
-        raise ValueError("a meeple state is copied within its process only; replay its history to rebuild it") from None
+def _replay(key: str, moves: list, told: list, pending_refused: list) -> Seat:
+    """A pickled ``Seat`` rebuilt: the game its parameters (``key``) start, its choices
+    applied again by key (a refused one refused again, as it was)."""
+    from meeple.core.errors import Refusal
+    if key not in _TABLES:
+        MeepleGame(json.loads(key))          # a fresh process: the pack loaded, its table made
+    table = _TABLES[key]
+    params = json.loads(key)
+    game = table.game
+    st = game.new_state(table.players, int(params["seed"]), options=parse_options(str(params["options"])))
+    for move in moves:
+        try:
+            game.apply(st, move)
+        except Refusal:
+            pass
+    refused = (st.pending, frozenset(pending_refused)) if pending_refused else (None, frozenset())
+    return Seat(st, told, refused, moves, key)
 
 
 class MeepleState(pyspiel.State):
@@ -152,7 +182,7 @@ class MeepleState(pyspiel.State):
         super().__init__(game)
         if seat is None:
             st = game.meeple.new_state(game.table.players, game.seed, options=game.options)
-            seat = Seat(st, [[] for _ in range(game.table.players)])
+            seat = Seat(st, [[] for _ in range(game.table.players)], moves=[], key=game.key)
         self._seat = seat
         self._key = game.key       # the game's table, found again by a copy (``_TABLES``)
 
@@ -193,7 +223,10 @@ class MeepleState(pyspiel.State):
         menu = self._menu()
         index = menu[action]
         observer = self._tables.game.observer
-        heard = [dec.key(index) if v == dec.player else observer.told(st, index, [v]) for v in range(st.players)]
+        key = dec.key(index)
+        heard = [key if v == dec.player else observer.told(st, index, [v]) for v in range(st.players)]
+        if seat.moves is not None:
+            seat.moves.append(key)
         reason = self._tables.apply(st, menu, action)
         if reason is not None:
             heard = [f"{h} (refused)" for h in heard]
@@ -225,6 +258,13 @@ class MeepleState(pyspiel.State):
     def __str__(self) -> str:
         return json.dumps(self._tables.game.view(self._seat.st, None), sort_keys=True, ensure_ascii=False)
 
+    def __reduce__(self):
+        """Pickled as its game's parameters and ``serialize()`` (OpenSpiel's history and the
+        ``Seat``: the choices' keys, replayed when it is read). OpenSpiel's own pickling of a
+        state goes through ``serialize_game_and_state``, which a sampled-stochastic Python
+        game cannot pass (it asks for the game's random state: ``GetRNGState``)."""
+        return (_deserialize, (json.loads(self._key), self.serialize()))
+
     # ------------------------------------------------------------ samples
     def resample_from_infostate(self, player_id: int, probability_sampler) -> "MeepleState":
         """A state ``player_id`` cannot tell from this one: what they cannot see dealt again
@@ -235,7 +275,7 @@ class MeepleState(pyspiel.State):
         sample = resample(self._tables.game, seat.st, player_id, rng)
         new = self.clone()
         refused = (sample.pending, seat.refused[1]) if seat.refused[0] is seat.st.pending else (None, frozenset())
-        new._seat = Seat(sample, [t[:] for t in seat.told], refused)
+        new._seat = Seat(sample, [t[:] for t in seat.told], refused, None, seat.key)      # not serialized
         return new
 
 
