@@ -64,9 +64,23 @@ def test_a_missing_or_outdated_catalogue_fails_the_check(tmp_path):
     assert old.exit_code == ExitCode.CONTENT_INVALID and "was made for usage 0.0.9, this is usage 0.1" in old.stderr
 
 
-def test_a_pack_of_ones_own_names_its_file():
+def test_a_pack_of_ones_own_names_its_file(tmp_path):
+    """A folder of one's own, even a copy of a shipped pack keeping its id, has no catalogue
+    stored with meeple.rl: the command asks for a file (and would otherwise overwrite the
+    shipped pack's), and an environment builds one from 50 games."""
+    import shutil
+    from pathlib import Path
     result = cli("rl", "catalogue", USAGE)
-    assert result.exit_code == ExitCode.USAGE and "usage is not a shipped pack: name the catalogue's file with --file" in result.stderr
+    assert result.exit_code == ExitCode.USAGE
+    assert "tests/packs/usage is not a shipped pack: name the catalogue's file with --file" in result.stderr
+    copy = tmp_path / "citadels"
+    shutil.copytree(Path(__file__).parent.parent / "content" / "citadels", copy)
+    result = cli("rl", "catalogue", copy, "--check")
+    assert result.exit_code == ExitCode.USAGE and f"{copy} is not a shipped pack" in result.stderr
+    from meeple.runtime.game import load_game
+    game = load_game(str(copy))
+    assert game.id == "citadels" and not C.shipped(game) and C.shipped(game_of("citadels"))
+    assert C.for_game(game).games == C.QUICK_GAMES and C.for_game(game_of("citadels")).games == C.GAMES
 
 
 def test_the_shipped_catalogues_are_up_to_date_at_a_glance():

@@ -29,12 +29,11 @@ def rl_group() -> None:
 
 def _file(game, file: Optional[str]) -> Path:
     """The catalogue file named, else the one stored with meeple.rl for a shipped pack."""
-    from meeple.loading.folders import shipped_pack
-    from meeple.rl.catalogue import stored_path
+    from meeple.rl.catalogue import shipped, stored_path
     if file is not None:
         return Path(file)
-    if shipped_pack(game.id) is None:
-        click.echo(f"error: {game.id} is not a shipped pack: name the catalogue's file with --file FILE "
+    if not shipped(game):
+        click.echo(f"error: {game.pack.info.root} is not a shipped pack: name the catalogue's file with --file FILE "
                    "(an environment reads it as meeple.rl.env(PACK, N, catalogue=FILE))", err=True)
         sys.exit(ExitCode.USAGE)
     return stored_path(game.id)

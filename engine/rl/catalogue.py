@@ -48,13 +48,26 @@ class CatalogueMissing(MeepleError):
     made for another version of the pack."""
 
 
+def shipped(game) -> bool:
+    """Whether ``game`` is a shipped pack as shipped (its folder, not a copy keeping its id):
+    only those have a catalogue stored with meeple.rl."""
+    import os
+    from meeple.loading.folders import shipped_pack
+    folder = shipped_pack(game.id)
+    if folder is None:
+        return False
+    root = Path(game.pack.info.root)
+    if not root.exists():       # a folder named relative to another directory: the id decides (the version is checked)
+        return True
+    return os.path.samefile(folder, root)
+
+
 def rebuild_command(game, file: Optional[Path] = None) -> str:
     """The command that makes ``game``'s catalogue again: a shipped pack by its id (to its
     stored file unless another is named), another by its folder, with the file it is kept in."""
-    from meeple.loading.folders import shipped_pack
-    shipped = shipped_pack(game.id) is not None
-    name = game.id if shipped else str(game.pack.info.root)
-    named = file is not None and not (shipped and Path(file).resolve() == stored_path(game.id).resolve())
+    is_shipped = shipped(game)
+    name = game.id if is_shipped else str(game.pack.info.root)
+    named = file is not None and not (is_shipped and Path(file).resolve() == stored_path(game.id).resolve())
     return f"meeple rl catalogue {name}" + (f" --file {file}" if named else "")
 
 
@@ -242,11 +255,11 @@ def read(game, file: Path) -> Catalogue:
 
 
 def for_game(game, path: Optional[str | Path] = None) -> Catalogue:
-    """The catalogue of ``game``: the one at ``path``, else the stored one of a shipped pack,
-    else one built now from the declarations and ``QUICK_GAMES`` random games (``read``
+    """The catalogue of ``game``: the one at ``path``, else the stored one of a shipped pack
+    (not of a copy of its folder), else one built now from the declarations and ``QUICK_GAMES`` random games (``read``
     checks a file's)."""
     file = Path(path) if path is not None else stored_path(game.id)
-    if path is None and not file.exists():
+    if path is None and (not shipped(game) or not file.exists()):
         cat = build(game, QUICK_GAMES)
         return dataclasses.replace(cat, remake=f"{rebuild_command(game, Path('FILE'))}, then give catalogue=FILE")
     return read(game, file)
