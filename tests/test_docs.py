@@ -72,19 +72,32 @@ def test_the_command_reference_is_up_to_date():
     assert doctext.text("docs/cli.md") == made, "docs/cli.md is out of date: run python tools/make_cli_docs.py"
 
 
+def _commands(group, ctx) -> list:
+    """(path, command) of every command under ``group``, a group's own commands after it (meeple rl)."""
+    import click
+    out = []
+    for name in group.list_commands(ctx):
+        cmd = group.get_command(ctx, name)
+        sub = click.Context(cmd, info_name=name, parent=ctx)
+        out.append((sub.command_path, cmd))
+        if isinstance(cmd, click.Group):
+            out += _commands(cmd, sub)
+    return out
+
+
 def test_the_command_reference_names_every_command_and_option():
     import click
     text = doctext.text("docs/cli.md")
-    ctx = click.Context(main, info_name="meeple")
-    for name in main.list_commands(ctx):
-        cmd = main.get_command(ctx, name)
-        section = doctext.section("docs/cli.md", f"meeple {name}")
+    commands = _commands(main, click.Context(main, info_name="meeple"))
+    assert "meeple rl catalogue" in dict(commands)       # a group's commands are reached
+    for path, cmd in commands:
+        section = doctext.section("docs/cli.md", path)
         for param in cmd.params:
             if isinstance(param, click.Option):
                 for opt in param.opts:
-                    assert re.search(rf"`[^`]*{re.escape(opt)}\b", section), f"meeple {name}: {opt} is not listed"
-        assert section.count("```") >= 2, name
-    assert len(re.findall(r"^## meeple\b", text, re.M)) == len(main.list_commands(ctx)) + 1   # the group, each command
+                    assert re.search(rf"`[^`]*{re.escape(opt)}\b", section), f"{path}: {opt} is not listed"
+        assert section.count("```") >= 2, path
+    assert len(re.findall(r"^## meeple\b", text, re.M)) == len(commands) + 1   # the group, each command
 
 
 # ---------------------------------------------------------------- what the documents show meeple print

@@ -151,39 +151,38 @@ def test_the_catalogue_covers_random_games(pack, games, seed):
     assert set(C.declared_keys(game)) <= set(cat.keys)        # the declarations as they are now
 
 
-def test_a_key_missing_from_the_catalogue_names_the_command(tmp_path):
-    """Signorie's 'choose n from 1..4' keys are met in games only: one left out is an error
-    when a game offers it; a key the declarations give, left out, is one when the catalogue
-    is read; so is a catalogue of another version of the pack."""
-    game = game_of("signorie")
+def without(tmp_path, game, left_out: str, **more) -> str:
+    """A file of the game's catalogue less the key ``left_out`` (and with ``more`` fields)."""
     cat = C.for_game(game)
-    path = tmp_path / "cat.json"
+    path = tmp_path / f"{game.id}.json"
+    path.write_text(json.dumps({**C.Catalogue(cat.pack_id, cat.pack_version, tuple(k for k in cat.keys if k != left_out),
+                                              cat.prompts, cat.max_options, 0).to_json(), **more}))
+    return str(path)
 
-    def stored(keys, **more):
-        path.write_text(json.dumps({**C.Catalogue(cat.pack_id, cat.pack_version, tuple(keys), cat.prompts,
-                                                  cat.max_options, 0).to_json(), **more}))
-        return str(path)
-    env = rl.env(game, 2, catalogue=stored(k for k in cat.keys if k != "1"))
+
+def test_a_key_missing_from_the_catalogue_names_the_command(tmp_path):
+    """Troyes' 'activate how many times' (choose n from 1..most, most a number built up at
+    play) is met in games only: its key left out is an error when a game offers it. A key
+    the declarations give left out (Signorie's 'pass', its dowry's numbers) is one when
+    the catalogue is read; so is a catalogue of another version of the pack."""
+    troyes = game_of("troyes")
+    path = without(tmp_path, troyes, "1")
+    env = rl.env(troyes, 2, catalogue=path)
     with pytest.raises(MeepleError) as err:
         for seed in range(20):
             env.reset(seed=seed)
             masked_random(env, random.Random(seed))
-    assert "option key '1' is not in the action catalogue of signorie" in str(err.value)
-    assert "python -m meeple.rl.catalogue signorie" in (err.value.hint or "")
-    with pytest.raises(MeepleError, match="lacks 1 key.*pass") as err:
-        rl.env(game, 2, catalogue=stored(k for k in cat.keys if k != "pass"))
-    assert "python -m meeple.rl.catalogue signorie" in (err.value.hint or "")
+    assert "option key '1' is not in the action catalogue of troyes" in str(err.value)
+    assert err.value.hint == f"make it again: meeple rl catalogue troyes --file {path}"
+    game = game_of("signorie")
+    for key in ("pass", "1"):
+        path = without(tmp_path, game, key)
+        with pytest.raises(MeepleError, match=f"lacks 1 key\\(s\\) the declarations of signorie give now \\({key}\\)") as err:
+            rl.env(game, 2, catalogue=path)
+        assert err.value.hint == f"make it again: meeple rl catalogue signorie --file {path}"
     with pytest.raises(MeepleError, match="made for signorie 0.0.1") as err:
-        rl.env(game, 2, catalogue=stored(cat.keys, pack_version="0.0.1"))
-    assert "python -m meeple.rl.catalogue signorie" in (err.value.hint or "")
-
-
-def test_the_catalogue_command_writes_one(tmp_path, capsys):
-    out = tmp_path / "c.json"
-    assert C.main(["citadels", "--games", "3", "--out", str(out)]) == 0
-    data = json.loads(out.read_text())
-    assert data["pack_id"] == "citadels" and "take_gold" in data["keys"] and data["games"] == 3
-    assert "citadels:" in capsys.readouterr().out
+        rl.env(game, 2, catalogue=without(tmp_path, game, "", pack_version="0.0.1"))
+    assert err.value.hint == f"make it again: meeple rl catalogue signorie --file {path}"
 
 
 def test_a_refused_choice_keeps_the_agent_with_the_reason():
@@ -220,3 +219,52 @@ def test_the_research_page_example_runs(capsys):
     exec(compile(python_blocks("docs/research.md")[0], "docs/research.md", "exec"), {})
     scores, returns = capsys.readouterr().out.strip().split("] ", 1)
     assert scores.startswith("[") and sum(eval(returns).values()) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("reward", ["win", "score"])
+def test_a_game_at_its_decision_limit_is_truncated_not_an_error(reward):
+    """Citadels ends far beyond 25 decisions: with max_decisions=25 every agent is
+    truncated after the 25th, no reward (the game has no result), the scores in info."""
+    game = game_of("citadels")
+    env = rl.env(game, 3, reward=reward, max_decisions=25)
+    env.reset(seed=4)
+    rng = random.Random(1)
+    rewards = masked_random(env, rng)
+    st = env.state
+    assert not st.over and st.choices() + st.refused == 25
+    assert rewards == {a: 0.0 for a in env.possible_agents} and not env.agents
+    env.reset(seed=4)
+    for _ in range(25):
+        assert not any(env.truncations.values())
+        obs, *_ = env.last()
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert all(env.truncations.values()) and not any(env.terminations.values())
+    for agent in env.possible_agents:
+        assert env.infos[agent]["scores"] == list(env.state.scores)
+        assert "limit of 25 decisions" in env.infos[agent]["truncated"]
+        assert not env.observe(agent)["action_mask"].any()         # no one may choose
+    with pytest.raises(ValueError, match="max_decisions"):
+        rl.env(game, 3, max_decisions=0)
+
+
+def endless_pack(root: Path, limit: int) -> str:
+    """A pack whose game never ends (a turn of 'wait' forever: tests/content/hostile), with
+    ``flow: max_decisions`` set to ``limit``."""
+    import shutil
+    shutil.copytree(Path(__file__).parent / "content" / "hostile" / "run_endless_actions", root / "endless")
+    game_yaml = root / "endless" / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text(encoding="utf-8").replace(
+        "  end_when: round >= 3\n", f"  end_when: round >= 3\n  max_decisions: {limit}\n"), encoding="utf-8")
+    return str(root / "endless")
+
+
+def test_the_packs_own_limit_truncates_too(tmp_path):
+    """A game that never ends stops at the pack's flow: max_decisions: the rules' error
+    ('the game reached 40 choices') never escapes the environment, nor the making of
+    its catalogue; a higher max_decisions given is the pack's."""
+    env = rl.env(endless_pack(tmp_path, 40), 2, max_decisions=1000)
+    assert env.table.limit == 40
+    env.reset(seed=2)
+    assert masked_random(env, random.Random(0)) == {"player_0": 0.0, "player_1": 0.0}
+    assert env.state.choices() == 40 and not env.state.over
+    assert all(env.truncations.values()) and not env.agents

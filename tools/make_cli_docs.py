@@ -37,6 +37,7 @@ GUIDES = {
     "simulate": ("workbench.md", "Many games: meeple simulate"),
     "compare": ("workbench.md", "Before and after: meeple compare"),
     "test": ("scenarios.md", "Running scenarios: meeple test"),
+    "rl": ("research.md", "The action catalogue"),
 }
 
 HEADER = """\
@@ -113,6 +114,14 @@ def render_command(name: str, cmd: click.Command, parent: click.Context) -> list
     if name in GUIDES:
         page, title = GUIDES[name]
         lines += [f"Worked examples: [{title}]({page}#{anchor(title)}).", ""]
+    if isinstance(cmd, click.Group):        # a group of commands (meeple rl): each of its own, after it
+        names = sorted(cmd.list_commands(ctx))
+        lines += ["Commands:", ""]
+        lines += [f"- [`{ctx.command_path} {n}`](#{anchor(ctx.command_path + ' ' + n)}): "
+                  f"{cmd.get_command(ctx, n).get_short_help_str(limit=1000)}" for n in names]
+        lines.append("")
+        for n in names:
+            lines += render_command(n, cmd.get_command(ctx, n), ctx)
     return lines
 
 

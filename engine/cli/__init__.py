@@ -13,12 +13,13 @@ One module per group of commands, each adding its commands to the one group:
     author      test, new-pack, new-game
     tune        tune (needs the extra meeple[tune])
     serve       serve (the table in a browser; needs the extra meeple[web])
+    rl          rl catalogue, rl info (the research adapters; rl info needs the extra meeple[rl])
 
 ``from meeple.cli import main`` is the console script ``meeple``.
 """
 from __future__ import annotations
 
 from meeple.cli.group import ExitCode, main
-from meeple.cli import author, cards, check, games, runs, serve, tune  # noqa: F401  (each adds its commands to main)
+from meeple.cli import author, cards, check, games, rl, runs, serve, tune  # noqa: F401  (each adds its commands to main)
 
 __all__ = ["ExitCode", "main"]

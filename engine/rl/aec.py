@@ -11,6 +11,12 @@ keeps the agent selected, its reason in ``infos[agent]["refused"]`` and the
 option out of its mask. Rewards come at the end: each player's share of the win
 (1 to a lone winner, 1/k to each of k tied; ``reward="score"``: each player's final
 score less the best other player's).
+
+A game that reaches its decision limit unfinished (``env(..., max_decisions=N)``, else
+the pack's own, ``flow: max_decisions``) is truncated: every agent's ``truncations``
+flag is set, each gets reward 0 whatever ``reward`` is (the game has no result; a
+learner bootstraps from its own estimate, as Gymnasium's truncation means), and
+``infos[agent]`` holds ``{"scores": [...], "truncated": "..."}``.
 """
 from __future__ import annotations
 
@@ -77,12 +83,16 @@ class MeepleEnv(AECEnv):
         self._menu_for: Any = None
         self._menu: dict[int, int] = {}
         self._seen: dict[str, tuple] = {}       # each agent's last observation, with when it was made
+        self._cut = False                       # truncated at the decision limit: no agent may choose
         self._select()
 
     def _select(self) -> None:
         st = self.state
         if st.over:
             self._finish()
+            return
+        if self.table.truncated(st):
+            self._truncate()
             return
         self.agent_selection = self.possible_agents[st.pending.player]
 
@@ -105,14 +115,24 @@ class MeepleEnv(AECEnv):
             self.terminations[a] = True
             self.infos[a] = {"scores": list(st.scores)}
 
+    def _truncate(self) -> None:
+        """The game stopped unfinished at its decision limit: no rewards, every agent truncated."""
+        st = self.state
+        why = f"the game reached its limit of {self.table.limit} decisions unfinished"
+        self._cut = True
+        for a in self.possible_agents:
+            self.rewards[a] = 0.0
+            self.truncations[a] = True
+            self.infos[a] = {"scores": list(st.scores), "truncated": why}
+
     def observe(self, agent: str) -> dict:
         st = self.state
-        key = (st.choices(), st.pending, self._refused[1])
+        key = (st.choices(), st.pending, self._refused[1], self._cut)
         cached = self._seen.get(agent)
         if cached is not None and cached[0] == key:
             return cached[1]
         seat = self._seats[agent]
-        if st.pending is not None and st.pending.player == seat:
+        if st.pending is not None and st.pending.player == seat and not self._cut:
             mask = self.table.mask(self._current_menu())
         else:
             mask = np.zeros(self.table.num_actions, dtype=np.int8)
@@ -143,6 +163,8 @@ class MeepleEnv(AECEnv):
             self.infos[agent] = {}
         if st.over:
             self._finish()
+        elif self.table.truncated(st):
+            self._truncate()
         else:
             self.agent_selection = self.possible_agents[st.pending.player]
             return          # rewards come at the end: nothing to add up before

@@ -9,30 +9,32 @@ catalogue lists every key a game of the pack can offer, each at a fixed index:
   parameter may name (cards of its kind, seats, an enum's values); every card's key
   with what tells identical ones apart (``@P2`` for an owner, ``=4`` for a die's value,
   ``#2`` for a second identical one); seats ``p1..pN``; the labels of every ``choose
-  one``; ``skip`` and ``done``;
-- and the keys met in random games (the numbers a ``choose n from 1..4`` offers, and
-  anything the first part cannot tell), with the prompts met and the number of menu
-  positions (twice the longest menu met) for ``actions="index"``.
+  one``; the numbers a ``choose n from A..B`` may offer where the declarations bound
+  ``A`` and ``B`` (``meeple.rl.declared``); ``skip`` and ``done``;
+- and the keys met in random games (the numbers of a range the declarations do not
+  bound, and anything the first part cannot tell), with the prompts met and the number
+  of menu positions (twice the longest menu met) for ``actions="index"``.
 
 It is kept beside this module, one JSON file per shipped pack (``catalogues/ID.json``),
 with the pack's id and version: a catalogue made for another version of the pack, or
 an option key it lacks, is an error naming the command that makes it again
-(``python -m meeple.rl.catalogue PACK``), never a silent mapping. A pack with no stored
+(``meeple rl catalogue PACK``; ``--check`` tells whether a stored one is stale), never a
+silent mapping. A pack with no stored
 catalogue (a designer's folder) gets one built when its environment is made.
 """
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 import random
 import re
-import sys
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
 from meeple.core.errors import MeepleError, Refusal
 from meeple.dsl.typesys import PLAYER, Card, Enum
+
+from meeple.rl.declared import Bounds, choose_one_labels, unit_trees
 
 HERE = Path(__file__).parent / "catalogues"
 FORMAT = 1
@@ -46,8 +48,27 @@ class CatalogueMissing(MeepleError):
     made for another version of the pack."""
 
 
-def rebuild_command(pack_id: str) -> str:
-    return f"python -m meeple.rl.catalogue {pack_id}"
+def shipped(game) -> bool:
+    """Whether ``game`` is a shipped pack as shipped (its folder, not a copy keeping its id):
+    only those have a catalogue stored with meeple.rl."""
+    import os
+    from meeple.loading.folders import shipped_pack
+    folder = shipped_pack(game.id)
+    if folder is None:
+        return False
+    root = Path(game.pack.info.root)
+    if not root.exists():       # a folder named relative to another directory: the id decides (the version is checked)
+        return True
+    return os.path.samefile(folder, root)
+
+
+def rebuild_command(game, file: Optional[Path] = None) -> str:
+    """The command that makes ``game``'s catalogue again: a shipped pack by its id (to its
+    stored file unless another is named), another by its folder, with the file it is kept in."""
+    is_shipped = shipped(game)
+    name = game.id if is_shipped else str(game.pack.info.root)
+    named = file is not None and not (is_shipped and Path(file).resolve() == stored_path(game.id).resolve())
+    return f"meeple rl catalogue {name}" + (f" --file {file}" if named else "")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,6 +81,7 @@ class Catalogue:
     prompts: tuple[str, ...]
     max_options: int
     games: int
+    remake: str = dataclasses.field(default="", compare=False)     # the command that makes it again (not stored)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "index", {k: i for i, k in enumerate(self.keys)})
@@ -71,7 +93,7 @@ class Catalogue:
             return self.index[key]  # type: ignore[attr-defined]
         except KeyError:
             raise CatalogueMissing(f"option key '{key}' is not in the action catalogue of {self.pack_id} "
-                                   f"{self.pack_version}", hint=f"make it again: {rebuild_command(self.pack_id)}") from None
+                                   f"{self.pack_version}", hint=f"make it again: {self.remake or 'meeple rl catalogue ' + self.pack_id}") from None
 
     def to_json(self) -> dict:
         return {"meeple_rl_catalogue": FORMAT, "pack_id": self.pack_id, "pack_version": self.pack_version,
@@ -136,38 +158,6 @@ def item_keys(game, t) -> list[str]:
     return []
 
 
-def _walk(node: Any) -> Iterable[Any]:
-    """Every node of a syntax tree (frozen dataclasses, tuples)."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (tuple, list)):
-            stack.extend(n)
-        elif dataclasses.is_dataclass(n):
-            yield n
-            stack.extend(getattr(n, f.name) for f in dataclasses.fields(n))
-
-
-def choose_one_labels(game) -> list[str]:
-    """The labels of every ``choose one`` in the pack's rules (each code unit's text, parsed again)."""
-    from meeple.dsl.parser import parse
-    out: dict[str, None] = {}
-    for code in game.codes:
-        recipe = getattr(code, "recipe", None)
-        if not recipe or recipe[0] != "unit":
-            continue
-        src = recipe[1]
-        try:
-            tree = parse(src.text, src.origin, "start")
-        except MeepleError:
-            continue
-        for n in _walk(tree):
-            if type(n).__name__ == "ChooseOne":
-                for o in n.options:
-                    out[o.label] = None
-    return list(out)
-
-
 def declared_keys(game) -> list[str]:
     """The keys the pack's declarations give (see the module's docstring), in a fixed order."""
     keys: dict[str, None] = {"skip": None, "done": None}
@@ -183,8 +173,11 @@ def declared_keys(game) -> list[str]:
     for values in game.vocab.enums.values():
         for x in values:
             keys[str(x)] = None
-    for label in choose_one_labels(game):
+    trees = unit_trees(game)
+    for label in choose_one_labels(trees):
         keys[label] = None
+    for k in Bounds(game, trees).range_keys():
+        keys.setdefault(k, None)
     return list(keys)
 
 
@@ -201,6 +194,8 @@ def seen_in_games(game, games: int, seed: int = 0) -> tuple[dict[str, None], dic
 
         def choose(dec) -> int:
             nonlocal longest
+            if st.choices() + st.refused >= game.max_decisions:
+                raise _AtLimit        # the environments truncate a game here: so do these
             for k in dec.keys():
                 keys[k] = None
             prompts[prompt_form(dec.prompt)] = None
@@ -212,7 +207,13 @@ def seen_in_games(game, games: int, seed: int = 0) -> tuple[dict[str, None], dic
                 game.play_out(st, choose)
             except Refusal:      # a rule refused the choice, the state put back: choose again
                 pass
+            except _AtLimit:
+                break
     return keys, prompts, longest
+
+
+class _AtLimit(Exception):
+    """A random game reached the pack's decision limit unfinished (``seen_in_games`` stops it)."""
 
 
 def build(game, games: int = GAMES, seed: int = 0) -> Catalogue:
@@ -230,48 +231,59 @@ def stored_path(pack_id: str) -> Path:
     return HERE / f"{pack_id}.json"
 
 
-def for_game(game, path: Optional[str | Path] = None) -> Catalogue:
-    """The catalogue of ``game``: the one at ``path``, else the stored one of a shipped pack,
-    else one built now from the declarations and ``QUICK_GAMES`` random games. A stored
-    catalogue of another version of the pack, or lacking a declared key, is an error
-    naming the command that makes it again."""
-    file = Path(path) if path is not None else stored_path(game.id)
+def read(game, file: Path) -> Catalogue:
+    """The catalogue in ``file``, checked against ``game``: one made for another version of
+    the pack, or lacking a key the declarations give now, is an error naming the command
+    that makes it again."""
     if not file.exists():
-        if path is not None:
-            raise CatalogueMissing(f"no action catalogue at {file}", hint=f"make one: {rebuild_command(game.id)} --out {file}")
-        return build(game, QUICK_GAMES)
-    cat = Catalogue.from_json(json.loads(file.read_text(encoding="utf-8")))
+        raise CatalogueMissing(f"no action catalogue at {file}", hint=f"make one: {rebuild_command(game, file)}")
+    try:
+        cat = Catalogue.from_json(json.loads(file.read_text(encoding="utf-8")))
+    except (ValueError, KeyError, TypeError) as err:
+        raise CatalogueMissing(f"{file} is not an action catalogue ({type(err).__name__}: {err})",
+                               hint=f"make it again: {rebuild_command(game, file)}") from None
     version = str(game.pack.info.version)
     if cat.pack_id != game.id or cat.pack_version != version:
         raise CatalogueMissing(f"the action catalogue {file.name} was made for {cat.pack_id} {cat.pack_version}, "
-                               f"this is {game.id} {version}", hint=f"make it again: {rebuild_command(game.id)}")
+                               f"this is {game.id} {version}", hint=f"make it again: {rebuild_command(game, file)}")
     missing = [k for k in declared_keys(game) if k not in cat.index]  # type: ignore[attr-defined]
     if missing:        # the rules changed under the same version
         raise CatalogueMissing(f"the action catalogue {file.name} lacks {len(missing)} key(s) the declarations of "
                                f"{game.id} give now ({', '.join(missing[:3])}{', ...' if len(missing) > 3 else ''})",
-                               hint=f"make it again: {rebuild_command(game.id)}")
-    return cat
+                               hint=f"make it again: {rebuild_command(game, file)}")
+    return dataclasses.replace(cat, remake=rebuild_command(game, file))
 
 
-def main(argv: Optional[list[str]] = None) -> int:
-    """``python -m meeple.rl.catalogue PACK [--games N] [--out FILE]``: make a pack's catalogue."""
-    from meeple.runtime.game import load_game
-    ap = argparse.ArgumentParser(prog="python -m meeple.rl.catalogue", description=main.__doc__)
-    ap.add_argument("packs", nargs="+", help="pack ids or folders")
-    ap.add_argument("--games", type=int, default=GAMES, help=f"random games to play (default {GAMES})")
-    ap.add_argument("--out", help="the file to write (one pack only; default: the stored catalogue of the pack)")
-    args = ap.parse_args(argv)
-    if args.out and len(args.packs) > 1:
-        ap.error("--out takes one pack")
-    for name in args.packs:
-        game = load_game(name)
-        cat = build(game, args.games)
-        out = Path(args.out) if args.out else stored_path(game.id)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps(cat.to_json(), indent=0, ensure_ascii=False) + "\n", encoding="utf-8")
-        print(f"{game.id}: {len(cat.keys)} keys, {len(cat.prompts)} prompts, {cat.max_options} menu positions -> {out}")
-    return 0
+def for_game(game, path: Optional[str | Path] = None) -> Catalogue:
+    """The catalogue of ``game``: the one at ``path``, else the stored one of a shipped pack
+    (not of a copy of its folder), else one built now from the declarations and ``QUICK_GAMES`` random games (``read``
+    checks a file's)."""
+    file = Path(path) if path is not None else stored_path(game.id)
+    if path is None and (not shipped(game) or not file.exists()):
+        cat = build(game, QUICK_GAMES)
+        return dataclasses.replace(cat, remake=f"{rebuild_command(game, Path('FILE'))}, then give catalogue=FILE")
+    return read(game, file)
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def stale(game, file: Path, games: Optional[int] = None) -> Optional[str]:
+    """Why the catalogue in ``file`` is not the one ``meeple rl catalogue`` would write now
+    (the same random games: ``games``, else as many as it was made with), or None when it
+    is. Any difference counts: an action number meaning another key is as wrong as a key
+    missing."""
+    cat = read(game, file)
+    fresh = build(game, cat.games if games is None else games)
+    if fresh.keys == cat.keys and fresh.prompts == cat.prompts and fresh.max_options == cat.max_options:
+        return None
+    added = [k for k in fresh.keys if k not in cat.index]  # type: ignore[attr-defined]
+    dropped = [k for k in cat.keys if k not in fresh.index]  # type: ignore[attr-defined]
+    parts = [f"{len(added)} key(s) to add ({', '.join(added[:3])}{', ...' if len(added) > 3 else ''})" if added else "",
+             f"{len(dropped)} key(s) no longer met ({', '.join(dropped[:3])}{', ...' if len(dropped) > 3 else ''})" if dropped else "",
+             "the keys in another order" if not added and not dropped and fresh.keys != cat.keys else "",
+             "other prompts" if fresh.prompts != cat.prompts else "",
+             f"{fresh.max_options} menu positions, not {cat.max_options}" if fresh.max_options != cat.max_options else ""]
+    return f"the action catalogue {file} is stale: " + "; ".join(filter(None, parts))
+
+
+def write(cat: Catalogue, file: Path) -> None:
+    file.parent.mkdir(parents=True, exist_ok=True)
+    file.write_text(json.dumps(cat.to_json(), indent=0, ensure_ascii=False) + "\n", encoding="utf-8")

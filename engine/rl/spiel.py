@@ -7,7 +7,12 @@ Parameters: ``pack`` (a shipped pack's id or a folder), ``players``, ``seed`` (t
 game ``meeple play --seed`` starts: the deal and every roll to come; the game is
 ``SAMPLED_STOCHASTIC``, its chance inside the rules), ``options`` (the pack's
 options, ``name=value,name=value``), ``actions`` ("keys", the catalogue, or "index",
-menu positions: ``meeple.rl.table``).
+menu positions: ``meeple.rl.table``), ``max_decisions`` (the decisions after which an
+unfinished game is truncated; 0, the default: the pack's own limit).
+
+A truncated game is terminal, and its returns are an even share for every player
+(1/n each): the game is declared constant-sum with a sum of 1, and a game without a
+result is scored as a draw among all (``max_game_length`` is the limit).
 
 A player's information state is their view (``game.view``) and the history as they
 were told it: each choice by its key when it was theirs, else as the observer tells
@@ -34,7 +39,8 @@ from meeple.rl.table import Table
 
 SHORT_NAME = "python_meeple"
 MAX_PLAYERS = 16
-_DEFAULTS = {"pack": "", "players": 2, "seed": 0, "options": "", "actions": "keys"}    # a pack must be named
+_DEFAULTS = {"pack": "", "players": 2, "seed": 0, "options": "", "actions": "keys",      # a pack must be named
+             "max_decisions": 0}
 
 GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -83,15 +89,17 @@ class MeepleGame(pyspiel.Game):
         self.meeple = game
         self.key = json.dumps(p, sort_keys=True)
         if self.key not in _TABLES:
-            _TABLES[self.key] = Table(game, int(p["players"]), for_game(game), str(p["actions"]))
+            _TABLES[self.key] = Table(game, int(p["players"]), for_game(game), str(p["actions"]),
+                                      int(p["max_decisions"]) or None)
         self.table = _TABLES[self.key]
         self.seed = int(p["seed"])
         self.options = parse_options(str(p["options"]))
         game.rules.resolve_options(self.options)
         info = pyspiel.GameInfo(num_distinct_actions=self.table.num_actions, max_chance_outcomes=0,
                                 num_players=self.table.players, min_utility=0.0, max_utility=1.0,
-                                utility_sum=1.0, max_game_length=game.max_decisions)
+                                utility_sum=1.0, max_game_length=self.table.limit)
         super().__init__(GAME_TYPE, info, p)
+        self.params = p
 
     def new_initial_state(self) -> "MeepleState":
         return MeepleState(self)
@@ -100,42 +108,71 @@ class MeepleGame(pyspiel.Game):
         recall = iig_obs_type is not None and iig_obs_type.perfect_recall
         return MeepleObserver(self, recall)
 
+    def __reduce__(self):
+        """Pickled as its parameters (OpenSpiel's own pickling asks for the random state of a
+        sampled-stochastic game, which a Python game cannot give: see ``MeepleState.__reduce__``)."""
+        return (_load, (self.params,))
+
+
+def _load(params: dict) -> MeepleGame:
+    return pyspiel.load_game(SHORT_NAME, params)
+
+
+def _deserialize(params: dict, text: str) -> "MeepleState":
+    return _load(params).deserialize_state(text)
+
 
 class Seat:
     """What a ``MeepleState`` holds beside OpenSpiel's own history: the meeple state, the
-    choices each seat was told, and the options refused at the decision pending.
+    choices each seat was told, the options refused at the decision pending, and every
+    choice applied by its option key (refused ones too).
 
-    OpenSpiel copies a Python state by pickling its attributes; a meeple state holds its
-    compiled game, so a copy is handed over in this process instead (``_HANDED``): a
-    pickled ``Seat`` is a ticket for a copy made when it was pickled. Serializing a state
-    to another process is therefore not supported (replay its history there)."""
+    OpenSpiel copies a Python state with ``copy.deepcopy`` of its attributes: a ``Seat``
+    copies itself (``__deepcopy__``: the meeple state's own clone). It serializes a state
+    (``state.serialize()``, ``game.deserialize_state``, ``pickle``) by pickling them: a
+    ``Seat`` pickles as its game's parameters (pack, players, seed, options) and its
+    choices' keys, and is rebuilt by replaying them (``_replay``), in any process, the
+    same game as ``meeple replay`` of its log. A state ``resample_from_infostate`` dealt
+    again is not a game its seed starts, and is not serialized (``moves`` is None)."""
 
-    __slots__ = ("st", "told", "refused")
+    __slots__ = ("st", "told", "refused", "moves", "key")
 
-    def __init__(self, st, told: list, refused: tuple = (None, frozenset())):
-        self.st, self.told, self.refused = st, told, refused
+    def __init__(self, st, told: list, refused: tuple = (None, frozenset()), moves: Optional[list] = None, key: str = ""):
+        self.st, self.told, self.refused, self.moves, self.key = st, told, refused, moves, key
 
     def copy(self) -> "Seat":
-        return Seat(self.st.clone(), [t[:] for t in self.told], self.refused)
+        return Seat(self.st.clone(), [t[:] for t in self.told], self.refused,
+                    None if self.moves is None else self.moves[:], self.key)
+
+    def __deepcopy__(self, memo: dict) -> "Seat":
+        return self.copy()
 
     def __reduce__(self):
-        global _TICKETS
-        _TICKETS += 1
-        _HANDED[_TICKETS] = self.copy()
-        while len(_HANDED) > 10_000:          # tickets never redeemed (a serialized state kept as text)
-            del _HANDED[next(iter(_HANDED))]
-        return (_redeem, (_TICKETS,))
+        if self.moves is None:
+            raise ValueError("a state dealt again by resample_from_infostate is not the game its seed starts: "
+                             "it cannot be serialized (serialize the state it was sampled from)")
+        dec, refused = self.refused
+        pending = sorted(refused) if dec is not None and dec is self.st.pending else []
+        return (_replay, (self.key, list(self.moves), self.told, pending))
 
 
-_HANDED: dict[int, Seat] = {}
-_TICKETS = 0
-
-
-def _redeem(ticket: int) -> Seat:
-    try:
-        return _HANDED.pop(ticket)
-    except KeyError:
-        raise ValueError("a meeple state is copied within its process only; replay its history to rebuild it") from None
+def _replay(key: str, moves: list, told: list, pending_refused: list) -> Seat:
+    """A pickled ``Seat`` rebuilt: the game its parameters (``key``) start, its choices
+    applied again by key (a refused one refused again, as it was)."""
+    from meeple.core.errors import Refusal
+    if key not in _TABLES:
+        MeepleGame(json.loads(key))          # a fresh process: the pack loaded, its table made
+    table = _TABLES[key]
+    params = json.loads(key)
+    game = table.game
+    st = game.new_state(table.players, int(params["seed"]), options=parse_options(str(params["options"])))
+    for move in moves:
+        try:
+            game.apply(st, move)
+        except Refusal:
+            pass
+    refused = (st.pending, frozenset(pending_refused)) if pending_refused else (None, frozenset())
+    return Seat(st, told, refused, moves, key)
 
 
 class MeepleState(pyspiel.State):
@@ -145,7 +182,7 @@ class MeepleState(pyspiel.State):
         super().__init__(game)
         if seat is None:
             st = game.meeple.new_state(game.table.players, game.seed, options=game.options)
-            seat = Seat(st, [[] for _ in range(game.table.players)])
+            seat = Seat(st, [[] for _ in range(game.table.players)], moves=[], key=game.key)
         self._seat = seat
         self._key = game.key       # the game's table, found again by a copy (``_TABLES``)
 
@@ -164,7 +201,7 @@ class MeepleState(pyspiel.State):
     # ------------------------------------------------------------ the game
     def current_player(self) -> int:
         st = self._seat.st
-        if st.over:
+        if st.over or self._tables.truncated(st):
             return pyspiel.PlayerId.TERMINAL
         return st.pending.player
 
@@ -175,7 +212,7 @@ class MeepleState(pyspiel.State):
 
     def _legal_actions(self, player: int) -> list[int]:
         st = self._seat.st
-        if st.over or player != st.pending.player:
+        if st.over or player != st.pending.player or self._tables.truncated(st):
             return []
         return sorted(self._menu())
 
@@ -186,7 +223,10 @@ class MeepleState(pyspiel.State):
         menu = self._menu()
         index = menu[action]
         observer = self._tables.game.observer
-        heard = [dec.key(index) if v == dec.player else observer.told(st, index, [v]) for v in range(st.players)]
+        key = dec.key(index)
+        heard = [key if v == dec.player else observer.told(st, index, [v]) for v in range(st.players)]
+        if seat.moves is not None:
+            seat.moves.append(key)
         reason = self._tables.apply(st, menu, action)
         if reason is not None:
             heard = [f"{h} (refused)" for h in heard]
@@ -203,16 +243,27 @@ class MeepleState(pyspiel.State):
         return dec.key(action) if dec is not None and action < dec.count() else f"#{action}"
 
     def is_terminal(self) -> bool:
-        return self._seat.st.over
+        st = self._seat.st
+        return st.over or self._tables.truncated(st)
 
     def returns(self) -> list[float]:
+        """The shares of the win; an even share each in a game truncated at its limit."""
         st = self._seat.st
-        if not st.over:
-            return [0.0] * st.players
-        return self._tables.win_shares(st)
+        if st.over:
+            return self._tables.win_shares(st)
+        if self._tables.truncated(st):
+            return [1.0 / st.players] * st.players
+        return [0.0] * st.players
 
     def __str__(self) -> str:
         return json.dumps(self._tables.game.view(self._seat.st, None), sort_keys=True, ensure_ascii=False)
+
+    def __reduce__(self):
+        """Pickled as its game's parameters and ``serialize()`` (OpenSpiel's history and the
+        ``Seat``: the choices' keys, replayed when it is read). OpenSpiel's own pickling of a
+        state goes through ``serialize_game_and_state``, which a sampled-stochastic Python
+        game cannot pass (it asks for the game's random state: ``GetRNGState``)."""
+        return (_deserialize, (json.loads(self._key), self.serialize()))
 
     # ------------------------------------------------------------ samples
     def resample_from_infostate(self, player_id: int, probability_sampler) -> "MeepleState":
@@ -224,7 +275,7 @@ class MeepleState(pyspiel.State):
         sample = resample(self._tables.game, seat.st, player_id, rng)
         new = self.clone()
         refused = (sample.pending, seat.refused[1]) if seat.refused[0] is seat.st.pending else (None, frozenset())
-        new._seat = Seat(sample, [t[:] for t in seat.told], refused)
+        new._seat = Seat(sample, [t[:] for t in seat.told], refused, None, seat.key)      # not serialized
         return new
 
 
@@ -293,7 +344,7 @@ pyspiel.register_game(GAME_TYPE, MeepleGame)
 class PlayoutEvaluator:
     """How OpenSpiel's MCTS and ISMCTS bots judge a leaf as meeple's ``mcts`` does: a random
     playout of at most ``depth`` decisions, then the result of a finished game (the win
-    shares) or each player's standing by the pack's evaluation (``meeple.play.bots``).
+    shares; even shares at the decision limit) or each player's standing by the pack's evaluation (``meeple.play.bots``).
     Priors are uniform. It conforms to ``open_spiel.python.algorithms.mcts.Evaluator``."""
 
     def __init__(self, depth: int = 12, seed: int = 0, evaluation: Optional[str] = None):
@@ -316,7 +367,7 @@ class PlayoutEvaluator:
         game = table.game
         st = state.st.clone()
         for _ in range(self.depth):
-            if st.over:
+            if st.over or table.truncated(st):
                 break
             try:
                 game.apply(st, self.rng.randrange(st.pending.count()))
@@ -324,6 +375,8 @@ class PlayoutEvaluator:
                 pass
         if st.over:
             return np.array(table.win_shares(st))
+        if table.truncated(st):         # the game's returns there: an even share each
+            return np.full(st.players, 1.0 / st.players)
         return np.array(standings(self._values_of(game)(st)))
 
     def prior(self, state: MeepleState) -> list[tuple[int, float]]:

@@ -7,6 +7,12 @@ a quick start: action i is the decision's i-th option, whatever it is). A choice
 rules refuse (a ``require`` failing) puts the state back as it was; the option is then
 left out of the mask of that decision, as ``meeple play`` lets the agent choose again
 among the others.
+
+A game stops at its decision limit: the pack's (``flow: max_decisions``, 10,000 unless
+it sets one), or a lower one given to the table (``max_decisions``). Choices a rule
+refused count towards it, as the rules count them. A game that reaches the limit
+unfinished is *truncated*: both adapters end it there (``truncated``) instead of
+letting the rules raise their error at the next choice.
 """
 from __future__ import annotations
 
@@ -17,7 +23,7 @@ import numpy as np
 from meeple.core.errors import IllegalChoice, Refusal
 from meeple.runtime.state import State
 
-from meeple.rl.catalogue import Catalogue, CatalogueMissing, rebuild_command
+from meeple.rl.catalogue import Catalogue, CatalogueMissing
 
 MODES = ("keys", "index")
 
@@ -25,15 +31,20 @@ MODES = ("keys", "index")
 class Table:
     """A game, its catalogue and its observation layout, and the menus of its decisions as actions."""
 
-    def __init__(self, game, players: int, catalogue: Catalogue, actions: str = "keys"):
+    def __init__(self, game, players: int, catalogue: Catalogue, actions: str = "keys",
+                 max_decisions: Optional[int] = None):
         from meeple.rl.observe import Layout
         from meeple.rl.reading import Readers
         if actions not in MODES:
             raise ValueError(f"actions is one of {', '.join(MODES)}, not {actions!r}")
         if not game.min_players <= players <= game.max_players:
             raise IllegalChoice(f"{game.id} is played by {game.min_players} to {game.max_players} players, not {players}")
+        if max_decisions is not None and (max_decisions.__class__ is not int or max_decisions < 1):
+            raise ValueError(f"max_decisions is a whole number of at least 1, not {max_decisions!r}")
         self.game = game
         self.players = players
+        # the decisions (refused ones too) a game may take: the pack's bound, or a lower one
+        self.limit = game.max_decisions if max_decisions is None else min(max_decisions, game.max_decisions)
         self.catalogue = catalogue
         self.mode = actions
         self.layout = Layout(game, players, catalogue)
@@ -49,7 +60,7 @@ class Table:
             n = dec.count()
             if n > self.num_actions:
                 raise CatalogueMissing(f"a menu of {n} options is longer than the {self.num_actions} actions of "
-                                       f"{self.game.id}'s catalogue", hint=f"make it again: {rebuild_command(self.game.id)}")
+                                       f"{self.game.id}'s catalogue", hint=f"make it again: {self.catalogue.remake}")
             return {i: i for i in range(n) if i not in refused}
         keys = dec.keys()
         actions = list(map(self.catalogue.index.get, keys))     # type: ignore[attr-defined]
@@ -60,6 +71,10 @@ class Table:
         if refused:
             return {a: i for a, i in menu.items() if i not in refused}
         return menu
+
+    def truncated(self, st: State) -> bool:
+        """Whether ``st`` is unfinished at the decision limit (the next choice would exceed it)."""
+        return not st.over and st.choices() + st.refused >= self.limit
 
     def mask(self, menu: dict[int, int]) -> np.ndarray:
         out = np.zeros(self.num_actions, dtype=np.int8)
