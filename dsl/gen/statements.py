@@ -1,13 +1,14 @@
 """A run of statements that never pauses (``meeple.dsl.gen.runs.fusable``) as one function:
-native if/for/while, every loop charged steps as its closure charges it, a line table
+native if/for/while, every loop charged steps as the checker planned, a line table
 back to the YAML (each line written with the span of its statement).
 
 The checker walks the run first, with ``PyGen.fusing`` set, and hands this writer the run
 in its checked form (``meeple.dsl.ir.Stmt``: each statement's facts, such as slots and step
 plans; its expressions as checked, whose source the generator wrote as they were
-checked, ``PyGen.src_of``). A generated function takes ``(state, frame)`` like a closure, reads
-and writes the same frame locals and raises the same errors, so the instruction layout,
-saved games and logs are the same with either back end.
+checked, ``PyGen.src_of``). A generated function takes ``(state, frame)``, reads and writes
+the frame locals the checker gave out and raises the rules' errors; it does what the
+closures did, which were the reference until they were retired (tests/closure_record.py),
+so saved games and logs are what they were.
 """
 from __future__ import annotations
 
@@ -65,7 +66,7 @@ class RunWriter:
         # blocks are left out (each returns at once), as the closures ran a statement's own part
         self.lone = False
 
-    def write(self, unit: Unit, run: tuple[ir.Stmt, ...], nxt: int, scratch: list) -> Fn:
+    def write(self, unit: Unit, run: tuple[ir.Stmt, ...], nxt: int) -> Fn:
         """Write a run of statements, in its checked form, as one instruction (a function of
         (state, frame) returning the next instruction, or STOP)."""
         w = _Writer(self.shared.comp, unit)
