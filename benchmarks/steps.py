@@ -4,12 +4,12 @@ A script, not a test: ``python benchmarks/steps.py [--games N] [PACK ...]``.
 
 Why: the step budget (``meeple.dsl.types.STEP_BUDGET``, docs/limits.md, "Steps") must stop a
 runaway pack quickly yet never a real one. This plays random games of every
-shipped pack at every player count with both back ends and prints, per pack,
-the most steps any one budget took (the setup, the rules between two choices,
-the end of the game), their mean, and the headroom the budget leaves. The
-steps are counted by the budget itself: the state's budget is replaced by a
-counter that records every charge and never runs out, so the figures are the
-charges the rules make, the same with either back end (they are compared).
+shipped pack at every player count and prints, per pack, the most steps any one
+budget took (the setup, the rules between two choices, the end of the game), their
+mean, and the headroom the budget leaves. The steps are counted by the budget itself:
+the state's budget is replaced by a counter that records every charge and never runs
+out, so the figures are the charges the rules make (the checker decides them; the
+generated code, the one back end, makes them: tests/test_step_budget.py).
 """
 from __future__ import annotations
 
@@ -53,8 +53,8 @@ class Meter(int):
         return False
 
 
-def measure(pack: str, generate: bool, games: int) -> tuple[int, float, int]:
-    game = load_game(pack, generate=generate)
+def measure(pack: str, games: int) -> tuple[int, float, int]:
+    game = load_game(pack)
     Meter.most = Meter.total = 0
     decisions = 0
     for players in range(game.min_players, game.max_players + 1):
@@ -75,10 +75,7 @@ def main() -> None:
     print(f"step budget {STEP_BUDGET}; random games, {args.games} per player count")
     print(f"{'pack':<20} {'budgets':>8} {'most steps':>11} {'mean':>8} {'headroom':>9}")
     for pack in args.packs:
-        seen = {generate: measure(pack, generate, args.games) for generate in (True, False)}
-        if seen[True][:2] != seen[False][:2]:
-            print(f"{pack}: the back ends charge differently: generated {seen[True]}, closures {seen[False]}")
-        most, mean, budgets = seen[True]
+        most, mean, budgets = measure(pack, args.games)
         print(f"{pack:<20} {budgets:>8} {most:>11} {mean:>8.1f} {STEP_BUDGET / max(1, most):>8.0f}x")
 
 

@@ -6,13 +6,15 @@ that can suspend on a choice, be cloned and be saved. Names are resolved
 here, once, to list indices; the hot path never parses, walks a tree or looks
 a name up in a dictionary.
 
-Two back ends share this one checker. Closures (expressions as nested
-closures, one instruction per statement) are what ``meeple validate`` builds
-and what tests keep as the reference. With a ``meeple.dsl.pygen.PyGen`` attached
-(games that will run), every top-level expression is also written as Python,
-every run of statements that never pauses becomes one instruction written as
-Python (``fused``), and a unit that never pauses gets ``Code.direct``, so its
-callers run it in place.
+The checker makes no function of what it checks: it types, resolves, plans the
+step budget and records its conclusions (``meeple.dsl.ir``), and the generator is
+the one back end. With a ``meeple.dsl.pygen.PyGen`` attached (games that will run),
+every top-level expression is written as Python, every run of statements that never
+pauses becomes one instruction written as Python (``fused``), each statement that
+pauses an instruction of its own, and a unit that never pauses gets ``Code.direct``,
+so its callers run it in place. Without one (``meeple validate``, ``cards``,
+``diff``: ``generate=False``) the rules are checked only: each instruction is
+``unwritten``, which no game runs (``Game`` refuses to start one).
 
 The checking is done by checkers, one per concern, that share this compiler: its
 vocabulary, the code unit being made and the instructions they append to it, the
@@ -24,8 +26,7 @@ involve players or other code (``interaction``), and the step budget (``steps``)
 finds another's through the compiler (``self.c.calls``), and every expression through
 ``Compiler.expr``, so a compiler that watches expressions (dsl/faults.py) sees them all.
 
-Types (for checks and for picking the right closure) are the objects of
-``meeple.dsl.typesys``. A trailing '?' is not tracked: any value may be none.
+Types are the objects of ``meeple.dsl.typesys``. A trailing '?' is not tracked: any value may be none.
 """
 from __future__ import annotations
 
@@ -42,12 +43,11 @@ from .operators import OperatorChecker
 from .gen.runs import fusable, inline_procedures
 from .parser import parse, to_span
 from .pygen import PyGen
-from .runtime import Frame
 from .source import Source
 from .statements import StatementChecker
-from .steps import StepPlanner, counted_branch
-from .types import CALL, SKIP, STOP, SUSPEND, Code, Fn, Scope, Unit, _Scope, _branch, _jump, thread_jumps
-from .typesys import Type, compatible
+from .steps import StepPlanner
+from .types import CALL, SKIP, STOP, SUSPEND, Code, Fn, Items, Scope, Unit, _Scope, _jump, thread_jumps, unwritten
+from .typesys import Type, Zone, compatible
 from .vocabulary import CompileResult, Vocabulary
 
 if TYPE_CHECKING:
@@ -102,8 +102,8 @@ class Compiler:
     # ------------------------------------------------------------ entry points
     def plan_calls(self, procedures: dict[str, Source]) -> None:
         """Before any unit compiles: find the procedures a call may run in place (see
-        ``meeple.dsl.pygen.inline_procedures``): the generator runs them so, and with either back
-        end a call of one that folds no step is charged none (``settle_steps``). A text
+        ``meeple.dsl.pygen.inline_procedures``): the generator runs them so, and a call of
+        one that folds no step is charged none (``settle_steps``). A text
         that does not parse is left out here; compiling it reports the error."""
         bodies: dict[str, Optional[tuple]] = {}
         for name, src in procedures.items():
@@ -158,46 +158,49 @@ class Compiler:
 
     def expression(self, name: str, src: Source, params: tuple = (), want: Optional[Type] = None,
                    me_bound: bool = False) -> tuple[Optional[Fn], Code]:
-        """Compile one expression; returns (closure, code holding its locals)."""
+        """Compile one expression; returns (its generated function, or None when checking
+        only or when it has errors; the code holding its locals)."""
         unit = self._new_unit(name, src, params, me_bound, "expression")
         code = unit.code
         try:
             tree = parse(src.text, src.origin, "expr_start")
             with self.steps.apart() as run:
-                fn, t = self.expr(unit, tree)
+                e = self.expr(unit, tree)
             code.cost = run.steps
-            if want is not None and not compatible(t, want):
-                raise self.err(unit, tree.pos, f"expected {want.describe()} here, found {t.describe()}")
+            if want is not None and not compatible(e.type, want):
+                raise self.err(unit, tree.pos, f"expected {want.describe()} here, found {e.type.describe()}")
             self.guard(tree, src, len(self.errors))
-            return fn, code
+            return e.fn, code
         except MeepleError as err:
             self.errors.append(err)
             return None, code
 
     def binder(self, name: str, src: Source, params: tuple = ()) -> tuple[Optional[tuple], Code]:
-        """Compile ``x in coll where cond`` (an action parameter)."""
+        """Compile ``x in coll where cond`` (an action parameter): (its name, its slot, its
+        type, its items (``Items``), its condition's generated function), None on errors."""
         unit = self._new_unit(name, src, params, True, "binder")
         code = unit.code
         try:
             comp = parse(src.text, src.origin, "binder_start")
             with self.steps.apart() as run:
-                source, st = self.expr(unit, comp.source)
+                source = self.expr(unit, comp.source)
+                st = source.type
                 if not st.is_collection:
                     raise self.err(unit, comp.source.pos, f"'{comp.var}' must range over a zone or list, not {st.describe()}")
                 et = st.elem()
                 slot = unit.new_slot(et)
                 unit.bind(unit.scope, comp.var, slot, et)
-                raw = source
-                source = self.exprs.hoist_invariants(unit, comp.var, [comp.cond], self.exprs.as_list(source, st))
+                self.exprs.hoist_invariants(unit, comp.var, [comp.cond])
                 with self.steps.apart() as each:
-                    cond = self.exprs.truth(unit, comp.cond) if comp.cond is not None else None
+                    cond = self.exprs.truth(unit, comp.cond).fn if comp.cond is not None else None
                 # the menu walks the parameter's items: folded, or charged as it starts (``fold``)
                 code.walk = self.steps.walk(unit, comp, self.steps.bound(comp.source, st), each.steps)
             code.cost = run.steps
+            fresh = unit.hoist.places() if unit.hoist else ()
             if self.gen is not None:     # what a generated action menu needs to walk it inline
-                self.gen.binder_meta = (raw, st, unit.hoist.places() if unit.hoist else ())
+                self.gen.binder_meta = (source.fn, st, fresh)
             self.guard(comp, src, len(self.errors))
-            return (comp.var, slot, et, source, cond), code
+            return (comp.var, slot, et, Items(source.fn, isinstance(st, Zone), fresh), cond), code
         except MeepleError as err:
             self.errors.append(err)
             return None, code
@@ -254,9 +257,9 @@ class Compiler:
             self.checking[-1].stmts.append(building.done())
 
     def fused(self, unit: Unit, run: tuple) -> None:
-        """Check a run of statements as usual (into scratch code), then write it as one
-        generated function from its checked form: native if/for/while, the frame's locals as
-        its variables."""
+        """Check a run of statements as usual (into scratch code, let go), then write it as
+        one generated function from its checked form: native if/for/while, the frame's
+        locals as its variables."""
         gen = self.gen
         code = unit.code
         saved = code.instrs, code.spans
@@ -271,13 +274,12 @@ class Compiler:
         finally:
             self.checking.pop()
             gen.fusing -= 1
-            scratch = code.instrs
             code.instrs, code.spans = saved
         if len(self.errors) > before:
-            self.emit(unit, run[0].pos, _jump)
+            self.emit(unit, run[0].pos, _jump(self.here(unit) + 1))
             return
         pc = self.here(unit)
-        fn = gen.statements(self, unit, ir.run_of(whole, run), pc + 1, scratch)
+        fn = gen.statements(self, unit, ir.run_of(whole, run), pc + 1)
         code.instrs.append(fn)
         code.spans.append(self.span(unit, run[0].pos))
 
@@ -294,39 +296,29 @@ class Compiler:
         gen = self.gen
         return gen if gen is not None and not gen.fusing else None
 
-    def emit(self, unit: Unit, pos: A.Pos, make: Callable[[int], Callable]) -> int:
-        """Append an instruction; ``make(next_pc)`` builds it. Returns its pc."""
+    def emit(self, unit: Unit, pos: A.Pos, op: Optional[Fn]) -> int:
+        """Append the instruction ``op`` (None: none was written, ``unwritten`` stands in).
+        Returns its pc."""
         code = unit.code
-        pc = len(code.instrs)
-        code.instrs.append(None)
-        code.spans.append(self.span(unit, pos))
-        code.instrs[pc] = make(pc + 1)
-        return pc
-
-    def simple(self, unit: Unit, pos: A.Pos, action: Callable[[Any, Frame], None]) -> None:
-        def make(nxt):
-            def op(st, fr):
-                action(st, fr)
-                return nxt
-            return op
-        self.emit(unit, pos, make)
-
-    def branch(self, cond: Fn, yes: int, no: int, counted: Optional[tuple] = None) -> Fn:
-        """An instruction going to ``yes`` if ``cond`` holds, else to ``no``: generated
-        with the condition written in it where the condition was generated (one call
-        fewer a test), else the closure. ``counted``: a loop's head, charging (steps,
-        where) at each test."""
-        gen = self.writer()
-        made = gen.branch(cond, yes, no, counted) if gen is not None else None
-        if made is not None:
-            return made
-        return _branch(cond, yes, no) if counted is None else counted_branch(cond, yes, no, counted)
-
-    def placeholder(self, unit: Unit, pos: A.Pos) -> int:
-        code = unit.code
-        code.instrs.append(None)
+        code.instrs.append(unwritten if op is None else op)
         code.spans.append(self.span(unit, pos))
         return len(code.instrs) - 1
+
+    def plain(self, unit: Unit, pos: A.Pos) -> None:
+        """The instruction of a statement that never pauses: it is part of a run, written
+        whole (``fused``), or the rules are checked only; either way it is never run as such."""
+        self.emit(unit, pos, None)
+
+    def branch(self, cond: ir.Expr, yes: int, no: int, counted: Optional[tuple] = None) -> Fn:
+        """An instruction going to ``yes`` if ``cond`` holds, else to ``no``, generated with
+        the condition written in it (``unwritten`` when nothing is generated here).
+        ``counted``: a loop's head, charging (steps, where) at each test."""
+        gen = self.writer()
+        return gen.branch(cond.fn, yes, no, counted) if gen is not None else unwritten
+
+    def placeholder(self, unit: Unit, pos: A.Pos) -> int:
+        """An instruction patched in later (``patch``); ``unwritten`` until then."""
+        return self.emit(unit, pos, None)
 
     def patch(self, unit: Unit, pc: int, op: Callable) -> None:
         unit.code.instrs[pc] = op
@@ -342,12 +334,12 @@ class Compiler:
         return to_span(unit.origin, pos.line, pos.col, pos.length)
 
     # ------------------------------------------------------------ every checker's way in
-    def expr(self, unit: Unit, n: A.Node) -> tuple[Fn, Type]:
-        """An expression checked, typed and compiled (``ExpressionChecker.expr``): every checker
-        asks here, so a compiler that watches expressions (dsl/faults.py) sees them all."""
+    def expr(self, unit: Unit, n: A.Node) -> ir.Expr:
+        """An expression checked and typed into its record (``ExpressionChecker.expr``): every
+        checker asks here, so a compiler that watches expressions (dsl/faults.py) sees them all."""
         return self.exprs.expr(unit, n)
 
-    def truth(self, unit: Unit, node: A.Node) -> Fn:
+    def truth(self, unit: Unit, node: A.Node) -> ir.Expr:
         return self.exprs.truth(unit, node)
 
     def settle_steps(self) -> None:

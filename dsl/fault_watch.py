@@ -16,13 +16,13 @@ made locals, 'ZONE of all' is joined as a list, an ``and`` chain is written node
 """
 from __future__ import annotations
 
+import operator
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from . import ast as A
 from .errors import RuleFault, Span, location
 from .hoist import free_names
-from .operators import _ARITH
-from .types import RULE_FAULTS, join
+from .types import RULE_FAULTS, divide, join, product, remainder
 from .typesys import ANY, INT, List, Type
 
 if TYPE_CHECKING:
@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 __all__ = ["FAULTS", "Told", "Watch"]
 
 FAULTS = (*RULE_FAULTS, RuleFault)
+# an operator of a chain of arithmetic run alone (* bounded by MAX_NUMBER, / and % by zero told)
+_ARITH = {"+": operator.add, "-": operator.sub, "*": product, "/": divide, "%": remainder}
 
 
 class Told(Exception):

@@ -2,7 +2,7 @@
 
 A value a rule computed may be unusable where it is used: ``first(...)`` found
 nothing and its ``.value`` is read, ``random`` picks from an empty list, a divisor
-is zero. Neither back end tests for these on the hot path: Python raises its own
+is zero. The generated code does not test for these on the hot path: Python raises its own
 error (``meeple.dsl.types.RULE_FAULTS``) or a helper raises ``RuleFault``, and
 ``meeple.dsl.types.named_error`` asks this module, once, after the fact, what it was.
 
@@ -13,9 +13,10 @@ told there, at its own line and column, naming the part that gave the value it c
 use. The statement the fault was located at (the generated line table, or the
 instruction's span) is run again, watched, on a copy of the state and frame as they were
 at the fault, so the same values flow. Each statement is its own instruction here (no
-run of statements is fused): the instructions of a statement that asks a player, and of
-the control flow around statements, are generated; those of the other statements are
-still the checker's closures (``statements.py``), running the watched expressions.
+run of statements is fused): a statement that never pauses is written alone, its blocks
+left out (``RunWriter.lone``); the instructions of a statement that asks a player, and of
+the control flow around statements, are generated as for the game. The checker makes no
+function: what runs again is generated code only.
 Nothing here runs unless a rule faults; a unit is checked again at most once.
 
 The messages name expressions as written (``first(...)`` for a call's arguments):
@@ -260,7 +261,7 @@ class _Watching(Compiler):
             code = unit.code
             site = _Site(s, unit.origin, code, len(code.instrs))
             self.sites.setdefault(self.span(unit, s.pos), site)
-            if isinstance(s, A.If):      # the closures locate a condition's fault at the condition
+            if isinstance(s, A.If):      # a condition's fault is located at the condition
                 for cond, _ in s.branches:
                     self.sites.setdefault(self.span(unit, cond.pos), site)
             outer, self.site = self.site, site
@@ -297,7 +298,7 @@ class _Watching(Compiler):
             self.checking.pop()
             gen.fusing -= 1
             code.instrs, code.spans = saved
-        self.emit(unit, s.pos, _jump)
+        self.emit(unit, s.pos, _jump(self.here(unit) + 1))
         records = list(whole.stmts)
         gen.runs.lone = True
         try:
@@ -306,21 +307,21 @@ class _Watching(Compiler):
                 records.extend(r.stmts)
                 for site in self.alone_sites:
                     if site.node is r.node:
-                        site.alone = gen.runs.write(unit, (r,), 0, [])
+                        site.alone = gen.runs.write(unit, (r,), 0)
         finally:
             gen.runs.lone = False
 
-    def expr(self, unit: Unit, n: A.Node) -> tuple[Any, Type]:
+    def expr(self, unit: Unit, n: A.Node) -> ir.Expr:
         """Checked as usual; an outermost expression is written by the watching generator
         (``fault_watch.Watch``), and kept with the statement it is part of."""
         self._depth += 1
         try:
-            fn, t = super().expr(unit, n)
+            e = super().expr(unit, n)
         finally:
             self._depth -= 1
         if self._depth == 0 and self.site is not None:
-            self.site.exprs.append((n, fn, t))
-        return fn, t
+            self.site.exprs.append((n, e.fn, e.type))
+        return e
 
     # ------------------------------------------------------------ running again
     def replay(self, site: _Site, exc: BaseException, st: Any, fr: Any) -> Optional[tuple[str, Span]]:

@@ -13,8 +13,8 @@ into:
   inside it), which ``gen/statements.py`` writes from;
 - a walk's cached parts are a ``Caches`` (the parts and the frame slot of each), which the
   expression checker fills and the generator reads;
-- an expression is checked into a tree of ``Expr`` records (the node, its type, the function
-  made of it, its step ``Plans``: at most how many items, how its walk or its whole list is
+- an expression is checked into a tree of ``Expr`` records (the node, its type, the
+  generated function of an outermost one, its step ``Plans``: at most how many items, how its walk or its whole list is
   charged, and the records of its parts), which the step planner reads as it checks (the
   bound of a part) and ``gen/expressions.py`` writes from, part by part.
 
@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from . import ast as A
-from .typesys import Type
+from .typesys import ANY, Type
 
 if TYPE_CHECKING:
     from .steps import Where
@@ -128,17 +128,20 @@ NO_PLANS = Plans()
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Expr:
-    """An expression as checked: its node, its type, the function the checker made of it
-    (the closure; for an outermost expression when generating, the generated one), what the step planner decided
-    of it (``Plans``) and the expressions checked as its parts, in the order checked (a
-    comprehension's source and condition are parts of the call walking it; the inner links
-    of a chain ``a + b - c``, checked by the chain, are parts of its outermost node, as
-    records with the type and plans the chain gave them)."""
+    """An expression as checked: its node, its type, the function written of it (an
+    outermost expression of a game whose rules are generated: the generated one; else None,
+    the checker makes no function), what the step planner decided of it (``Plans``) and the
+    expressions checked as its parts, in the order checked (a comprehension's source and
+    condition are parts of the call walking it; the inner links of a chain ``a + b - c``,
+    checked by the chain, are parts of its outermost node, as records with the type and
+    plans the chain gave them). ``counts``: its list is charged a step an item as it is
+    made (``StepPlanner.by_length``), so an operation reading it whole charges it no more."""
     node: A.Node
-    type: Optional[Type]
+    type: Type
     fn: Any
     plans: Plans = NO_PLANS
     parts: tuple["Expr", ...] = ()
+    counts: bool = False
 
     def part(self, node: A.Node) -> Optional["Expr"]:
         """The checked form of ``node``: this expression or one of its parts (the last
@@ -161,16 +164,17 @@ class ExprBuilder:
     (``done``). The bottom of the checker's stack has no node: it gathers a text's
     outermost expressions, where a statement's checker finds what was concluded of them."""
 
-    __slots__ = ("node", "plans", "parts")
+    __slots__ = ("node", "plans", "parts", "counts")
 
     def __init__(self, node: Optional[A.Node]):
         self.node = node
         self.plans = NO_PLANS
         self.parts: list[Expr] = []
+        self.counts = False       # its list is charged as it is made (``Expr.counts``)
 
-    def done(self, t: Type, fn: Any) -> Expr:
+    def done(self, t: Type) -> Expr:
         assert self.node is not None, "the outermost gathering is never frozen"
-        return Expr(self.node, t, fn, self.plans, tuple(self.parts))
+        return Expr(self.node, t, None, self.plans, tuple(self.parts), self.counts)
 
     def find(self, node: A.Node) -> Optional[Expr]:
         """The record of ``node``, one of the parts checked so far."""
@@ -179,11 +183,12 @@ class ExprBuilder:
     def plan(self, node: A.Node, **decided: Any) -> None:
         """Note what the planner decided of ``node``: this expression, a part already checked
         (its record made anew: records are frozen), or a node the checker of this one checks
-        in its own way (a link of a chain, a comprehension), which becomes a part of its own."""
+        in its own way (a link of a chain, a comprehension, a statement walking its items),
+        which becomes a part of its own (of any type until it is ``typed``)."""
         if node is self.node:
             self.plans = replace(self.plans, **decided)
             return
-        self.amend(node, lambda e: replace(e, plans=replace(e.plans, **decided)), Expr(node, None, None, Plans(**decided)))
+        self.amend(node, lambda e: replace(e, plans=replace(e.plans, **decided)), Expr(node, ANY, None, Plans(**decided)))
 
     def typed(self, node: A.Node, t: Type) -> None:
         """Note the type the checker of this expression gave ``node``, a link of a chain it

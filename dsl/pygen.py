@@ -16,7 +16,7 @@ concern (``meeple.dsl.gen``): the module and its names (``gen/module.py``: why
 no text of a pack is ever code, and how the module is made readable),
 expressions (``gen/expressions.py``: why source and not closures, with
 ``gen/names.py``, ``gen/operators.py`` and ``gen/walks.py``), runs of statements
-(``gen/statements.py``: why either back end gives the same games), the
+(``gen/statements.py``: why the games are those the retired closures played), the
 instructions that ask a player (``gen/instructions.py``) and the groups'
 menus (``gen/menus.py``). A node the back end does not know how to write is
 an internal error (``GeneratedCodeError``), as is a module Python does not compile:
@@ -136,12 +136,12 @@ class PyGen:
                                      "a defect of meeple's, not of the pack")
         return found
 
-    def statements(self, comp: Any, unit: Unit, run: tuple[ir.Stmt, ...], nxt: int, scratch: list) -> Fn:
+    def statements(self, comp: Any, unit: Unit, run: tuple[ir.Stmt, ...], nxt: int) -> Fn:
         """Write a run of statements, in its checked form, as one instruction (a function of
         (state, frame) returning the next instruction, or STOP)."""
         self.comp = comp
         self.module.rule = unit.code.name
-        return self.runs.write(unit, run, nxt, scratch)
+        return self.runs.write(unit, run, nxt)
 
     def head(self, comp: Any, unit: Unit, pos: A.Pos) -> str:
         """The comment of an instruction written for the statement at ``pos`` of ``unit``."""

@@ -1,4 +1,4 @@
-"""The step budget: how every loop the rules run is charged, with either back end.
+"""The step budget: how every loop the rules run is charged.
 
 A state carries ``budget``, the steps left until the next choice. What takes steps
 (docs/limits.md, "Steps"): each item a walk goes through (count, sum, min, max, any, every,
@@ -12,8 +12,8 @@ run; each round of the game; the walks of a turn's first action menu. A loop is
 charged when it starts, for every item it may walk, so nested loops multiply at once.
 
 The checker (``StepPlanner``, one of the compiler's checkers) decides every charge, once,
-for both back ends: the closures and the generated source charge at the same places
-the same amounts (tests/test_step_budget.py compares them on the shipped packs). A
+into the records the generator writes from (``meeple.dsl.ir``): the generated source
+charges at those places those amounts (tests/test_step_budget.py). A
 walk it can bound (a zone holds cards of its kind only; the players; a written list)
 to at most FOLD_MAX steps with what each item runs is *folded*: charged nothing when
 it runs, its bound added to the charge of what repeats it (the walk, loop, call or
@@ -22,7 +22,7 @@ uncharged; the price is that a folded walk counts as its bound, not its length.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Literal, Optional
+from typing import TYPE_CHECKING, Any, Literal, Optional
 
 from . import ast as A
 from .errors import RuleError
@@ -42,9 +42,6 @@ FOLD_MAX = 128
 # A text run once a choice (an action's effect) is charged its statements and folded walks
 # as it starts only past this many: below, what it does once is bounded by its text.
 ONCE_FREE = 10_000
-
-Fn = Callable[[Any, Any], Any]
-
 
 class Where:
     """Where a loop is written in a pack's text: made into a file position only when the
@@ -81,33 +78,11 @@ def counted(st, items: Any, where: Any) -> Any:
 def charge(st, n: int, where: Any) -> None:
     """Take ``n`` steps from the state's budget (``st.budget``, what is left of
     ``STEP_BUDGET`` until the next choice); past it, the rules stop at ``where``.
-    Generated code writes these three lines inline; closures off the hot path call this."""
+    Generated code writes these three lines inline; the runtime off the hot path calls this."""
     left = st.budget - n
     st.budget = left
     if left < 0:
         raise out_of_steps(where)
-
-
-def counted_branch(cond: Fn, yes: int, no: int, counted: tuple) -> Callable:
-    """The head of a 'while': ``counted`` = (steps, where), the steps taken each time its
-    condition is tested (the round's, and the walks folded into its test and body)."""
-    steps, where = counted
-
-    def head(st, fr) -> int:
-        left = st.budget - steps
-        st.budget = left
-        if left < 0:
-            raise out_of_steps(where)
-        return yes if cond(st, fr) else no
-    return head
-
-
-def counting(fn: Fn, where: Where) -> Fn:
-    """``fn``'s list charged a step an item (``meeple.dsl.types.counted``) each time it is made."""
-    def count(st, fr):
-        return counted(st, fn(st, fr), where)
-    count.counts = True          # type: ignore[attr-defined]
-    return count
 
 
 class _Apart:
@@ -210,14 +185,17 @@ class StepPlanner:
         self.c.exprs.around.plan(node, walk=plan)
         return plan
 
-    def by_length(self, unit: Unit, node: A.Node, fn: Fn, bound: Optional[int]) -> Fn:
-        """``node``'s list (what ``fn`` gives) read or made whole by one operation: folded
-        when it is bounded, else charged a step an item as it is read (``counted``); the
-        generator charges it the same way (``lists``)."""
-        if getattr(fn, "counts", False):       # charged as it is made: a list made, then read whole,
-            return fn                          # is charged once (the generator writes its node once)
-        where = self.length_plan(unit, node, bound)
-        return fn if where is None else counting(fn, where)
+    def by_length(self, unit: Unit, node: A.Node, bound: Optional[int]) -> None:
+        """``node``'s list read or made whole by one operation: folded when it is bounded,
+        else charged a step an item as it is read (``counted``; the generator writes the
+        charge from the plan, ``lists``). A list already charged as it is made (its record
+        ``counts``: a list made, then read whole) is charged once."""
+        around = self.c.exprs.around
+        found = around.find(node) if node is not around.node else None
+        if found is not None and found.counts:
+            return
+        if self.length_plan(unit, node, bound) is not None and node is around.node:
+            around.counts = True
 
     def length_plan(self, unit: Unit, node: A.Node, bound: Optional[int]) -> Optional[Where]:
         """``by_length``'s decision: None when folded, else where the list is charged."""

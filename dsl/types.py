@@ -159,10 +159,6 @@ UNSET = "".join(("\x00", "unset"))
 SKIP = "\x00skip"    # a string so decisions stay JSON-serialisable
 
 
-def _bound_me(st, fr) -> int:
-    return fr.me
-
-
 def _me(st, fr) -> int:
     me = fr.me
     if me is None or me < 0:
@@ -278,14 +274,6 @@ def product(a: int, b: int) -> int:
     raise too_big(n)
 
 
-def bounded(n):
-    """A value about to be stored in the game (a variable, a resource): a number beyond
-    MAX_NUMBER is a rule error; anything else passes as it is."""
-    if n.__class__ is int and not -MAX_NUMBER <= n <= MAX_NUMBER:
-        raise too_big(n)
-    return n
-
-
 def card_zone_of(vocab, zi: int, name: str) -> Callable[[int], int]:
     """The slot of a card's own zone ``name`` (zone ``zi``); a rule error for a card
     of another kind (the checker cannot always tell which card it will be)."""
@@ -301,8 +289,8 @@ def card_zone_of(vocab, zi: int, name: str) -> Callable[[int], int]:
 
 class KindCheck:
     """For a move the checker cannot type: the test that each card moved is of the kind the
-    zone holds (a zone holds its kind only, which bounds every walk of it). Data, shared by
-    both back ends: the kind of each card, their ids (for the message) and the kind held."""
+    zone holds (a zone holds its kind only, which bounds every walk of it). Data, which the
+    generated code calls: the kind of each card, their ids (for the message) and the kind held."""
 
     __slots__ = ("kinds", "ids", "holds")
 
@@ -316,7 +304,45 @@ class KindCheck:
                 raise RuleError(f"card {self.ids[c]} is a {kinds[c]} card: it cannot go into a zone of {holds} cards")
 
 
+class CheckedOnly(RuntimeError):
+    """A rule run in a game loaded to be checked only (``generate=False``: 'meeple validate',
+    'cards', 'diff'): the checker writes no code, so such a game runs none. A defect of
+    the caller's (load the game with ``generate=True``), never of a pack."""
+
+
+CHECKED_ONLY = ("this game was loaded to be checked only (generate=False): its rules were not written "
+                "as Python, so it runs none; load it with generate=True to play it")
+
+
+def unwritten(st, fr) -> int:
+    """The instruction of a statement no generator wrote: in a game loaded to be checked only
+    (each of its instructions), or a statement of a run written whole (``Compiler.fused``)."""
+    raise CheckedOnly(CHECKED_ONLY)
+
+
+class Items:
+    """An action parameter's items (``x in SOURCE where ...``), for the engine's listing of a
+    menu (``ActionMenus.action_options``) and the replay of a fault: plain data, the
+    source's generated function (None when checking only), whether it gives a zone (its
+    cards are copied: the options outlive changes to it) and the frame slots of the
+    where-clause's cached parts, emptied before each walk (dsl/hoist.py)."""
+
+    __slots__ = ("source", "zone", "fresh")
+
+    def __init__(self, source: Optional[Fn], zone: bool, fresh: tuple):
+        self.source, self.zone, self.fresh = source, zone, fresh
+
+    def __call__(self, st, fr) -> list:
+        loc = fr.locals
+        for s in self.fresh:
+            loc[s] = UNSET
+        v = self.source(st, fr)  # type: ignore[misc]  # a game that runs has its rules generated
+        return st.zones[v][:] if self.zone else v
+
+
 def _jump(target: int) -> Callable:
+    """An instruction going to ``target``: data (its target, ``jump_to``), which ``thread_jumps``
+    replaces by the instruction it leads to."""
     op = lambda st, fr: target      # noqa: E731
     op.jump_to = target             # type: ignore[attr-defined]  # what ``thread_jumps`` looks for
     return op
@@ -360,10 +386,6 @@ def order_key(k: tuple) -> tuple:
 
 def _end(st, fr) -> int:
     return STOP
-
-
-def _branch(cond: Fn, yes: int, no: int) -> Callable:
-    return lambda st, fr: yes if cond(st, fr) else no
 
 
 def own_zone(st, slot: int) -> list:

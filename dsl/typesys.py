@@ -1,7 +1,7 @@
 """The checker's types: small immutable values, compared and hashed cheaply.
 
 The checker gives every expression a type, to report mistakes in a rule before it
-runs and to pick the closure (or generated Python) that fits the value: a zone is
+runs and to pick the generated Python that fits the value: a zone is
 a slot number to look up, a list is the items themselves. A type used to be a
 string ('card:coin', 'list:int'); as objects, a typo in a type is an error where it
 is written, a card's kind is ``t.kind`` instead of ``t[5:]``, and the rules about

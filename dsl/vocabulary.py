@@ -154,7 +154,7 @@ class Vocabulary:
 
     # -- game and player variables
     """Declared variables: the index of their column in ``st.gvars`` / ``st.pvars``,
-    their types (to check assignments and pick closures) and their starting values."""
+    their types (to check assignments and pick what is generated) and their starting values."""
     gvar_index: dict[str, int] = field(default_factory=dict)
     gvar_types: list[Type] = field(default_factory=list)
     gvar_defaults: list[Any] = field(default_factory=list)

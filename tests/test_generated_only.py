@@ -1,14 +1,13 @@
-"""A game of a shipped pack runs generated code only: no function the checker built (a
-closure of ``meeple.dsl.statements``, ``interaction``, ``expressions``, ``operators``,
-``calls`` ...) is called while it is played. The closures are the reference back end
-(``generate=False``) and what dsl/faults.py re-runs, watched, to tell a fault in the
-language's words; not what a game runs (a generated module that does not compile is an
-internal error, ``meeple.dsl.gen.module.GeneratedCodeError``: nothing stands in for it).
+"""A game of a shipped pack runs generated code only: no function of the checker's modules
+(``meeple.dsl.statements``, ``interaction``, ``expressions``, ``operators``, ``calls`` ...)
+is called while it is played. The checker makes no function of what it checks (the
+closures it once built are retired): a generated module that does not compile is an
+internal error (``meeple.dsl.gen.module.GeneratedCodeError``), nothing stands in for it.
 
 Every function called while the game is played is seen (``sys.setprofile``) and those
 defined in the checker's modules are named; the shared helpers a generated instruction
 may call (the step budget's ``charge`` and ``counted``, the prompt of 'choose up to') are
-not closures the checker built."""
+the runtime's, not the checker's."""
 from __future__ import annotations
 
 import random
@@ -19,16 +18,17 @@ import pytest
 
 from golden_games import game_of
 from meeple.loading.folders import shipped_packs
-from meeple.runtime.game import Game, load_game
+from meeple.runtime.game import Game
 
 CHECKERS = ("statements.py", "interaction.py", "expressions.py", "operators.py", "calls.py", "functions.py",
             "compiler.py", "steps.py", "hoist.py", "guards.py", "gen/runs.py")
 SHARED = {"steps.py:charge", "steps.py:counted", "interaction.py:picks_prompt"}
 
 
-def checker_functions_run(game: Game, players: int, seed: int) -> Counter:
+def checker_functions_run(game: Game, players: int, seed: int, each=None) -> Counter:
     """The functions defined in the checker's modules that ran while a seeded random game
-    was played (by module and name), with how often; the shared helpers left out."""
+    was played (by module and name), with how often; the shared helpers left out. ``each``:
+    called with the state after every choice, as the game is played."""
     seen: Counter = Counter()
 
     def look(frame, event, arg):
@@ -44,6 +44,8 @@ def checker_functions_run(game: Game, players: int, seed: int) -> Counter:
     try:
         while not st.over:
             game.apply(st, rng.randrange(st.pending.count()))
+            if each is not None:
+                each(st)
     finally:
         sys.setprofile(None)
     return seen
@@ -55,8 +57,29 @@ def test_a_shipped_game_runs_no_closure_the_checker_built(pack):
     assert checker_functions_run(game, game.max_players, 1) == Counter()
 
 
-def test_the_closures_are_seen_when_they_run():
-    """The look can fail: the same game played by the closures calls them."""
-    game = load_game("signorie", generate=False)
-    seen = checker_functions_run(game, game.max_players, 1)
-    assert seen["interaction.py:op"] > 0 and seen["statements.py:loop"] > 0
+def test_the_checker_is_seen_when_it_runs():
+    """The look can fail: an expression evaluated as the game is played (a designer's
+    console, ``Game.evaluate``) is checked there, and the checker's functions are seen."""
+    game = game_of("signorie")
+    seen = checker_functions_run(game, game.max_players, 1, lambda st: game.evaluate(st, "round + 1"))
+    assert seen["compiler.py:expr"] > 0 and seen["expressions.py:x_Name"] > 0
+
+
+def test_a_game_loaded_to_be_checked_only_runs_no_rule():
+    """``generate=False`` ('meeple validate', 'cards', 'diff', 'patch', tune's checks) checks the
+    rules and writes none: the game is read (its pack, its rules checked, its problems) but
+    starting it, or evaluating an expression in it, is refused with a message saying how to
+    load it to play; each of its instructions is one that refuses to run, not a function of
+    the rule."""
+    from meeple.dsl.types import CheckedOnly, _end, unwritten
+    from meeple.runtime.game import load_game
+    game = load_game("citadels", generate=False)
+    assert game.pygen is None and len(game.codes) > 40
+    made = {op for code in game.codes for op in code.instrs if not hasattr(op, "jump_to")}
+    assert made == {unwritten, _end}          # ``_end``: a jump past the last instruction, the runtime's
+    with pytest.raises(CheckedOnly, match="loaded to be checked only .* load it with generate=True"):
+        game.new_state(4, 1)
+    with pytest.raises(CheckedOnly):
+        game.expression("round + 1")
+    with pytest.raises(CheckedOnly):
+        unwritten(None, None)

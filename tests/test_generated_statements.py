@@ -1,20 +1,21 @@
-"""Statements written as Python by the generator do what their closures do, the closures
-being the reference back end (``Game(..., generate=False)``).
+"""Statements written as Python by the generator do what the closures did, the closures
+having been the reference back end until they were retired (what they gave is recorded:
+tests/closure_record.py).
 
 Draw, swap and roll in a generated run of statements (``meeple.dsl.gen.statements``:
-``w_Draw``, ``w_Swap``, ``w_Roll``) against their closures (``meeple.dsl.statements``,
-``meeple.dsl.interaction``): the same cards in the same zones and order, the same zone of
-each card, the same copy-on-write flags, the same cards tracked, the same dice values from
-the same draws of the game's generator, the same steps charged, and the same errors at the
-same place. Each case is a statement added to the end of the setup of the engine test pack
-tests/packs/dice (a run that never pauses, so it is generated whole), which leaves the red
-die in the stock and the three white dice in player 1's pool; the state is read as the
-setup ends, under either back end.
+``w_Draw``, ``w_Swap``, ``w_Roll``) against the closures' record: the same cards in the same
+zones and order, the same zone of each card, the same copy-on-write flags, the same cards
+tracked, the same dice values from the same draws of the game's generator, the same steps
+charged; and their errors at their place. Each case is a statement added to the end of the
+setup of the engine test pack tests/packs/dice (a run that never pauses, so it is generated
+whole), which leaves the red die in the stock and the three white dice in player 1's pool;
+the state is read as the setup ends.
 
 The statements that pause or run other code, each an instruction of its own
 (``meeple.dsl.gen.pausing``), and the loops, ifs and 'as' around them laid out with jumps
-(``meeple.dsl.gen.instructions``), in whole games of tests/packs/asking (below); each case is
-shown able to fail by a slip in its generated instruction (``MUTANTS``).
+(``meeple.dsl.gen.instructions``), in whole games of tests/packs/asking (below), against the
+closures' record; each case is shown able to fail by a slip in its generated instruction
+(``MUTANTS``).
 """
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ from meeple.dsl.gen.module import Module
 from meeple.dsl.types import _end
 from meeple.runtime.game import Game
 from meeple.runtime.state import State
+from closure_record import as_recorded
 
 PACK = Path(__file__).parent / "packs" / "dice"
 SETUP_END = "        move those(d in pool of p where d.colour == red) to stock\n"
@@ -67,8 +69,8 @@ ERRORS = {
 }
 
 
-def _game(tmp_path: Path, statements: str, generate: bool) -> Game:
-    root = tmp_path / ("generated" if generate else "closures")
+def _game(tmp_path: Path, statements: str) -> Game:
+    root = tmp_path / "pack"
     shutil.copytree(PACK, root)
     game = root / "game.yaml"
     text = game.read_text(encoding="utf-8")
@@ -76,7 +78,7 @@ def _game(tmp_path: Path, statements: str, generate: bool) -> Game:
     added = "".join(f"    {line}\n" for line in statements.split("; "))
     game.write_text(text.replace(SETUP_END, SETUP_END + added), encoding="utf-8")
     problems = Problems()
-    g = Game(read_pack(root, problems), problems, generate=generate)
+    g = Game(read_pack(root, problems), problems)
     assert not problems.errors, [e.message for e in problems.errors]
     return g
 
@@ -91,25 +93,23 @@ def _as_setup_ends(g: Game) -> dict:
     return seen[0]
 
 
-@pytest.mark.parametrize("statements", list(CASES.values()), ids=list(CASES))
-def test_a_generated_draw_swap_or_roll_does_what_its_closure_does(tmp_path, statements):
-    generated, closures = (_game(tmp_path, statements, generate) for generate in (True, False))
-    for verb, written in WRITTEN.items():       # each statement written out, not a call of its closure
+@pytest.mark.parametrize("case", list(CASES))
+def test_a_generated_draw_swap_or_roll_does_what_the_closures_did(tmp_path, case):
+    statements = CASES[case]
+    generated = _game(tmp_path, statements)
+    for verb, written in WRITTEN.items():       # each statement written out
         if verb in statements:
             assert written in generated.pygen.source, verb
-    assert _as_setup_ends(generated) == _as_setup_ends(closures)
+    assert as_recorded(f"setup ends: {case}", _as_setup_ends(generated))
 
 
 @pytest.mark.parametrize("statements, needle", list(ERRORS.values()), ids=list(ERRORS))
-def test_a_generated_draw_swap_or_roll_fails_as_its_closure_fails(tmp_path, statements, needle):
-    seen = []
-    for generate in (True, False):
-        g = _game(tmp_path, statements, generate)
-        with pytest.raises(RuleError) as info:
-            g.new_state(2, 7)
-        err = info.value
-        seen.append((err.message, Path(err.span.file).name, err.span.line, err.span.col))
-    assert seen[0] == seen[1]
+def test_a_generated_draw_swap_or_roll_fails_at_its_failing_part(tmp_path, statements, needle):
+    g = _game(tmp_path, statements)
+    with pytest.raises(RuleError) as info:
+        g.new_state(2, 7)
+    err = info.value
+    seen = [(err.message, Path(err.span.file).name, err.span.line, err.span.col)]
     line = next(i for i, text in enumerate((PACK / "game.yaml").read_text(encoding="utf-8").splitlines(), 1)
                 if text == SETUP_END.rstrip("\n")) + 1
     assert seen[0][1:] == ("game.yaml", line, 4 + statements.index(needle) + 1)     # the failing part, indented 4
@@ -119,8 +119,8 @@ def test_a_generated_draw_swap_or_roll_fails_as_its_closure_fails(tmp_path, stat
 # Each case is added to the round of the engine test pack tests/packs/asking, under 'as p:' (a unit
 # that pauses, so each statement is an instruction of its own, dsl/gen/pausing.py, and the loops and
 # ifs around them are laid out with jumps, dsl/gen/instructions.py). The game is played to its end
-# by a seeded chooser under either back end, with a JSON round-trip of the state at every decision
-# (the game paused, saved and taken up again); each decision posed and the end are compared.
+# by a seeded chooser, with a JSON round-trip of the state at every decision (the game paused,
+# saved and taken up again); each decision posed and the end are compared with the closures' record.
 ASKING = Path(__file__).parent / "packs" / "asking"
 ROUND_END = "            let nothing = 0\n"
 
@@ -158,15 +158,15 @@ PAUSING = {     # the statements, and the prompt of a decision the case must pos
 }
 
 
-def _asking(tmp_path: Path, lines: list, generate: bool, name: str = "") -> Game:
-    root = tmp_path / (name or ("generated" if generate else "closures"))
+def _asking(tmp_path: Path, lines: list, name: str = "pack") -> Game:
+    root = tmp_path / name
     shutil.copytree(ASKING, root)
     game = root / "game.yaml"
     text = game.read_text(encoding="utf-8")
     assert ROUND_END in text
     game.write_text(text.replace(ROUND_END, "".join(f"            {line}\n" for line in lines) + ROUND_END), encoding="utf-8")
     problems = Problems()
-    g = Game(read_pack(root, problems), problems, generate=generate)
+    g = Game(read_pack(root, problems), problems)
     assert not problems.errors, [e.message for e in problems.errors]
     return g
 
@@ -196,16 +196,16 @@ def _instructions(g: Game) -> set:
     return {f.__code__.co_filename for code in g.codes for f in code.instrs}
 
 
-@pytest.mark.parametrize("lines, prompt", list(PAUSING.values()), ids=list(PAUSING))
-def test_a_generated_instruction_does_what_its_closure_does(tmp_path, lines, prompt):
-    generated, closures = (_asking(tmp_path, lines, generate) for generate in (True, False))
+@pytest.mark.parametrize("case", list(PAUSING))
+def test_a_generated_instruction_does_what_the_closures_did(tmp_path, case):
+    lines, prompt = PAUSING[case]
+    generated = _asking(tmp_path, lines)
     # every instruction generated (``_end``, where a jump leads past the last, is the runtime's own)
     assert _instructions(generated) <= {generated.pygen.filename, _end.__code__.co_filename}
-    assert generated.pygen.filename not in _instructions(closures)
-    a, b = _games(generated), _games(closures)
+    a = _games(generated)
     if prompt is not None:      # the statement asked, and was answered
         assert any(step[0]["prompt"] == prompt for game in a for step in game[:-1])
-    assert a == b
+    assert as_recorded(f"games: {case}", a)
 
 
 # A plausible slip in the instruction each case runs (the kind of instruction by its made name's
@@ -259,14 +259,13 @@ def test_every_case_has_a_mutant():
 @pytest.mark.parametrize("case", list(PAUSING))
 def test_a_case_fails_when_its_instruction_is_written_wrong(tmp_path, monkeypatch, case):
     """The comparison can fail: with a slip in the generated instruction the case runs, the
-    games are not those of the closures (or the rules fail)."""
+    games are not those the closures played (or the rules fail)."""
     lines = PAUSING[case][0]
-    closures = _games(_asking(tmp_path, lines, False))
     changed = _mutated(monkeypatch, *MUTANTS[case])
-    mutant = _asking(tmp_path, lines, True, "mutant")
+    mutant = _asking(tmp_path, lines, "mutant")
     assert changed, "the slip was written somewhere"
     try:
-        differ = _games(mutant) != closures
+        differ = not as_recorded(f"games: {case}", _games(mutant), record=False)
     except (RuleError, TypeError, IndexError):
         differ = True
     assert differ
@@ -286,15 +285,12 @@ PAUSING_ERRORS = {      # the statements, and the part of them the error is told
 
 
 @pytest.mark.parametrize("lines, needle", list(PAUSING_ERRORS.values()), ids=list(PAUSING_ERRORS))
-def test_a_generated_instruction_fails_as_its_closure_fails(tmp_path, lines, needle):
-    seen = []
-    for generate in (True, False):
-        g = _asking(tmp_path, lines, generate)
-        with pytest.raises(RuleError) as info:
-            _played(g, 2, 0)
-        err = info.value
-        seen.append((err.message, Path(err.span.file).name, err.span.line, err.span.col))
-    assert seen[0] == seen[1]
+def test_a_generated_instruction_fails_at_its_failing_part(tmp_path, lines, needle):
+    g = _asking(tmp_path, lines)
+    with pytest.raises(RuleError) as info:
+        _played(g, 2, 0)
+    err = info.value
+    seen = [(err.message, Path(err.span.file).name, err.span.line, err.span.col)]
     first = next(i for i, text in enumerate((ASKING / "game.yaml").read_text(encoding="utf-8").splitlines(), 1)
                  if text == ROUND_END.rstrip("\n"))      # the first line added takes its place
     k = next(k for k, text in enumerate(lines) if needle in text)

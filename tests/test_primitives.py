@@ -123,8 +123,9 @@ def test_invariant_parts_found():
         "size(deck)", "any(p in players where p == me)"]
 
 
-# Comparisons of a local card's field or variable, a local or a constant are
-# compiled to one closure (expressions.fused_equality); each shape, both ways round.
+# Comparisons of a local card's field or variable, a local or a constant (once each a
+# closure of its own, fused_equality; the generator writes them inline): each shape,
+# both ways round.
 EQUALITY = [
     ("count(c in character where c.rank == 4)", 1),                 # field == constant
     ("count(c in character where 4 == c.rank)", 1),                 # constant == field

@@ -13,6 +13,7 @@ from typing import Optional
 from meeple.runtime.game import load_game
 from meeple.dsl.compiler import Compiler
 from meeple.dsl.errors import Span
+from meeple.dsl.pygen import PyGen
 from meeple.dsl.runtime import Frame
 from meeple.dsl.source import Source, TextOrigin
 from meeple.dsl.typesys import INT, Type
@@ -49,9 +50,13 @@ def test_the_vocabulary_declares_every_name_the_compiler_reads():
 
 
 def _compile(vocab: Vocabulary, text: str, want: Optional[Type] = None):
+    """The expression written as Python (the one back end: the checker makes no function)."""
     errors: list = []
     origin = TextOrigin("<test>", 1, 1, False)
-    fn, code = Compiler(vocab, errors).expression("test", Source(text, origin, Span("<test>", 1, 1)), want=want)
+    comp = Compiler(vocab, errors)
+    comp.gen = PyGen(vocab, "test")
+    fn, code = comp.expression("test", Source(text, origin, Span("<test>", 1, 1)), want=want)
+    comp.written()
     return fn, code, errors
 
 

@@ -1,5 +1,5 @@
 """Where a piece of generated source is being written (``Ctx``), and the signal that a
-node is not written at all (``Unsupported``: its closure runs instead)."""
+node cannot be written (``Unsupported``: an internal error, ``GeneratedCodeError``)."""
 from __future__ import annotations
 
 from typing import Optional
@@ -12,7 +12,8 @@ CALLED = "\x00called "       # a key of a region's counting pass: a pack's funct
 
 
 class Unsupported(Exception):
-    """A node this back end does not write; its closure is used instead."""
+    """A node the generator cannot write: a defect of meeple's (``PyGen.top`` makes it an
+    internal error naming the rule); nothing stands in for it."""
 
 
 class Ctx:

@@ -87,7 +87,7 @@ class ExprWriter:
 
     def shareable(self, ctx: Ctx, src: str) -> str:
         cse = ctx.cse
-        # a call that charges the step budget runs each time, as its closure does (a walk inside
+        # a call that charges the step budget runs each time, as the closures did (a walk inside
         # is never shared either: the counting pass writes it as '_dry(...)', unlike the real one)
         if cse is None or "_counted(" in src:
             return src
@@ -184,7 +184,7 @@ class ExprWriter:
 
     def test(self, ctx: Ctx, n: A.Node) -> str:
         """Source for a condition whose truth alone matters (an 'and' chain needs no bool());
-        watching, the chain is a node of its own, as its closure is."""
+        watching, the chain is a node of its own, as its closure was."""
         if self.watching is None and isinstance(n, A.Binary) and n.op in ("and", "or") and not (ctx.hoist and n in ctx.hoist) \
                 and not (ctx.pyhoist and n in ctx.pyhoist):
             self.at.append(self.record(n))        # its operands are its parts

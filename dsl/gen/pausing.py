@@ -5,7 +5,7 @@ unit ('call' of a procedure that may pause, 'do HOOK', 'emit') is an instruction
 own: the checker hands its record (``meeple.dsl.ir.Choose``, ``ChooseOne``, ``PlayActions``,
 ``Call``, ``Hook``, ``Emit``) and the instruction numbers it resolved, and each is written
 here as one function of (state, frame), its expressions written in. Each does what the
-checker's closure for it does (``meeple.dsl.interaction``), in the same order: the same
+checker's closure for it did (until the closures were retired), in the same order: the same
 locals written, the same steps charged, the same decision posed, the same frames pushed.
 
 A question has the one shape of ``meeple.dsl.interaction.pausing``, written out: an answer,
@@ -33,7 +33,7 @@ _ANSWERED = ["ans = st.answer",
 
 
 def current_chooser(name: str) -> list[str]:
-    """Lines putting the frame's player in ``name``, refused as the closures refuse it
+    """Lines putting the frame's player in ``name``, refused as the closures refused it
     (no current player, or not one of this game's)."""
     return [f"{name} = fr.me",
             f"if {name} is None or not 0 <= {name} < st.players:",
@@ -41,7 +41,7 @@ def current_chooser(name: str) -> list[str]:
 
 
 def _charged(n: str, where: str) -> list[str]:
-    """``meeple.dsl.steps.charge`` written out as the closures call it: the budget is
+    """``meeple.dsl.steps.charge`` written out as the closures called it: the budget is
     written before the test (a rule stopped here leaves it below zero, as they do)."""
     return [f"st.budget = _b = st.budget - {n}",
             "if _b < 0:",

@@ -3,8 +3,8 @@
 A run of statements that never pauses (``fusable``) is written as one function with
 native if/for/while (``meeple.dsl.gen.statements``); a procedure that never pauses, even
 through what it calls, and is in no cycle of calls (``inline_procedures``) is a plain
-Python call inside its caller's run. Where no generated function can stand, the
-closures do (``interpret``, ``then``).
+Python call inside its caller's run; one whose code is more than one instruction is
+run by ``interpret``.
 """
 from __future__ import annotations
 
@@ -79,14 +79,5 @@ def interpret(instrs: list, nxt: int) -> Fn:
             pc = instrs[pc](st, fr)
             if pc < 0:
                 return pc
-        return nxt
-    return run
-
-
-def then(action: Fn, nxt: int) -> Fn:
-    """An instruction running ``action`` then going to ``nxt`` (the closure back end's, where
-    nothing was generated)."""
-    def run(st, fr):
-        action(st, fr)
         return nxt
     return run

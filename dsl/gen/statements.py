@@ -1,13 +1,14 @@
 """A run of statements that never pauses (``meeple.dsl.gen.runs.fusable``) as one function:
-native if/for/while, every loop charged steps as its closure charges it, a line table
+native if/for/while, every loop charged steps as the checker planned, a line table
 back to the YAML (each line written with the span of its statement).
 
 The checker walks the run first, with ``PyGen.fusing`` set, and hands this writer the run
 in its checked form (``meeple.dsl.ir.Stmt``: each statement's facts, such as slots and step
 plans; its expressions as checked, whose source the generator wrote as they were
-checked, ``PyGen.src_of``). A generated function takes ``(state, frame)`` like a closure, reads
-and writes the same frame locals and raises the same errors, so the instruction layout,
-saved games and logs are the same with either back end.
+checked, ``PyGen.src_of``). A generated function takes ``(state, frame)``, reads and writes
+the frame locals the checker gave out and raises the rules' errors; it does what the
+closures did, which were the reference until they were retired (tests/closure_record.py),
+so saved games and logs are what they were.
 """
 from __future__ import annotations
 
@@ -65,7 +66,7 @@ class RunWriter:
         # blocks are left out (each returns at once), as the closures ran a statement's own part
         self.lone = False
 
-    def write(self, unit: Unit, run: tuple[ir.Stmt, ...], nxt: int, scratch: list) -> Fn:
+    def write(self, unit: Unit, run: tuple[ir.Stmt, ...], nxt: int) -> Fn:
         """Write a run of statements, in its checked form, as one instruction (a function of
         (state, frame) returning the next instruction, or STOP)."""
         w = _Writer(self.shared.comp, unit)
@@ -207,7 +208,7 @@ class RunWriter:
         return True
 
     def paid(self, w, r, depth, span) -> bool:
-        """'pay', 'pay N to P', 'take N from P', as the closure does them: the payer's whole
+        """'pay', 'pay N to P', 'take N from P', as the closures did them: the payer's whole
         amount when none is given; never negative; a payer kept at its minimum cannot pay
         (a taker takes what is there above it); the receiver's amount kept in its bounds."""
         s = r.node
@@ -286,7 +287,7 @@ class RunWriter:
 
     def w_Draw(self, w, r, depth, span):
         """The top card of the source, as many times as counted or as it holds: each drawn as
-        ``move`` moves a card; the source owned first (``zone_to_write``), as the closure owns it."""
+        ``move`` moves a card; the source owned first (``zone_to_write``), as the closures owned it."""
         s = r.node
         factor, where = r.facts.factor, r.facts.where
         n, z, d, c = self.fresh("x"), self.fresh("z"), self.fresh("z"), self.fresh("c")
@@ -315,14 +316,14 @@ class RunWriter:
         return True
 
     def w_ForEach(self, w, r, depth, span):
-        """Charged as the closure's start charges it: the filter's items, then the rounds."""
+        """Charged as the checker planned (``ir.ForEach``): the filter's items, then the rounds."""
         s = r.node
         f = r.facts
         items, var, idx, zone, plan, where = f.items, f.var, f.idx, f.zone, f.plan, f.where
         v = self.fresh("v")
         if s.order is not None:      # a sorted walk: every test, then every key (each charged first), then a stable sort
             self.sorted_walk(w, r, depth, span, v)
-        else:                        # the walk's items, as the closure takes them: a zone is copied first
+        else:                        # the walk's items, as the closures took them: a zone is copied first
             src = self.expr_src(w, r, s.source, depth, span)
             seq = f"st.zones[{src}][:]" if zone else src
             if s.cond is None:
@@ -338,7 +339,7 @@ class RunWriter:
                 w.line(depth + 2, f"{kept}.append({v})", span)
                 w.line(depth, f"L[{items}] = {kept}", span)
             self.charge(w, depth, f"len(L[{items}])", plan[2], where, span)
-            w.line(depth, f"L[{idx}] = 0", span)      # the locals as the closures leave them
+            w.line(depth, f"L[{idx}] = 0", span)      # the locals as the closures left them
         w.line(depth, f"for {v} in L[{items}]:", span)
         w.line(depth + 1, f"L[{var}] = {v}", span)
         self.body(w, r.block(s.body), depth + 1, span, loop=True)
@@ -347,7 +348,7 @@ class RunWriter:
 
     def sorted_walk(self, w, r, depth: int, span, v: str) -> None:
         """The items of a 'for each ... by ORDER' kept by its condition and sorted by its order
-        (none last, ties in place: ``order_key``), charged as the closure charges them
+        (none last, ties in place: ``order_key``), charged as the checker planned
         (``meeple.dsl.statements._walk_start``); the order's own function is kept (a re-deal of
         hidden cards sorts a paused walk's items again with it: ``Code.ordered_walks``)."""
         s, f = r.node, r.facts
@@ -389,7 +390,7 @@ class RunWriter:
 
     def w_Swap(self, w, r, depth, span):
         """The two zones' lists trade places, each with its copy-on-write flag (a list keeps
-        its owner), and every card's zone follows, as the closure does (no list is written)."""
+        its owner), and every card's zone follows, as the closures did (no list is written)."""
         s = r.node
         factor, where = r.facts.factor, r.facts.where
         a, b, c = self.fresh("z"), self.fresh("z"), self.fresh("c")
@@ -405,7 +406,7 @@ class RunWriter:
 
     def w_Roll(self, w, r, depth, span):
         """Each die, in order, given 1 + a draw below its faces from the game's generator
-        (``rand_below``), as the closure rolls them; a zone's dice are read in place (a roll
+        (``rand_below``), as the closures rolled them; a zone's dice are read in place (a roll
         moves no card), one die that is none rolls nothing."""
         s = r.node
         f = r.facts
@@ -424,7 +425,7 @@ class RunWriter:
         return True
 
     def w_Repeat(self, w, r, depth, span):
-        """Every round charged as the loop starts (unless folded), as the closure charges them."""
+        """Every round charged as the loop starts (unless folded), as the checker planned."""
         s = r.node
         factor, where = r.facts.factor, r.facts.where
         count = self.expr_src(w, r, s.count, depth, span)
@@ -439,7 +440,7 @@ class RunWriter:
         return True
 
     def w_While(self, w, r, depth, span):
-        """Charged each time the condition is tested, as the closure's head charges it."""
+        """Charged each time the condition is tested, as the checker planned (``ir.While``)."""
         s = r.node
         steps, where = r.facts.steps, r.facts.where
         w.line(depth, "while True:", span)
@@ -476,7 +477,7 @@ class RunWriter:
         s = r.node
         args = [self.expr_src(w, r, a, depth, span) for a in s.args]
         if not self.shared.inline_procs[s.name]:
-            # its run is charged as the closure's call charges it (``Code.steps``), known once every
+            # its run is charged as a call charges it (``Code.steps``), known once every
             # unit is compiled: a made name, written as its number by ``finish``
             steps = self.step_names.get(s.name)
             if steps is None:

@@ -4,7 +4,7 @@ A walk (``count``, ``any``, ``first``, ``sum`` ... over a comprehension) is a he
 of the module with a loop, its condition and value written inline; the parts of them that do
 not depend on the item are evaluated once per walk (``invariant_parts``), and 'ZONE of all'
 is walked seat by seat instead of joining the zones into a new list. A walk is charged steps
-as the closures charge it (the checker's plan: ``walk_plan``, ``list_plan``).
+as the checker planned (its plan: ``walk_plan``, ``list_plan``).
 
 A pack's function that walks something, called in a top-level expression, keeps its value in
 the evaluation's memo (``_mo``, a dict made as the evaluation starts; an action menu makes one
@@ -291,8 +291,8 @@ class WalkWriter:
         return passed, setup, cond_value[0], cond_value[1], pyhoist
 
     def charges(self, arg: A.Comprehension, items: str, every_seat: Optional[int], factor: int, where: Any) -> list[str]:
-        """The walk's charges, as the closures charge it: the cards of every seat's zone, when the
-        checker charges 'ZONE of all' by its length (the closures make that list), then the walk."""
+        """The walk's charges, as the checker planned: the cards of every seat's zone, when the
+        checker charges 'ZONE of all' by its length (the closures made that list), then the walk."""
         head: list[str] = []
         walked = f"len({items})" if every_seat is None else f"sum(map(len, st.zones[{items}:{items} + st.players]))"
         listed = self.x.list_plan(arg.source) if every_seat is not None else None

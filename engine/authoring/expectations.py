@@ -44,13 +44,12 @@ class Expectation:
         tree = card_ids(game, parse(src.text, src.origin, "expr_start"), set(memory), doc.span(path))
         # what telling a fault in the language's words needs (meeple.dsl.faults.explain_expression)
         self.src, self.tree, self.names, self.nbase = src, tree, dict(unit.scope.names), self.code.nlocals
-        if truth:
-            self.fn, self.type = comp.truth(unit, tree), BOOL
-        else:
-            self.fn, self.type = comp.expr(unit, tree)
+        whole = comp.truth(unit, tree) if truth else comp.expr(unit, tree)
+        self.fn, self.type = whole.fn, BOOL if truth else whole.type
         self.sides = None
         if isinstance(tree, A.Binary) and tree.op in ("==", "!=", "<", "<=", ">", ">="):
-            self.sides = (comp.expr(unit, tree.left), comp.expr(unit, tree.right))
+            left, right = comp.expr(unit, tree.left), comp.expr(unit, tree.right)
+            self.sides = ((left.fn, left.type), (right.fn, right.type))
         # every(x in xs where c) fails for an item; not any(x in xs where c) holds for one: find it
         self.culprit = None
         inner, negated = (tree.operand, True) if isinstance(tree, A.Unary) and tree.op == "not" else (tree, False)
@@ -59,7 +58,8 @@ class Expectation:
             comp_ = inner.args[0]
             cond = comp_.cond if negated else A.Unary("not", comp_.cond, comp_.cond.pos)
             find = A.Call("first", (A.Comprehension(comp_.var, comp_.source, cond, None, comp_.pos),), inner.pos)
-            self.culprit = (comp_.var, comp.expr(unit, find))
+            found = comp.expr(unit, find)
+            self.culprit = (comp_.var, (found.fn, found.type))
         comp.written()          # what was written is compiled before it runs
 
     def frame(self, st: State) -> Frame:

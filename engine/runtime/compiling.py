@@ -26,8 +26,8 @@ from meeple.runtime.tables import CompiledAction, CompiledRules, Layout
 def compile_rules(pack: M.Pack, v: Vocabulary, layout: Layout, problems: Problems,
                   generate: bool = True, maybe_none: bool = False) -> CompiledRules:
     """Check and compile every rule of ``pack``. ``generate`` (games that will run; 'meeple
-    validate' passes False) also writes the rules as Python (dsl/pygen.py); without it
-    the closures run, which tests keep as the reference back end. Values that are always
+    validate' passes False) also writes the rules as Python (dsl/pygen.py), the one back
+    end; without it the rules are checked only, and run by nothing. Values that are always
     none where none stops the game are warned of (dsl/guards.py); with ``maybe_none``,
     every unguarded use of one that may be."""
     return _Compiling(pack, v, layout, problems, generate, maybe_none).run()

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from meeple.dsl.compiler import Code, Compiler
 from meeple.dsl.runtime import Decision, Frame
+from meeple.dsl.types import CHECKED_ONLY, CheckedOnly
 from meeple.dsl.typesys import Type
 
 from meeple.loading import model as M
@@ -42,10 +43,12 @@ __all__ = ["Game", "CompiledAction", "load_game", "check_pack", "MAIN", "MAX_DEC
 class Game(ReadOnly):
     """A pack compiled: its vocabulary built, its rules checked and compiled (errors and
     warnings go to ``problems``; a game with errors is not to be played), then its rules
-    and observer composed with it. ``generate`` (games that will run; 'meeple validate'
-    passes False) also writes the rules as Python (dsl/pygen.py); without it the
-    closures run, which tests keep as the reference back end. ``maybe_none``: warn of
-    every unguarded use of a value that may be none (dsl/guards.py)."""
+    and observer composed with it. ``generate`` (games that will run) writes the rules as
+    Python (dsl/pygen.py), the one back end; without it ('meeple validate', 'cards',
+    'diff', 'patch', tune's checks of its settings) the rules are checked only, and the
+    game can be read (its pack, vocabulary, cards, problems) but runs no rule: starting
+    one is refused (``CheckedOnly``). ``maybe_none``: warn of every unguarded use of a
+    value that may be none (dsl/guards.py)."""
 
     def __init__(self, pack: M.Pack, problems: Problems, generate: bool = True, maybe_none: bool = False):
         g = pack.game
@@ -73,7 +76,10 @@ class Game(ReadOnly):
     # ------------------------------------------------------------ the public decision protocol
     def new_state(self, players: int, seed: int, prepare: Optional[Callable[[State], None]] = None,
                   track: bool = False, options: Optional[dict] = None, prepare_round: int = 1) -> State:
-        """A new game of ``players``, run to its first decision (``Rules.new_state``)."""
+        """A new game of ``players``, run to its first decision (``Rules.new_state``); refused
+        in a game loaded to be checked only (``generate=False``), which runs no rule."""
+        if not self.generated:
+            raise CheckedOnly(CHECKED_ONLY)
         return self.rules.new_state(players, seed, prepare, track, options, prepare_round)
 
     def apply(self, st: State, key: str | int) -> None:
@@ -112,8 +118,8 @@ class Game(ReadOnly):
     def checker(self, name: str, errors: Optional[list] = None) -> Compiler:
         """A checker for an expression given outside the pack: it is written as Python when the
         game's rules are (by a generator of its own, a module named ``name``; call ``written``
-        before running it), else it is a closure, as the rules of a game loaded with
-        ``generate=False`` are."""
+        before running it), else it is checked only, as the rules of a game loaded with
+        ``generate=False`` are (its function is None)."""
         comp = Compiler(self.vocab, [] if errors is None else errors)
         if self.generated:
             from meeple.dsl.pygen import PyGen
@@ -126,23 +132,27 @@ class Game(ReadOnly):
         from meeple.dsl.parser import parse
         from meeple.dsl.types import Unit, _Scope
         from meeple.dsl.source import TextOrigin
+        if not self.generated:
+            raise CheckedOnly(CHECKED_ONLY)
         origin = TextOrigin("<expression>", 1, 1, False)
         unit = Unit(Code("expression"), origin, _Scope())
         errors: list = []
         comp = self.checker("evaluate")
-        fn, _ = comp.expr(unit, parse(text, origin, "expr_start"))
+        fn = comp.expr(unit, parse(text, origin, "expr_start")).fn
         comp.written()
         st.budget = STEP_BUDGET            # an evaluation has a step budget of its own
         return fn(st, Frame(-1, 0, [None] * (unit.code.nlocals + 1), -1 if player is None else player, -1))
 
     def expression(self, text: str, want: Optional[Type] = None, name: str = "--eval") -> tuple[Callable, Code]:
         """Compile an effect-language expression given outside the pack (a bot's evaluation
-        on the command line, ``--eval``), checked as the pack's own texts are: (closure, its
+        on the command line, ``--eval``), checked as the pack's own texts are: (its generated function, its
         code: the locals it needs and the name its run-time errors give). Its text is a file
         of one line named ``name`` for its errors, which show it with a caret; PackInvalid
         lists them."""
         from meeple.dsl.source import Source, TextOrigin
         from meeple.core.errors import remember_source
+        if not self.generated:
+            raise CheckedOnly(CHECKED_ONLY)
         remember_source(name, text)
         origin = TextOrigin(name, 1, 1, False)
         errors: list = []

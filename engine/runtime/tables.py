@@ -99,7 +99,7 @@ class CompiledRules:
     card_actions: dict[int, list[CompiledAction]]   # card definition -> the actions it grants
     action_prices: dict[int, list]      # action index -> (resource, amount, locals): display only
     max_action_locals: int
-    menus: dict[str, Callable]          # generated action menus by group (none with the closures)
+    menus: dict[str, Callable]          # generated action menus by group (none when checked only)
     action_describer: ActionDescriber   # keys and labels of action decisions' options
     menu_steps: dict[str, int]          # group -> the steps of its menu, charged as a turn starts
     setup_code: int
@@ -116,4 +116,4 @@ class CompiledRules:
     rounds: Optional[tuple[Optional[Callable], Code]]     # view: rounds, how many rounds the game lasts (display only)
     score_res: int                      # the resource that is the score
     can_refuse: bool                    # some rule can refuse mid-effect ('require'): apply keeps a copy
-    pygen: Optional[PyGen]              # the generated rules (None: the closures run)
+    pygen: Optional[PyGen]              # the generated rules (None: checked only, ``generate=False``)
