@@ -37,10 +37,12 @@ class CallChecker:
     def x_Call(self, unit, n):
         fdef = self.g.function_defs.get(n.func)
         if fdef is not None:
+            self.c.exprs.resolve("function", n.func)
             return self.inline_function(unit, n, fdef)
         prim = PRIMITIVES.get(n.func)
         if prim is None:
             raise self.c.err(unit, n.pos, f"unknown function '{n.func}'", suggest(n.func, list(PRIMITIVES)))
+        self.c.exprs.resolve("primitive", n.func)
         if prim.fn is None:
             return self.aggregate(unit, n)
         types = []

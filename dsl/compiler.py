@@ -127,8 +127,15 @@ class Compiler:
             self.errors.append(err)
             return index
         before = len(self.errors)
-        with self.steps.apart() as run:
-            self.block(unit, body)
+        text = ir.StmtBuilder(None)          # the text's statements, as checked (``ir.Text``)
+        self.checking.append(text)
+        try:
+            with self.steps.apart() as run:
+                self.block(unit, body)
+        finally:
+            self.checking.pop()
+        if len(self.errors) == before:
+            self.result.texts[src] = ir.Text(body, ir.run_of(text, body))
         self.guard(body, src, before)
         code = unit.code
         code.cost, code.statements = run.steps, self.steps.written(body)
@@ -169,6 +176,7 @@ class Compiler:
             code.cost = run.steps
             if want is not None and not compatible(e.type, want):
                 raise self.err(unit, tree.pos, f"expected {want.describe()} here, found {e.type.describe()}")
+            self.result.texts[src] = ir.Text(tree, exprs=(e,))
             self.guard(tree, src, len(self.errors))
             return e.fn, code
         except MeepleError as err:
@@ -192,13 +200,15 @@ class Compiler:
                 unit.bind(unit.scope, comp.var, slot, et)
                 self.exprs.hoist_invariants(unit, comp.var, [comp.cond])
                 with self.steps.apart() as each:
-                    cond = self.exprs.truth(unit, comp.cond).fn if comp.cond is not None else None
+                    checked = self.exprs.truth(unit, comp.cond) if comp.cond is not None else None
+                    cond = checked.fn if checked is not None else None
                 # the menu walks the parameter's items: folded, or charged as it starts (``fold``)
                 code.walk = self.steps.walk(unit, comp, self.steps.bound(comp.source, st), each.steps)
             code.cost = run.steps
             fresh = unit.hoist.places() if unit.hoist else ()
             if self.gen is not None:     # what a generated action menu needs to walk it inline
                 self.gen.binder_meta = (source.fn, st, fresh)
+            self.result.texts[src] = ir.Text(comp, exprs=(source,) if checked is None else (source, checked))
             self.guard(comp, src, len(self.errors))
             return (comp.var, slot, et, Items(source.fn, isinstance(st, Zone), fresh), cond), code
         except MeepleError as err:
@@ -216,14 +226,10 @@ class Compiler:
     # ------------------------------------------------------------ statements
     def block(self, unit: Unit, stmts: tuple) -> None:
         gen = self.gen
-        if gen is None:
+        if gen is None or gen.fusing:
             for s in stmts:
-                try:
-                    self.s_kinds[type(s).__name__](unit, s)
-                except MeepleError as err:
-                    self.errors.append(err)
+                self.checked(unit, s)
             return
-        if gen.fusing:
             for s in stmts:
                 self.checked(unit, s)
             return
@@ -237,15 +243,13 @@ class Compiler:
                 self.fused(unit, stmts[i:j])
                 i = j
                 continue
-            try:
-                self.s_kinds[type(stmts[i]).__name__](unit, stmts[i])
-            except MeepleError as err:
-                self.errors.append(err)
+            self.checked(unit, stmts[i])
             i += 1
 
     def checked(self, unit: Unit, s: A.Node) -> None:
-        """Check a statement of a run being fused, gathering what is concluded of it into its
-        ``meeple.dsl.ir.Stmt``, kept by the statement (or run) around it."""
+        """Check a statement, gathering what is concluded of it into its ``meeple.dsl.ir.Stmt``,
+        kept by the statement (or run, or text) around it: the generator writes a run from
+        them, the rules-text renderer reads a text's (``ir.Text``)."""
         building = ir.StmtBuilder(s)
         self.checking.append(building)
         try:
@@ -275,6 +279,8 @@ class Compiler:
             self.checking.pop()
             gen.fusing -= 1
             code.instrs, code.spans = saved
+        if self.checking:               # the run's statements are the text's (or a statement's) too
+            self.checking[-1].stmts.extend(whole.stmts)
         if len(self.errors) > before:
             self.emit(unit, run[0].pos, _jump(self.here(unit) + 1))
             return

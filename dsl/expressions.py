@@ -97,9 +97,11 @@ class ExpressionChecker:
                 gen.depth -= 1
         record = building.done(t)
         if gen is not None and gen.depth == 0:
-            record = ir.Expr(n, t, gen.top(self.c, unit, record), record.plans, record.parts)
-            if self.c.checking:         # an expression of a statement being fused: kept with it
+            record = ir.Expr(n, t, gen.top(self.c, unit, record), record.plans, record.parts, ref=record.ref)
+            if self.c.checking:         # an expression of a statement: kept with it
                 self.c.checking[-1].exprs.append(record)
+        elif gen is None and len(self.building) == 1 and self.c.checking:
+            self.c.checking[-1].exprs.append(record)        # checking only: kept with its statement all the same
         self.building[-1].parts.append(record)
         return record
 
@@ -133,39 +135,55 @@ class ExpressionChecker:
     def x_This(self, unit, n):
         return CARD
 
+    def resolve(self, what: str, index: Any = None) -> None:
+        """Note on the record of the name being checked what it resolved to (``ir.Ref``)."""
+        self.around.ref = ir.Ref(what, index)
+
     def x_Name(self, unit, n):
         g = self.g
         name = n.name
         local = unit.scope.lookup(name)
         if local is not None:
+            self.resolve("local", local[0])
             return local[1]
         if name in g.option_index:
+            self.resolve("option", g.option_index[name])
             return BOOL if isinstance(g.option_defaults[g.option_index[name]], bool) else INT
         if name in g.constants:
+            self.resolve("constant", name)
             return INT
         if name in g.gvar_index:
+            self.resolve("gvar", g.gvar_index[name])
             return g.gvar_types[g.gvar_index[name]]
         if name in g.pvar_index:
+            self.resolve("pvar", g.pvar_index[name])
             return g.pvar_types[g.pvar_index[name]]
         if name in g.res_index:
+            self.resolve("res", g.res_index[name])
             return INT
         if name in g.zone_index:
+            self.resolve("zone", g.zone_index[name])
             return Zone(g.zone_defs[g.zone_index[name]].holds)
         if name in g.enum_of_value:
+            self.resolve("enum_value", g.enum_of_value[name])
             return Enum(g.enum_of_value[name])
         if name in g.enums:
+            self.resolve("enum", name)
             self.c.steps.bounded(n, len(g.enums[name]))
             return EnumSet(name)
         if name in g.kind_cards:
+            self.resolve("kind", name)
             held = len(g.kind_cards[name])
             self.c.steps.bounded(n, held)
             self.c.steps.by_length(unit, n, held)
             return List(Card(name))
         if name == "players":
+            self.resolve("builtin", name)
             self.c.steps.bounded(n, g.max_players)
             self.c.steps.by_length(unit, n, g.max_players)
             return List(PLAYER)
         if name in ("round", "player_count"):
+            self.resolve("builtin", name)
             return INT
         if name in g.card_index:
             raise self.c.err(unit, n.pos, f"'{name}' is a card id; compare with 'x is {name}'")
@@ -182,12 +200,15 @@ class ExpressionChecker:
             raise self.c.err(unit, n.target.pos, f"'.{name}' needs a card, found {t.describe()}")
         kind = card_kind(t)
         if name in ("id", "name"):
+            self.resolve("card_text", name)
             return TEXT
         fields = g.kind_fields.get(kind, {}) if kind else g.all_fields
         cvars = g.kind_cvars.get(kind, {}) if kind else g.all_cvars
         if name in fields:
+            self.resolve("field", g.field_index[name])
             return fields[name]
         if name in cvars:
+            self.resolve("cvar", g.cvar_index[name])
             return cvars[name]
         known = list(fields) + list(cvars) + ["id", "name"]
         what = f"{kind} cards" if kind else "cards"
@@ -200,9 +221,11 @@ class ExpressionChecker:
             zi = g.zone_index.get(name)
             z = g.zone_defs[zi] if zi is not None else None
             if z is not None and z.of_card is not None and n.scope == "all":
+                self.resolve("card_zone_of_all", zi)
                 return self.every_one(unit, n, z.holds)
             if z is None or not z.per_player:
                 raise self.c.err(unit, n.pos, f"'{name} of {n.scope}' needs a zone each player has")
+            self.resolve("zone_of_" + n.scope, zi)
             return self.every_one(unit, n, z.holds)
         zi = g.zone_index.get(name)
         if zi is not None and g.zone_defs[zi].of_card is not None:
@@ -210,20 +233,25 @@ class ExpressionChecker:
             ct = self.card_expr(unit, n.target).type
             if card_kind(ct) is not None and card_kind(ct) != z.of_card:
                 raise self.c.err(unit, n.target.pos, f"'{name}' belongs to {z.of_card} cards, not to {card_kind(ct)} cards")
+            self.resolve("card_zone", zi)
             return Zone(z.holds)
         if name in g.kind_cards and any(g.card_defs[d].per_player for d in {g.card_def_index[c] for c in g.kind_cards[name]}):
             # 'pawn of p': that player's own pieces of the kind, wherever they are
             self.player_expr(unit, n.target)
+            self.resolve("pieces", name)
             return self.every_one(unit, n, name)
         self.player_expr(unit, n.target)
         if name in g.res_index:
+            self.resolve("res", g.res_index[name])
             return INT
         if name in g.pvar_index:
+            self.resolve("pvar", g.pvar_index[name])
             return g.pvar_types[g.pvar_index[name]]
         if name in g.zone_index:
             z = g.zone_defs[g.zone_index[name]]
             if not z.per_player:
                 raise self.c.err(unit, n.pos, f"'{name}' is a shared zone; write just '{name}'")
+            self.resolve("zone", g.zone_index[name])
             return Zone(z.holds)
         known = list(g.res_index) + list(g.pvar_index) + [z.name for z in g.zone_defs if z.per_player]
         raise self.c.err(unit, n.pos, f"players have no '{name}'", suggest(name, known))

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from .steps import Where
 
 __all__ = ["Call", "Caches", "Choose", "ChooseOne", "Emit", "Expr", "ExprBuilder", "Hook", "Plans", "PlayActions", "ForEach", "Let",
-           "Move", "Roll", "Set", "Stmt", "StmtBuilder", "Walk", "While"]
+           "Move", "Ref", "REFS", "Roll", "Set", "Stmt", "StmtBuilder", "Text", "Walk", "While"]
 
 
 # ---------------------------------------------------------------- what a statement was checked to
@@ -125,6 +125,27 @@ class Plans:
 
 NO_PLANS = Plans()
 
+# What a name, a field or an 'X of Y' can resolve to (``Ref.what``): a local of the text,
+# a game option, a constant, a game variable, a player's variable, a resource, a zone, a
+# zone each card has, an enum's value, an enum, a card kind (its cards), a name every pack
+# has (players, round, player_count); a card's field, a card's variable, its id or name; a
+# player's own pieces of a kind ('pawn of p'); every player's zone ('hand of all'), the other
+# players' ('hand of others'), every card's such zone ('occupant of all'); a call of the
+# pack's function (expanded where used) or of a primitive.
+REFS = frozenset({"local", "option", "constant", "gvar", "pvar", "res", "zone", "card_zone", "enum_value", "enum",
+                  "kind", "builtin", "field", "cvar", "card_text", "pieces", "zone_of_all", "zone_of_others",
+                  "card_zone_of_all", "function", "primitive"})
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """What the checker resolved a name to (``what``, one of ``REFS``) and where it lives
+    (``index``: a local's slot, a table's index, a kind's or enum's name, the builtin's name),
+    so that a reader of the record (the rules-text renderer, dsl/phrases.py) tells a local
+    from the pack's name it shadows without looking the name up again."""
+    what: str
+    index: Any = None
+
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Expr:
@@ -142,6 +163,7 @@ class Expr:
     plans: Plans = NO_PLANS
     parts: tuple["Expr", ...] = ()
     counts: bool = False
+    ref: Optional[Ref] = None      # a name, field or 'X of Y': what it resolved to
 
     def part(self, node: A.Node) -> Optional["Expr"]:
         """The checked form of ``node``: this expression or one of its parts (the last
@@ -164,17 +186,23 @@ class ExprBuilder:
     (``done``). The bottom of the checker's stack has no node: it gathers a text's
     outermost expressions, where a statement's checker finds what was concluded of them."""
 
-    __slots__ = ("node", "plans", "parts", "counts")
+    __slots__ = ("node", "plans", "parts", "counts", "ref")
 
     def __init__(self, node: Optional[A.Node]):
         self.node = node
         self.plans = NO_PLANS
         self.parts: list[Expr] = []
         self.counts = False       # its list is charged as it is made (``Expr.counts``)
+        self.ref: Optional[Ref] = None      # what a name resolved to (``Expr.ref``)
 
     def done(self, t: Type) -> Expr:
         assert self.node is not None, "the outermost gathering is never frozen"
-        return Expr(self.node, t, None, self.plans, tuple(self.parts), self.counts)
+        return Expr(self.node, t, None, self.plans, tuple(self.parts), self.counts, self.ref)
+
+    def resolved(self, node: A.Node, t: Type, ref: Ref) -> None:
+        """Note what ``node``, a name the checker of this expression resolves in its own way
+        (never through ``Compiler.expr``: 'c in occupant of all'), resolved to."""
+        self.amend(node, lambda e: replace(e, type=t, ref=ref), Expr(node, t, None, ref=ref))
 
     def find(self, node: A.Node) -> Optional[Expr]:
         """The record of ``node``, one of the parts checked so far."""
@@ -334,6 +362,27 @@ def run_of(builder: StmtBuilder, nodes: tuple) -> tuple[Stmt, ...]:
     """The checked forms of a run's statements ``nodes``, gathered by ``builder``."""
     found = tuple(builder.stmts)
     return tuple(_find(found, n) for n in nodes)
+
+
+# ---------------------------------------------------------------- a rule text as checked
+@dataclass(frozen=True, slots=True, eq=False)
+class Text:
+    """A rule text as checked, kept by the compiler (``CompileResult.texts``) for readers of the
+    rules that do not run them (the rules-text renderer, dsl/phrases.py): its parsed tree
+    (``node``: the statements, the expression, or an action parameter's ``x in ... where``),
+    the records of its statements (every statement, those that pause too, each an ``Stmt``
+    with its expressions and the statements inside it) or of its outermost expressions (an
+    expression: one; a parameter: its source and where-clause)."""
+    node: Any
+    stmts: tuple[Stmt, ...] = ()
+    exprs: tuple[Expr, ...] = ()
+
+    def expr(self, node: A.Node) -> Expr:
+        """The record of ``node``, one of this text's outermost expressions."""
+        found = _part(self.exprs, node)
+        if found is None:
+            raise LookupError(f"{type(node).__name__} was not checked as part of this text")
+        return found
 
 
 # ---------------------------------------------------------------- a walk's cached parts

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import ast as A
+from . import ir
 from .errors import suggest
 from .types import Unit
 from .typesys import ANY, BOOL, INT, AnyT, Card, List, Type, Zone, compatible
@@ -114,10 +115,14 @@ class OperatorChecker:
         g = self.g
         if isinstance(right, A.Of) and right.scope == "all" and right.name in g.zone_index \
                 and g.zone_defs[g.zone_index[right.name]].of_card is not None:
-            return BOOL             # 'c in occupant of all': on any card's such zone
+            z = g.zone_defs[g.zone_index[right.name]]          # 'c in occupant of all': on any card's such zone
+            self.c.exprs.around.resolved(right, List(Card(z.holds)), ir.Ref("card_zone_of_all", g.zone_index[right.name]))
+            return BOOL
         if isinstance(right, A.Of) and right.scope in ("all", "others") and right.name in g.zone_index:
-            if not g.zone_defs[g.zone_index[right.name]].per_player:
+            z = g.zone_defs[g.zone_index[right.name]]
+            if not z.per_player:
                 raise self.c.err(unit, right.pos, f"'{right.name} of {right.scope}' needs a zone each player has")
+            self.c.exprs.around.resolved(right, List(Card(z.holds)), ir.Ref("zone_of_" + right.scope, g.zone_index[right.name]))
             return BOOL
         tb = self.c.expr(unit, right).type
         if isinstance(tb, Zone):

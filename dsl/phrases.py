@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Mapping, Optional
+from typing import Mapping, Optional, Union
 
 from . import ast as A
+from . import ir
 
 LANGS = ("en", "ja")
 
@@ -211,6 +212,12 @@ class Lexicon:
     phrases: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     params: Mapping[str, tuple] = field(default_factory=dict)
     card_zones: frozenset = frozenset()     # zones each card of a kind has ('occupant of all': any card's)
+    # the words the pack gives names that declare none (its howto's glossary: fields, hooks,
+    # procedures, the locals its rules use): a local reads with these, never with the word of
+    # a resource or zone it shadows
+    glossary: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    # card kinds and cards: a local named for what it holds ('character', 'queen') reads with their word
+    held: frozenset = frozenset()
 
     def word(self, name: str, lang: str) -> str:
         """The pack's word for a name, else the language's (``players``), else the name
@@ -218,25 +225,53 @@ class Lexicon:
         spaces for underscores."""
         by = self.names.get(name) or BUILTIN_WORDS.get(name) or {}
         said = by.get(lang) or by.get("en")
-        if said:
-            return said
-        if len(name) <= 2:
-            return name.upper()
-        return name.replace("_", " ")
+        return said or spelled(name)
+
+    def local(self, name: str, lang: str) -> str:
+        """The word of a local (a parameter, a 'let', a 'for each' or 'choose' variable): the
+        glossary's; else, named for what it holds (a card kind, a card), their word; else its
+        name spelled out: never the word of a resource, variable or zone it shadows."""
+        by = self.glossary.get(name) or (self.names.get(name) if name in self.held else None) or {}
+        return by.get(lang) or by.get("en") or spelled(name)
+
+
+def spelled(name: str) -> str:
+    """A name with no words of its own: a one- or two-letter local (``p``, ``d2``) in
+    capitals, a longer one with spaces for underscores."""
+    if len(name) <= 2:
+        return name.upper()
+    return name.replace("_", " ")
 
 
 class Renderer:
-    """Renders parsed texts (statement blocks or single expressions) in one locale."""
+    """Renders rule texts as the checker made them (``meeple.dsl.ir``: a text's ``Stmt``
+    records, an expression's ``Expr`` tree) in one locale. A name is told by what the checker
+    resolved it to (``Expr.ref``): a local reads as the local even where the pack has a
+    resource or zone of that name, a player's resource or zone written alone as 'your ...',
+    'X of all' of a zone each card has as any card's; a call of the pack's function by its
+    phrase, though a primitive has the same name."""
 
     def __init__(self, lexicon: Lexicon, lang: str = "en"):
         self.lex = lexicon
         self.lang = lang if lang in LANGS else "en"
-        self.subst: dict = {}     # (local name, field) -> a value shown instead (a card's own field)
+        self.at: list[ir.Expr] = []     # the records of the expressions being rendered, innermost last
 
     def phrase(self, key: str, /, **parts: str) -> str:
         return PHRASES[key][self.lang].format(**parts)
 
+    def word(self, name: str) -> str:
+        """The pack's word for one of its names (a resource, a zone, a field, a card ...)."""
+        return self.lex.word(name, self.lang)
+
+    def local(self, name: str) -> str:
+        """The word of a local of the text (``Lexicon.local``)."""
+        return self.lex.local(name, self.lang)
+
     # ---- statements
+    def text(self, t: ir.Text, indent: int = 0) -> list[str]:
+        """A text of statements, as checked: one line a statement."""
+        return self.block(t.stmts, indent)
+
     def block(self, stmts: tuple, indent: int = 0) -> list[str]:
         """One line a statement, blocks indented by two spaces a level."""
         lines: list[str] = []
@@ -244,9 +279,10 @@ class Renderer:
             lines += self.stmt(s, indent)
         return lines
 
-    def stmt(self, s: A.Node, indent: int = 0) -> list[str]:
+    def stmt(self, r: ir.Stmt, indent: int = 0) -> list[str]:
         pad = "  " * indent
-        head, body = self._stmt(s)
+        s = r.node
+        head, body = self._stmt(r)
         out = [pad + self.sentence(head)]
         for sub in body:
             if isinstance(sub, tuple) and len(sub) == 2 and isinstance(sub[0], str):
@@ -256,11 +292,11 @@ class Renderer:
                 out += self.stmt(sub, indent + 1)
         if isinstance(s, A.If):            # 'otherwise' lines stand level with their 'if'
             for cond, branch in s.branches[1:]:
-                out.append(pad + self.sentence(self.phrase("If.elif", cond=self.expr(cond))))
-                out += self.block(branch, indent + 1)
+                out.append(pad + self.sentence(self.phrase("If.elif", cond=self.expr(r.expr(cond)))))
+                out += self.block(r.block(branch), indent + 1)
             if s.orelse:
                 out.append(pad + self.sentence(self.phrase("If.else")))
-                out += self.block(s.orelse, indent + 1)
+                out += self.block(r.block(s.orelse), indent + 1)
         return out
 
     def sentence(self, text: str) -> str:
@@ -270,20 +306,21 @@ class Renderer:
             return text[:1].upper() + text[1:]
         return text
 
-    def _stmt(self, s: A.Node) -> tuple[str, tuple]:
-        """(the statement's line, what is indented under it: statements, or (line, block) pairs
-        of a menu's options)."""
-        e, p = self.expr, self.phrase
+    def _stmt(self, r: ir.Stmt) -> tuple[str, tuple]:
+        """(the statement's line, what is indented under it: statement records, or (line,
+        records) pairs of a menu's options)."""
+        s, p = r.node, self.phrase
+        e = lambda node: self.expr(r.expr(node))      # noqa: E731  (one of the statement's expressions)
         if isinstance(s, A.Counter):
             worked = s.amount.expr is not None and not isinstance(s.amount.expr, A.Int)
             table = VERBS_BY if worked else VERBS
-            amount = e(s.amount.expr) if worked else self.amount(s.amount)
-            return table[s.verb][self.lang].format(amount=amount, resource=self.lex.word(s.resource, self.lang),
+            amount = e(s.amount.expr) if worked else self.amount(s.amount, r)
+            return table[s.verb][self.lang].format(amount=amount, resource=self.word(s.resource),
                                                    other=e(s.other) if s.other is not None else ""), ()
         if isinstance(s, A.Set):
-            return p("Set", target=e(s.target), value=e(s.value)), ()
+            return p("Set", target=self.target(r), value=e(s.value)), ()
         if isinstance(s, A.Let):
-            return p("Let", name=self.lex.word(s.name, self.lang), value=e(s.value)), ()
+            return p("Let", name=self.local(s.name), value=e(s.value)), ()
         if isinstance(s, A.Move):
             return p("Move.bottom" if s.bottom else "Move", what=e(s.what), to=e(s.to)), ()
         if isinstance(s, A.Draw):
@@ -299,23 +336,23 @@ class Renderer:
             if s.up_to is not None:
                 many = (p("Choose.range", a=e(s.at_least), b=e(s.up_to)) if s.at_least is not None
                         else p("Choose.up_to", n=e(s.up_to)))
-            return p("Choose.optional" if s.optional else "Choose", var=self.lex.word(s.var, self.lang), source=e(s.source),
+            return p("Choose.optional" if s.optional else "Choose", var=self.local(s.var), source=e(s.source),
                      where=p("Choose.where", cond=e(s.cond)) if s.cond is not None else "",
-                     by=p("Choose.by", who=e(s.chooser)) if s.chooser is not None else "", many=many) + self.price(s.price), ()
+                     by=p("Choose.by", who=e(s.chooser)) if s.chooser is not None else "", many=many) + self.price(s.price, r), ()
         if isinstance(s, A.ChooseOne):
             head = p("ChooseOne.optional" if s.optional else "ChooseOne",
                      by=p("Choose.by", who=e(s.chooser)) if s.chooser is not None else "")
-            return head, tuple((self.option(o), o.body) for o in s.options)
+            return head, tuple((self.option(o, r), r.block(o.body)) for o in s.options)
         if isinstance(s, A.CallProc):
-            return self.call_like("CallProc", s.name, s.args), ()
+            return self.call_like("CallProc", s.name, tuple(r.expr(a) for a in s.args)), ()
         if isinstance(s, A.DoHook):
-            return p("DoHook", hook=self.lex.word(s.hook, self.lang), card=e(s.card)), ()
+            return p("DoHook", hook=self.word(s.hook), card=e(s.card)), ()
         if isinstance(s, A.Emit):
-            args = self.args(s.args)
-            return (p("Emit", event=self.lex.word(s.event, self.lang), args=args) if args
-                    else p("Emit.none", event=self.lex.word(s.event, self.lang))), ()
+            args = self.args(tuple(r.expr(a) for a in s.args))
+            return (p("Emit", event=self.word(s.event), args=args) if args
+                    else p("Emit.none", event=self.word(s.event))), ()
         if isinstance(s, A.PlayActions):
-            return p("PlayActions", group=self.lex.word(s.group, self.lang), until=e(s.until)), ()
+            return p("PlayActions", group=self.word(s.group), until=e(s.until)), ()
         if isinstance(s, A.Log):
             return p("Log", text=(self.lex.names.get(s.text) or {}).get(self.lang) or s.text), ()
         if isinstance(s, A.Require):
@@ -324,43 +361,63 @@ class Renderer:
             return p("Stop"), ()
         if isinstance(s, A.If):
             cond, body = s.branches[0]
-            return p("If", cond=e(cond)), body         # the other branches: stmt()
+            return p("If", cond=e(cond)), r.block(body)         # the other branches: stmt()
         if isinstance(s, A.ForEach):
-            return p("ForEach", var=self.lex.word(s.var, self.lang), source=e(s.source),
+            return p("ForEach", var=self.local(s.var), source=e(s.source),
                      where=p("ForEach.where", cond=e(s.cond)) if s.cond is not None else "",
-                     order=p("ForEach.order", key=e(s.order)) if s.order is not None else ""), s.body
+                     order=p("ForEach.order", key=e(s.order)) if s.order is not None else ""), r.block(s.body)
         if isinstance(s, A.Repeat):
-            return p("Repeat", count=e(s.count)), s.body
+            return p("Repeat", count=e(s.count)), r.block(s.body)
         if isinstance(s, A.While):
-            return p("While", cond=e(s.cond)), s.body
+            return p("While", cond=e(s.cond)), r.block(s.body)
         if isinstance(s, A.As):
-            return p("As", player=e(s.player)), s.body
+            return p("As", player=e(s.player)), r.block(s.body)
         raise TypeError(f"no phrase for statement {type(s).__name__}")
 
-    def option(self, o: A.Option) -> str:
+    def target(self, r: ir.Stmt) -> str:
+        """What a 'set' assigns to, as the checker resolved it (``ir.Set.target``: what it is,
+        and whose): a local, a game variable, a player's variable or resource (yours, written
+        alone), a card's variable."""
+        s, facts = r.node, r.facts
+        assert isinstance(s, A.Set) and isinstance(facts, ir.Set), "a 'set' is checked into its target"
+        kind, name = facts.target[0], getattr(s.target, "name")
+        if kind == "local":
+            return self.phrase("Name", name=self.local(name))
+        if kind == "gvar":
+            return self.phrase("Name", name=self.word(name))
+        whose = facts.target[2]           # the player (a 'me' the checker made for a name written alone) or the card
+        if kind in ("pvar", "res"):
+            if isinstance(whose, A.Me):
+                return self.phrase("Of.me", name=self.word(name))
+            return self.phrase("Of", target=self.inner(r.expr(whose)), name=self.word(name))
+        return self.phrase("Field", target=self.inner(r.expr(whose)), name=self.word(name))     # a card's variable
+
+    def option(self, o: A.Option, r: ir.Stmt) -> str:
         label = (self.lex.names.get(o.label) or {}).get(self.lang) or o.label     # the pack's words for a label
         text = self.phrase("Option", label=label,
-                           cond=self.phrase("Option.cond", cond=self.expr(o.cond)) if o.cond is not None else "")
-        return text[:-1] + self.price(o.price) + ":" if o.price else text
+                           cond=self.phrase("Option.cond", cond=self.expr(r.expr(o.cond))) if o.cond is not None else "")
+        return text[:-1] + self.price(o.price, r) + ":" if o.price else text
 
-    def price(self, price: tuple) -> str:
+    def price(self, price: tuple, r: ir.Stmt) -> str:
         """', price 2 coins': what choosing costs (a choose's or an option's ``price``), '' for none."""
         if not price:
             return ""
-        return self.phrase("Price", what=", ".join(self.phrase("Price.item", amount=self.expr(amount), res=self.lex.word(res, self.lang))
+        return self.phrase("Price", what=", ".join(self.phrase("Price.item", amount=self.expr(r.expr(amount)), res=self.word(res))
                                                    for amount, res, _ in price))
 
-    def amount(self, a: A.Amount) -> str:
+    def amount(self, a: A.Amount, r: ir.Stmt) -> str:
         if a.expr is None:
             return self.phrase("Amount.all")
         key = "Amount" if isinstance(a.expr, (A.Int, A.Name)) else "Amount.expr"
-        return self.phrase(key, value=self.expr(a.expr))
+        return self.phrase(key, value=self.expr(r.expr(a.expr)))
 
     def args(self, args: tuple) -> str:
+        """Checked expressions joined: a call's arguments, a list's items."""
         return WORDS["list"][self.lang].join(self.expr(a) for a in args)
 
     def call_like(self, key: str, name: str, args: tuple) -> str:
-        """A pack function or procedure: its declared phrase with the arguments put in, else its name."""
+        """A pack function or procedure (``args``: checked): its declared phrase with the
+        arguments put in, else its name."""
         template = (self.lex.phrases.get(name) or {}).get(self.lang)
         params = self.lex.params.get(name, ())
         if template and len(params) == len(args):
@@ -368,14 +425,49 @@ class Renderer:
                 return template.format(**{q: self.expr(a) for q, a in zip(params, args)})
             except (KeyError, IndexError, ValueError):
                 pass         # a phrase naming no parameter it has: the name will do
-        word = self.lex.word(name, self.lang)
+        word = self.word(name)
         return self.phrase(key, name=word, args=self.args(args)) if args else self.phrase(key + ".none", name=word)
 
     # ---- expressions
-    def expr(self, n: Optional[A.Node]) -> str:
-        e, p = self.expr, self.phrase
-        if n is None:
-            return p("NoneLit")
+    def expr(self, r: ir.Expr) -> str:
+        """A checked expression in words; its parts are found among its record's parts (or,
+        for what the checker checks in its own way, a chain's links, among those of the
+        expression around it)."""
+        self.at.append(r)
+        try:
+            return self._expr(r.node, r)
+        finally:
+            self.at.pop()
+
+    def outermost(self, t: ir.Text) -> str:
+        """A text that is an expression, or an action's parameter (``x in ... where ...``,
+        whose source and condition the checker checks as outermost expressions)."""
+        saved, self.at = self.at, list(t.exprs)
+        try:
+            return self.sub(t.node)
+        finally:
+            self.at = saved
+
+    def record(self, node: A.Node) -> Optional[ir.Expr]:
+        """The checked form of ``node``, a part of an expression being rendered (None: the
+        checker checks it in its own way, as a link of an 'and' chain or a comprehension)."""
+        for r in reversed(self.at):
+            found = r.part(node)
+            if found is not None:
+                return found
+        return None
+
+    def sub(self, node: A.Node) -> str:
+        """A part of the expression being rendered."""
+        found = self.record(node)
+        if found is not None:
+            return self.expr(found)
+        if isinstance(node, (A.Name, A.Field, A.Of, A.Call)):
+            raise LookupError(f"{type(node).__name__} '{getattr(node, 'name', getattr(node, 'func', ''))}' was not checked")
+        return self._expr(node, None)
+
+    def _expr(self, n: A.Node, r: Optional[ir.Expr]) -> str:
+        e, p = self.sub, self.phrase
         if isinstance(n, A.Int):
             return p("Int", value=str(n.value))
         if isinstance(n, A.Str):
@@ -388,52 +480,58 @@ class Renderer:
             return p("Me")
         if isinstance(n, A.This):
             return p("This")
+        ref = r.ref if r is not None else None
         if isinstance(n, A.Name):
-            word = self.lex.word(n.name, self.lang)
-            return p("Of.me", name=word) if n.name in self.lex.mine else p("Name", name=word)
+            assert ref is not None, "a name is checked into what it resolved to"
+            word = self.local(n.name) if ref.what == "local" else self.word(n.name)
+            # a player's own (a resource, a variable, a zone each has) reads as yours; a local
+            # never does, whatever the pack names so
+            mine = ref.what in ("res", "pvar") or (ref.what == "zone" and n.name in self.lex.mine)
+            return p("Of.me", name=word) if mine else p("Name", name=word)
         if isinstance(n, A.Field):
-            if isinstance(n.target, A.Name) and (n.target.name, n.name) in self.subst:
-                return str(self.subst[(n.target.name, n.name)])
-            name = self.lex.word(n.name, self.lang)
+            name = self.word(n.name)
             return p("Field.me", name=name) if isinstance(n.target, A.Me) else p("Field", target=self.inner(n.target), name=name)
         if isinstance(n, A.Of):
-            name = self.lex.word(n.name, self.lang)
-            if n.scope == "all" and n.name in self.lex.card_zones:
+            name = self.word(n.name)
+            what = ref.what if ref is not None else ""
+            if what == "card_zone_of_all":
                 return p("Of.cards", name=name)
-            if n.scope != "player":
+            if what in ("zone_of_all", "zone_of_others"):
                 return p("Of." + n.scope, name=name)
             return p("Of.me", name=name) if isinstance(n.target, A.Me) else p("Of", target=self.inner(n.target), name=name)  # type: ignore[arg-type]  # a player's variable has a target
         if isinstance(n, A.Comprehension):
             where = p("Comprehension.where", cond=e(n.cond)) if n.cond is not None else ""
-            var = self.lex.word(n.var, self.lang) if n.var else WORDS["item"][self.lang]
+            var = self.local(n.var) if n.var else WORDS["item"][self.lang]
             if n.value is not None:
                 return p("Comprehension.value", value=e(n.value), var=var, source=e(n.source), where=where)
             return p("Comprehension", var=var, source=e(n.source), where=where)
         if isinstance(n, A.Call):
-            return self.call(n)
+            return self.call(n, ref)
         if isinstance(n, A.ListLit):
-            return p("ListLit", items=self.args(n.items))
+            return p("ListLit", items=WORDS["list"][self.lang].join(e(i) for i in n.items))
         if isinstance(n, A.Unary):
             key = "not" if n.op == "not" else "neg"
             return OPERATORS[key][self.lang].format(x=self.inner(n.operand))
         if isinstance(n, A.Binary):
             return OPERATORS[n.op][self.lang].format(l=self.operand(n, n.left, False), r=self.operand(n, n.right, True))
         if isinstance(n, A.Is):
-            name = p("NoneLit") if n.name is None else self.lex.word(n.name, self.lang)
+            name = p("NoneLit") if n.name is None else self.word(n.name)
             return p("Is.negated" if n.negated else "Is", target=self.inner(n.target), name=name)
         if isinstance(n, A.Cond):
             return p("Cond", test=e(n.test), then=e(n.then), other=e(n.other))
-        if isinstance(n, A.Amount):
-            return self.amount(n)
         raise TypeError(f"no phrase for expression {type(n).__name__}")
 
-    def inner(self, n: A.Node) -> str:
-        """An expression inside another's phrase: bracketed when it is itself an operation."""
-        text = self.expr(n)
+    def inner(self, n: Union[A.Node, ir.Expr]) -> str:
+        """A part inside another's phrase (a node, or a statement's checked expression):
+        bracketed when it is itself an operation."""
+        if isinstance(n, ir.Expr):
+            text, n = self.expr(n), n.node
+        else:
+            text = self.sub(n)
         return f"({text})" if isinstance(n, (A.Binary, A.Cond)) else text
 
     def operand(self, parent: A.Binary, child: A.Node, right: bool) -> str:
-        text = self.expr(child)
+        text = self.sub(child)
         if isinstance(child, A.Cond):
             return f"({text})"
         if not isinstance(child, A.Binary):
@@ -448,24 +546,30 @@ class Renderer:
             wrap = crank < rank or (right and crank == rank)
         return f"({text})" if wrap else text
 
-    def call(self, n: A.Call) -> str:
-        table = PRIMITIVE_PHRASES.get(n.func)
+    def call(self, n: A.Call, ref: Optional[ir.Ref]) -> str:
+        """A call as the checker resolved it: the pack's function (its phrase), else a primitive's."""
+        table = PRIMITIVE_PHRASES.get(n.func) if ref is None or ref.what == "primitive" else None
         if table is None:
-            return self.call_like("Call", n.func, n.args)
+            return self.call_like("Call", n.func, tuple(self.record(a) or _unchecked(a) for a in n.args))
         template = table[self.lang]
-        parts = {str(i): self.inner(a) if isinstance(a, A.Cond) else self.expr(a) for i, a in enumerate(n.args)}
-        parts["args"] = self.args(n.args)
+        parts = {str(i): self.inner(a) if isinstance(a, A.Cond) else self.sub(a) for i, a in enumerate(n.args)}
+        parts["args"] = WORDS["list"][self.lang].join(parts[str(i)] for i in range(len(n.args)))
         first = n.args[0] if n.args else None
         if isinstance(first, A.Comprehension):
-            parts.update(var=self.lex.word(first.var, self.lang) if first.var else WORDS["item"][self.lang],
-                         source=self.expr(first.source),
-                         cond=self.expr(first.cond) if first.cond is not None else WORDS["true"][self.lang])
+            parts.update(var=self.local(first.var) if first.var else WORDS["item"][self.lang],
+                         source=self.sub(first.source),
+                         cond=self.sub(first.cond) if first.cond is not None else WORDS["true"][self.lang])
         else:
             parts.update(var=WORDS["item"][self.lang], source=parts.get("0", ""), cond=WORDS["true"][self.lang])
         try:
             return template.format(*[parts[str(i)] for i in range(len(n.args))], **parts)
         except (IndexError, KeyError):
-            return self.call_like("Call", n.func, n.args)      # arity the checker refuses: the name will do
+            return self.call_like("Call", n.func, tuple(self.record(a) or _unchecked(a) for a in n.args))      # arity the checker refuses
+
+
+def _unchecked(node: A.Node) -> ir.Expr:
+    raise LookupError(f"{type(node).__name__}, an argument, was not checked")
+
 
 # How a card's parts are introduced (``meeple cards GAME ID --generated``).
 CARD_PHRASES: dict[str, dict[str, str]] = {

@@ -120,6 +120,9 @@ class CompileResult:
     rolled: set[str] = field(default_factory=set)
     """Card kinds some ``roll`` rolls ('' when a roll's kind is not known): the
     engine checks their ``faces`` once all rules are compiled."""
+    texts: dict[Any, Any] = field(default_factory=dict)
+    """Each rule text checked without errors (its ``Source``) -> what the checker made of it
+    (``meeple.dsl.ir.Text``): read by the rules-text renderer (dsl/phrases.py), never in play."""
 
 
 # ---------------------------------------------------------------- the vocabulary

@@ -36,11 +36,12 @@ def _has_effect(pack, card, rules: str) -> bool:
 
 @pytest.mark.parametrize("pack_id", PACKS)
 def test_a_card_that_does_something_shows_what_not_only_its_data(pack_id):
-    pack = meeple.load(pack_id).pack
+    game = meeple.load(pack_id)
+    pack = game.pack
     lex, rules = lexicon(pack), _rule_text(pack)
     data_only, empty = [], []
     for card in pack.cards:
-        lines = card_lines(pack, card, "en", lex)
+        lines = card_lines(game, card, "en", lex)
         if not lines:
             empty.append(card.id)
         r = Renderer(lex, "en")
@@ -52,9 +53,9 @@ def test_a_card_that_does_something_shows_what_not_only_its_data(pack_id):
 
 @pytest.mark.parametrize("pack_id", PACKS)
 def test_japanese_generated_text_has_no_identifier_left(pack_id):
-    pack = meeple.load(pack_id).pack
-    lex = lexicon(pack)
-    left = sorted({f"{card.id}: {ln.strip()}" for card in pack.cards for ln in card_lines(pack, card, "ja", lex)
+    game = meeple.load(pack_id)
+    lex = lexicon(game.pack)
+    left = sorted({f"{card.id}: {ln.strip()}" for card in game.pack.cards for ln in card_lines(game, card, "ja", lex)
                    if re.search(r"[a-z]{2,}|[A-Z][a-z]", ln)})
     assert left == []
 
@@ -72,8 +73,8 @@ def test_japanese_generated_text_has_no_identifier_left(pack_id):
                             "([4, 6, 8] if the number of players is 2, else [3, 5, 7]) that N reaches"]),
 ])
 def test_the_cards_the_issue_named_read_as_what_they_do(pack_id, card_id, said):
-    pack = meeple.load(pack_id).pack
-    lines = card_lines(pack, next(c for c in pack.cards if c.id == card_id), "en")
+    game = meeple.load(pack_id)
+    lines = card_lines(game, next(c for c in game.pack.cards if c.id == card_id), "en")
     at = lines.index(said[0])
     assert lines[at:at + len(said)] == said
 
@@ -81,8 +82,8 @@ def test_the_cards_the_issue_named_read_as_what_they_do(pack_id, card_id, said):
 def test_a_field_another_kind_has_as_a_variable_is_not_cross_referenced():
     """A die's value is a variable of another kind: the cathedral space's value is not
     'read by Flip up to 3 dice'."""
-    pack = meeple.load("troyes").pack
-    lines = card_lines(pack, next(c for c in pack.cards if c.id == "cathedral_1_2"), "en")
+    game = meeple.load("troyes")
+    lines = card_lines(game, next(c for c in game.pack.cards if c.id == "cathedral_1_2"), "en")
     assert lines == ["Influence 1: read by Build the cathedral"]
 
 

@@ -1,13 +1,15 @@
 """Every kind of node of the effect language (dsl/ast.py) is known to each table that
-must know it: the phrase table (dsl/phrases.py: rules text) and the Python generator
-(dsl/pygen.py: a method of one of its ``WRITERS`` writing it, 'g_' an expression, 'w_' a
-statement of a run, 'i_' a statement that is an instruction of its own, or ``WRITTEN_ELSEWHERE``
-saying what runs it).
+must know it: the phrase table (dsl/phrases.py: rules text), the renderer that reads the
+checked records with it (``Renderer``, which names each kind it renders: ``A.Kind``) and
+the Python generator (dsl/pygen.py: a method of one of its ``WRITERS`` writing it, 'g_' an
+expression, 'w_' a statement of a run, 'i_' a statement that is an instruction of its own,
+or ``WRITTEN_ELSEWHERE`` saying what runs it).
 A node added to the language and forgotten in one of them fails here, by name."""
 import inspect
+import re
 
 from meeple.dsl import ast as A
-from meeple.dsl.phrases import PHRASES
+from meeple.dsl.phrases import PHRASES, Renderer
 from meeple.dsl.pygen import WRITERS, WRITTEN_ELSEWHERE
 
 
@@ -22,6 +24,13 @@ def unphrased(kinds: list[str]) -> list[str]:
     return [k for k in kinds if k not in PHRASES]
 
 
+def unrendered(kinds: list[str]) -> list[str]:
+    """The kinds the renderer of dsl/phrases.py never names (``A.Kind``: it tells a record's
+    node by its kind)."""
+    source = inspect.getsource(Renderer)
+    return [k for k in kinds if not re.search(rf"\bA\.{k}\b", source)]
+
+
 def unwritten(kinds: list[str]) -> list[str]:
     """The kinds no writer of dsl/pygen.py writes ('g_', 'w_' or 'i_' method) and WRITTEN_ELSEWHERE does not list."""
     return [k for k in kinds
@@ -30,7 +39,7 @@ def unwritten(kinds: list[str]) -> list[str]:
 
 PREFIXES = ("g_", "w_", "i_")
 KINDS = node_kinds(vars(A))
-TABLES = [("phrases", unphrased), ("pygen", unwritten)]
+TABLES = [("phrases", unphrased), ("renderer", unrendered), ("pygen", unwritten)]
 
 
 def test_the_language_has_its_kinds_of_node():
@@ -39,7 +48,7 @@ def test_the_language_has_its_kinds_of_node():
 
 def test_every_kind_of_node_has_a_phrase_and_a_way_to_be_generated():
     missing = {table: check(KINDS) for table, check in TABLES}
-    assert missing == {"phrases": [], "pygen": []}, f"kinds of node missing from a table: {missing}"
+    assert missing == {"phrases": [], "renderer": [], "pygen": []}, f"kinds of node missing from a table: {missing}"
 
 
 def test_a_new_kind_of_node_is_named_as_missing_from_each_table():
@@ -49,7 +58,8 @@ def test_a_new_kind_of_node_is_named_as_missing_from_each_table():
         pass
     kinds = node_kinds({**vars(A), "Teleport": Teleport})
     assert "Teleport" in kinds
-    assert {table: check(kinds) for table, check in TABLES} == {"phrases": ["Teleport"], "pygen": ["Teleport"]}
+    assert {table: check(kinds) for table, check in TABLES} == {"phrases": ["Teleport"], "renderer": ["Teleport"],
+                                                                 "pygen": ["Teleport"]}
 
 
 def test_the_generator_names_only_kinds_of_node():

@@ -5,16 +5,21 @@ tests/test_node_kinds.py), a text reads as the rules say in the pack's own words
 import re
 import shutil
 import string
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from meeple.dsl import ast as A
-from meeple.dsl.parser import parse
-from meeple.dsl.phrases import CARD_PHRASES, LANGS, OPERATORS, PHRASES, PRIMITIVE_PHRASES, VERBS, Lexicon, Renderer
+from meeple.dsl import ir
+from meeple.dsl.compiler import Compiler
+from meeple.dsl.errors import Span
+from meeple.dsl.source import Source, TextOrigin
+from meeple.dsl.typesys import PLAYER, Card
+from meeple.dsl.vocabulary import CompileResult
+from meeple.dsl.phrases import CARD_PHRASES, LANGS, OPERATORS, PHRASES, PRIMITIVE_PHRASES, VERBS, Renderer
 from meeple.dsl.primitives import PRIMITIVES
-from meeple.dsl.source import TextOrigin
 from meeple.authoring.cardtext import card_lines, lexicon
 from meeple.cli import ExitCode, main
 from meeple.runtime.game import load_game
@@ -52,10 +57,77 @@ def test_each_phrase_is_in_both_languages_with_the_same_parts(table):
         assert _fields(by_lang["en"]) == _fields(by_lang["ja"]), key
 
 
-LEX = Lexicon(names={"coins": {"en": "Coins", "ja": "金"}, "hand": {"en": "hand", "ja": "手札"},
-                     "market": {"en": "market", "ja": "市場"}, "ware": {"en": "ware", "ja": "商品"}},
-              mine=frozenset({"coins", "hand"}),
-              phrases={"price": {"en": "the price of {w}", "ja": "{w}の値段"}}, params={"price": ("w",), "bonus": ("w",)})
+# A small pack with names of every sort: a resource (coins), a zone each player has (hand), a
+# shared zone (market), a game variable (x), a card (ware) of a kind with a field (cost),
+# functions with a phrase (price) and without (bonus).
+WARES = {
+    "pack.yaml": 'kind: pack\nid: wares\nname: Wares\nversion: "0.1"\ndescription: Names of every sort.\n',
+    "cards.yaml": "kind: cards\ncard_kind: good\ncards:\n  - id: ware\n    name: {en: ware, ja: 商品}\n    cost: 2\n    copies: 3\n",
+    "game.yaml": """kind: game
+players: {min: 2, max: 3}
+resources:
+  coins: {name: {en: Coins, ja: 金}, min: 0}
+variables:
+  x: int
+player_variables:
+  passed: bool
+card_kinds:
+  good:
+    starts_in: market
+    fields:
+      cost: int
+zones:
+  market: {name: {en: market, ja: 市場}, per: game, visibility: public, holds: good}
+  hand: {name: {en: hand, ja: 手札}, per: player, visibility: owner, holds: good}
+functions:
+  price:
+    params: {w: good}
+    value: w.cost + 1
+    text: {en: "the price of {w}", ja: "{w}の値段"}
+  bonus:
+    params: {w: good}
+    value: w.cost
+actions:
+  turn:
+    - id: pass
+      name: Pass
+      effect: |
+        set passed = true
+flow:
+  setup: |
+    shuffle market
+  round: |
+    for each p in players:
+        as p:
+            set passed = false
+            play actions turn until passed
+  end_when: round == 3
+  max_rounds: 5
+  scoring: |
+    gain 1 coins
+score:
+  resource: coins
+"""}
+
+
+@pytest.fixture(scope="module")
+def wares(tmp_path_factory):
+    """The pack, checked only: the texts of the tests are checked against its vocabulary."""
+    folder = tmp_path_factory.mktemp("wares")
+    for name, text in WARES.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return load_game(str(folder), generate=False)
+
+
+def checked(game, text: str, params: tuple = (("p", PLAYER), ("w", Card("good")))) -> ir.Text:
+    """``text`` (statements; ``p`` a player and ``w`` a good are its parameters) as the checker
+    makes it against ``game``'s vocabulary, into a result of its own."""
+    errors: list = []
+    vocab = replace(game.vocab, result=CompileResult())
+    src = Source(text, TextOrigin("t.yaml", 1, 1, True), Span("t.yaml", 1, 1))
+    Compiler(vocab, errors).unit("test", src, params)
+    assert errors == []
+    return vocab.result.texts[src]
 
 # (effect text, English, Japanese): one line a statement, in the pack's words.
 STATEMENTS = [
@@ -81,17 +153,32 @@ STATEMENTS = [
     ("for each p in players by coins of p:\n    gain 1 coins",       # its phrase has a part named 'key'
      ["For each P in the players (in order of P's Coins):", "  Gain 1 Coins"],
      ["プレイヤー全員の各Pについて（Pの金の順に）:", "  金を1得る"]),
+    # names the checker resolved, which the spelling alone cannot tell: a local named like the
+    # resource and the zone each player has reads as the local, not as yours
+    ("let coins = 2\nlet hand = size(market)\ngain coins coins\nset x = hand",
+     ["Let coins be 2", "Let hand be the size of market", "Gain Coins equal to coins", "Set X to hand"],
+     ["coinsを2とする", "handを市場の数とする", "金をcoins分得る", "Xをhandにする"]),
 ]
 
 
-def _render(text: str, lang: str) -> list[str]:
-    return Renderer(LEX, lang).block(parse(text, TextOrigin("t.yaml", 1, 1, True)))
+def checked_expression(game, text: str, params: tuple) -> ir.Text:
+    """An expression as the checker makes it against ``game``'s vocabulary."""
+    errors: list = []
+    vocab = replace(game.vocab, result=CompileResult())
+    src = Source(text, TextOrigin("t.yaml", 1, 1, False), Span("t.yaml", 1, 1))
+    Compiler(vocab, errors).expression("test", src, params)
+    assert errors == []
+    return vocab.result.texts[src]
+
+
+def _render(game, text: str, lang: str) -> list[str]:
+    return Renderer(lexicon(game.pack), lang).text(checked(game, text))
 
 
 @pytest.mark.parametrize("text,en,ja", STATEMENTS, ids=[s[0].split("\n")[0] for s in STATEMENTS])
-def test_statements_read_in_the_packs_words(text, en, ja):
-    assert _render(text, "en") == en
-    assert _render(text, "ja") == ja
+def test_statements_read_in_the_packs_words(wares, text, en, ja):
+    assert _render(wares, text, "en") == en
+    assert _render(wares, text, "ja") == ja
 
 
 # Representative cards of each shipped game: (pack, card, lang, the generated lines).
@@ -191,26 +278,72 @@ def packs():
     return {}
 
 
-def _pack(packs, name):
+def _game(packs, name):
     if name not in packs:
-        packs[name] = game_of(name).pack     # the session's shared game: the same pack
+        packs[name] = game_of(name)     # the session's shared game: its texts as checked
     return packs[name]
 
 
 @pytest.mark.parametrize("pack,card,lang,lines", CARDS, ids=[f"{p}-{c}-{lang}" for p, c, lang, _ in CARDS])
 def test_generated_text_of_representative_cards(packs, pack, card, lang, lines):
-    p = _pack(packs, pack)
-    assert card_lines(p, next(c for c in p.cards if c.id == card), lang) == lines
+    g = _game(packs, pack)
+    assert card_lines(g, next(c for c in g.pack.cards if c.id == card), lang) == lines
 
 
 @pytest.mark.parametrize("pack", shipped_packs())
 def test_every_card_of_every_shipped_pack_renders_in_both_languages(packs, pack):
-    p = _pack(packs, pack)
-    for card in p.cards:
+    g = _game(packs, pack)
+    for card in g.pack.cards:
         for lang in LANGS:
-            for line in card_lines(p, card, lang):
+            for line in card_lines(g, card, lang):
                 # no Python None leaks (a sentence may begin with the language's own 'none', capitalised)
                 assert line.strip() and "{" not in line and "None" not in line.strip()[1:], (card.id, lang, line)
+
+
+def _records(text: ir.Text):
+    """Every expression record of a checked text: its statements' (and theirs), its
+    outermost expressions, and all their parts."""
+    todo, stmts = list(text.exprs), list(text.stmts)
+    while stmts:
+        st = stmts.pop()
+        todo += st.exprs
+        stmts += st.stmts
+    while todo:
+        e = todo.pop()
+        yield e
+        todo += e.parts
+
+
+@pytest.mark.parametrize("pack", shipped_packs())
+def test_every_name_of_every_shipped_text_is_kept_as_what_the_checker_resolved(packs, pack):
+    """The renderer reads the checker's records, never a name's spelling: each rule text of
+    the game is kept as checked, and every name, field, 'X of Y' and call in it holds what
+    it resolved to (``ir.Ref``)."""
+    g = _game(packs, pack)
+    texts = g.vocab.result.texts
+    sources = [s for c in g.pack.cards for _, s in c.hooks + c.handlers]
+    sources += [s for a in list(g.pack.game.actions) + [a for c in g.pack.cards for a in c.actions]
+                for s in (a.when, a.with_, a.effect) if s is not None]
+    assert [s.span for s in sources if s not in texts] == []
+    seen: dict[str, int] = {}
+    for text in texts.values():
+        for e in _records(text):
+            if isinstance(e.node, (A.Name, A.Field, A.Of, A.Call)):
+                assert e.ref is not None and e.ref.what in ir.REFS, (e.node, e.ref)
+                seen[e.ref.what] = seen.get(e.ref.what, 0) + 1
+    assert {"local", "res", "zone", "field", "function", "primitive"} <= set(seen), seen
+
+
+def test_a_name_shadowed_by_a_local_reads_as_the_local_and_its_record_says_so(wares):
+    """'coins' is the pack's resource and, after 'let coins = 2', a local: the two uses in one
+    statement read differently, as the checker resolved them (a local of the same spelling
+    as the resource is not 'your Coins')."""
+    text = checked(wares, "pay coins coins\nlet coins = 2\npay coins coins")
+    first, _, last = text.stmts
+    assert first.expr(first.node.amount.expr).ref == ir.Ref("res", 0)
+    assert last.expr(last.node.amount.expr).ref == ir.Ref("local", 2)
+    assert Renderer(lexicon(wares.pack), "en").text(text) == [
+        "Pay Coins equal to your Coins", "Let coins be 2", "Pay Coins equal to coins"]
 
 
 def test_cards_shows_the_generated_text_under_the_hand_written_one():
@@ -251,17 +384,19 @@ def test_declared_words_of_zones_variables_kinds_and_functions(tmp_path):
     (pack / "game.yaml").write_text(game)
     r = CliRunner().invoke(main, ["validate", str(pack)], catch_exceptions=False)
     assert r.exit_code == ExitCode.OK, r.output
-    p = load_game(str(pack), generate=False).pack
+    g = load_game(str(pack), generate=False)
+    p = g.pack
     lex = lexicon(p)
     assert [lex.word(n, "ja") for n in ("hand", "passed", "coin", "gold", "deck", "c")] == ["財布", "終了", "トークン", "Gold", "deck", "C"]
     r = Renderer(lex, "en")
     take = p.game.actions[0].effect
-    assert r.block(parse(take.text, take.origin)) == [
+    assert r.text(g.vocab.result.texts[take]) == [
         "Move C to your purse", "Gain Gold equal to C's value", "Announce taken (C)", "Do bonus of C", "Set your done to true"]
-    assert r.expr(parse("cheap(c) and coin == coin", TextOrigin("t", 1, 1, False), "expr_start")) == "C costs at most 3 and token is token"
-    assert Renderer(lex, "ja").expr(parse("cheap(c)", TextOrigin("t", 1, 1, False), "expr_start")) == "Cは3以下"
+    coin = (("c", Card("coin")),)
+    assert r.outermost(checked_expression(g, "cheap(c) and coin == coin", coin)) == "C costs at most 3 and token is token"
+    assert Renderer(lex, "ja").outermost(checked_expression(g, "cheap(c)", coin)) == "Cは3以下"
     crown = next(c for c in p.cards if c.id == "crown")
-    assert card_lines(p, crown, "en") == ["Bonus:", "  Gain 1 Gold", "When taken:", "  If card is Crown:", "    Gain 1 Gold",
+    assert card_lines(g, crown, "en") == ["Bonus:", "  Gain 1 Gold", "When taken:", "  If card is Crown:", "    Gain 1 Gold",
                                           "Cost 3: read by cheap",
                                           "Value 1: read by Take a coin"]
 
@@ -283,7 +418,7 @@ def test_generated_text_escapes_control_codes_of_the_content(tmp_path):
 
 def test_generated_text_says_what_an_option_costs():
     """A choose's or an option's ``price`` is in the generated text, as an action's is."""
-    pack = game_of("citadels-2016").pack
-    wizard = next(c for c in pack.cards if c.id == "wizard")
-    assert '      "build it", price Gold equal to build cost of D:' in card_lines(pack, wizard, "en")
-    assert "      「建てる」（価格: 金貨をDの建設費用分）:" in card_lines(pack, wizard, "ja")
+    game = game_of("citadels-2016")
+    wizard = next(c for c in game.pack.cards if c.id == "wizard")
+    assert '      "build it", price Gold equal to build cost of D:' in card_lines(game, wizard, "en")
+    assert "      「建てる」（価格: 金貨をDの建設費用分）:" in card_lines(game, wizard, "ja")

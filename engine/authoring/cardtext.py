@@ -9,9 +9,10 @@ the cost is 4. Neither runs during play.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator, Optional
+from typing import Any, Iterator, Mapping, Optional
 
 from meeple.dsl import ast as A
+from meeple.dsl import ir
 from meeple.dsl.parser import parse, to_span
 from meeple.dsl.phrases import CARD_PHRASES, WORDS, Lexicon, Renderer
 
@@ -27,6 +28,7 @@ def lexicon(pack: M.Pack) -> Lexicon:
     cards, and its functions' phrases."""
     g = pack.game
     names: dict[str, dict[str, str]] = {}
+    glossary = {name: dict(words.by_locale) for h in pack.howto for name, words in h.glossary if words.by_locale}
 
     def put(name: str, declared: Optional[M.Names]) -> None:
         if declared is not None and declared.by_locale:
@@ -50,15 +52,24 @@ def lexicon(pack: M.Pack) -> Lexicon:
                      + [z.name for z in g.zones if z.per_player])
     phrases = {f.name: dict(f.text.by_locale) for f in g.functions if f.text is not None}
     params = {f.name: tuple(p.name for p in f.params) for f in g.functions}
-    return Lexicon(names, mine, phrases, params, frozenset(z.name for z in g.zones if z.of_card is not None))
+    return Lexicon(names, mine, phrases, params, frozenset(z.name for z in g.zones if z.of_card is not None), glossary,
+                   frozenset([k.name for k in g.card_kinds] + [c.id for c in pack.cards]))
 
 
 def _tree(src: M.Source, start: str = "start"):
     return parse(src.text, src.origin, start)
 
 
-def card_lines(pack: M.Pack, card: M.CardDef, lang: str, lex: Optional[Lexicon] = None) -> list[str]:
-    """The card's rules in words, one line a statement, indented as the rules are."""
+def checked_texts(game: Any) -> Mapping[M.Source, ir.Text]:
+    """What the checker made of each rule text of a loaded game (``CompileResult.texts``):
+    the renderer reads these, never the bare syntax tree."""
+    return game.vocab.result.texts
+
+
+def card_lines(game: Any, card: M.CardDef, lang: str, lex: Optional[Lexicon] = None) -> list[str]:
+    """The card's rules in words, one line a statement, indented as the rules are, from its
+    texts as the checker made them (``game``: a loaded game, checked only or to play)."""
+    pack, texts = game.pack, checked_texts(game)
     r = Renderer(lex or lexicon(pack), lang)
     ph = lambda key, **kw: CARD_PHRASES[key][r.lang].format(**kw)     # noqa: E731
     lines: list[str] = []
@@ -66,24 +77,25 @@ def card_lines(pack: M.Pack, card: M.CardDef, lang: str, lex: Optional[Lexicon] 
         per = "" if not a.per_turn else (ph("per_turn.1") if a.per_turn == 1 else ph("per_turn", n=a.per_turn))
         lines.append(r.sentence(ph("action", name=a.names.get(lang), per_turn=per)))
         if a.when is not None:
-            lines.append("  " + r.sentence(ph("when", cond=r.expr(_tree(a.when, "expr_start")))))
+            lines.append("  " + r.sentence(ph("when", cond=r.expr(texts[a.when].exprs[0]))))
         if a.with_ is not None:
-            comp = _tree(a.with_, "binder_start")
+            binder = texts[a.with_]
+            comp = binder.node
             lines.append("  " + r.sentence(r.phrase(
-                "Choose", var=r.lex.word(comp.var, r.lang), source=r.expr(comp.source), many="", by="",
-                where=r.phrase("Choose.where", cond=r.expr(comp.cond)) if comp.cond is not None else "")))
+                "Choose", var=r.local(comp.var), source=r.expr(binder.expr(comp.source)), many="", by="",
+                where=r.phrase("Choose.where", cond=r.expr(binder.expr(comp.cond))) if comp.cond is not None else "")))
         if a.price:         # what choosing the action costs, shown beside it (meeple.runtime.prices)
-            what = ", ".join(r.phrase("Price.item", amount=r.expr(_tree(amount, "expr_start")), res=r.lex.word(res, r.lang))
+            what = ", ".join(r.phrase("Price.item", amount=r.expr(texts[amount].exprs[0]), res=r.word(res))
                              for res, amount, _ in a.price)
             lines.append("  " + r.sentence(ph("price", what=what)))
-        lines += r.block(_tree(a.effect), 1)
+        lines += r.text(texts[a.effect], 1)
     for hook, src in card.hooks:
-        lines.append(r.sentence(ph("hook", hook=r.lex.word(hook, r.lang))))
-        lines += r.block(_tree(src), 1)
+        lines.append(r.sentence(ph("hook", hook=r.word(hook))))
+        lines += r.text(texts[src], 1)
     for event, src in card.handlers:
-        lines.append(r.sentence(ph("trigger", event=r.lex.word(event, r.lang))))
-        lines += r.block(_tree(src), 1)
-    lines += rule_lines(pack, card, r)
+        lines.append(r.sentence(ph("trigger", event=r.word(event))))
+        lines += r.text(texts[src], 1)
+    lines += rule_lines(game, card, r)
     lines += field_lines(pack, card, r) or plain_lines(card, r, bool(lines))
     return lines
 
@@ -130,35 +142,35 @@ def _names_card(node, card_id: str, flags: set[str]) -> bool:
     return False
 
 
-def _naming(stmts, card_id: str, flags: set[str]) -> list:
-    """The statements of a block that name the card in their own expressions (whole,
-    with what they hold), looking inside the others' blocks."""
+def _naming(records: tuple, card_id: str, flags: set[str]) -> list:
+    """The statements of a block (as checked) that name the card in their own expressions
+    (whole, with what they hold), looking inside the others' blocks."""
     out: list = []
-    for st in stmts:
-        kids = A.child_nodes(st)
-        if any(_names_card(k, card_id, flags) for k in kids if not isinstance(k, _STATEMENTS)):
-            out.append(st)
+    for r in records:
+        if any(_names_card(k, card_id, flags) for k in A.child_nodes(r.node) if not isinstance(k, _STATEMENTS)):
+            out.append(r)
         else:
-            out += _naming([k for k in kids if isinstance(k, _STATEMENTS)], card_id, flags)
+            out += _naming(r.stmts, card_id, flags)
     return out
 
 
-def rule_lines(pack: M.Pack, card: M.CardDef, r: Renderer) -> list[str]:
+def rule_lines(game: Any, card: M.CardDef, r: Renderer) -> list[str]:
     """The game's rules that give the card its effect: those that name it (``x is ID``)
     or test a flag it sets (a yes/no field true where its kind says no), each rule's
     name then its statements that do, so that a card whose effect the game's rules
     carry (a flag they test, its id they name) reads as what it does, not as data."""
+    pack, texts = game.pack, checked_texts(game)
     kind = next((k for k in pack.game.card_kinds if k.name == card.kind), None)
     defaults = {f.name: f.default for f in kind.fields} if kind else {}
     flags = {k for k, v in card.fields if v is True and not defaults.get(k)}
     ph = lambda key, **kw: CARD_PHRASES[key][r.lang].format(**kw)     # noqa: E731
     found: list[tuple[Any, list[str]]] = []
     for who, src, start in _rule_texts(pack):
-        tree = _tree(src, start)
-        if isinstance(tree, tuple):
-            body = [line for st in _naming(tree, card.id, flags) for line in r.stmt(st, 1)]
-        else:
-            body = ["  " + r.sentence(r.expr(tree))] if _names_card(tree, card.id, flags) else []
+        text = texts[src]
+        if text.stmts or isinstance(text.node, tuple):
+            body = [line for st in _naming(text.stmts, card.id, flags) for line in r.stmt(st, 1)]
+        else:               # an expression, or an action's parameter ('x in ... where ...')
+            body = ["  " + r.sentence(r.outermost(text))] if _names_card(text.node, card.id, flags) else []
         if body:
             name = who.get(r.lang) if isinstance(who, M.Names) else r.lex.word(who, r.lang)
             seen = next((b for w, b in found if w == name), None)

@@ -45,11 +45,11 @@ def cards(game_name: str, card_id: Optional[str], lang: str, provisional: bool, 
             click.echo(f"error: no card '{card_id}' in {game.id}" + (f"; {h}" if (h := suggest(card_id, [c.id for c in pack.cards])) else ""), err=True)
             sys.exit(ExitCode.USAGE)
         if generated:
-            _generated(pack, [card], lang)
+            _generated(game, [card], lang)
         else:
-            _show(pack, card, lang)
+            _show(game, card, lang)
     elif generated:
-        _generated(pack, list(pack.cards), lang)
+        _generated(game, list(pack.cards), lang)
     else:
         _list(game, lang)
 
@@ -68,7 +68,7 @@ def rules(game_name: str, lang: str, width: int) -> None:
     click.echo("\n".join(howto_lines(game.pack, lang, width)))
 
 
-def _show(pack: Any, card: Any, lang: str) -> None:
+def _show(game: Game, card: Any, lang: str) -> None:
     """``meeple cards GAME ID``: one card, its data, texts, rules and actions."""
     click.echo(f"{card.names.get(lang)}  [{card.id}]  ({card.kind}, {card.copies} cop{'y' if card.copies == 1 else 'ies'})")
     others = [f"{loc}: {n}" for loc, n in card.names.by_locale if loc != lang]
@@ -80,7 +80,7 @@ def _show(pack: Any, card: Any, lang: str) -> None:
         click.echo(f"  text: {card.text.get(lang)}")
     from meeple.authoring.cardtext import card_lines
     from meeple.core.errors import printable
-    made = card_lines(pack, card, lang)
+    made = card_lines(game, card, lang)
     if made:
         click.echo("  generated:\n" + "\n".join("    " + printable(line) for line in made))
     for hook, src in card.hooks:
@@ -121,14 +121,14 @@ def _list(game: Game, lang: str) -> None:
             click.echo(f"  {c.id:<18} {c.names.get(lang):<16} {many} {data}{flag}")
 
 
-def _generated(pack: Any, chosen: list, lang: str) -> None:
+def _generated(game: Game, chosen: list, lang: str) -> None:
     """``meeple cards GAME [ID] --generated``: each card's name and the text made from its rules."""
     from meeple.authoring.cardtext import card_lines, lexicon
     from meeple.core.errors import printable
-    lex = lexicon(pack)
+    lex = lexicon(game.pack)
     for card in chosen:
         click.echo(f"{printable(card.names.get(lang))}  [{card.id}]")
-        for line in card_lines(pack, card, lang, lex):
+        for line in card_lines(game, card, lang, lex):
             click.echo("  " + printable(line))     # content words and labels, control codes escaped
 
 

@@ -76,7 +76,7 @@ def drawer_page(table: Table, seat: Seat, figures: dict[str, list[Figure]], lang
         if text and lang not in dict(card.text.by_locale):        # the pack has it in English only: said so
             text = view.word("(this text is in English only)") + " " + text
         try:
-            rules = card_lines(pack, card, view.lang, lex)
+            rules = card_lines(table.game, card, view.lang, lex)
         except Exception:       # a phrase the renderer lacks: the drawer shows the rest
             rules = []
         shown = "".join(f"<li>{escape(figure_text(x, lang))}</li>" for x in figures.get(card.id, []))
