@@ -1,4 +1,6 @@
-"""The checked form of the rules: what the checker concluded, handed to the Python generator.
+"""The checked form of the rules: what the checker concluded, handed to the Python generator
+and to the rules-text renderer (dsl/phrases.py, which reads a text's records, ``Text``, and
+what each name resolved to, ``Ref``).
 
 The checker (``meeple.dsl.compiler.Compiler`` and its checkers) decides, once, what every
 statement and expression means: the local slot a ``let`` writes, what a ``set`` assigns to,

@@ -3,11 +3,14 @@ operator and primitive, in English and Japanese.
 
 The phrases sit here, beside the grammar and the primitives' registry, so that a new node
 type or primitive without a phrase fails a test (tests/test_phrases.py walks ``meeple.dsl.ast``'s
-node classes and ``PRIMITIVES``) instead of rendering as nothing. A pack's own words (its
-resources, zones, variables, card kinds, card names, functions' phrases) come in a
+node classes and ``PRIMITIVES``) instead of rendering as nothing. The ``Renderer`` reads
+the checked form of a text (``meeple.dsl.ir``: ``Text``, ``Stmt`` and ``Expr`` records,
+as the generator does), never the bare syntax tree: a name is told by what the checker
+resolved it to (``Expr.ref``), not by its spelling. A pack's own words (its resources,
+zones, variables, card kinds, card names, functions' phrases, its glossary) come in a
 ``Lexicon`` the caller builds from the pack's ``name: {en, ja}`` declarations: this module
-never reads a pack. Nothing here runs during play: ``meeple cards --generated`` and its
-tests only.
+never reads a pack. Nothing here runs during play: ``meeple cards``, the server's card
+drawer and their tests only.
 
 Templates are ``str.format`` strings; ``{x}`` fields are the rendered parts of the node.
 """
