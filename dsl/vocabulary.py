@@ -122,7 +122,8 @@ class CompileResult:
     engine checks their ``faces`` once all rules are compiled."""
     texts: dict[Any, Any] = field(default_factory=dict)
     """Each rule text checked without errors (its ``Source``) -> what the checker made of it
-    (``meeple.dsl.ir.Text``): read by the rules-text renderer (dsl/phrases.py), never in play."""
+    (``meeple.dsl.ir.Text``), in a game checked only (``Compiler.keep``): read by the
+    rules-text renderer (dsl/phrases.py), never in play."""
 
 
 # ---------------------------------------------------------------- the vocabulary

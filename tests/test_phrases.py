@@ -20,7 +20,7 @@ from meeple.dsl.typesys import PLAYER, Card
 from meeple.dsl.vocabulary import CompileResult
 from meeple.dsl.phrases import CARD_PHRASES, LANGS, OPERATORS, PHRASES, PRIMITIVE_PHRASES, VERBS, Renderer
 from meeple.dsl.primitives import PRIMITIVES
-from meeple.authoring.cardtext import card_lines, lexicon
+from meeple.authoring.cardtext import card_lines, checked_texts, lexicon
 from meeple.cli import ExitCode, main
 from meeple.runtime.game import load_game
 from meeple.loading.folders import shipped_packs
@@ -125,7 +125,9 @@ def checked(game, text: str, params: tuple = (("p", PLAYER), ("w", Card("good"))
     errors: list = []
     vocab = replace(game.vocab, result=CompileResult())
     src = Source(text, TextOrigin("t.yaml", 1, 1, True), Span("t.yaml", 1, 1))
-    Compiler(vocab, errors).unit("test", src, params)
+    comp = Compiler(vocab, errors)
+    comp.keep = True
+    comp.unit("test", src, params)
     assert errors == []
     return vocab.result.texts[src]
 
@@ -166,7 +168,9 @@ def checked_expression(game, text: str, params: tuple) -> ir.Text:
     errors: list = []
     vocab = replace(game.vocab, result=CompileResult())
     src = Source(text, TextOrigin("t.yaml", 1, 1, False), Span("t.yaml", 1, 1))
-    Compiler(vocab, errors).expression("test", src, params)
+    comp = Compiler(vocab, errors)
+    comp.keep = True
+    comp.expression("test", src, params)
     assert errors == []
     return vocab.result.texts[src]
 
@@ -320,7 +324,8 @@ def test_every_name_of_every_shipped_text_is_kept_as_what_the_checker_resolved(p
     the game is kept as checked, and every name, field, 'X of Y' and call in it holds what
     it resolved to (``ir.Ref``)."""
     g = _game(packs, pack)
-    texts = g.vocab.result.texts
+    assert g.generated and g.vocab.result.texts == {}        # a game to play keeps none: they would cost its play
+    texts = checked_texts(g)                                 # its pack checked only
     sources = [s for c in g.pack.cards for _, s in c.hooks + c.handlers]
     sources += [s for a in list(g.pack.game.actions) + [a for c in g.pack.cards for a in c.actions]
                 for s in (a.when, a.with_, a.effect) if s is not None]

@@ -60,10 +60,24 @@ def _tree(src: M.Source, start: str = "start"):
     return parse(src.text, src.origin, start)
 
 
+# (a game to play, its pack checked only): see checked_texts. Annotated before the function
+# that declares it global (PyPy 3.9 refuses the annotation after it).
+_CHECKED: Optional[tuple] = None
+
+
 def checked_texts(game: Any) -> Mapping[M.Source, ir.Text]:
     """What the checker made of each rule text of a loaded game (``CompileResult.texts``):
-    the renderer reads these, never the bare syntax tree."""
-    return game.vocab.result.texts
+    the renderer reads these, never the bare syntax tree. A game checked only keeps them;
+    one to play keeps none (they would cost its play), so its pack is checked again, once
+    for the last such game asked of (the server's card drawer)."""
+    global _CHECKED
+    if not game.generated:
+        return game.vocab.result.texts
+    if _CHECKED is None or _CHECKED[0] is not game:
+        from meeple.core.errors import Problems
+        from meeple.runtime.game import Game
+        _CHECKED = (game, Game(game.pack, Problems(), generate=False).vocab.result.texts)
+    return _CHECKED[1]
 
 
 def card_lines(game: Any, card: M.CardDef, lang: str, lex: Optional[Lexicon] = None) -> list[str]:

@@ -40,6 +40,7 @@ class _Compiling:
         self.pack, self.g, self.v, self.layout, self.problems = pack, pack.game, v, layout, problems
         self.errors: list[MeepleError] = []
         self.comp = Compiler(v, self.errors)
+        self.comp.keep = not generate      # a game checked only keeps its texts as checked, for the rules text
         if not generate:       # warnings are for 'meeple validate': a game that will run skips the look
             from meeple.dsl.guards import Guards
             self.comp.guards = Guards(set(v.zone_index), set(v.function_defs), maybe_none)
