@@ -204,8 +204,9 @@ class Lexicon:
     """A pack's words for the names its texts use, per locale.
 
     ``names``: resource, zone, variable, card kind, enum value and card id -> {locale: text}.
-    ``mine``: the names that, written alone, are the current player's (resources, player
-    variables, zones per player): ``coins`` reads "your Coins".
+    ``mine``: the zones each player has (and the resources and player variables), which a
+    name the checker resolved to one of them, written alone, reads as the current player's:
+    ``hand`` reads "your hand".
     ``phrases``: a function's (or procedure's) declared phrase {locale: template} with its
     parameters in braces; ``params`` their names in order.
     """
@@ -214,7 +215,6 @@ class Lexicon:
     mine: frozenset = frozenset()
     phrases: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     params: Mapping[str, tuple] = field(default_factory=dict)
-    card_zones: frozenset = frozenset()     # zones each card of a kind has ('occupant of all': any card's)
     # the words the pack gives names that declare none (its howto's glossary: fields, hooks,
     # procedures, the locals its rules use): a local reads with these, never with the word of
     # a resource or zone it shadows

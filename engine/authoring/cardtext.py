@@ -52,8 +52,7 @@ def lexicon(pack: M.Pack) -> Lexicon:
                      + [z.name for z in g.zones if z.per_player])
     phrases = {f.name: dict(f.text.by_locale) for f in g.functions if f.text is not None}
     params = {f.name: tuple(p.name for p in f.params) for f in g.functions}
-    return Lexicon(names, mine, phrases, params, frozenset(z.name for z in g.zones if z.of_card is not None), glossary,
-                   frozenset([k.name for k in g.card_kinds] + [c.id for c in pack.cards]))
+    return Lexicon(names, mine, phrases, params, glossary, frozenset([k.name for k in g.card_kinds] + [c.id for c in pack.cards]))
 
 
 def _tree(src: M.Source, start: str = "start"):
