@@ -219,7 +219,7 @@ class Lexicon:
     # procedures, the locals its rules use): a local reads with these, never with the word of
     # a resource or zone it shadows
     glossary: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
-    # card kinds and cards: a local named for what it holds ('character', 'queen') reads with their word
+    # card kinds and cards: a local named for what it holds (a kind's or a card's name) reads with their word
     held: frozenset = frozenset()
 
     def word(self, name: str, lang: str) -> str:
