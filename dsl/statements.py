@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from . import ast as A
 from . import ir
-from .errors import MeepleError, Refusal, RuleError, suggest
+from .errors import UNMET, MeepleError, Refusal, RuleError, suggest
 from .gen.runs import then
 from .runtime import Frame
 from .steps import Where, charge
@@ -420,7 +420,7 @@ class StatementChecker:
 
     def s_Require(self, unit, s):
         cond = self.c.truth(unit, s.cond)
-        message = s.message or "a requirement does not hold"
+        message = s.message or UNMET
 
         def act(st, fr):
             if not cond(st, fr):

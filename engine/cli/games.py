@@ -132,7 +132,7 @@ class _Table:
                 else:
                     self.narrator.apply(st, lambda: game.apply(st, index), self.hidden_from)
             except Refusal as err:          # a rule said no: the state is as it was, choose again
-                click.echo(self.view.word("  refused: {reason}", reason=self.view.pack_word(err.message)))
+                click.echo(self.view.word("  refused: {reason}", reason=self.view.refusal(err.message)))
                 continue
             if not quiet:       # a board variable the choice set (a piece marked, a seat robbed): said at once
                 self._marked(marks)

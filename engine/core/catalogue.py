@@ -83,6 +83,7 @@ JA: dict[str, str] = {
     "human": "人間",
     "(hidden)": "(非公開)",
     "  refused: {reason}": "  できません: {reason}",
+    "a requirement does not hold": "条件を満たしていません",      # a 'require' with no message (meeple.dsl.errors.UNMET)
     "  since you last looked:": "  前回から起きたこと:",
     "final scores after {n} rounds:": "最終得点 ({n}ラウンド後):",
     "  winner": "  勝者",

@@ -111,6 +111,12 @@ class TerminalView:
             return names.get(self.lang)
         return text
 
+    def refusal(self, message: str) -> str:
+        """Why a rule refused a choice (a ``require``'s message), in the view's language:
+        the pack's words for its own message, the catalogue's for the engine's
+        (``meeple.dsl.errors.UNMET``), else as written."""
+        return self.pack_word(message) if message in self.texts else self.word(message)
+
     def var_name(self, name: str) -> str:
         """A variable as people call it: its ``name:``, else the pack's word for its id."""
         names = self.var_names.get(name)

@@ -189,7 +189,7 @@ class Table:
                 self.game.apply(st, index)
             except Refusal as err:
                 self._moved()       # the state is as it was, or back at the turn's last action
-                return view.word("refused: {reason}", reason=view.pack_word(err.message))
+                return view.word("refused: {reason}", reason=view.refusal(err.message))
             self._moved()
         return None
 
