@@ -20,7 +20,7 @@ from answering import first_shown
 from golden_games import game_of
 from meeple.cli import main
 from meeple.core.catalogue import CATALOGUE, JA, say
-from meeple.play.terminal import TerminalView, wrap
+from meeple.play.terminal import TerminalView, refusal, wrap
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = [("citadels", 4), ("citadels-2016", 4), ("citadels-dark-city", 4), ("troyes", 2), ("signorie", 2)]
@@ -80,6 +80,25 @@ def test_a_whole_game_in_japanese_shows_no_english_word(game, players):
     assert "  ?: このヘルプ" in screen and "'zz' は選択肢にありません" in screen     # '?' and a wrong answer were shown
     left = english_left(screen)
     assert not left, "\n".join(left[:20])
+    keyed = re.findall(r"\n +\d+\. [^\n]*   \[[^\n]*", screen)        # a menu shows numbers only: no key in English
+    assert not keyed and "'zz' は選択肢にありません: " in screen, keyed[:3]
+
+
+def test_a_japanese_menu_names_an_options_key_only_when_asked():
+    """Under ja the menu shows no key (the pack's ids are English words: 'hire',
+    'from a building'); '? N' names the key of option N, which may still be typed."""
+    import random
+    g = game_of("signorie")
+    st, rng = g.new_state(2, 3), random.Random(3)
+    while st.pending.prompt != "what to do with the die":
+        g.apply(st, rng.randrange(st.pending.count()))
+    view = TerminalView(g, lang="ja")
+    opts = view.options(st, st.pending.player)
+    assert [o[0] for o in opts][:2] == ["hire", "administration"]
+    helped = view.help("? 2", opts, st).splitlines()
+    assert helped[:2] == ["  選択肢2: キー [administration]", "  ダイスの使い道: 業務"], helped
+    assert not any("キー [" in line for line in TerminalView(g, lang="en").help("? 2", opts, st).splitlines())
+    assert view.help("?", opts, st).splitlines()[0] == "  番号: その選択肢を選ぶ (? N が示すそのキーでも選べます)"
 
 
 @pytest.mark.parametrize("game", [g for g, _ in SHIPPED])
@@ -277,4 +296,4 @@ def test_an_english_refusal_under_ja_is_caught(tmp_path, monkeypatch):
     from meeple import load
     game = load(_refusing_pack(tmp_path / "other", '    slot: {ja: マス}\n'))
     view = TerminalView(game, lang="ja")
-    assert "the crown is too dear" in _shown_texts(game.pack) and view.refusal("the crown is too dear") == "the crown is too dear"
+    assert "the crown is too dear" in _shown_texts(game.pack) and refusal(view, "the crown is too dear") == "the crown is too dear"

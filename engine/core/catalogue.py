@@ -52,10 +52,13 @@ JA: dict[str, str] = {
     "your choice": "あなたの選択",
     "'{answer}' is not one of the options: give {numbers} or a key in brackets":
         "'{answer}' は選択肢にありません: {numbers}か、角かっこ内のキーを入力してください",
+    "'{answer}' is not one of the options: give {numbers}": "'{answer}' は選択肢にありません: {numbers}を入力してください",
     ", or ? for help": "(? でヘルプ)",
     "a number 1-{n}": "1-{n}の番号",
     "one of the numbers shown ({runs})": "表示された番号 ({runs}) のどれか",
     "  a number or a key in brackets: choose that option": "  番号か角かっこ内のキー: その選択肢を選ぶ",
+    "  a number: choose that option (its key, which ? N names, too)": "  番号: その選択肢を選ぶ (? N が示すそのキーでも選べます)",
+    "  option {n}: key [{key}]": "  選択肢{n}: キー [{key}]",
     "  ? N: what option N does, and its card, in full": "  ? N: 選択肢Nの効果とそのカードの全文",
     "  ? ID or ? NAME: that card, in full (ids as `meeple cards` lists them)":
         "  ? ID か ? 名前: そのカードの全文 (IDは `meeple cards` の一覧のとおり)",

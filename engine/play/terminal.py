@@ -75,6 +75,9 @@ class TerminalView:
         self.game = game
         self.width = max(40, width)
         self.lang = lang
+        # an option's key (the pack's id, English words) shown in brackets in English only:
+        # a reader of another language chooses by the menu's numbers ('? N' names the key)
+        self.keys_shown = lang == "en"
         g = game.defn
         self.facts: dict[str, tuple[str, ...]] = {k: tuple(f for f, _ in fs) for k, _, fs in g.view.facts}
         zones = {z.name: z for z in game.vocab.zone_defs}
@@ -110,12 +113,6 @@ class TerminalView:
         if names is not None and self.lang in dict(names.by_locale):
             return names.get(self.lang)
         return text
-
-    def refusal(self, message: str) -> str:
-        """Why a rule refused a choice (a ``require``'s message), in the view's language:
-        the pack's words for its own message, the catalogue's for the engine's
-        (``meeple.dsl.errors.UNMET``), else as written."""
-        return self.pack_word(message) if message in self.texts else self.word(message)
 
     def var_name(self, name: str) -> str:
         """A variable as people call it: its ``name:``, else the pack's word for its id."""
@@ -483,6 +480,13 @@ class TerminalView:
         (``meeple.play.choicehelp``)."""
         from meeple.play.choicehelp import answer_help
         return answer_help(self, answer, options, st)
+
+
+def refusal(view: TerminalView, message: str) -> str:
+    """Why a rule refused a choice (a ``require``'s message), in the view's language:
+    the pack's words for its own message, the catalogue's for the engine's
+    (``meeple.dsl.errors.UNMET``), else as written."""
+    return view.pack_word(message) if message in view.texts else view.word(message)
 
 
 def _action_def(game, a):
