@@ -164,6 +164,13 @@ class InteractionChecker:
                 out.append((res, self.c.exprs.number(unit, amount)))
         return tuple(out)
 
+    def about(self, unit: Unit, node: A.Node) -> Fn:
+        """An option's ``about EXPR``, checked in its scope: a card (or none). Display only,
+        as a price is: read while the choice waits, never run by the rules."""
+        with self.c.steps.apart():
+            fn, _ = self.c.exprs.card_expr(unit, node)
+        return fn
+
     def s_Roll(self, unit, s):
         g = self.g
         dice, kind, factor, where = self.c.statements.cards_of(unit, s.dice, "roll")
@@ -202,6 +209,8 @@ class InteractionChecker:
         described = OneOfDescriber(labels, SKIP)
         if any(o.price for o in s.options):
             described.priced = tuple(self.prices(unit, o.price) if o.price else None for o in s.options)
+        if any(o.about is not None for o in s.options):
+            described.about = tuple(self.about(unit, o.about) if o.about is not None else None for o in s.options)
         prompt = s.prompt or "choose one"
         optional = s.optional
 

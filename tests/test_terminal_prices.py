@@ -137,7 +137,7 @@ def test_signorie_a_die_below_its_threshold_a_hire_and_a_dowry_show_their_florin
     ]
     assert block(screen, "P1, what to do with the die:", 5) == [
         "P1, what to do with the die:",
-        "   1. hire, pay 1 florin   [hire]",          # the first free assistant slot of the column to the left
+        "   1. hire: Yellow column assistant 1, pay 1 florin (cost 1)   [hire]",    # the first free slot of the column to the left
         "   2. administration   [administration]",
         "   3. signoria   [signoria]",
         "your choice: signoria",
@@ -152,6 +152,13 @@ def test_signorie_a_die_below_its_threshold_a_hire_and_a_dowry_show_their_florin
         "  P1 (you) dowry (florins): 1",
     ]
     assert "  -- P1 florins 5, victory points 2, brides 1 | P2 florins 7, victory points 0, brides 1" in screen      # 6 - 1
+    assert block(screen, "P1, the round's reward:", 5) == [      # the reward named, its card's facts (about r)
+        "P1, the round's reward:",
+        "   1. reward: A son (space 1)   [reward]",
+        "   2. florins   [florins]",
+        "your choice: 1",
+        "  P1 (you) the round's reward: reward: A son (space 1)",
+    ]
     lines = screen.splitlines()
     at = lines.index("  P1 (you) dowry (florins): 1")
     assert lines[at + 8:at + 11] == [       # the marriage told under the action that made it, after P2's turn

@@ -102,7 +102,7 @@ def answer_help(view: Any, answer: str, options: list[list], st: Any) -> str:
 def _helped(view: Any, st: Any, options: list[list], i: int) -> str:
     """'? N' for option ``i``: its action's text, the card granting it and the card it
     names; else the howto's help of the choice, and the card it names."""
-    c = view.subject(st.pending, i)
+    c = view.subject(st.pending, i, st, st.pending.player)
     action = action_of(st.pending, i)
     if action is not None:      # the action's text, the card granting it, the card it names
         ai, granted = action

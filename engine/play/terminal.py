@@ -27,7 +27,7 @@ from meeple.dsl.typesys import PLAYER, Card
 from meeple.core.catalogue import say
 from meeple.core.errors import MeepleError
 from meeple.play.facts import card_facts
-from meeple.runtime.prices import decision_prices
+from meeple.runtime.prices import decision_prices, option_about
 
 WIDTH = 100       # columns when the terminal does not say
 
@@ -374,9 +374,13 @@ class TerminalView:
         return out
 
     # ------------------------------------------------------------ options
-    def subject(self, dec, i: int) -> Optional[int]:
-        """The card an option is about: the card chosen, or an action's card parameter."""
+    def subject(self, dec, i: int, st=None, viewer: Optional[int] = None) -> Optional[int]:
+        """The card an option is about: the card chosen, an action's card parameter, or
+        given the state (whose pending decision ``dec`` is) what a ``choose one``'s
+        option says it is about (``about``), if ``viewer`` sees it."""
         d, v, g = dec.describer, dec.values[i], self.game
+        if isinstance(d, OneOfDescriber):
+            return option_about(g, st, i, viewer) if st is not None and st.pending is dec else None
         if isinstance(d, ChoiceDescriber):
             return v if v != d.skip and g.observer.keys_cards(d.keyer) else None
         if isinstance(d, ActionDescriber):
@@ -407,7 +411,7 @@ class TerminalView:
         if cached is None or cached[0] is not dec:
             slots = set()
             for i in range(len(dec.options)):
-                c = self.subject(dec, i)
+                c = self.subject(dec, i, st, dec.player)
                 if c is not None:
                     slots.add(st.loc[c])
             self._places = cached = (dec, len(slots))
@@ -419,9 +423,11 @@ class TerminalView:
         A card's facts are its kind's printed ones, public with its name; its place only
         if the viewer sees it there."""
         dec = st.pending
+        c = self.subject(dec, i, st, viewer)
+        if c is not None and isinstance(dec.describer, OneOfDescriber):
+            label += f": {self.name(c)}"          # 'hire: Yellow column assistant 1'
         if priced:        # the chooser's own menu: a price may read what only they see
             label += self.price(st, i)
-        c = self.subject(dec, i)
         if c is None:
             return label
         place = self.where(st, c, viewer)
