@@ -336,6 +336,31 @@ SIGNORIE_ROUND_2 = [    # the end of round 1, step by step, then the new round's
 ]
 
 
+@pytest.mark.parametrize("lang, n, expected", [
+    ("en", 7, [
+        "  Bishopric row 1-1  [bishopric_1_1]  (space)",
+        "    site bishopric, colour white, row 1, position 1, low 1, high 2",
+        "    The left space of row 1 of the Bishopric: a citizen placed with a white die showing 1 or 2",
+        "    enters here, moving the one here to the right space (a citizen on the right is pushed out and",
+        "    lies on the building until the round ends). A citizen here gives its owner a white die each",
+        "    round; you pay a wage of 1 denier a round for it."]),
+    ("ja", 1, [
+        "  宮殿 1  [palace_1]  (スペース)",
+        "    場所 宮殿, 色 赤, 列 1, 列内の位置 1, 最小の出目 1, 最大の出目 1",
+        "    宮殿のマス: 出目1の赤ダイスで市民駒を置くとここに入り、ここにいた市民駒を押し出します(ラウンド終",
+        "    了まで建物の上に置かれます)。ここの市民駒は毎ラウンド持ち主に赤ダイスを1個与え、毎ラウンド給料2",
+        "    ドゥニエを払います。"]),
+])
+def test_question_n_on_a_troyes_space_says_what_the_space_is(lang, n, expected):
+    """'? N' at the set-up's placement: a building's space says which die puts a citizen
+    there, what a citizen there gives and costs, not only its fields."""
+    g = game_of("troyes")
+    st = g.new_state(2, 5)
+    view = TerminalView(g, lang=lang)
+    opts = view.options(st, st.pending.player)
+    assert view.help(f"? {n}", opts, st).splitlines() == expected
+
+
 @pytest.mark.parametrize("game, seed, card, narration", [
     ("troyes", 4, "  Palace 1  [palace_1]  (space)", TROYES_ROUND_2),
     ("signorie", 4, "  Yellow die 1  [yellow_1]  (die)", SIGNORIE_ROUND_2)])
