@@ -261,6 +261,24 @@ def test_validate_locates_a_wrong_view_or_price(tmp_path, old, new, message):
     assert message.format(line=line) in r.output, r.output
 
 
+@pytest.mark.parametrize("new, message", [
+    ("  totals: {taken: valu}", "game.yaml:{line}:12: error: view: totals: 'taken': its cards have no number variable 'valu'; "
+                                "did you mean 'value'?"),
+    ("  totals: {takn: value}", "game.yaml:{line}:12: error: view: totals: 'takn' is not a zone listed in view: board or "
+                                "view: player; did you mean 'taken'?"),
+])
+def test_validate_locates_a_wrong_view_total(tmp_path, new, message):
+    pack = _copy(tmp_path, "signorie")
+    text = (pack / "game.yaml").read_text()
+    old = "  totals: {taken: value}"
+    assert old in text
+    line = text[:text.index(old)].count("\n") + 1
+    (pack / "game.yaml").write_text(text.replace(old, new, 1))
+    r = CliRunner().invoke(main, ["validate", str(pack)])
+    assert r.exit_code == 1, r.output
+    assert message.format(line=line) in r.output, r.output
+
+
 def _in_order(lines: list[str], output: str) -> None:
     at = 0
     for line in lines:

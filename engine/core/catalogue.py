@@ -32,6 +32,7 @@ JA: dict[str, str] = {
     "hidden": "非公開",
     "cards": "枚",
     "none": "なし",
+    "total {n}": "合計 {n}",
     "board": "盤面",
     "yes": "はい",
     "no": "いいえ",

@@ -66,6 +66,7 @@ class Line:
     what: str              # 'variable' | 'resource' | 'pvariable' | 'zone'
     count: bool = False    # a zone shown as its number of cards
     revealed: bool = False     # a player's zone every player sees once the game is over (view: reveal)
+    total: Optional[str] = None     # a number variable of its cards whose total is shown after them (view: totals)
 
 
 class TerminalView:
@@ -83,10 +84,12 @@ class TerminalView:
         zones = {z.name: z for z in game.vocab.zone_defs}
         counted = {n for n, _ in g.view.count}
         revealed = {n for n, _ in g.view.reveal}
+        totals = {n: var for n, var, _ in g.view.totals}
         if g.view.span is not None:
-            self.shared = [Line(n, "variable" if n in game.vocab.gvar_index else "zone", n in counted) for n, _ in g.view.board]
+            self.shared = [Line(n, "variable" if n in game.vocab.gvar_index else "zone", n in counted, total=totals.get(n))
+                           for n, _ in g.view.board]
             self.own = [Line(n, "resource" if n in game.vocab.res_index else "pvariable" if n in game.vocab.pvar_index else "zone",
-                             n in counted, n in revealed) for n, _ in g.view.player]
+                             n in counted, n in revealed, totals.get(n)) for n, _ in g.view.player]
         else:       # no declared layout: every variable, resource and zone listed on the board
             self.shared = ([Line(v, "variable") for v in game.vocab.gvar_index if v not in game.observer.hidden_vars]
                            + [Line(z.name, "zone") for z in game.vocab.zone_defs if z.board and not z.per_player])
@@ -227,7 +230,10 @@ class TerminalView:
             return f"{name}: {len(cards)}"
         if not _sees(z, p, viewer) and not (st.over and line.revealed):     # what the end made public (view: reveal)
             return f"{name}: " + self.word("{n} hidden", n=len(cards))
-        return f"{name}: {self.cards(cards, st, seat=p is None)}"
+        total = ""
+        if line.total is not None:        # 'dice taken: ... (total 9)': a sum the player would work out
+            total = " (" + self.word("total {n}", n=_total(g, st, cards, line.total)) + ")"
+        return f"{name}: {self.cards(cards, st, seat=p is None)}{total}"
 
     def live_scores(self, st) -> Optional[list[int]]:
         """Each player's running score (``score: live``), or None: display only."""
@@ -301,6 +307,10 @@ class TerminalView:
         for p in range(st.players):
             res = ", ".join(f"{self.zone_name(r)} {live[p] if live is not None and i == g.compiled.score_res else st.res[p * g.vocab.nres + i]}"
                             for i, r in enumerate(g.vocab.res_names))
+            for line in self.own:        # a zone's total (view: totals): 'dice taken total 9', as it grows
+                if line.total is not None and line.what == "zone":
+                    cards = st.zones[g.vocab.zone_base[g.vocab.zone_index[line.name]] + p]
+                    res += f", {self.zone_name(line.name)} " + self.word("total {n}", n=_total(g, st, cards, line.total))
             parts.append(f"P{p + 1} {res}")
         return self.wrap("  -- " + " | ".join(parts), 5)
 
@@ -486,6 +496,12 @@ class TerminalView:
         (``meeple.play.choicehelp``)."""
         from meeple.play.choicehelp import answer_help
         return answer_help(self, answer, options, st)
+
+
+def _total(game, st, cards, var: str) -> int:
+    """The total of card variable ``var`` over ``cards`` (view: totals)."""
+    i, n = game.vocab.cvar_index[var], game.vocab.ncvars
+    return sum(st.cvars[c * n + i] or 0 for c in cards)
 
 
 def refusal(view: TerminalView, message: str) -> str:
