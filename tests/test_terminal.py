@@ -173,7 +173,7 @@ def test_troyes_shows_its_activity_cards_and_counts_not_a_dump():
     while st.round < 3:
         g.apply(st, 0)
     board = TerminalView(g).board(st, 0)
-    assert re.search(r"\n  activity cards: \w[\w ]* \((red|white|yellow), cost \d\)", board)
+    assert re.search(r"\n  activity cards: \w[\w ]* \((red|white|yellow), cost \d, divisor \d\)", board)
     assert re.search(r"\n        citizens in stock: \d+\n", board) and "citizen@" not in board and "cube@" not in board
 
 
@@ -322,8 +322,8 @@ TROYES_ROUND_2 = [      # how round 1 ended and round 2 began, each line under t
     "        P1, citizens pushed out (Town Hall) -Neutral citizen; P1 deniers +4, deniers in the square",
     "        -4, citizens in hand +Citizen; P2 deniers +4, deniers in the square -4, dice in the square",
     "        -White die=4 x2 -White die=3 -Yellow die=3 -Yellow die=2",
-    "    Activity cards revealed: activity cards +Mercenaries (red, cost 4) +Chapter (white, cost 4)",
-    "        +Innkeeper (yellow, cost 3)",
+    "    Activity cards revealed: activity cards +Mercenaries (red, cost 4, divisor 4) +Chapter (white,",
+    "        cost 4, divisor 4) +Innkeeper (yellow, cost 3, divisor 3)",
     "    Income: P1 deniers +10; P2 deniers +10",
     "    Wages: P1 deniers -4; P2 deniers -6",
     "    Workforce: dice stock -Red die=3 -Red die=6 x2 -Red die=1 -Yellow die=2 x3 -White die=4 x3",
@@ -331,7 +331,7 @@ TROYES_ROUND_2 = [      # how round 1 ended and round 2 began, each line under t
     "        die=6 +White die=4 +Yellow die=2 +Yellow die=1; P1 dice in the square +Red die=5 +Red die=3",
     "        +Yellow die=5 +Yellow die=6; P2 dice in the square +Red die=3 x2 +White die=2 +White die=3",
     "        +Yellow die=1 x2",
-    "    Events: event row +Siege (red) +Flood (yellow), red events -1",
+    "    Events: event row +Siege (red, divisor 4) +Flood (yellow, divisor 5), red events -1",
     "    Black dice: dice stock -Black die=1 x3 -Black die=4 -Black die=3, black dice +Black die=2 +Black",
     "        die=3 +Black die=4 x3",
     "    Schism: P2 influence -2",

@@ -89,7 +89,7 @@ troyes_person, signorie_person = troyes_person_in("en"), signorie_person_in("en"
 
 def test_troyes_a_neutral_die_shows_its_fee_and_the_score_is_explained():
     screen = play_deciding(["troyes", "-p", "2", "--seed", "3", "--bots", "human,random"], troyes_person)
-    assert "   5. Activate: Priest, pay 4 deniers (white, cost 4)   [activate:priest]" in screen      # the hire cost
+    assert "   5. Activate: Priest, pay 4 deniers (white, cost 4, divisor 4)   [activate:priest]" in screen      # the hire cost
     assert "  11. Place a citizen: Red die (4, P2), pay 2 deniers (P2's dice in the square)" in screen
     # another player's die: 2 deniers, to them; the Raid (divisor 4) takes the 4 alone: the 3 and
     # the 2 would need a second die of P2's, 4 deniers each, more than P1 has, so they are not offered
