@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import ast as A
 from .. import ir
+from ..errors import UNMET
 from ..runtime import Frame
 from ..steps import Where
 from ..types import MAX_NUMBER, STOP, Fn, Unit, order_key
@@ -466,7 +467,7 @@ class RunWriter:
 
     def w_Require(self, w, r, depth, span):
         s = r.node
-        message = s.message or "a requirement does not hold"
+        message = s.message or UNMET
         w.line(depth, f"if not {self.expr_src(w, r, s.cond, depth, span)}:", span)
         w.line(depth + 1, f"raise _Refusal({self.const(message)})", span)
         return True
