@@ -108,7 +108,7 @@ class InteractionChecker:
                 out.append((res, self.c.exprs.number(unit, amount).fn))
         return tuple(out)
 
-    def about(self, unit: Unit, node: A.Node) -> Fn:
+    def about(self, unit: Unit, node: A.Node) -> Any:
         """An option's ``about EXPR``, checked in its scope: a card (or none). Display only,
         as a price is: read while the choice waits, never run by the rules."""
         with self.c.steps.apart():

@@ -111,10 +111,12 @@ def test_troyes_a_neutral_die_shows_its_fee_and_the_score_is_explained():
     assert "        character cards: Urbain IV, the Florentine" in end and "hidden" not in end
     assert ending(screen) == [
         "final scores after 4 rounds:",
-        "  1. P2  7  winner",
-        "       = craftsmen's slots 2 - cathedral levels without a cube 2 + event cards 1 + character cards 6",
+        "  1. P2  7  winner",      # what the rules scored during play, rule by rule, then the final parts
+        "       = Event resolved 1 - Schism 1 + craftsmen's slots 2 - cathedral levels without a cube 2 +",
+        "         event cards 1 + character cards 6",
         "  2. P1  5",
-        "       = during play 4 - cathedral levels without a cube 4 + event cards 4 + character cards 1",
+        "       = Event resolved 11 - Schism 6 + Build the cathedral 1 - Cannot intercept (lose 2 VP) 2 -",
+        "         cathedral levels without a cube 4 + event cards 4 + character cards 1",
         "seed 3",
     ]
 
@@ -165,17 +167,19 @@ def test_signorie_a_die_below_its_threshold_a_hire_and_a_dowry_show_their_florin
     at = lines.index("  P1 (you) dowry (florins): 1")
     assert lines[at + 10:at + 13] == [       # the marriage told under the action that made it, after P2's turn
         "  since you last looked:",
-        "    Take a die: brides in cities (Napoli) +Daughter P1, marriage tile (Napoli) -Sforza (2); P1",
-        "        florins -1, victory points +2, family in hand -Daughter, marriage row +Sforza (2)",
+        "    Marriage: brides in cities (Napoli) +Daughter P1, marriage tile (Napoli) -Sforza (2); P1 florins",
+        "        -1, victory points +2, family in hand -Daughter, marriage row +Sforza (2)",
     ]
     assert "        family on tracks: Son (military, rank 1)" in lines        # a man's track and rank
     assert "── the end, after round 7 ──" in screen
     assert ending(screen) == [
         "final scores after 7 rounds:",
-        "  1. P1  73  winner",
-        "       = during play 58 + marriage row 15",
+        "  1. P1  73  winner",      # 2 VP a florin of a marriage, the initiative track, the rewards ...
+        "       = Marriage 20 + Administration 6 + Initiative 18 + Diplomacy 1 + A new bride 8 + Alliances'",
+        "         honour 5 + marriage row 15",
         "  2. P2  51",
-        "       = during play 51",
+        "       = Marriage 12 + Administration 12 + Initiative 9 + Diplomacy 3 + A new bride 8 + Careers'",
+        "         honour 2 + Grey column assistant 2 3 + Cyan column assistant 2 2",
         "seed 3",
     ]
 
