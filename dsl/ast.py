@@ -232,6 +232,7 @@ class Option(Node):
     body: tuple
     pos: Pos
     price: tuple = ()          # as Choose's: what choosing this option costs, shown beside it
+    about: Optional[Expr] = None     # the card the option is about, named beside it (display only)
 
 
 @dataclass(frozen=True, slots=True)

@@ -118,9 +118,11 @@ class Builder(Transformer):
     def roll(self, meta, items):
         return A.Roll(items[0], _pos(meta))
 
+    def about(self, meta, items): return items[0]
+
     def option(self, meta, items):
-        label, cond, price, body = items
-        return A.Option(str(label)[1:-1], cond, body, _pos(meta), price=price or ())
+        label, cond, about, price, body = items
+        return A.Option(str(label)[1:-1], cond, body, _pos(meta), price=price or (), about=about)
 
     def choose_one(self, meta, items):
         optional, by, prompt, *options = items

@@ -128,6 +128,11 @@ class IllegalChoice(MeepleError):
         self.code = code
 
 
+# what a ``require`` with no message of its own says: the engine's words, which a play
+# screen says in its language (meeple.core.catalogue), as it says a pack's message in the pack's
+UNMET = "a requirement does not hold"
+
+
 class Refusal(IllegalChoice):
     """A ``require`` in an effect failed: the choice that led there is refused
     and the state is put back as it was before it. Its code is derived from the

@@ -108,6 +108,12 @@ class InteractionChecker:
                 out.append((res, self.c.exprs.number(unit, amount).fn))
         return tuple(out)
 
+    def about(self, unit: Unit, node: A.Node) -> Any:
+        """An option's ``about EXPR``, checked in its scope: a card (or none). Display only,
+        as a price is: read while the choice waits, never run by the rules."""
+        with self.c.steps.apart():
+            return self.c.exprs.card_expr(unit, node).fn
+
     def s_Roll(self, unit, s):
         g = self.g
         kind, factor, where = self.c.statements.cards_of(unit, s.dice, "roll")
@@ -137,6 +143,8 @@ class InteractionChecker:
         described = OneOfDescriber([o.label for o in s.options], SKIP)
         if any(o.price for o in s.options):
             described.priced = tuple(self.prices(unit, o.price) if o.price else None for o in s.options)
+        if any(o.about is not None for o in s.options):
+            described.about = tuple(self.about(unit, o.about) if o.about is not None else None for o in s.options)
         prompt = s.prompt or "choose one"
         asking = unwritten
         if gen is not None:

@@ -260,13 +260,16 @@ class ChoiceDescriber:
 class OneOfDescriber:
     """Options of 'choose one': the option's label is its key; the value is its number."""
 
-    __slots__ = ("labels", "skip", "priced")
+    __slots__ = ("labels", "skip", "priced", "about")
 
     def __init__(self, labels: list, skip: Any):
         self.labels, self.skip = labels, skip
         # per option (by number), its 'price' ((resource, amount), ...) or None, each amount
         # read in the suspended frame; None when no option declares one
         self.priced: Optional[tuple] = None
+        # per option (by number), its 'about': the card it is about, read in the suspended
+        # frame, or None; None when no option declares one
+        self.about: Optional[tuple] = None
 
     def keys(self, values: list, texts: Optional[list] = None) -> list[str]:
         return [self.key(values, i) for i in range(len(values))]

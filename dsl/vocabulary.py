@@ -145,6 +145,9 @@ class Vocabulary:
     res_min: list[Optional[int]] = field(default_factory=list)
     res_max: list[Optional[int]] = field(default_factory=list)
     res_start: list[int] = field(default_factory=list)
+    # the resource that is the score (None: none is): each rule's change of it is noted
+    # (``State.scored``) so the final score can say what made it
+    score_res: Optional[int] = None
 
     # -- options, constants, enums
     """Names a rule may read but never set: a table option (its default's type is

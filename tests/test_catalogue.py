@@ -20,7 +20,7 @@ from answering import first_shown
 from golden_games import game_of
 from meeple.cli import main
 from meeple.core.catalogue import CATALOGUE, JA, say
-from meeple.play.terminal import TerminalView, wrap
+from meeple.play.terminal import TerminalView, refusal, wrap
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = [("citadels", 4), ("citadels-2016", 4), ("citadels-dark-city", 4), ("troyes", 2), ("signorie", 2)]
@@ -80,6 +80,25 @@ def test_a_whole_game_in_japanese_shows_no_english_word(game, players):
     assert "  ?: このヘルプ" in screen and "'zz' は選択肢にありません" in screen     # '?' and a wrong answer were shown
     left = english_left(screen)
     assert not left, "\n".join(left[:20])
+    keyed = re.findall(r"\n +\d+\. [^\n]*   \[[^\n]*", screen)        # a menu shows numbers only: no key in English
+    assert not keyed and "'zz' は選択肢にありません: " in screen, keyed[:3]
+
+
+def test_a_japanese_menu_names_an_options_key_only_when_asked():
+    """Under ja the menu shows no key (the pack's ids are English words: 'hire',
+    'from a building'); '? N' names the key of option N, which may still be typed."""
+    import random
+    g = game_of("signorie")
+    st, rng = g.new_state(2, 3), random.Random(3)
+    while st.pending.prompt != "what to do with the die":
+        g.apply(st, rng.randrange(st.pending.count()))
+    view = TerminalView(g, lang="ja")
+    opts = view.options(st, st.pending.player)
+    assert [o[0] for o in opts][:2] == ["hire", "administration"]
+    helped = view.help("? 2", opts, st).splitlines()
+    assert helped[:2] == ["  選択肢2: キー [administration]", "  ダイスの使い道: 業務"], helped
+    assert not any("キー [" in line for line in TerminalView(g, lang="en").help("? 2", opts, st).splitlines())
+    assert view.help("?", opts, st).splitlines()[0] == "  番号: その選択肢を選ぶ (? N が示すそのキーでも選べます)"
 
 
 @pytest.mark.parametrize("game", [g for g, _ in SHIPPED])
@@ -126,7 +145,8 @@ def test_an_untranslated_message_or_pack_word_is_caught(monkeypatch):
 # messages looked up by a value the code holds, not written out where it is looked up
 HELD = {"random": "an agent's name", "greedy": "an agent's name", "mcts": "an agent's name", "human": "an agent's name",
         "(hidden)": "meeple.runtime.views.HIDDEN_CHOICE", "skip": "a menu's own option", "done": "a menu's own option",
-        "choose an action": "the action menu's prompt (meeple.dsl)"}
+        "choose an action": "the action menu's prompt (meeple.dsl)",
+        "a requirement does not hold": "meeple.dsl.errors.UNMET, a 'require' with no message"}
 
 
 def _messages() -> set[str]:
@@ -178,7 +198,7 @@ def test_validate_warns_of_a_word_the_pack_never_shows(tmp_path):
 
 def _shown_texts(pack) -> set[str]:
     """Every text of a pack's rules a person may read: a choose's prompt, an option of
-    ``choose one``, a ``log`` note, an action's ``refusal:``."""
+    ``choose one``, a ``log`` note, an action's ``refusal:``, a ``require``'s message."""
     from meeple.dsl import ast as A
     from meeple.dsl.parser import parse
     g = pack.game
@@ -200,6 +220,8 @@ def _shown_texts(pack) -> set[str]:
                 out.add(n.label)
             elif isinstance(n, A.Log):
                 out.add(n.text)
+            elif isinstance(n, A.Require) and n.message:
+                out.add(n.message)
     return out
 
 
@@ -227,3 +249,51 @@ def test_every_name_a_card_or_the_board_shows_has_its_japanese(game, players):
     assert not sorted(w for w in words if view.pack_word(w) == w)
     shown = [n for n, _ in (*d.view.board, *d.view.player) if n in g.vocab.gvar_index or n in g.vocab.pvar_index]
     assert shown and not [n for n in shown if view.var_name(n) == n]
+
+
+def _refusing_pack(tmp_path, words: str) -> str:
+    """The minimal pack whose coins dearer than 1 are refused: by a ``require`` with the
+    pack's own message, then by one with none (the engine's words); ``words``: its
+    ``view: words``."""
+    import shutil
+    pack = tmp_path / "pack"
+    shutil.copytree(ROOT / "tests" / "content" / "valid" / "minimal", pack)
+    game = pack / "game.yaml"
+    game.write_text(game.read_text().replace(
+        "        move c to hand\n",
+        '        require c.cost < 3 "the crown is too dear"\n        require c.cost < 2\n        move c to hand\n', 1)
+        + f"view:\n  words:\n{words}")
+    return str(pack)
+
+
+@pytest.mark.parametrize("lang, pack_says, engine_says", [
+    ("en", "  refused: the crown is too dear", "  refused: a requirement does not hold"),
+    ("ja", "  できません: 王冠は高すぎます", "  できません: 条件を満たしていません"),
+])
+def test_a_refusal_is_said_in_the_players_language(tmp_path, lang, pack_says, engine_says):
+    """A choice a rule refuses is told with its reason in --lang: the pack's message in
+    the pack's words for it, the engine's own (a 'require' with no message) from the
+    catalogue; the refused lines hold no English word under ja."""
+    pack = _refusing_pack(tmp_path, '    "the crown is too dear": {ja: 王冠は高すぎます}\n')
+    r = CliRunner().invoke(main, ["play", pack, "-p", "2", "--seed", "3", "--bots", "random,random", "--lang", lang])
+    assert r.exit_code == 0, r.output
+    refused = [line for line in r.output.splitlines() if line.startswith(pack_says[:6])]
+    assert pack_says in refused and engine_says in refused, refused
+    assert set(refused) == {pack_says, engine_says}
+    if lang == "ja":
+        assert not english_left("\n".join(refused))
+
+
+def test_an_english_refusal_under_ja_is_caught(tmp_path, monkeypatch):
+    """The tests above can fail: the engine's refusal without its Japanese, or a pack's
+    without its word, is English on a Japanese screen; and a shipped pack's 'require'
+    message without its Japanese is found among the texts a person may read."""
+    monkeypatch.delitem(JA, "a requirement does not hold")
+    pack = _refusing_pack(tmp_path, '    "the crown is too dear": {ja: 王冠は高すぎます}\n')
+    r = CliRunner().invoke(main, ["play", pack, "-p", "2", "--seed", "3", "--bots", "random,random", "--lang", "ja"])
+    assert "  できません: a requirement does not hold" in english_left(r.output)
+    monkeypatch.undo()
+    from meeple import load
+    game = load(_refusing_pack(tmp_path / "other", '    slot: {ja: マス}\n'))
+    view = TerminalView(game, lang="ja")
+    assert "the crown is too dear" in _shown_texts(game.pack) and refusal(view, "the crown is too dear") == "the crown is too dear"

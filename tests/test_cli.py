@@ -93,6 +93,23 @@ def test_cards_list_show_and_provisional(run):
     assert "見張り台  [keep]" in shown and "indestructible: True" in shown
     prov = run("cards", "citadels", "--provisional").output
     assert "observatory.cost:" in prov and prov.strip().endswith("18 provisional value(s)")
+
+
+def test_cards_keeps_the_designers_notes_for_who_asks(run):
+    """A player reading `meeple cards` sees a mark and one footer, not a note on every
+    card; --provisional (of every card, or of one) keeps the designer's view."""
+    listed = run("cards", "troyes").output.splitlines()
+    assert "  priest             Priest           x1  colour white, level 1, cost 4, divisor 4, slot1 2, slot2 1, fewer False, " \
+           "delayed True, modifies yellow  *" in listed
+    assert [line for line in listed if "provisional" in line] == [
+            "* 59 cards with provisional values (not settled by the sources): meeple cards troyes --provisional"]
+    shown = run("cards", "troyes", "priest").output.splitlines()
+    assert [line for line in shown if "provisional" in line] == [
+        "  8 provisional values (name.ja, cost, divisor, slot1, slot2, slot3, level, delayed): "
+        "meeple cards troyes priest --provisional"]
+    one = run("cards", "troyes", "priest", "--provisional").output.splitlines()
+    assert one[-1] == "8 provisional value(s)" and all(line.startswith("priest.") for line in one[:-1])
+    assert "priest.cost: not in the public sources: a plausible value  (content/troyes/activities.yaml:" in "\n".join(one)
     assert run("cards", "citadels", "kep").exit_code == ExitCode.USAGE
 
 

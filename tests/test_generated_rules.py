@@ -93,7 +93,7 @@ def test_generated_source_holds_only_made_names():
                      "events", "get", "str", "used", "tx", "remove", "track", "add", "abs", "sort", "key",
                      "try", "except", "from", "as", "game", "span", "F", "shuffle", "rand_below", "own",
                      "ans", "answer", "to", "texts", "pending", "action_describer", "who", "int", "__class__",
-                     "budget", "map", "setdefault",
+                     "budget", "map", "setdefault", "scored",
                      # the instructions that pause or run other code (dsl/gen/pausing.py): their locals,
                      # and the fields of the frames, codes, actions and game they read
                      "items", "x", "v", "i", "chosen", "cv", "left", "ci", "code", "frames", "steps", "values", "z",

@@ -165,8 +165,10 @@ def test_a_log_that_ends_unfinished_must_not_reach_the_end():
 class _Menu:
     """What MenuNumbers reads of a decision."""
 
-    def __init__(self, player, kind, used, keys):
-        self.player, self.kind, self.used, self._keys = player, kind, used, keys
+    def __init__(self, player, kind, used, keys, prompt="choose an action", values=None):
+        self.player, self.kind, self.used, self._keys, self.prompt = player, kind, used, keys, prompt
+        if values is not None:
+            self.values = values
 
     def keys(self):
         return self._keys
@@ -190,6 +192,27 @@ def test_a_turns_menu_keeps_each_options_number_and_leaves_a_gone_ones_out():
         assert menus.numbers(_Menu(player, kind, used, keys)) == numbers, keys
 
 
+# a choice asked again of the same player: (player, prompt, keys, values (the dice's card
+# indices), the numbers shown). A die keeps its number though its key grows shorter once its
+# twin is taken (red_die@P1=2 -> red_die), another prompt or a choice sharing no option
+# with the last asking is numbered anew
+GROUP_OF_DICE = [
+    (0, "add a die to the group", ["red_die@P1=6", "red_die@P1=2", "skip"], [17, 18, "\x00skip"], [1, 2, 3]),
+    (0, "add a die to the group", ["skip", "red_die"], ["\x00skip", 18], [3, 2]),
+    (0, "where the citizen comes from", ["from hand", "from a building"], ["from hand", "from a building"], [1, 2]),
+    (0, "add a die to the group", ["white_die", "skip"], [21, "\x00skip"], [1, 2]),   # a new group: one option again
+    (0, "add a die to the group", ["yellow_die", "skip"], [5, "\x00skip"], [3, 2]),   # the group goes on
+    (1, "add a die to the group", ["yellow_die", "skip"], [5, "\x00skip"], [1, 2]),   # another player's
+]
+
+
+def test_a_choice_asked_again_keeps_each_options_number():
+    from meeple.play.agents import MenuNumbers
+    menus = MenuNumbers()
+    for player, prompt, keys, values, numbers in GROUP_OF_DICE:
+        assert menus.numbers(_Menu(player, "choose", None, keys, prompt, values)) == numbers, keys
+
+
 def test_a_human_reads_the_turns_numbers_and_answers_by_them():
     from meeple.play.agents import HumanAgent
     options = [["build:tavern", "Build: Tavern"], ["income", "Collect income"], ["end_turn", "End turn"]]
@@ -208,10 +231,24 @@ def test_a_human_reads_the_turns_numbers_and_answers_by_them():
     assert helped == ["? 3"]            # '? 6' is the option numbered 6, the third in the menu
 
 
+def test_a_menu_without_keys_shows_numbers_only_and_still_takes_a_key():
+    """Another language than English (the table sets ``keys``): no key in brackets, the
+    wrong-answer line asks for a number, and a typed key is still the option it names."""
+    from meeple.play.agents import HumanAgent
+    options = [["hire", "雇う、支払い フロリン 1"], ["administration", "業務"]]
+    said: list[str] = []
+    answers = iter(["zz", "administration"])
+    human = HumanAgent(0, ask=lambda _: next(answers), echo=said.append)
+    human.keys, human.lang = False, "ja"
+    assert human.choose({"decision": {"prompt": "ダイスの使い道"}}, options) == 1
+    assert said == ["\nP1, ダイスの使い道:", "   1. 雇う、支払い フロリン 1", "   2. 業務",
+                    "'zz' は選択肢にありません: 1-2の番号を入力してください"]
+
+
 # ---------------------------------------------------------------- resources by their names
 @pytest.mark.parametrize("pack, lang, names", [
     ("troyes", "en", ["deniers", "influence", "victory points", "deniers in the square"]),     # not 'vp', 'square'
-    ("signorie", "en", ["florins", "victory points", "brides"]),
+    ("signorie", "en", ["florins", "victory points", "brides", "dice taken total"]),     # and a zone's total (view: totals)
     ("citadels", "en", ["gold", "score"]),
     ("citadels", "ja", ["金貨", "得点"]),
 ])

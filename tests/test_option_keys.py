@@ -236,8 +236,9 @@ def test_trace_shows_stable_keys(tmp_path):
 
 
 def test_play_shows_the_stable_key_next_to_each_option_and_takes_it():
-    answers = "\n".join(["1"] * 15 + ["intercept", "red_die@P1=6", ""]) + "\n"
-    result = CliRunner().invoke(main, ["play", "troyes", "-p", "2", "--seed", "34", "--bots", "human,random"], input=answers)
+    from answering import first_shown
+    with first_shown(("",) * 15 + ("intercept", "red_die@P1=6")):       # the first option shown 15 times, then keys
+        result = CliRunner().invoke(main, ["play", "troyes", "-p", "2", "--seed", "34", "--bots", "human,random"])
     out = result.output
     assert "   2. Red die (6, P1)   [red_die@P1=6]\n" in out
     assert "   5. Red die (3, P1)   [red_die@P1=3#2]\n" in out

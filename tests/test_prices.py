@@ -154,3 +154,57 @@ def test_a_wrong_choose_price_is_an_error_at_its_place(tmp_path, old, new, messa
     r = CliRunner().invoke(main, ["validate", str(pack)])
     assert r.exit_code == 1, r.output
     assert f"game.yaml:{line}:{col}: {message}" in r.output, r.output
+
+
+# ---------------------------------------------------------------- an option's 'about'
+def test_what_a_choose_one_option_is_about_is_the_card_it_acts_on():
+    """Signorie's 'hire' names the assistant slot the hire takes (the first free one of
+    the column to the die's left) and 'reward' the round's reward tile: over random games,
+    the slot 'hire' named is the one that leaves the chooser's free slots, and the tile
+    'reward' named lies on the round track at this round's space."""
+    import random
+    from meeple.runtime.prices import option_about
+    game = game_of("signorie")
+    v = game.vocab
+    free = v.zone_index["helper_slots"]
+    hires = rewards = 0
+    for seed in range(4):
+        st, rng = game.new_state(2, seed), random.Random(seed)
+        while not st.over:
+            dec = st.pending
+            keys = dec.keys()
+            if keys[0] in ("hire", "reward") and dec.prompt in ("what to do with the die", "the round's reward"):
+                key, i = keys[0], 0
+                named = option_about(game, st, i, dec.player)
+                assert named is not None, (dec.prompt, key)
+                assert all(option_about(game, st, j, dec.player) is None for j in range(1, dec.count()))
+                if key == "hire":
+                    before = st.loc[named]
+                    game.apply(st, i)
+                    assert st.loc[named] != before, "the hire left the named slot where it was"
+                    assert game.layout.slot_zone[before] == free
+                    hires += 1
+                    continue
+                if key == "reward":
+                    assert game.vocab.zone_defs[game.layout.slot_zone[st.loc[named]]].name == "round_track"
+                    rewards += 1
+            game.apply(st, rng.randrange(dec.count()))
+    assert hires >= 5 and rewards >= 2, (hires, rewards)
+
+
+def test_an_about_that_is_not_a_card_is_an_error_at_its_place(tmp_path):
+    import shutil
+    from pathlib import Path
+    from click.testing import CliRunner
+    from meeple.cli import main
+    pack = tmp_path / "signorie"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "content" / "signorie", pack)
+    text = (pack / "game.yaml").read_text()
+    old = '"reward" about r:'
+    assert old in text
+    line = text[:text.index(old)].count("\n") + 1
+    col = len(text[:text.index(old)].rsplit("\n", 1)[1]) + 1 + len('"reward" about ')
+    (pack / "game.yaml").write_text(text.replace(old, '"reward" about slot_now():', 1))
+    r = CliRunner().invoke(main, ["validate", str(pack)])
+    assert r.exit_code == 1, r.output
+    assert f"game.yaml:{line}:{col}: error: expected a card, found a number" in r.output, r.output

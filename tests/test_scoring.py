@@ -28,9 +28,15 @@ def random_game(pack: str, players: int, seed: int):
 
 
 def parts(game, st) -> dict[str, tuple[int, ...]]:
+    """Each final scoring part's points by seat, and under ``during_play`` the score before
+    it (the lines of the rules that made it during play, added up)."""
     lines = breakdown(game, st)
     assert lines is not None
-    return {ln.part: ln.points for ln in lines}
+    n = len(game.defn.scoring)
+    before, final = lines[:len(lines) - n], lines[len(lines) - n:]
+    got = {ln.part: ln.points for ln in final}
+    got["during_play"] = tuple(sum(ln.points[p] for ln in before) for p in range(st.players))
+    return got
 
 
 def zone(game, st, name: str, p=None) -> list[int]:
@@ -58,9 +64,14 @@ def test_the_parts_add_up_to_every_final_score(pack):
     for seed in (1, 2):
         st = play_out(game, game.new_state(players=game.min_players, seed=seed), seed)
         lines = breakdown(game, st)
-        assert lines is not None and lines[0].part == "during_play"
-        assert [ln.part for ln in lines[1:]] == [p.id for p in game.defn.scoring]
+        n = len(game.defn.scoring)
+        assert lines is not None and [ln.part for ln in lines[len(lines) - n:]] == [p.id for p in game.defn.scoring]
+        # the lines before the final scoring are the rules that scored during play (and what no
+        # rule gave): they add up to each score as the final scoring began
+        during = lines[:len(lines) - n]
+        assert during and len({ln.part for ln in during}) == len(during)
         for p in range(st.players):
+            assert sum(ln.points[p] for ln in during) == st.breakdown[0][p]
             assert sum(ln.points[p] for ln in lines) == st.scores[p]
 
 
@@ -191,3 +202,74 @@ def test_play_and_replay_print_the_same_explanation_and_quiet_only_the_scores(tm
     ]
     quiet = CliRunner().invoke(main, ["play", "citadels", "-p", "4", "--seed", "3", "--bots", "random", "--quiet"])
     assert "= districts" not in quiet.output and "  1. P1  23  winner" in quiet.output
+
+
+RULES = """\
+kind: game
+players: {min: 1, max: 1}
+resources:
+  vp: {min: 0, start: 1}
+card_kinds:
+  gem: {starts_in: pile}
+zones:
+  pile: {per: game, visibility: public, holds: gem}
+  won: {per: player, visibility: public, holds: gem}
+procedures:
+  bonus:
+    name: {en: Bonus, ja: ボーナス}
+    effect: |
+      gain 2 vp
+  tax:
+    effect: |
+      lose 1 vp
+actions:
+  turn:
+    - id: take
+      name: {en: Take a gem, ja: 宝石を取る}
+      with: g in pile
+      effect: |
+        move g to won
+        gain 3 vp
+        call bonus()
+flow:
+  setup: |
+    let nothing = 0
+  round: |
+    for each p in players:
+        as p:
+            play actions turn until size(won) >= round
+            call tax()
+  end_when: size(pile) == 0
+  scoring:
+    - part: gems
+      name: {en: gems, ja: 宝石}
+      effect: |
+        for each p in players:
+            give size(won of p) vp to p
+score:
+  resource: vp
+"""
+
+
+def test_the_score_during_play_is_told_rule_by_rule(tmp_path):
+    """Two gems, one taken a round: each take gives 3 (the action) and 2 (its procedure
+    Bonus), each round's end takes 1 (tax, named by its id), the starting 1 is no rule's
+    ('during play'), and the final part gives 1 a gem: 1 + 6 + 4 - 2 + 2 = 11."""
+    from meeple.core.errors import Problems
+    from meeple.loading.pack import read_pack
+    from meeple.runtime.game import Game
+    root = tmp_path / "gems"
+    root.mkdir()
+    (root / "pack.yaml").write_text('kind: pack\nid: gems\nname: Gems\nversion: "0.1"\n', encoding="utf-8")
+    (root / "game.yaml").write_text(RULES, encoding="utf-8")
+    (root / "gems.yaml").write_text("kind: cards\ncard_kind: gem\ncards:\n  - {id: gem, name: Gem, copies: 2}\n", encoding="utf-8")
+    problems = Problems()
+    game = Game(read_pack(root, problems), problems)
+    assert not problems.errors, problems.errors
+    st = play_out(game, game.new_state(players=1, seed=1), 1)
+    lines = breakdown(game, st)
+    assert [(ln.part, ln.points) for ln in lines] == [
+        ("during_play", (1,)), ("action take", (6,)), ("procedure bonus", (4,)), ("procedure tax", (-2,)), ("gems", (2,))]
+    assert st.scores == [11]
+    assert player_text(lines, 0) == "during play 1 + Take a gem 6 + Bonus 4 - tax 2 + gems 2"
+    assert player_text(lines, 0, "ja") == "ゲーム中 1 + 宝石を取る 6 + ボーナス 4 - tax 2 + 宝石 2"

@@ -173,7 +173,7 @@ def test_troyes_shows_its_activity_cards_and_counts_not_a_dump():
     while st.round < 3:
         g.apply(st, 0)
     board = TerminalView(g).board(st, 0)
-    assert re.search(r"\n  activity cards: \w[\w ]* \((red|white|yellow), cost \d\)", board)
+    assert re.search(r"\n  activity cards: \w[\w ]* \((red|white|yellow), cost \d, divisor \d\)", board)
     assert re.search(r"\n        citizens in stock: \d+\n", board) and "citizen@" not in board and "cube@" not in board
 
 
@@ -261,6 +261,24 @@ def test_validate_locates_a_wrong_view_or_price(tmp_path, old, new, message):
     assert message.format(line=line) in r.output, r.output
 
 
+@pytest.mark.parametrize("new, message", [
+    ("  totals: {taken: valu}", "game.yaml:{line}:12: error: view: totals: 'taken': its cards have no number variable 'valu'; "
+                                "did you mean 'value'?"),
+    ("  totals: {takn: value}", "game.yaml:{line}:12: error: view: totals: 'takn' is not a zone listed in view: board or "
+                                "view: player; did you mean 'taken'?"),
+])
+def test_validate_locates_a_wrong_view_total(tmp_path, new, message):
+    pack = _copy(tmp_path, "signorie")
+    text = (pack / "game.yaml").read_text()
+    old = "  totals: {taken: value}"
+    assert old in text
+    line = text[:text.index(old)].count("\n") + 1
+    (pack / "game.yaml").write_text(text.replace(old, new, 1))
+    r = CliRunner().invoke(main, ["validate", str(pack)])
+    assert r.exit_code == 1, r.output
+    assert message.format(line=line) in r.output, r.output
+
+
 def _in_order(lines: list[str], output: str) -> None:
     at = 0
     for line in lines:
@@ -304,8 +322,8 @@ TROYES_ROUND_2 = [      # how round 1 ended and round 2 began, each line under t
     "        P1, citizens pushed out (Town Hall) -Neutral citizen; P1 deniers +4, deniers in the square",
     "        -4, citizens in hand +Citizen; P2 deniers +4, deniers in the square -4, dice in the square",
     "        -White die=4 x2 -White die=3 -Yellow die=3 -Yellow die=2",
-    "    Activity cards revealed: activity cards +Mercenaries (red, cost 4) +Chapter (white, cost 4)",
-    "        +Innkeeper (yellow, cost 3)",
+    "    Activity cards revealed: activity cards +Mercenaries (red, cost 4, divisor 4) +Chapter (white,",
+    "        cost 4, divisor 4) +Innkeeper (yellow, cost 3, divisor 3)",
     "    Income: P1 deniers +10; P2 deniers +10",
     "    Wages: P1 deniers -4; P2 deniers -6",
     "    Workforce: dice stock -Red die=3 -Red die=6 x2 -Red die=1 -Yellow die=2 x3 -White die=4 x3",
@@ -313,7 +331,7 @@ TROYES_ROUND_2 = [      # how round 1 ended and round 2 began, each line under t
     "        die=6 +White die=4 +Yellow die=2 +Yellow die=1; P1 dice in the square +Red die=5 +Red die=3",
     "        +Yellow die=5 +Yellow die=6; P2 dice in the square +Red die=3 x2 +White die=2 +White die=3",
     "        +Yellow die=1 x2",
-    "    Events: event row +Siege (red) +Flood (yellow), red events -1",
+    "    Events: event row +Siege (red, divisor 4) +Flood (yellow, divisor 5), red events -1",
     "    Black dice: dice stock -Black die=1 x3 -Black die=4 -Black die=3, black dice +Black die=2 +Black",
     "        die=3 +Black die=4 x3",
     "    Schism: P2 influence -2",
@@ -334,6 +352,31 @@ SIGNORIE_ROUND_2 = [    # the end of round 1, step by step, then the new round's
     "        +Tithe -Mercenaries -Court, alliance tiles to come -1",
     "── round 2 of 7 ────────────────────────────────────────",
 ]
+
+
+@pytest.mark.parametrize("lang, n, expected", [
+    ("en", 7, [
+        "  Bishopric row 1-1  [bishopric_1_1]  (space)",
+        "    site bishopric, colour white, row 1, position 1, low 1, high 2",
+        "    The left space of row 1 of the Bishopric: a citizen placed with a white die showing 1 or 2",
+        "    enters here, moving the one here to the right space (a citizen on the right is pushed out and",
+        "    lies on the building until the round ends). A citizen here gives its owner a white die each",
+        "    round; you pay a wage of 1 denier a round for it."]),
+    ("ja", 1, [
+        "  宮殿 1  [palace_1]  (スペース)",
+        "    場所 宮殿, 色 赤, 列 1, 列内の位置 1, 最小の出目 1, 最大の出目 1",
+        "    宮殿のマス: 出目1の赤ダイスで市民駒を置くとここに入り、ここにいた市民駒を押し出します(ラウンド終",
+        "    了まで建物の上に置かれます)。ここの市民駒は毎ラウンド持ち主に赤ダイスを1個与え、毎ラウンド給料2",
+        "    ドゥニエを払います。"]),
+])
+def test_question_n_on_a_troyes_space_says_what_the_space_is(lang, n, expected):
+    """'? N' at the set-up's placement: a building's space says which die puts a citizen
+    there, what a citizen there gives and costs, not only its fields."""
+    g = game_of("troyes")
+    st = g.new_state(2, 5)
+    view = TerminalView(g, lang=lang)
+    opts = view.options(st, st.pending.player)
+    assert view.help(f"? {n}", opts, st).splitlines() == expected
 
 
 @pytest.mark.parametrize("game, seed, card, narration", [
@@ -494,14 +537,15 @@ def test_lang_ja_plays_in_japanese_within_60_columns():
     lines = screen.splitlines()
     assert max(width_of(line) for line in lines) <= 60
     at = lines.index("P1, アクションを選ぶ:")
-    assert lines[at + 1:at + 3] == ["   1. 2金を受け取る   [take_gold]", "   2. 建物カードを引く   [draw_cards]"]
+    # numbers only: the keys (the pack's ids, English) are not shown in Japanese; '? 1' names the action's
+    assert lines[at + 1:at + 3] == ["   1. 2金を受け取る", "   2. 建物カードを引く"]
     assert lines[at + 9:at + 13] == [
         "あなたの選択: ? 1",
         "  2金を受け取る  [take_gold]  (アクション)",
         "    資源の獲得: 銀行から2金を受け取ります。手番ではまず2金か",
         "    建物カードのどちらか一方を得ます。その後に建設や手番終了",
     ]
-    assert "  10. 建設: 交易所、支払い 金貨 2 (緑, コスト 2)" in lines and "      [build:trading_post]" in lines
+    assert "  10. 建設: 交易所、支払い 金貨 2 (緑, コスト 2)" in lines and "      [build:trading_post]" not in lines
     assert "  P1 (あなた) アクションを選ぶ: 2金を受け取る" in lines
 
 

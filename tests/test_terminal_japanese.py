@@ -3,7 +3,8 @@ in Japanese, in exact screen lines (a price before choosing, what a rule did, a 
 fact, the score explained), to its end and exit 0 (``on_a_terminal`` checks the exit).
 
 The person plays as in tests/test_terminal_prices.py (the same seeds and choices, so
-the same games as the English screens there), reading the Japanese menus. That no
+the same games as the English screens there), reading the Japanese menus, which show
+numbers only (an option's key, the pack's id in English, is not shown: '? N' names it). That no
 English word is left anywhere on such a screen is tests/test_catalogue.py's.
 """
 from __future__ import annotations
@@ -20,11 +21,11 @@ troyes_person, signorie_person = troyes_person_in("ja"), signorie_person_in("ja"
 
 def test_troyes_in_japanese():
     screen = play_deciding(["troyes", "-p", "2", "--seed", "3", "--bots", "human,random", "--lang", "ja"], troyes_person)
-    assert "   4. 活動カードの活性化: 司祭、支払い ドゥニエ 4 (白, コスト 4)   [activate:priest]" in screen    # fact and price
+    assert "   5. 活動カードの活性化: 司祭、支払い ドゥニエ 4 (白, コスト 4, 除数 4)" in screen    # fact and price, no English key
     # the Raid (divisor 4) takes the 4 alone: the 3 and the 2 would need a second die of P2's
     assert block(screen, "P1, ダイスを選ぶ:", 3) == [
         "P1, ダイスを選ぶ:",
-        "   1. 赤ダイス (4, P2)、支払い ドゥニエ 2 (P2の広場のダイス)   [red_die]",
+        "   1. 赤ダイス (4, P2)、支払い ドゥニエ 2 (P2の広場のダイス)",
         "あなたの選択: 1",
     ]
     told = screen[screen.index("  P1 (あなた) ダイスを選ぶ: 赤ダイス (4, P2) (P2の広場のダイス)"):].splitlines()
@@ -37,10 +38,12 @@ def test_troyes_in_japanese():
     assert "        キャラクターカード: ウルバヌス４世, フィレンツェの男" in screen[screen.index("── 終了"):]
     assert ending(screen) == [
         "最終得点 (4ラウンド後):",
-        "  1. P1  3  勝者",
-        "       = ゲーム中 4 - キューブのない大聖堂の段 4 + イベントカード 2 + キャラクターカード 1",
-        "  2. P2  3  勝者",
-        "       = ゲーム中 2 + 職人のスロット 3 - キューブのない大聖堂の段 4 + イベントカード 2",
+        "  1. P2  7  勝者",
+        "       = イベントの解決 1 - 分裂 1 + 職人のスロット 2 - キューブのない大聖堂の段 2 + イベントカード",
+        "         1 + キャラクターカード 6",
+        "  2. P1  5",
+        "       = イベントの解決 11 - 分裂 6 + 大聖堂の建設 1 - 迎撃できない (2勝利点を失う) 2 - キューブのな",
+        "         い大聖堂の段 4 + イベントカード 4 + キャラクターカード 1",
         "シード 3",
     ]
 
@@ -48,33 +51,37 @@ def test_troyes_in_japanese():
 def test_signorie_in_japanese():
     screen = play_deciding(["signorie", "-p", "2", "--seed", "3", "--bots", "human,random", "--lang", "ja"], signorie_person)
     assert block(screen, "P1, アクションを選ぶ:", 8)[5:] == [
-        "   5. ダイスを選ぶ: 紫ダイス1 (4)、支払い フロリン 0   [take:purple_1]",
-        "   6. ダイスを選ぶ: 紫ダイス2 (1)、支払い フロリン 2   [take:purple_2]",      # threshold 3, value 1
-        "   7. ダイスを選ぶ: 灰ダイス1 (3)、支払い フロリン 1   [take:grey_1]",
+        "   5. ダイスを選ぶ: 紫ダイス1 (4)、支払い フロリン 0",
+        "   6. ダイスを選ぶ: 紫ダイス2 (1)、支払い フロリン 2",      # threshold 3, value 1
+        "   7. ダイスを選ぶ: 灰ダイス1 (3)、支払い フロリン 1",
     ]
     assert block(screen, "P1, ダイスの使い道:", 6) == [
         "P1, ダイスの使い道:",
-        "   1. 雇う、支払い フロリン 1   [hire]",
-        "   2. 業務   [administration]",
-        "   3. シニョーリア   [signoria]",
-        "あなたの選択: signoria",
+        "   1. 雇う: 黄列の助手1、支払い フロリン 1 (コスト 1)",
+        "   2. 業務",
+        "   3. シニョーリア",
+        "あなたの選択: 3",
         "  P1 (あなた) ダイスの使い道: シニョーリア",
     ]
     lines = screen.splitlines()
     at = lines.index("  P1 (あなた) 持参金 (フロリン): 1")
-    assert lines[at + 8:at + 11] == [
+    assert lines[at + 1:at + 3] == [
+        "  -- P1 フロリン 5, 勝利点 2, 花嫁 1, 取ったダイス 合計 5 | P2 フロリン 7, 勝利点 0, 花嫁 1, 取った",
+        "     ダイス 合計 0"]
+    assert lines[at + 10:at + 13] == [
         "  前回から起きたこと:",
-        "    ダイスを選ぶ: 都市の花嫁 (ナポリ) +娘 P1, 結婚タイル (ナポリ) -スフォルツァ家 (2); P1 フロリン",
-        "        -1, 勝利点 +2, 手元の家族 -娘, 結婚の列 +スフォルツァ家 (2)",
+        "    結婚: 都市の花嫁 (ナポリ) +娘 P1, 結婚タイル (ナポリ) -スフォルツァ家 (2); P1 フロリン -1, 勝利",
+        "        点 +2, 手元の家族 -娘, 結婚の列 +スフォルツァ家 (2)",
     ]
     assert "        トラック上の家族: 息子 (軍事, 段 1)" in lines      # a man's track and rank
     assert "── 終了 (ラウンド7のあと) ──" in screen
     assert ending(screen) == [
         "最終得点 (7ラウンド後):",
         "  1. P1  73  勝者",
-        "       = ゲーム中 58 + 結婚の列 15",
+        "       = 結婚 20 + 行政 6 + イニシアチブ 18 + 外交 1 + 新しい花嫁 8 + 同盟の誉れ 5 + 結婚の列 15",
         "  2. P2  51",
-        "       = ゲーム中 51",
+        "       = 結婚 12 + 行政 12 + イニシアチブ 9 + 外交 3 + 新しい花嫁 8 + 職業の誉れ 2 + 灰列の助手2 3 +",
+        "         シアン列の助手2 2",
         "シード 3",
     ]
 
@@ -82,7 +89,7 @@ def test_signorie_in_japanese():
 def test_citadels_in_japanese():
     screen = play_deciding(["citadels", "-p", "4", "--seed", "3", "--bots", "human,random,random,random", "--lang", "ja"],
                            first)
-    assert "   4. 建設: 交易所、支払い 金貨 2 (緑, コスト 2)   [build:trading_post]" in screen
+    assert "   4. 建設: 交易所、支払い 金貨 2 (緑, コスト 2)" in screen
     lines = screen.splitlines()
     at = lines.index("  P3 (ランダム) アクションを選ぶ: 盗む: 伝道師 (あなたの選んだキャラクター; 番号 5)")
     assert lines[at + 1] == "    盤面: 盗まれるキャラクター なし -> 伝道師 (番号 5); 盗んだプレイヤー なし -> P3"

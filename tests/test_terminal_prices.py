@@ -44,9 +44,18 @@ def first(menu: str) -> str:
 
 # the words the persons below read a menu by, in each language the screens are tested in
 MENU_WORDS = {
-    "en": {"a die": ("choose a die:", "add a die to the group:"), "a fee": r"pay [1-9]", "the die's use": "what to do with the die"},
-    "ja": {"a die": ("ダイスを選ぶ:", "グループに加えるダイス:"), "a fee": r"支払い ドゥニエ [1-9]", "the die's use": "ダイスの使い道:"},
+    "en": {"a die": ("choose a die:", "add a die to the group:"), "a fee": r"pay [1-9]", "the die's use": "what to do with the die",
+           "a deal": "Deal with an event: ", "a red die": "Take a die: Red die ", "signoria": "signoria"},
+    "ja": {"a die": ("ダイスを選ぶ:", "グループに加えるダイス:"), "a fee": r"支払い ドゥニエ [1-9]", "the die's use": "ダイスの使い道:",
+           "a deal": "イベントの対処: ", "a red die": "ダイスを選ぶ: 赤ダイス", "signoria": "シニョーリア"},
 }
+
+
+def chosen(menu: str, label: str) -> str | None:
+    """The first option whose label starts with ``label``: by its key in brackets where the
+    menu shows keys (English), else by its number."""
+    m = re.search(r"\n +(\d+)\. " + re.escape(label) + r"[^\n]*?(?:   \[([^\]\n]+)\])?\n", menu)
+    return (m.group(2) or m.group(1)) if m else None
 
 
 def troyes_person_in(lang: str) -> Callable[[str], str]:
@@ -58,20 +67,20 @@ def troyes_person_in(lang: str) -> Callable[[str], str]:
             m = re.search(r"\n +(\d+)\. [^\n]*" + words["a fee"], menu)
             if m:
                 return m.group(1)
-        m = re.search(r"\[(deal:[a-z_]+)\]", menu)
-        return m.group(1) if m else first(menu)
+        return chosen(menu, words["a deal"]) or first(menu)
     return person
 
 
 def signorie_person_in(lang: str) -> Callable[[str], str]:
     """Takes a red die when offered, and marries with it."""
-    use = MENU_WORDS[lang]["the die's use"]
+    words = MENU_WORDS[lang]
 
     def person(menu: str) -> str:
-        m = re.search(r"\[(take:red_\d)\]", menu)
-        if m:
-            return m.group(1)
-        return "signoria" if use in menu and "[signoria]" in menu else first(menu)
+        red = chosen(menu, words["a red die"])
+        if red:
+            return red
+        use = chosen(menu, words["signoria"]) if words["the die's use"] in menu else None
+        return use or first(menu)
     return person
 
 
@@ -80,8 +89,8 @@ troyes_person, signorie_person = troyes_person_in("en"), signorie_person_in("en"
 
 def test_troyes_a_neutral_die_shows_its_fee_and_the_score_is_explained():
     screen = play_deciding(["troyes", "-p", "2", "--seed", "3", "--bots", "human,random"], troyes_person)
-    assert "   4. Activate: Priest, pay 4 deniers (white, cost 4)   [activate:priest]" in screen      # the hire cost
-    assert "  10. Place a citizen: Red die (4, P2), pay 2 deniers (P2's dice in the square)" in screen
+    assert "   5. Activate: Priest, pay 4 deniers (white, cost 4, divisor 4)   [activate:priest]" in screen      # the hire cost
+    assert "  11. Place a citizen: Red die (4, P2), pay 2 deniers (P2's dice in the square)" in screen
     # another player's die: 2 deniers, to them; the Raid (divisor 4) takes the 4 alone: the 3 and
     # the 2 would need a second die of P2's, 4 deniers each, more than P1 has, so they are not offered
     assert block(screen, "P1, choose a die:", 3) == [
@@ -102,10 +111,12 @@ def test_troyes_a_neutral_die_shows_its_fee_and_the_score_is_explained():
     assert "        character cards: Urbain IV, the Florentine" in end and "hidden" not in end
     assert ending(screen) == [
         "final scores after 4 rounds:",
-        "  1. P1  3  winner",
-        "       = during play 4 - cathedral levels without a cube 4 + event cards 2 + character cards 1",
-        "  2. P2  3  winner",
-        "       = during play 2 + craftsmen's slots 3 - cathedral levels without a cube 4 + event cards 2",
+        "  1. P2  7  winner",      # what the rules scored during play, rule by rule, then the final parts
+        "       = Event resolved 1 - Schism 1 + craftsmen's slots 2 - cathedral levels without a cube 2 +",
+        "         event cards 1 + character cards 6",
+        "  2. P1  5",
+        "       = Event resolved 11 - Schism 6 + Build the cathedral 1 - Cannot intercept (lose 2 VP) 2 -",
+        "         cathedral levels without a cube 4 + event cards 4 + character cards 1",
         "seed 3",
     ]
 
@@ -128,7 +139,7 @@ def test_signorie_a_die_below_its_threshold_a_hire_and_a_dowry_show_their_florin
     ]
     assert block(screen, "P1, what to do with the die:", 5) == [
         "P1, what to do with the die:",
-        "   1. hire, pay 1 florin   [hire]",          # the first free assistant slot of the column to the left
+        "   1. hire: Yellow column assistant 1, pay 1 florin (cost 1)   [hire]",    # the first free slot of the column to the left
         "   2. administration   [administration]",
         "   3. signoria   [signoria]",
         "your choice: signoria",
@@ -142,22 +153,33 @@ def test_signorie_a_die_below_its_threshold_a_hire_and_a_dowry_show_their_florin
         "your choice: 1",
         "  P1 (you) dowry (florins): 1",
     ]
-    assert "  -- P1 florins 5, victory points 2, brides 1 | P2 florins 7, victory points 0, brides 1" in screen      # 6 - 1
+    assert block(screen, "  P1 (you) dowry (florins): 1", 3)[1:] == [     # 6 - 1; the dice taken's total (view: totals)
+        "  -- P1 florins 5, victory points 2, brides 1, dice taken total 5 | P2 florins 7, victory points 0,",
+        "     brides 1, dice taken total 0"]
+    assert block(screen, "P1, the round's reward:", 5) == [      # the reward named, its card's facts (about r)
+        "P1, the round's reward:",
+        "   1. reward: A son (space 1)   [reward]",
+        "   2. florins   [florins]",
+        "your choice: 1",
+        "  P1 (you) the round's reward: reward: A son (space 1)",
+    ]
     lines = screen.splitlines()
     at = lines.index("  P1 (you) dowry (florins): 1")
-    assert lines[at + 8:at + 11] == [       # the marriage told under the action that made it, after P2's turn
+    assert lines[at + 10:at + 13] == [       # the marriage told under the action that made it, after P2's turn
         "  since you last looked:",
-        "    Take a die: brides in cities (Napoli) +Daughter P1, marriage tile (Napoli) -Sforza (2); P1",
-        "        florins -1, victory points +2, family in hand -Daughter, marriage row +Sforza (2)",
+        "    Marriage: brides in cities (Napoli) +Daughter P1, marriage tile (Napoli) -Sforza (2); P1 florins",
+        "        -1, victory points +2, family in hand -Daughter, marriage row +Sforza (2)",
     ]
     assert "        family on tracks: Son (military, rank 1)" in lines        # a man's track and rank
     assert "── the end, after round 7 ──" in screen
     assert ending(screen) == [
         "final scores after 7 rounds:",
-        "  1. P1  73  winner",
-        "       = during play 58 + marriage row 15",
+        "  1. P1  73  winner",      # 2 VP a florin of a marriage, the initiative track, the rewards ...
+        "       = Marriage 20 + Administration 6 + Initiative 18 + Diplomacy 1 + A new bride 8 + Alliances'",
+        "         honour 5 + marriage row 15",
         "  2. P2  51",
-        "       = during play 51",
+        "       = Marriage 12 + Administration 12 + Initiative 9 + Diplomacy 3 + A new bride 8 + Careers'",
+        "         honour 2 + Grey column assistant 2 3 + Cyan column assistant 2 2",
         "seed 3",
     ]
 

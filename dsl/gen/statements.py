@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import ast as A
 from .. import ir
+from ..errors import UNMET
 from ..runtime import Frame
 from ..steps import Where
 from ..types import MAX_NUMBER, STOP, Fn, Unit, order_key
@@ -165,8 +166,10 @@ class RunWriter:
             w.line(depth, f"st.pvars[{p} * {g.npvars} + {target[1]}] = {x}", span)
         elif kind == "res":
             k = target[1]
-            p = self.expr_src(w, r, target[2], depth, span)
+            p = self.fresh("p")
+            w.line(depth, f"{p} = {self.expr_src(w, r, target[2], depth, span)}", span)
             self.clamp(w, x, k, depth, span)
+            _scored(self, w, k, p, f"{x} - st.res[{p} * {g.nres} + {k}]", depth, span)
             w.line(depth, f"st.res[{p} * {g.nres} + {k}] = {x}", span)
         else:
             c = self.expr_src(w, r, target[2], depth, span)
@@ -204,6 +207,7 @@ class RunWriter:
         elif s.verb != "lose" and g.res_max[k] is None:
             w.line(depth, f"if {x} > {MAX_NUMBER}:", span)
             w.line(depth + 1, f"_big({x})", span)
+        _scored(self, w, k, p, f"{x} - st.res[{i}]", depth, span)
         w.line(depth, f"st.res[{i}] = {x}", span)
         return True
 
@@ -235,6 +239,7 @@ class RunWriter:
             w.line(depth + 1, f"raise _short({src}, {x}, {self.const(s.resource)}, {have})", span)
         w.line(depth, f"if {have} - {x} < {-MAX_NUMBER}:", span)      # a resource without a minimum: MAX_NUMBER bounds it
         w.line(depth + 1, f"_big({have} - {x})", span)
+        _scored(self, w, k, src, f"-{x}", depth, span)
         w.line(depth, f"st.res[{i}] = {have} - {x}", span)
         if taker is None:
             return True
@@ -244,6 +249,7 @@ class RunWriter:
         self.clamp(w, y, k, depth, span)
         w.line(depth, f"if not {-MAX_NUMBER} <= {y} <= {MAX_NUMBER}:", span)
         w.line(depth + 1, f"_big({y})", span)
+        _scored(self, w, k, dst, f"{y} - st.res[{j}]", depth, span)
         w.line(depth, f"st.res[{j}] = {y}", span)
         return True
 
@@ -466,7 +472,7 @@ class RunWriter:
 
     def w_Require(self, w, r, depth, span):
         s = r.node
-        message = s.message or "a requirement does not hold"
+        message = s.message or UNMET
         w.line(depth, f"if not {self.expr_src(w, r, s.cond, depth, span)}:", span)
         w.line(depth + 1, f"raise _Refusal({self.const(message)})", span)
         return True
@@ -530,3 +536,10 @@ class RunWriter:
                      "    except _RF as _exc:",
                      f"        raise _named(st.game, _exc, {k}, {span}, st, F) from None"]
             self.module.helper(made, "\n".join(lines), headline(f"procedure {name}, run in place", code.recipe[1].span if code.recipe else None))
+
+
+def _scored(writer: RunWriter, w: Any, k: int, p: str, change: str, depth: int, span: Any) -> None:
+    """A change of the score (resource ``k`` when it is the score) noted with the rule making
+    it, before it is written (``State.scored``: what made the score during play)."""
+    if k == writer.g.score_res:
+        w.line(depth, f"st.scored += (({writer.const(writer.module.rule)}, {p}, {change}),)", span)

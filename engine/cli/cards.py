@@ -19,7 +19,8 @@ from meeple.runtime.game import Game
 @click.argument("game_name", metavar="GAME")
 @click.argument("card_id", metavar="[ID]", required=False)
 @click.option("--lang", default="en", show_default=True, help="locale of names and texts")
-@click.option("--provisional", is_flag=True, help="list the values marked provisional, with their reasons")
+@click.option("--provisional", is_flag=True,
+              help="list the values marked provisional, with their reasons (of one card, given its ID)")
 @click.option("--provenance", is_flag=True,
               help="every number (and every value cited or marked) with where it comes from: cited, provisional or unmarked")
 @click.option("--generated", is_flag=True,
@@ -34,7 +35,7 @@ def cards(game_name: str, card_id: Optional[str], lang: str, provisional: bool, 
         _provenance(pack, card_id)
         return
     if provisional:
-        rows = provisional_warnings(pack)
+        rows = [r for r in provisional_warnings(pack) if card_id is None or r[0] == card_id]
         for cid, fld, reason, span in rows:
             click.echo(f"{cid}.{fld}: {reason}  ({location(span)})")
         click.echo(f"{len(rows)} provisional value(s)")
@@ -96,10 +97,12 @@ def _show(game: Game, card: Any, lang: str) -> None:
         if a.with_:
             click.echo(f"    with: {a.with_.text.strip()}")
         click.echo(_indent(a.effect.text, 6))
-    for fld, reason in card.provisional:
-        click.echo(f"  provisional {fld}: {reason}")
     for fld, cite, _ in card.sources:
         click.echo(f"  source of {fld}: {cite}")
+    if card.provisional:        # the designer's notes, on asking: a player reads the card, not its doubts
+        n = len(card.provisional)
+        click.echo(f"  {n} provisional value{'' if n == 1 else 's'} ({', '.join(f for f, _ in card.provisional)}): "
+                   f"meeple cards {pack.info.id} {card.id} --provisional")
 
 
 def _list(game: Game, lang: str) -> None:
@@ -116,9 +119,13 @@ def _list(game: Game, lang: str) -> None:
         for c in items:
             data = ", ".join(f"{k} {v}" for k, v in c.fields
                              if v is not None and (defaults.get(k) is None or (v != defaults[k] and not str(defaults[k]).startswith("="))))
-            flag = f"  (provisional: {', '.join(f for f, _ in c.provisional)})" if c.provisional else ""
+            flag = "  *" if c.provisional else ""
             many = f"x{c.copies:<2}" if not c.per_player else f"{c.per_player} per player"
             click.echo(f"  {c.id:<18} {c.names.get(lang):<16} {many} {data}{flag}")
+    marked = sum(1 for c in game.pack.cards if c.provisional)
+    if marked:       # the designer's notes in one line: what they are is on asking
+        click.echo(f"* {marked} card{'' if marked == 1 else 's'} with provisional values (not settled by the sources): "
+                   f"meeple cards {game.id} --provisional")
 
 
 def _generated(game: Game, chosen: list, lang: str) -> None:

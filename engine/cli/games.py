@@ -115,6 +115,7 @@ class _Table:
             agents[h].echo = lambda text: click.echo(wrap_block(text, view.width))     # option lines fit the terminal
             agents[h].ask = _ask
             agents[h].lang = view.lang
+            agents[h].keys = view.keys_shown
 
     def play(self, players: int, seed: int, options: dict[str, str]) -> Any:
         """The game played out; its final state."""
@@ -132,7 +133,8 @@ class _Table:
                 else:
                     self.narrator.apply(st, lambda: game.apply(st, index), self.hidden_from)
             except Refusal as err:          # a rule said no: the state is as it was, choose again
-                click.echo(self.view.word("  refused: {reason}", reason=self.view.pack_word(err.message)))
+                from meeple.play.terminal import refusal
+                click.echo(self.view.word("  refused: {reason}", reason=refusal(self.view, err.message)))
                 continue
             if not quiet:       # a board variable the choice set (a piece marked, a seat robbed): said at once
                 self._marked(marks)

@@ -32,6 +32,7 @@ JA: dict[str, str] = {
     "hidden": "非公開",
     "cards": "枚",
     "none": "なし",
+    "total {n}": "合計 {n}",
     "board": "盤面",
     "yes": "はい",
     "no": "いいえ",
@@ -52,10 +53,13 @@ JA: dict[str, str] = {
     "your choice": "あなたの選択",
     "'{answer}' is not one of the options: give {numbers} or a key in brackets":
         "'{answer}' は選択肢にありません: {numbers}か、角かっこ内のキーを入力してください",
+    "'{answer}' is not one of the options: give {numbers}": "'{answer}' は選択肢にありません: {numbers}を入力してください",
     ", or ? for help": "(? でヘルプ)",
     "a number 1-{n}": "1-{n}の番号",
     "one of the numbers shown ({runs})": "表示された番号 ({runs}) のどれか",
     "  a number or a key in brackets: choose that option": "  番号か角かっこ内のキー: その選択肢を選ぶ",
+    "  a number: choose that option (its key, which ? N names, too)": "  番号: その選択肢を選ぶ (? N が示すそのキーでも選べます)",
+    "  option {n}: key [{key}]": "  選択肢{n}: キー [{key}]",
     "  ? N: what option N does, and its card, in full": "  ? N: 選択肢Nの効果とそのカードの全文",
     "  ? ID or ? NAME: that card, in full (ids as `meeple cards` lists them)":
         "  ? ID か ? 名前: そのカードの全文 (IDは `meeple cards` の一覧のとおり)",
@@ -83,6 +87,7 @@ JA: dict[str, str] = {
     "human": "人間",
     "(hidden)": "(非公開)",
     "  refused: {reason}": "  できません: {reason}",
+    "a requirement does not hold": "条件を満たしていません",      # a 'require' with no message (meeple.dsl.errors.UNMET)
     "  since you last looked:": "  前回から起きたこと:",
     "final scores after {n} rounds:": "最終得点 ({n}ラウンド後):",
     "  winner": "  勝者",

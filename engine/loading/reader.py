@@ -245,6 +245,8 @@ class Reader:
             return tuple((str(k), self.names(t), doc.key_span(("view", key, k))) for k, t in (v.get(key) or {}).items())
         return M.ViewDef(facts, names("board"), names("player"), names("count"), span=doc.key_span(("view",)),
                          prompts=texts("prompts"), reveal=names("reveal"), words=texts("words"),
+                         totals=tuple((str(z), str(var), doc.key_span(("view", "totals", z)))
+                                      for z, var in (v.get("totals") or {}).items()),
                          rounds=self.source(doc, ("view", "rounds"), v.get("rounds")))
 
     # ------------------------------------------------------------ checks

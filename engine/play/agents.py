@@ -50,6 +50,10 @@ class HumanAgent:
         self.echo = echo or print
         self.helper = helper      # answers '?...' (the terminal view's help and card texts); the prompt asks again
         self.lang = "en"          # the language of its own words (meeple.core.catalogue): the table's
+        # each option's key in brackets after its label: the pack's ids, English words, shown to
+        # an English reader; in another language the menu shows numbers only (a typed key is still
+        # taken, and '? N' names it), the numbers kept through a turn (MenuNumbers)
+        self.keys = True
 
     def choose(self, view: dict, options: list[list]) -> int:
         decision = view.get("decision", {})
@@ -57,7 +61,7 @@ class HumanAgent:
         numbers = decision.get("numbers") or list(range(1, len(options) + 1))
         self.echo(f"\nP{self.seat + 1}, {decision.get('prompt') or say('choose', self.lang)}:")
         for i in sorted(range(len(options)), key=numbers.__getitem__):
-            self.echo(f"  {numbers[i]:>2}. {options[i][1]}   [{options[i][0]}]")
+            self.echo(f"  {numbers[i]:>2}. {options[i][1]}" + (f"   [{options[i][0]}]" if self.keys else ""))
         keys = [o[0] for o in options]
         while True:
             answer = self.ask(say("your choice", self.lang)).strip()
@@ -74,7 +78,8 @@ class HumanAgent:
                     answer = f"? {numbers.index(int(shown)) + 1}"
                 self.echo(self.helper(answer, options))
                 continue
-            self.echo(say("'{answer}' is not one of the options: give {numbers} or a key in brackets", self.lang,
+            self.echo(say("'{answer}' is not one of the options: give {numbers} or a key in brackets" if self.keys
+                          else "'{answer}' is not one of the options: give {numbers}", self.lang,
                           answer=answer, numbers=_numbers(numbers, self.lang))
                       + (say(", or ? for help", self.lang) if self.helper is not None else ""))
 
@@ -94,27 +99,51 @@ def _numbers(numbers: list[int], lang: str = "en") -> str:
 
 
 class MenuNumbers:
-    """A player's action menu numbered the same through their turn: an option keeps the
-    number it was first shown with (by its key) until the turn ends, an option no longer
-    offered leaves its number out, and a new one takes the next number. A turn starts at
-    an action menu where no action has been used yet (the decision's ``used`` is empty)
-    or where another player's menu was last; other decisions are numbered 1..n. Only
-    what a human reads changes: the option chosen, the log and the keys are the same."""
+    """A player's menus numbered the same while they choose on: an option keeps the number
+    it was first shown with (by its key), an option no longer offered leaves its number
+    out, and a new one takes the next number. For an action menu this lasts the player's
+    turn: a turn starts at an action menu where no action has been used yet (the
+    decision's ``used`` is empty) or where another player's menu was last. Any other
+    decision asked again of the same player with the same prompt (the next die of a
+    group, the next piece placed) keeps the numbers its last asking showed, unless none
+    of its options was there (a new choice: numbered from 1). Only what a human reads
+    changes: the option chosen, the log and the keys are the same."""
 
     def __init__(self) -> None:
         self.player: Optional[int] = None
         self.by_key: dict[str, int] = {}
+        self.asked: Optional[tuple] = None        # the last other decision's (player, prompt)
+        self.asked_keys: dict[str, int] = {}
 
     def numbers(self, dec: Any) -> list[int]:
         """The number shown for each of ``dec``'s options, in their order."""
-        keys = dec.keys()
+        keys = _identities(dec)
         if dec.kind != "action":
-            return list(range(1, len(keys) + 1))
+            asked = (dec.player, dec.prompt)
+            if asked != self.asked or not any(k in self.asked_keys for k in keys):
+                self.asked, self.asked_keys = asked, {}
+            return _kept(self.asked_keys, keys)
+        self.asked = None        # an action menu between two askings: the second is a new choice
         if not dec.used or dec.player != self.player:
             self.player, self.by_key = dec.player, {}
-        for key in keys:
-            self.by_key.setdefault(key, len(self.by_key) + 1)
-        return [self.by_key[key] for key in keys]
+        return _kept(self.by_key, keys)
+
+
+def _identities(dec: Any) -> list[str]:
+    """What tells ``dec``'s options apart from one asking to the next: each option's value
+    (a card's index: the same die even when its key grows shorter as its twin is taken,
+    'red_die@P1=2' to 'red_die'), else its key."""
+    values = getattr(dec, "values", None)
+    return [repr(v) for v in values] if values is not None else dec.keys()
+
+
+def _kept(by_key: dict[str, int], keys: list[str]) -> list[int]:
+    """The numbers of ``keys``: each its number in ``by_key``, a new one the next number
+    (``by_key`` learns it)."""
+    for key in keys:
+        if key not in by_key:
+            by_key[key] = max(by_key.values(), default=0) + 1
+    return [by_key[key] for key in keys]
 
 
 AGENTS = ("random", "human", "greedy", "mcts")

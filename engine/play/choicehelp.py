@@ -68,7 +68,8 @@ def answer_help(view: Any, answer: str, options: list[list], st: Any) -> str:
     ref = answer[1:].strip()
     if not ref:
         command = f"meeple rules {view.game.pack.info.id}" + ("" if view.lang == "en" else f" --lang {view.lang}")
-        return "\n".join((view.word("  a number or a key in brackets: choose that option"),
+        return "\n".join((view.word("  a number or a key in brackets: choose that option") if view.keys_shown
+                          else view.word("  a number: choose that option (its key, which ? N names, too)"),
                           view.word("  ? N: what option N does, and its card, in full"),
                           view.word("  ? ID or ? NAME: that card, in full (ids as `meeple cards` lists them)"),
                           view.word("  ? rules: how to play, in short (all of it: `{command}`)", command=command),
@@ -79,18 +80,10 @@ def answer_help(view: Any, answer: str, options: list[list], st: Any) -> str:
         n = int(ref)
         if not 1 <= n <= len(options):
             return view.word("  no option {n}: give 1-{m}", n=n, m=len(options))
-        c = view.subject(st.pending, n - 1)
-        action = action_of(st.pending, n - 1)
-        if action is not None:      # the action's text, the card granting it, the card it names
-            ai, granted = action
-            shown = [x for x in dict.fromkeys((granted, c)) if x is not None]
-            parts = [action_text(view, ai)] + [view.card_text(x) for x in shown]
-            return "\n".join("  " + ln for ln in "\n".join(parts).splitlines())
-        told = choice_help(view, st, options, n - 1)
-        if c is None:
-            return told or view.word("  option {n} names no card", n=n)
-        if told:
-            return told + "\n" + "\n".join("  " + ln for ln in view.card_text(c).splitlines())
+        said, key = _helped(view, st, options, n - 1), options[n - 1][0]
+        if view.keys_shown or f"[{key}]" in said:     # the menu shows keys, or the help names it (an action's id)
+            return said
+        return view.word("  option {n}: key [{key}]", n=n, key=key) + "\n" + said
     else:
         c = view.find_card(ref)
         if c is None:
@@ -104,6 +97,23 @@ def answer_help(view: Any, answer: str, options: list[list], st: Any) -> str:
                 return view.word("  no card '{ref}': give an option's number or a card's id or name", ref=ref)
             c = like[0]
     return "\n".join("  " + ln for ln in view.card_text(c).splitlines())
+
+
+def _helped(view: Any, st: Any, options: list[list], i: int) -> str:
+    """'? N' for option ``i``: its action's text, the card granting it and the card it
+    names; else the howto's help of the choice, and the card it names."""
+    c = view.subject(st.pending, i, st, st.pending.player)
+    action = action_of(st.pending, i)
+    if action is not None:      # the action's text, the card granting it, the card it names
+        ai, granted = action
+        shown = [x for x in dict.fromkeys((granted, c)) if x is not None]
+        parts = [action_text(view, ai)] + [view.card_text(x) for x in shown]
+        return "\n".join("  " + ln for ln in "\n".join(parts).splitlines())
+    told = choice_help(view, st, options, i)
+    if c is None:
+        return told or view.word("  option {n} names no card", n=i + 1)
+    card = "\n".join("  " + ln for ln in view.card_text(c).splitlines())
+    return told + "\n" + card if told else card
 
 
 def cards_starting(view: Any, ref: str) -> list[int]:

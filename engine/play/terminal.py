@@ -27,7 +27,7 @@ from meeple.dsl.typesys import PLAYER, Card
 from meeple.core.catalogue import say
 from meeple.core.errors import MeepleError
 from meeple.play.facts import card_facts
-from meeple.runtime.prices import decision_prices
+from meeple.runtime.prices import decision_prices, option_about
 
 WIDTH = 100       # columns when the terminal does not say
 
@@ -66,6 +66,7 @@ class Line:
     what: str              # 'variable' | 'resource' | 'pvariable' | 'zone'
     count: bool = False    # a zone shown as its number of cards
     revealed: bool = False     # a player's zone every player sees once the game is over (view: reveal)
+    total: Optional[str] = None     # a number variable of its cards whose total is shown after them (view: totals)
 
 
 class TerminalView:
@@ -75,15 +76,20 @@ class TerminalView:
         self.game = game
         self.width = max(40, width)
         self.lang = lang
+        # an option's key (the pack's id, English words) shown in brackets in English only:
+        # a reader of another language chooses by the menu's numbers ('? N' names the key)
+        self.keys_shown = lang == "en"
         g = game.defn
         self.facts: dict[str, tuple[str, ...]] = {k: tuple(f for f, _ in fs) for k, _, fs in g.view.facts}
         zones = {z.name: z for z in game.vocab.zone_defs}
         counted = {n for n, _ in g.view.count}
         revealed = {n for n, _ in g.view.reveal}
+        totals = {n: var for n, var, _ in g.view.totals}
         if g.view.span is not None:
-            self.shared = [Line(n, "variable" if n in game.vocab.gvar_index else "zone", n in counted) for n, _ in g.view.board]
+            self.shared = [Line(n, "variable" if n in game.vocab.gvar_index else "zone", n in counted, total=totals.get(n))
+                           for n, _ in g.view.board]
             self.own = [Line(n, "resource" if n in game.vocab.res_index else "pvariable" if n in game.vocab.pvar_index else "zone",
-                             n in counted, n in revealed) for n, _ in g.view.player]
+                             n in counted, n in revealed, totals.get(n)) for n, _ in g.view.player]
         else:       # no declared layout: every variable, resource and zone listed on the board
             self.shared = ([Line(v, "variable") for v in game.vocab.gvar_index if v not in game.observer.hidden_vars]
                            + [Line(z.name, "zone") for z in game.vocab.zone_defs if z.board and not z.per_player])
@@ -224,7 +230,10 @@ class TerminalView:
             return f"{name}: {len(cards)}"
         if not _sees(z, p, viewer) and not (st.over and line.revealed):     # what the end made public (view: reveal)
             return f"{name}: " + self.word("{n} hidden", n=len(cards))
-        return f"{name}: {self.cards(cards, st, seat=p is None)}"
+        total = ""
+        if line.total is not None:        # 'dice taken: ... (total 9)': a sum the player would work out
+            total = " (" + self.word("total {n}", n=_total(g, st, cards, line.total)) + ")"
+        return f"{name}: {self.cards(cards, st, seat=p is None)}{total}"
 
     def live_scores(self, st) -> Optional[list[int]]:
         """Each player's running score (``score: live``), or None: display only."""
@@ -298,6 +307,10 @@ class TerminalView:
         for p in range(st.players):
             res = ", ".join(f"{self.zone_name(r)} {live[p] if live is not None and i == g.compiled.score_res else st.res[p * g.vocab.nres + i]}"
                             for i, r in enumerate(g.vocab.res_names))
+            for line in self.own:        # a zone's total (view: totals): 'dice taken total 9', as it grows
+                if line.total is not None and line.what == "zone":
+                    cards = st.zones[g.vocab.zone_base[g.vocab.zone_index[line.name]] + p]
+                    res += f", {self.zone_name(line.name)} " + self.word("total {n}", n=_total(g, st, cards, line.total))
             parts.append(f"P{p + 1} {res}")
         return self.wrap("  -- " + " | ".join(parts), 5)
 
@@ -371,9 +384,13 @@ class TerminalView:
         return out
 
     # ------------------------------------------------------------ options
-    def subject(self, dec, i: int) -> Optional[int]:
-        """The card an option is about: the card chosen, or an action's card parameter."""
+    def subject(self, dec, i: int, st=None, viewer: Optional[int] = None) -> Optional[int]:
+        """The card an option is about: the card chosen, an action's card parameter, or
+        given the state (whose pending decision ``dec`` is) what a ``choose one``'s
+        option says it is about (``about``), if ``viewer`` sees it."""
         d, v, g = dec.describer, dec.values[i], self.game
+        if isinstance(d, OneOfDescriber):
+            return option_about(g, st, i, viewer) if st is not None and st.pending is dec else None
         if isinstance(d, ChoiceDescriber):
             return v if v != d.skip and g.observer.keys_cards(d.keyer) else None
         if isinstance(d, ActionDescriber):
@@ -404,7 +421,7 @@ class TerminalView:
         if cached is None or cached[0] is not dec:
             slots = set()
             for i in range(len(dec.options)):
-                c = self.subject(dec, i)
+                c = self.subject(dec, i, st, dec.player)
                 if c is not None:
                     slots.add(st.loc[c])
             self._places = cached = (dec, len(slots))
@@ -416,9 +433,11 @@ class TerminalView:
         A card's facts are its kind's printed ones, public with its name; its place only
         if the viewer sees it there."""
         dec = st.pending
+        c = self.subject(dec, i, st, viewer)
+        if c is not None and isinstance(dec.describer, OneOfDescriber):
+            label += f": {self.name(c)}"          # 'hire: Yellow column assistant 1'
         if priced:        # the chooser's own menu: a price may read what only they see
             label += self.price(st, i)
-        c = self.subject(dec, i)
         if c is None:
             return label
         place = self.where(st, c, viewer)
@@ -477,6 +496,19 @@ class TerminalView:
         (``meeple.play.choicehelp``)."""
         from meeple.play.choicehelp import answer_help
         return answer_help(self, answer, options, st)
+
+
+def _total(game, st, cards, var: str) -> int:
+    """The total of card variable ``var`` over ``cards`` (view: totals)."""
+    i, n = game.vocab.cvar_index[var], game.vocab.ncvars
+    return sum(st.cvars[c * n + i] or 0 for c in cards)
+
+
+def refusal(view: TerminalView, message: str) -> str:
+    """Why a rule refused a choice (a ``require``'s message), in the view's language:
+    the pack's words for its own message, the catalogue's for the engine's
+    (``meeple.dsl.errors.UNMET``), else as written."""
+    return view.pack_word(message) if message in view.texts else view.word(message)
 
 
 def _action_def(game, a):

@@ -37,6 +37,7 @@ def _resources(v: Vocabulary, g: M.GameDef) -> None:
     v.res_min = [r.minimum for r in g.resources]
     v.res_max = [r.maximum for r in g.resources]
     v.res_start = [r.start for r in g.resources]
+    v.score_res = v.res_index.get(g.score)
 
 
 def _options_constants_enums(v: Vocabulary, g: M.GameDef) -> None:

@@ -73,6 +73,15 @@ def check_view(pack: M.Pack, v: Vocabulary, problems: Problems) -> None:
         if name not in zones or name not in listed:
             bad(f"view: count: '{name}' is not a zone listed in view: board or view: player", span, name,
                 [z for z in zones if z in listed])
+    for name, var, span in view.totals:
+        if name not in zones or name not in listed:
+            bad(f"view: totals: '{name}' is not a zone listed in view: board or view: player", span, name,
+                [z for z in zones if z in listed])
+            continue
+        held = kinds.get(zones[name].holds)
+        numbers = [x.name for x in held.variables if x.type.name == "int"] if held is not None else []
+        if var not in numbers:
+            bad(f"view: totals: '{name}': its cards have no number variable '{var}'", span, var, numbers)
     mine = {n for n, _ in view.player if n in zones}
     for name, span in view.reveal:
         if name not in mine:

@@ -9,6 +9,9 @@ that the number shown and the number paid come from one text:
   the choice waits in, with the option put where the item goes; and the same
   clause on an option of ``choose one`` (``"hire" if C price E coins:``).
 
+An option of ``choose one`` may also say which card it is about (``"hire" about
+first(s in slots where ...)``): read the same way, and named beside the option.
+
 A price is display only: the rules pay it (with the same function or expression),
 and ``tests/test_prices.py`` checks, over random games of every shipped pack,
 that what an option showed is what choosing it took from the chooser, and that a
@@ -42,6 +45,34 @@ def option_price(game, st, i: int) -> Optional[Price]:
     if isinstance(d, OneOfDescriber) and d.priced is not None and dec.values[i] != d.skip and d.priced[dec.values[i]]:
         return _choice_price(st, (-1, d.priced[dec.values[i]]), None)
     return None
+
+
+def option_about(game, st, i: int, viewer: Optional[int]) -> Optional[int]:
+    """The card option ``i`` of a ``choose one`` is about (its ``about EXPR``, read in the
+    frame the choice waits in, as a price is), or None: none declared, none found, or a
+    card ``viewer`` may not see where it lies (None: a public zone only)."""
+    dec = st.pending
+    d = dec.describer if dec is not None else None
+    if not isinstance(d, OneOfDescriber) or d.about is None or dec.values[i] == d.skip or not st.frames:
+        return None
+    fn = d.about[dec.values[i]]
+    if fn is None:
+        return None
+    top = st.frames[-1]
+    budget, st.budget = st.budget, STEP_BUDGET
+    try:
+        c = fn(st, Frame(top.code, top.pc, top.locals[:], top.me, top.this))
+    except (MeepleError, *RULE_FAULTS):      # what it cannot work out is not named
+        return None
+    finally:
+        st.budget = budget
+    if c.__class__ is not int or c < 0:
+        return None
+    obs = game.observer
+    if viewer is None:
+        zone = game.vocab.zone_defs[game.layout.slot_zone[st.loc[c]]]
+        return c if zone.visibility == "public" else None
+    return c if obs.sees_card(st, c, viewer) else None
 
 
 def decision_prices(game, st) -> list[Optional[Price]]:

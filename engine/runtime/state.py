@@ -76,7 +76,7 @@ def copy_frames(frames: list[Frame]) -> list[Frame]:
 class State:
     __slots__ = ("game", "players", "res", "pvars", "gvars", "zones", "loc", "cvars", "rng",
                  "frames", "pending", "answer", "_log", "round", "over", "scores", "ranking", "events", "track", "opts", "prepare", "checkpoint",
-                 "seed", "refused", "own", "budget", "meter", "breakdown")
+                 "seed", "refused", "own", "budget", "meter", "breakdown", "scored")
 
     def __init__(self, game: Any, players: int):
         self.game = game
@@ -109,6 +109,10 @@ class State:
         # the score of each player as the final scoring began and after each of its parts
         # (meeple.runtime.scoring; not saved: a replay makes it again)
         self.breakdown: tuple[tuple[int, ...], ...] = ()
+        # each change of the score by a rule, (the rule, the player, the change), and None as the
+        # final scoring begins: what made the score during play (meeple.runtime.scoring; a
+        # tuple, so a copy shares it safely; not saved: a replay makes it again)
+        self.scored: tuple = ()
 
     # ---- the choices made
     @property
@@ -187,6 +191,7 @@ class State:
         new.budget = self.budget
         new.meter = self.meter
         new.breakdown = self.breakdown
+        new.scored = self.scored
         return new
 
     def restore(self, other: "State") -> None:
