@@ -31,6 +31,7 @@ from meeple.rl.observe import SOFT, Layout, soft
 
 
 NO_PLACES = np.zeros(0, dtype=np.intp)
+MANY = 48           # cards moved since a seat's last vector past which all are counted again
 
 
 def resolver(classes: dict[str, int]) -> Callable[[str], Any]:
@@ -126,11 +127,151 @@ class SeatReader:
         self.dice_read: tuple = (None, None)       # the dice's slots and values last read, and their places
         self.die_places: dict[tuple[int, int, Any], int] = {}
         self.scalars = readers.scalars_of(sight)
+        # what the last vector was read from, to read only what changed since (``read``)
+        self.weight = layout.weights.tolist()      # single-precision weights as exact floats
+        self.placed_at = self.placed.tolist()
+        self.sized_at = sized.tolist()
+        self.base: Optional[np.ndarray] = None     # the last vector less the round and decision
+        self.counts: list[int] = []                # cards counted at each place (dummy last)
+        self.loc_read: Any = None                  # the card locations read (bytes)
+        self.loc_list: list[int] = []              # and as a list
+        self.dice_counted: list[int] = []           # each die's place counted (dummy: none)
+        self.dice_key: tuple = ((), ())             # the dice's slots and values read
+        self.vars_read: dict[str, list] = {}       # each variable list read
 
     # ------------------------------------------------------------ a state to a vector
     def read(self, st) -> np.ndarray:
         """The seat's vector of ``st``: ``layout.encode(game.view(st, seat), seat)``, read
-        through the seat's sight."""
+        through the seat's sight. Only what changed since the seat's last vector is read
+        again: the cards whose locations differ, the dice whose places differ, the variables
+        whose values differ (each compared with what was read, so any state may come next:
+        another game's, an earlier one); ``read_whole`` reads everything."""
+        base = self.base
+        if base is None:
+            return self.read_whole(st)
+        touched = self._moved(st)
+        if touched is None:
+            return self.read_whole(st)
+        if self.dice:
+            self._rolled(st, touched)
+        if touched:
+            counts, weight, dummy = self.counts, self.weight, self.dummy
+            for k in touched:
+                if k != dummy:
+                    x = counts[k] * weight[k]       # exact in double: rounded once, as numpy's single product
+                    base[k] = x if x < 1.0 else 1.0
+        self.scalars.patch(st, self.vars_read, base)
+        return self._finish(st, base.copy())
+
+    def _moved(self, st) -> Optional[list]:
+        """Count the cards that moved since the last read where they lie now; the places
+        whose counts changed, perhaps twice (None: too many moved, all are to be counted again)."""
+        loc = st.loc
+        small = self.nslots <= 256
+        now = bytes(loc) if small else np.array(loc, dtype=np.int32).tobytes()
+        last = self.loc_read
+        if now == last:
+            return []
+        kind = np.uint8 if small else np.int32
+        moved = (np.frombuffer(now, dtype=kind) != np.frombuffer(last, dtype=kind)).nonzero()[0].tolist()
+        if len(moved) > MANY:
+            return None
+        was = self.loc_list
+        self.loc_read, self.loc_list = now, loc[:]
+        counts, placed, sized, n = self.counts, self.placed_at, self.sized_at, self.ncards
+        touched = []
+        put = touched.append
+        for c in moved:
+            old, new = was[c], loc[c]
+            k, z = placed[old * n + c], sized[old]
+            counts[k] -= 1
+            counts[z] -= 1
+            put(k)
+            put(z)
+            k, z = placed[new * n + c], sized[new]
+            counts[k] += 1
+            counts[z] += 1
+            put(k)
+            put(z)
+        return touched
+
+    def _rolled(self, st, touched: list) -> None:
+        """Count the dice that moved or changed value since the last read at their places;
+        the places whose counts changed added to ``touched``."""
+        where, values = self.dice_at(st.loc), self.dice_values(st.cvars)
+        was_where, was_values = self.dice_key
+        if where == was_where and values == was_values:
+            return
+        counts, places, dice, place_of = self.counts, self.dice_counted, self.dice, self._die_place
+        for j, (slot, value) in enumerate(zip(where, values)):
+            if slot != was_where[j] or value != was_values[j]:
+                old, new = places[j], place_of(dice[j][0], slot, value)
+                if new != old:
+                    counts[old] -= 1
+                    counts[new] += 1
+                    touched.append(old)
+                    touched.append(new)
+                    places[j] = new
+        self.dice_key = (where, values)
+
+    def _die_place(self, c: int, slot: int, value: Any) -> int:
+        """Where die ``c`` lying in ``slot`` with ``value`` is counted (``dummy``: nowhere)."""
+        key = (slot, c, value)      # a die's value is a whole number (the checker types it so)
+        place = self.die_places.get(key)
+        if place is None:
+            got = self.listed.get(slot)
+            i = None if got is None else got[1](f"{self.labels[c]}={value}")
+            place = self.die_places[key] = self.dummy if i is None else got[0] + i
+        return place
+
+    def _count_all(self, st) -> None:
+        """Count every card (and die) where the seat sees it: ``counts``, ``loc_read``."""
+        loc = st.loc
+        where = np.frombuffer(bytes(loc), dtype=np.uint8) if self.nslots <= 256 else np.array(loc, dtype=np.intp)
+        at = np.multiply(where, self.ncards, dtype=np.intp)
+        at += self.cards
+        dice: list[int] = []
+        if self.dice:
+            self.dice_key = (self.dice_at(loc), self.dice_values(st.cvars))
+            dice = [self._die_place(c, slot, value) for (c, _), slot, value in zip(self.dice, *self.dice_key)]
+        counted = np.concatenate((self.placed[at], self.sized[where], np.array(dice, dtype=np.intp)))
+        self.counts = np.bincount(counted, minlength=self.dummy + 1).tolist()
+        self.loc_read = bytes(loc) if self.nslots <= 256 else np.array(loc, dtype=np.int32).tobytes()
+        self.loc_list = loc[:]
+        self.dice_counted = dice
+
+    def read_whole(self, st) -> np.ndarray:
+        """The seat's vector of ``st`` read whole (what ``read`` keeps up to date)."""
+        self._count_all(st)
+        base = np.array(self.counts[:self.dummy], dtype=np.float32)
+        base *= self.layout.weights
+        np.minimum(base, 1.0, out=base)
+        base[self.seat_place] = 1.0
+        self.scalars.write(st, self.vars_read, base)
+        self.base = base
+        return self._finish(st, base.copy())
+
+    def _finish(self, st, out: np.ndarray) -> np.ndarray:
+        """Write the round, the end and the pending decision into ``out`` (the rest written)."""
+        layout = self.layout
+        out[layout.round_at] = max(-1.0, min(1.0, st.round / self.round_scale))
+        if st.over:
+            out[layout.round_at + 1] = 1.0
+        dec = st.pending
+        if dec is not None:
+            out[layout.decider_at + dec.player] = 1.0
+            if dec.player == self.seat:
+                out[layout.decider_at + layout.players] = 1.0
+            p = self.prompts.get(dec.prompt)
+            if p is None:
+                cat = layout.catalogue
+                p = self.prompts[dec.prompt] = cat.prompt_index.get(prompt_form(dec.prompt), len(cat.prompts))  # type: ignore[attr-defined]
+            out[layout.prompt_at + p] = 1.0
+        return out
+
+    def read_old(self, st) -> np.ndarray:
+        """The seat's vector of ``st`` as the first reader made it (all its cards counted at
+        once, its variables by stretches): tests/test_rl_observation.py holds ``read`` to it."""
         layout = self.layout
         loc = st.loc
         # a zone slot number fits a byte in every pack so far: bytes() is the quick way in
@@ -198,6 +339,7 @@ class Scalars:
         shown_p, shown_g = dict(player_vars), dict(game_vars)
         self.nres, self.npvars, self.per_player = v.nres, v.npvars, layout.per_player
         self.rows: list[Stretch] = []
+        columns: list = []          # every column (place, width, how, table, source, index, type)
         for p in range(layout.players):
             row: list = []            # (offset, width, how, table, source, index, type) in the player's row
             at = 0
@@ -215,6 +357,8 @@ class Scalars:
                 row.append((at, width, how, table, *src))
                 at += width
             self.rows.append(Stretch(layout, layout.per_player, row))
+            start = layout.players_at + p * layout.per_player
+            columns += [(start + c[0], *c[1:]) for c in row]
         gcols: list = []
         at = 0
         for name, (width, (how, table)) in layout.gvars:
@@ -223,11 +367,77 @@ class Scalars:
             at += width
         self.players_span = (layout.players_at, layout.players_at + layout.per_player * layout.players)
         self.gvars_span = (layout.gvars_at, at + layout.gvars_at)
+        self.show = layout.game.observer.show
         self.variables = Stretch(layout, at, gcols)
+        columns += [(layout.gvars_at + c[0], *c[1:]) for c in gcols]
+        self._by_value(layout, columns)
         self.players = np.zeros(self.players_span[1] - self.players_span[0], dtype=np.float32)
         self.row_read: list = [None] * layout.players      # each row's resources and variables as read
         self.read_from: tuple = (None, None, None)     # the res, pvars and gvars last read
         self.game_row: Optional[np.ndarray] = None
+
+    def _by_value(self, layout: Layout, columns: list) -> None:
+        """The columns by the value they read (``by_source``: source -> index -> columns as
+        (place, how, table)), and those that read none (``constants``), for ``write``/``patch``."""
+        self.constants = Stretch(layout, layout.size, [c for c in columns if c[4] == "const"]).template
+        self.by_source: dict[str, dict[int, list]] = {"res": {}, "pvars": {}, "gvars": {}}
+        for at, width, how, table, src, i, t in columns:
+            if src == "const" or how == "none":
+                continue
+            if how == "onehot":
+                col = (at, "onehot", (one_hot_table(layout, table, t), width - 1))
+            elif t is not None and (t == PLAYER or isinstance(t, Card)):
+                col = (at, "shown", (how, table, t))
+            else:
+                col = (at, how, table)
+            self.by_source[src].setdefault(i, []).append(col)
+        self.sources = [(src, by_index) for src, by_index in self.by_source.items() if by_index]
+
+    def _value(self, how: str, table: Any, x: Any) -> float:
+        """A column's value of ``x`` as ``Stretch.read`` writes it (not one-hot)."""
+        if how == "shown":
+            kind, table, t = table
+            return written(kind, table, self.show(x, t))
+        if how == "bounded":
+            return min(1.0, max(-1.0, (x - table[0]) / (table[1] - table[0])))
+        if how == "int":
+            return x / (abs(x) + SOFT) if x.__class__ is int else soft(x)
+        return 1.0 if x else 0.0
+
+    def write(self, st, read: dict, out: np.ndarray) -> None:
+        """Write every column of ``st`` into ``out``, keeping the lists read in ``read``."""
+        nonzero = np.flatnonzero(self.constants)
+        out[nonzero] = self.constants[nonzero]
+        for src, by_index in self.sources:
+            values = getattr(st, src)
+            for i, cols in by_index.items():
+                self._put(out, cols, values[i], False, None)
+            read[src] = values[:]
+
+    def patch(self, st, read: dict, out: np.ndarray) -> None:
+        """Write into ``out`` (written by ``write`` from the lists in ``read``) the columns
+        of the values of ``st`` that differ from those read."""
+        for src, by_index in self.sources:
+            values, last = getattr(st, src), read[src]
+            if values == last:
+                continue
+            for i, cols in by_index.items():
+                x, y = values[i], last[i]
+                if x != y or x.__class__ is not y.__class__:
+                    self._put(out, cols, x, True, y)
+            read[src] = values[:]
+
+    def _put(self, out: np.ndarray, cols: list, x: Any, clear: bool, was: Any) -> None:
+        """Write the columns ``cols`` of the value ``x`` (``clear``: a one-hot's place of
+        the value ``was`` cleared first)."""
+        for at, how, table in cols:
+            if how == "onehot":
+                places, last = table
+                if clear:
+                    out[at + places.get(was, last)] = 0.0
+                out[at + places.get(x, last)] = 1.0
+            else:
+                out[at] = self._value(how, table, x)
 
     def segments(self, st) -> tuple:
         """(start, end, values) of the players' stretch, then of the game's variables'."""
