@@ -16,7 +16,7 @@ letting the rules raise their error at the next choice.
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 import numpy as np
 
@@ -26,7 +26,6 @@ from meeple.runtime.state import State
 from meeple.rl.catalogue import Catalogue, CatalogueMissing
 
 MODES = ("keys", "index")
-MEMO = 20_000       # the decisions whose menus and masks a table keeps
 
 
 class Table:
@@ -51,15 +50,12 @@ class Table:
         self.layout = Layout(game, players, catalogue)
         self.readers = Readers(self.layout)           # each seat's, made once
         self.num_actions = len(catalogue.keys) if actions == "keys" else catalogue.max_options
-        # a decision's menu and mask, by what its keys are made from (``_known``): its
-        # describer, option values and labels' texts (a key never reads the state); kept for
-        # at most MEMO decisions, then forgotten at once
-        self._menus: dict[tuple, dict[int, int]] = {}
-        self._masks: dict[int, tuple[dict[int, int], Optional[np.ndarray]]] = {}
+        # each describer's options by value: the action of the option's key when no other
+        # option of its decision shares it (``alone_key``), made once a value
+        self._alone: dict[Any, dict[Any, int]] = {}
 
     def menu(self, st: State, refused: frozenset = frozenset()) -> dict[int, int]:
-        """The pending decision's options as {action: option index}, less those refused
-        (kept for the next decision alike: read it, do not change it)."""
+        """The pending decision's options as {action: option index}, less those refused."""
         dec = st.pending
         if dec is None:
             return {}
@@ -69,21 +65,14 @@ class Table:
                 raise CatalogueMissing(f"a menu of {n} options is longer than the {self.num_actions} actions of "
                                        f"{self.game.id}'s catalogue", hint=f"make it again: {self.catalogue.remake}")
             return {i: i for i in range(n) if i not in refused}
-        known = self._known(dec)
-        menu = self._menus.get(known) if known is not None else None      # type: ignore[arg-type]
-        if menu is None:
+        actions = self._alone_actions(dec)
+        if actions is None:
             keys = dec.keys()
             actions = list(map(self.catalogue.index.get, keys))     # type: ignore[attr-defined]
             if None in actions:
                 for k in keys:
                     self.catalogue.action(k)        # a key the catalogue lacks: its error
-            menu = dict(zip(actions, range(len(actions))))
-            if known is not None:
-                if len(self._menus) >= MEMO:
-                    self._menus.clear()
-                    self._masks.clear()
-                self._menus[known] = menu
-                self._masks[id(menu)] = (menu, None)        # the menu held: its id stays its own
+        menu = dict(zip(actions, range(len(actions))))
         if refused:
             return {a: i for a, i in menu.items() if i not in refused}
         return menu
@@ -92,31 +81,37 @@ class Table:
         """Whether ``st`` is unfinished at the decision limit (the next choice would exceed it)."""
         return not st.over and st.choices() + st.refused >= self.limit
 
-    @staticmethod
-    def _known(dec) -> Optional[tuple]:
-        """What a decision's keys are made from, hashable (None: a decision read back from
-        JSON, or values or texts that cannot be hashed: its menu is not kept)."""
+    def _alone_actions(self, dec) -> Optional[list[int]]:
+        """The decision's options as actions read by their values: each value's
+        ``alone_key``, which is its key when all differ (None: they do not, or a key is not
+        in the catalogue, or the decision has no describer: its keys are to be made)."""
         d = dec.describer
         if d is None or dec._options is not None:
             return None
-        texts = dec.texts
-        known = (d, tuple(dec.values), None if texts is None else tuple(texts))
+        memo = self._alone.get(d)
+        if memo is None:
+            memo = self._alone[d] = {}
+        values = dec.values
         try:
-            hash(known)
-        except TypeError:
+            actions = list(map(memo.get, values))
+        except TypeError:           # a value that cannot be hashed
             return None
-        return known
+        if None in actions:
+            index = self.catalogue.index    # type: ignore[attr-defined]
+            for i, v in enumerate(values):
+                if actions[i] is None:
+                    a = index.get(d.alone_key(v))
+                    if a is None:
+                        return None
+                    actions[i] = memo[v] = a
+        if len(set(actions)) != len(actions):
+            return None
+        return actions
 
     def mask(self, menu: dict[int, int]) -> np.ndarray:
-        """The legal actions of ``menu`` as 1s (a fresh array: a learner may keep or change it)."""
-        kept = self._masks.get(id(menu))
-        if kept is not None and kept[0] is menu and kept[1] is not None:
-            return kept[1].copy()
         out = np.zeros(self.num_actions, dtype=np.int8)
         if menu:
             out[list(menu)] = 1
-        if kept is not None and kept[0] is menu:           # a kept menu (``menu``): its mask is kept with it
-            self._masks[id(menu)] = (menu, out.copy())
         return out
 
     def observe(self, st: State, seat: int) -> np.ndarray:
