@@ -55,6 +55,16 @@ def test_the_read_vector_is_the_views_in_many_games(pack, players):
     assert first_difference(rl.make_table(game_of(pack), players), range(2, 32)) is None
 
 
+def test_the_read_vector_is_the_views_past_256_zone_slots():
+    """A game of more zone slots than a byte numbers reads its cards' moves another way
+    (``SeatReader._moved_far``); no shipped pack has one (Troyes: 173), so the readers of
+    one are told to read as if it had."""
+    table = rl.make_table(game_of("citadels"), 3)
+    for reader in table.readers.seats:
+        reader.nslots = 300
+    assert first_difference(table, range(2)) is None
+
+
 def hand_counted(table) -> None:
     """Seat P1's reader counts P2's hand, which P1 does not see."""
     readers = table.readers.seats

@@ -133,8 +133,7 @@ class SeatReader:
         self.sized_at = sized.tolist()
         self.base: Optional[np.ndarray] = None     # the last vector less the round and decision
         self.counts: list[int] = []                # cards counted at each place (dummy last)
-        self.loc_read: Any = None                  # the card locations read (bytes)
-        self.loc_list: list[int] = []              # and as a list
+        self.loc_read: Any = None                  # the card locations read (bytes; an array past 256 slots)
         self.dice_counted: list[int] = []           # each die's place counted (dummy: none)
         self.dice_key: tuple = ((), ())             # the dice's slots and values read
         self.vars_read: dict[str, list] = {}       # each variable list read
@@ -167,22 +166,45 @@ class SeatReader:
         """Count the cards that moved since the last read where they lie now; the places
         whose counts changed, perhaps twice (None: too many moved, all are to be counted again)."""
         loc = st.loc
-        small = self.nslots <= 256
-        now = bytes(loc) if small else np.array(loc, dtype=np.int32).tobytes()
-        last = self.loc_read
+        if self.nslots > 256:
+            return self._moved_far(st)
+        now, last = bytes(loc), self.loc_read
         if now == last:
             return []
-        kind = np.uint8 if small else np.int32
-        moved = (np.frombuffer(now, dtype=kind) != np.frombuffer(last, dtype=kind)).nonzero()[0].tolist()
+        # the cards whose bytes differ, lowest first: one big-number xor, then its lowest set
+        # bit again and again (quicker than numpy's calls for the few cards a step moves)
+        x = int.from_bytes(now, "little") ^ int.from_bytes(last, "little")
+        moved, c = [], 0
+        while x:
+            skip = ((x & -x).bit_length() - 1) >> 3
+            c += skip
+            moved.append(c)
+            if len(moved) > MANY:
+                return None
+            x >>= (skip + 1) << 3
+            c += 1
+        self.loc_read = now
+        return self._count_moves(moved, last, now)
+
+    def _moved_far(self, st) -> Optional[list]:
+        """``_moved`` for a game of more than 256 zone slots (a slot number is not a byte)."""
+        loc = st.loc
+        now, last = np.array(loc, dtype=np.int32), self.loc_read
+        if np.array_equal(now, last):
+            return []
+        moved = (now != last).nonzero()[0].tolist()
         if len(moved) > MANY:
             return None
-        was = self.loc_list
-        self.loc_read, self.loc_list = now, loc[:]
+        self.loc_read = now
+        return self._count_moves(moved, last.tolist(), loc)
+
+    def _count_moves(self, moved: list, was, now) -> list:
+        """Move the count of each card of ``moved`` from where it was to where it is now."""
         counts, placed, sized, n = self.counts, self.placed_at, self.sized_at, self.ncards
-        touched = []
+        touched: list = []
         put = touched.append
         for c in moved:
-            old, new = was[c], loc[c]
+            old, new = was[c], now[c]
             k, z = placed[old * n + c], sized[old]
             counts[k] -= 1
             counts[z] -= 1
@@ -236,8 +258,7 @@ class SeatReader:
             dice = [self._die_place(c, slot, value) for (c, _), slot, value in zip(self.dice, *self.dice_key)]
         counted = np.concatenate((self.placed[at], self.sized[where], np.array(dice, dtype=np.intp)))
         self.counts = np.bincount(counted, minlength=self.dummy + 1).tolist()
-        self.loc_read = bytes(loc) if self.nslots <= 256 else np.array(loc, dtype=np.int32).tobytes()
-        self.loc_list = loc[:]
+        self.loc_read = bytes(loc) if self.nslots <= 256 else np.array(loc, dtype=np.int32)
         self.dice_counted = dice
 
     def read_whole(self, st) -> np.ndarray:
