@@ -413,6 +413,9 @@ class Scalars:
                 col = (at, how, table)
             self.by_source[src].setdefault(i, []).append(col)
         self.sources = [(src, by_index) for src, by_index in self.by_source.items() if by_index]
+        # each source's columns by index up to the last read, None where none reads it
+        # (``patch`` zips them along the values)
+        self.aligned = [(src, [by_index.get(i) for i in range(max(by_index) + 1)]) for src, by_index in self.sources]
 
     def _value(self, how: str, table: Any, x: Any) -> float:
         """A column's value of ``x`` as ``Stretch.read`` writes it (not one-hot)."""
@@ -438,13 +441,12 @@ class Scalars:
     def patch(self, st, read: dict, out: np.ndarray) -> None:
         """Write into ``out`` (written by ``write`` from the lists in ``read``) the columns
         of the values of ``st`` that differ from those read."""
-        for src, by_index in self.sources:
+        for src, aligned in self.aligned:
             values, last = getattr(st, src), read[src]
-            if values == last:
+            if values == last:      # equal values are written alike (True as 1)
                 continue
-            for i, cols in by_index.items():
-                x, y = values[i], last[i]
-                if x != y or x.__class__ is not y.__class__:
+            for x, y, cols in zip(values, last, aligned):
+                if x != y and cols is not None:
                     self._put(out, cols, x, True, y)
             read[src] = values[:]
 
