@@ -137,6 +137,8 @@ class SeatReader:
         self.dice_counted: list[int] = []           # each die's place counted (dummy: none)
         self.dice_key: tuple = ((), ())             # the dice's slots and values read
         self.vars_read: dict[str, list] = {}       # each variable list read
+        self.marks: tuple = ()                     # the places the pending decision set
+        self.when: Optional[tuple] = None          # the round and end written
 
     # ------------------------------------------------------------ a state to a vector
     def read(self, st) -> np.ndarray:
@@ -160,7 +162,7 @@ class SeatReader:
                     x = counts[k] * weight[k]       # exact in double: rounded once, as numpy's single product
                     base[k] = x if x < 1.0 else 1.0
         self.scalars.patch(st, self.vars_read, base)
-        return self._finish(st, base.copy())
+        return self._finish(st, base)
 
     def _moved(self, st) -> Optional[list]:
         """Count the cards that moved since the last read where they lie now; the places
@@ -270,25 +272,37 @@ class SeatReader:
         base[self.seat_place] = 1.0
         self.scalars.write(st, self.vars_read, base)
         self.base = base
-        return self._finish(st, base.copy())
+        self.marks, self.when = (), None
+        return self._finish(st, base)
 
-    def _finish(self, st, out: np.ndarray) -> np.ndarray:
-        """Write the round, the end and the pending decision into ``out`` (the rest written)."""
-        layout = self.layout
-        out[layout.round_at] = max(-1.0, min(1.0, st.round / self.round_scale))
-        if st.over:
-            out[layout.round_at + 1] = 1.0
+    def _finish(self, st, base: np.ndarray) -> np.ndarray:
+        """Write the round, the end and the pending decision into ``base`` (the rest written),
+        clearing the places the last ones marked; a copy of it."""
         dec = st.pending
-        if dec is not None:
-            out[layout.decider_at + dec.player] = 1.0
-            if dec.player == self.seat:
-                out[layout.decider_at + layout.players] = 1.0
+        if dec is None:
+            marks: tuple = ()
+        else:
+            layout = self.layout
             p = self.prompts.get(dec.prompt)
             if p is None:
                 cat = layout.catalogue
                 p = self.prompts[dec.prompt] = cat.prompt_index.get(prompt_form(dec.prompt), len(cat.prompts))  # type: ignore[attr-defined]
-            out[layout.prompt_at + p] = 1.0
-        return out
+            marks = (layout.decider_at + dec.player, layout.prompt_at + p)
+            if dec.player == self.seat:
+                marks += (layout.decider_at + layout.players,)
+        if marks != self.marks:
+            for k in self.marks:
+                base[k] = 0.0
+            for k in marks:
+                base[k] = 1.0
+            self.marks = marks
+        when = (st.round, st.over)
+        if when != self.when:
+            at = self.layout.round_at
+            base[at] = max(-1.0, min(1.0, st.round / self.round_scale))
+            base[at + 1] = 1.0 if st.over else 0.0
+            self.when = when
+        return base.copy()
 
     def read_old(self, st) -> np.ndarray:
         """The seat's vector of ``st`` as the first reader made it (all its cards counted at

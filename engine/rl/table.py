@@ -53,6 +53,7 @@ class Table:
         # each describer's options by value: the action of the option's key when no other
         # option of its decision shares it (``alone_key``), made once a value
         self._alone: dict[Any, dict[Any, int]] = {}
+        self._no_actions = np.zeros(self.num_actions, dtype=np.int8)
 
     def menu(self, st: State, refused: frozenset = frozenset()) -> dict[int, int]:
         """The pending decision's options as {action: option index}, less those refused."""
@@ -109,9 +110,9 @@ class Table:
         return actions
 
     def mask(self, menu: dict[int, int]) -> np.ndarray:
-        out = np.zeros(self.num_actions, dtype=np.int8)
+        out = self._no_actions.copy()
         if menu:
-            out[list(menu)] = 1
+            out[np.fromiter(menu, np.intp, len(menu))] = 1     # quicker than from a list
         return out
 
     def observe(self, st: State, seat: int) -> np.ndarray:
