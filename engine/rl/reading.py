@@ -461,7 +461,15 @@ class Scalars:
                 continue
             for x, y, cols in zip(values, last, aligned):
                 if x != y and cols is not None:
-                    self._put(out, cols, x, True, y)
+                    for at, how, table in cols:        # _put's, written out: the loop of many players' turns
+                        if how == "int":
+                            out[at] = x / (abs(x) + SOFT) if x.__class__ is int else soft(x)
+                        elif how == "onehot":
+                            places, none = table
+                            out[at + places.get(y, none)] = 0.0
+                            out[at + places.get(x, none)] = 1.0
+                        else:
+                            out[at] = self._value(how, table, x)
             read[src] = values[:]
 
     def _put(self, out: np.ndarray, cols: list, x: Any, clear: bool, was: Any) -> None:
