@@ -215,6 +215,12 @@ class ChoiceDescriber:
             return None
         return self.keyer(v) + self.detail(v, texts[index] if texts is not None else None)
 
+    def alone_key(self, value: Any) -> str:
+        """The key of an option of ``value`` that no other option shares: ``keys`` gives
+        every option this when they all differ (the same for every describer; what lets a
+        caller map options to keys by value, made once a value)."""
+        return self.skip_key if value == self.skip else self.keyer(value)
+
     def keys(self, values: list, texts: Optional[list] = None) -> list[str]:
         skip, keyer = self.skip, self.keyer
         bases = [None if v == skip else keyer(v) for v in values]
@@ -274,6 +280,10 @@ class OneOfDescriber:
     def keys(self, values: list, texts: Optional[list] = None) -> list[str]:
         return [self.key(values, i) for i in range(len(values))]
 
+    def alone_key(self, value: Any) -> str:
+        """An option's key: its label (see ``ChoiceDescriber.alone_key``)."""
+        return "skip" if value == self.skip else self.labels[value]
+
     def key(self, values: list, index: int, texts: Optional[list] = None) -> str:
         v = values[index]
         return "skip" if v == self.skip else self.labels[v]
@@ -314,6 +324,14 @@ class ActionDescriber:
         while hi < len(values) and values[hi][0] == ai and values[hi][1] == card:
             hi += 1
         return range(lo, hi)
+
+    def alone_key(self, value: tuple) -> str:
+        """The key of an option of ``value`` whose key no other option of its action and
+        card shares (see ``ChoiceDescriber.alone_key``): the action's id, with its
+        parameter's base key."""
+        ai, _, x = value
+        aid, _, keyer, _ = self.actions[ai]
+        return aid if keyer is None else f"{aid}:{keyer(x)}"
 
     def keys(self, values: list, texts: Optional[list] = None) -> list[str]:
         out: list = [None] * len(values)

@@ -151,6 +151,30 @@ def test_the_catalogue_covers_random_games(pack, games, seed):
     assert set(C.declared_keys(game)) <= set(cat.keys)        # the declarations as they are now
 
 
+@pytest.mark.parametrize("pack, players", COUNTS, ids=[f"{p}-{n}" for p, n in COUNTS])
+def test_a_menu_read_by_values_is_the_menu_of_the_keys(pack, players):
+    """The table maps options to actions by each value's key when alone (``alone_key``,
+    made once a value) where the decision's values all have different ones: the menu is
+    the one its keys give, at every decision of random games, and a third or more are
+    read that way (else the comparison would hold for want of use)."""
+    game = game_of(pack)
+    table = rl.make_table(game, players)
+    index = table.catalogue.index
+    by_values = decisions = 0
+    for seed in range(2):
+        st = game.new_state(players, seed)
+        rng = random.Random(seed)
+        while not st.over:
+            dec = st.pending
+            by_values += table._alone_actions(dec) is not None
+            decisions += 1
+            assert table.menu(st) == dict(zip(map(index.get, dec.keys()), range(dec.count())))
+            game.apply(st, rng.randrange(dec.count()))
+            if st.choices() > 400:
+                break
+    assert by_values > decisions // 3
+
+
 def without(tmp_path, game, left_out: str, **more) -> str:
     """A file of the game's catalogue less the key ``left_out`` (and with ``more`` fields)."""
     cat = C.for_game(game)

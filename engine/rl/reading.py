@@ -8,29 +8,37 @@ takes the seat's ``Sight`` from the observer (``meeple.runtime.views``: which zo
 the seat sees the cards of, which only the size of, which variables it reads, the very
 table ``view`` reads the state through) and compiles, for every zone slot and card, the
 place the card's count goes to when the card lies there (none where the seat does not
-see the slot's cards). Reading a state is then a handful of array operations on its card
-locations (``st.loc``) and its variables, reading nothing the sight does not name.
+see the slot's cards). Reading a state reads nothing the sight does not name.
+
+A seat's reader keeps its last vector with what it was read from (the card locations as
+bytes, the dice's places, the variable lists, the decision's marks), and reads again only
+what differs: the cards whose location bytes differ (one big-number xor finds them), the
+dice that moved or rolled, the variables whose values differ, each moving a count or
+rewriting a column. It compares with what it read, not with what it was told changed, so
+any state may come next (another game's, an earlier one); many cards moved at once (a
+deal) are counted again whole. ``read_old`` is the reader as it was before, every card
+counted at once by numpy (``read_whole`` starts a kept vector so).
 
 The vector is meant to be the view's vector exactly, bit for bit:
 tests/test_rl_observation.py compares the two at every step of random games of every
-shipped pack at its smallest and largest player counts.
+shipped pack at its smallest and largest player counts, and the environment's vectors in
+a game (each seat reading from its last) with both the view's and ``read_old``'s.
 """
 from __future__ import annotations
 
-from operator import itemgetter
 from typing import Any, Callable, Optional
 
 import numpy as np
 
-from meeple.dsl.typesys import PLAYER, Card
-
 from meeple.runtime.views import Sight
 
 from meeple.rl.catalogue import prompt_form
-from meeple.rl.observe import SOFT, Layout, soft
+from meeple.rl.columns import Scalars, getter
+from meeple.rl.observe import Layout
 
 
 NO_PLACES = np.zeros(0, dtype=np.intp)
+MANY = 48           # cards moved since a seat's last vector past which all are counted again
 
 
 def resolver(classes: dict[str, int]) -> Callable[[str], Any]:
@@ -126,11 +134,193 @@ class SeatReader:
         self.dice_read: tuple = (None, None)       # the dice's slots and values last read, and their places
         self.die_places: dict[tuple[int, int, Any], int] = {}
         self.scalars = readers.scalars_of(sight)
+        # what the last vector was read from, to read only what changed since (``read``)
+        self.weight = layout.weights.tolist()      # single-precision weights as exact floats
+        self.placed_at = self.placed.tolist()
+        self.sized_at = sized.tolist()
+        self.base: Optional[np.ndarray] = None     # the last vector less the round and decision
+        self.counts: list[int] = []                # cards counted at each place (dummy last)
+        self.loc_read: Any = None                  # the card locations read (bytes; an array past 256 slots)
+        self.dice_counted: list[int] = []           # each die's place counted (dummy: none)
+        self.dice_key: tuple = ((), ())             # the dice's slots and values read
+        self.vars_read: dict[str, list] = {}       # each variable list read
+        self.marks: tuple = ()                     # the places the pending decision set
+        self.when: Optional[tuple] = None          # the round and end written
 
     # ------------------------------------------------------------ a state to a vector
     def read(self, st) -> np.ndarray:
         """The seat's vector of ``st``: ``layout.encode(game.view(st, seat), seat)``, read
-        through the seat's sight."""
+        through the seat's sight. Only what changed since the seat's last vector is read
+        again: the cards whose locations differ, the dice whose places differ, the variables
+        whose values differ (each compared with what was read, so any state may come next:
+        another game's, an earlier one); ``read_whole`` reads everything."""
+        base = self.base
+        if base is None:
+            return self.read_whole(st)
+        touched = self._moved(st)
+        if touched is None:
+            return self.read_whole(st)
+        if self.dice:
+            self._rolled(st, touched)
+        if touched:
+            places = set(touched)
+            places.discard(self.dummy)
+            counts, weight = self.counts, self.weight
+            # a count times its weight is exact in double, rounded once to single as numpy's
+            # single product is; many at once in one assignment, a few one by one
+            if len(places) > 8:
+                at = list(places)
+                base[at] = [min(counts[k] * weight[k], 1.0) for k in at]
+            else:
+                for k in places:
+                    x = counts[k] * weight[k]
+                    base[k] = x if x < 1.0 else 1.0
+        self.scalars.patch(st, self.vars_read, base)
+        return self._finish(st, base)
+
+    def _moved(self, st) -> Optional[list]:
+        """Count the cards that moved since the last read where they lie now; the places
+        whose counts changed, perhaps twice (None: too many moved, all are to be counted again)."""
+        loc = st.loc
+        if self.nslots > 256:
+            return self._moved_far(st)
+        now, last = bytes(loc), self.loc_read
+        if now == last:
+            return []
+        # the cards whose bytes differ, lowest first: one big-number xor, then its lowest set
+        # bit again and again (quicker than numpy's calls for the few cards a step moves)
+        x = int.from_bytes(now, "little") ^ int.from_bytes(last, "little")
+        moved, c = [], 0
+        while x:
+            skip = ((x & -x).bit_length() - 1) >> 3
+            c += skip
+            moved.append(c)
+            if len(moved) > MANY:
+                return None
+            x >>= (skip + 1) << 3
+            c += 1
+        self.loc_read = now
+        return self._count_moves(moved, last, now)
+
+    def _moved_far(self, st) -> Optional[list]:
+        """``_moved`` for a game of more than 256 zone slots (a slot number is not a byte)."""
+        loc = st.loc
+        now, last = np.array(loc, dtype=np.int32), self.loc_read
+        if np.array_equal(now, last):
+            return []
+        moved = (now != last).nonzero()[0].tolist()
+        if len(moved) > MANY:
+            return None
+        self.loc_read = now
+        return self._count_moves(moved, last.tolist(), loc)
+
+    def _count_moves(self, moved: list, was, now) -> list:
+        """Move the count of each card of ``moved`` from where it was to where it is now."""
+        counts, placed, sized, n = self.counts, self.placed_at, self.sized_at, self.ncards
+        touched: list = []
+        put = touched.append
+        for c in moved:
+            old, new = was[c], now[c]
+            k, z = placed[old * n + c], sized[old]
+            counts[k] -= 1
+            counts[z] -= 1
+            put(k)
+            put(z)
+            k, z = placed[new * n + c], sized[new]
+            counts[k] += 1
+            counts[z] += 1
+            put(k)
+            put(z)
+        return touched
+
+    def _rolled(self, st, touched: list) -> None:
+        """Count the dice that moved or changed value since the last read at their places;
+        the places whose counts changed added to ``touched``."""
+        where, values = self.dice_at(st.loc), self.dice_values(st.cvars)
+        was_where, was_values = self.dice_key
+        if where == was_where and values == was_values:
+            return
+        counts, places, dice, place_of = self.counts, self.dice_counted, self.dice, self._die_place
+        for j, (slot, value) in enumerate(zip(where, values)):
+            if slot != was_where[j] or value != was_values[j]:
+                old, new = places[j], place_of(dice[j][0], slot, value)
+                if new != old:
+                    counts[old] -= 1
+                    counts[new] += 1
+                    touched.append(old)
+                    touched.append(new)
+                    places[j] = new
+        self.dice_key = (where, values)
+
+    def _die_place(self, c: int, slot: int, value: Any) -> int:
+        """Where die ``c`` lying in ``slot`` with ``value`` is counted (``dummy``: nowhere)."""
+        key = (slot, c, value)      # a die's value is a whole number (the checker types it so)
+        place = self.die_places.get(key)
+        if place is None:
+            got = self.listed.get(slot)
+            i = None if got is None else got[1](f"{self.labels[c]}={value}")
+            place = self.die_places[key] = self.dummy if i is None else got[0] + i
+        return place
+
+    def _count_all(self, st) -> None:
+        """Count every card (and die) where the seat sees it: ``counts``, ``loc_read``."""
+        loc = st.loc
+        where = np.frombuffer(bytes(loc), dtype=np.uint8) if self.nslots <= 256 else np.array(loc, dtype=np.intp)
+        at = np.multiply(where, self.ncards, dtype=np.intp)
+        at += self.cards
+        dice: list[int] = []
+        if self.dice:
+            self.dice_key = (self.dice_at(loc), self.dice_values(st.cvars))
+            dice = [self._die_place(c, slot, value) for (c, _), slot, value in zip(self.dice, *self.dice_key)]
+        counted = np.concatenate((self.placed[at], self.sized[where], np.array(dice, dtype=np.intp)))
+        self.counts = np.bincount(counted, minlength=self.dummy + 1).tolist()
+        self.loc_read = bytes(loc) if self.nslots <= 256 else np.array(loc, dtype=np.int32)
+        self.dice_counted = dice
+
+    def read_whole(self, st) -> np.ndarray:
+        """The seat's vector of ``st`` read whole (what ``read`` keeps up to date)."""
+        self._count_all(st)
+        base = np.array(self.counts[:self.dummy], dtype=np.float32)
+        base *= self.layout.weights
+        np.minimum(base, 1.0, out=base)
+        base[self.seat_place] = 1.0
+        self.scalars.write(st, self.vars_read, base)
+        self.base = base
+        self.marks, self.when = (), None
+        return self._finish(st, base)
+
+    def _finish(self, st, base: np.ndarray) -> np.ndarray:
+        """Write the round, the end and the pending decision into ``base`` (the rest written),
+        clearing the places the last ones marked; a copy of it."""
+        dec = st.pending
+        if dec is None:
+            marks: tuple = ()
+        else:
+            layout = self.layout
+            p = self.prompts.get(dec.prompt)
+            if p is None:
+                cat = layout.catalogue
+                p = self.prompts[dec.prompt] = cat.prompt_index.get(prompt_form(dec.prompt), len(cat.prompts))  # type: ignore[attr-defined]
+            marks = (layout.decider_at + dec.player, layout.prompt_at + p)
+            if dec.player == self.seat:
+                marks += (layout.decider_at + layout.players,)
+        if marks != self.marks:
+            for k in self.marks:
+                base[k] = 0.0
+            for k in marks:
+                base[k] = 1.0
+            self.marks = marks
+        when = (st.round, st.over)
+        if when != self.when:
+            at = self.layout.round_at
+            base[at] = max(-1.0, min(1.0, st.round / self.round_scale))
+            base[at + 1] = 1.0 if st.over else 0.0
+            self.when = when
+        return base.copy()
+
+    def read_old(self, st) -> np.ndarray:
+        """The seat's vector of ``st`` as the first reader made it (all its cards counted at
+        once, its variables by stretches): tests/test_rl_observation.py holds ``read`` to it."""
         layout = self.layout
         loc = st.loc
         # a zone slot number fits a byte in every pack so far: bytes() is the quick way in
@@ -183,151 +373,3 @@ class SeatReader:
         places = np.array(out, dtype=np.intp)
         self.dice_read = (key, places)
         return places
-
-
-class Scalars:
-    """The players' rows (resources and the variables a sight names) and the game's
-    variables of a vector, as ``Layout.encode`` writes them from a view: the same for
-    every seat with the same sight of variables. Each player's row and the game's
-    variables are kept with the values they were read from and read again only when
-    those differ (``==``: the language's values are whole numbers, flags, texts, seats,
-    cards and none, and two equal ones are written alike, True as 1)."""
-
-    def __init__(self, layout: Layout, player_vars: tuple, game_vars: tuple):
-        v = layout.game.vocab
-        shown_p, shown_g = dict(player_vars), dict(game_vars)
-        self.nres, self.npvars, self.per_player = v.nres, v.npvars, layout.per_player
-        self.rows: list[Stretch] = []
-        for p in range(layout.players):
-            row: list = []            # (offset, width, how, table, source, index, type) in the player's row
-            at = 0
-            for i, (lo, hi) in enumerate(layout.bounds):
-                name = layout.res_names[i]
-                how = "bounded" if lo is not None and hi is not None and hi > lo else "int"
-                src = ("res", p * v.nres + i, None) if name not in shown_p else ("pvars", p * v.npvars + shown_p[name], v.pvar_types[shown_p[name]])
-                row.append((at, 1, how, (lo, hi), *src))
-                at += 1
-            for name, (width, (how, table)) in layout.pvars:
-                col = shown_p.get(name)
-                src = ("pvars", p * v.npvars + col, v.pvar_types[col]) if col is not None else \
-                    ("res", p * v.nres + layout.res_names.index(name), None) if name in layout.res_names else \
-                    ("const", f"P{p + 1}" if name == "seat" else None, None)
-                row.append((at, width, how, table, *src))
-                at += width
-            self.rows.append(Stretch(layout, layout.per_player, row))
-        gcols: list = []
-        at = 0
-        for name, (width, (how, table)) in layout.gvars:
-            col = shown_g.get(name)
-            gcols.append((at, width, how, table, *(("gvars", col, v.gvar_types[col]) if col is not None else ("const", None, None))))
-            at += width
-        self.players_span = (layout.players_at, layout.players_at + layout.per_player * layout.players)
-        self.gvars_span = (layout.gvars_at, at + layout.gvars_at)
-        self.variables = Stretch(layout, at, gcols)
-        self.players = np.zeros(self.players_span[1] - self.players_span[0], dtype=np.float32)
-        self.row_read: list = [None] * layout.players      # each row's resources and variables as read
-        self.read_from: tuple = (None, None, None)     # the res, pvars and gvars last read
-        self.game_row: Optional[np.ndarray] = None
-
-    def segments(self, st) -> tuple:
-        """(start, end, values) of the players' stretch, then of the game's variables'."""
-        res, pvars, gvars = st.res, st.pvars, st.gvars
-        r0, p0, g0 = self.read_from
-        if res != r0 or pvars != p0:
-            nres, npv, per = self.nres, self.npvars, self.per_player
-            for p, row in enumerate(self.rows):
-                seen = (res[p * nres:(p + 1) * nres], pvars[p * npv:(p + 1) * npv])
-                if seen != self.row_read[p]:
-                    self.players[p * per:(p + 1) * per] = row.read(st)
-                    self.row_read[p] = seen
-            r0, p0 = res[:], pvars[:]
-        if self.game_row is None or gvars != g0:
-            self.game_row = self.variables.read(st)
-            g0 = gvars[:]
-        self.read_from = (r0, p0, g0)
-        return (*self.players_span, self.players, *self.gvars_span, self.game_row)
-
-
-def one_hot_table(layout: Layout, table: dict, t) -> dict:
-    """A one-hot column's table keyed by the values a state holds: ``Observer.show`` writes
-    a seat as P1.. and a card as its id before the layout's table is read."""
-    if t == PLAYER:
-        return {p: table[f"P{p + 1}"] for p in range(layout.players) if f"P{p + 1}" in table}
-    if isinstance(t, Card):
-        ids = layout.game.vocab.card_def_ids
-        return {c: table[ids[c]] for c in range(-len(ids), len(ids)) if ids[c] in table}
-    return table
-
-
-def getter(indices: list[int]) -> Callable[[list], tuple]:
-    """The values at ``indices`` of a list, as a tuple (``itemgetter`` of one index gives the value)."""
-    if len(indices) == 1:
-        i = indices[0]
-        return lambda xs: (xs[i],)
-    return itemgetter(*indices)
-
-
-def written(how: str, table: Any, x: Any) -> float:
-    """A number or a flag as ``Layout.encode`` writes it (bounded: ``table`` is (min, max))."""
-    if how == "bounded":
-        return min(1.0, max(-1.0, (x - table[0]) / (table[1] - table[0])))
-    return soft(x) if how == "int" else 1.0 if x else 0.0
-
-
-class Stretch:
-    """Columns of a vector's stretch read from a state's lists, gathered by list and by how
-    each is written (``Layout.encode``'s ways: a bounded resource, a number, a flag, one-hot)."""
-
-    def __init__(self, layout: Layout, length: int, columns: list):
-        self.template = np.zeros(length, dtype=np.float32)      # the columns that read no state
-        gathered: dict[tuple[str, str], list] = {}
-        for at, width, how, table, src, i, t in columns:
-            if src == "const":
-                self._write_constant(at, width, how, table, i)
-            elif how != "none":
-                shown = how != "onehot" and t is not None and (t == PLAYER or isinstance(t, Card))
-                gathered.setdefault((src, "shown" if shown else how), []).append((at, width, table, i, t, how))
-        self.groups = []
-        self.show = layout.game.observer.show
-        for (src, how), cols in gathered.items():
-            ats = [c[0] for c in cols]
-            if how == "shown":        # a seat or a card read as a number or a flag: as the view shows it
-                extra = [(c[5], c[2], c[4]) for c in cols]
-            elif how == "bounded":
-                extra: Any = ([c[2][0] for c in cols], [c[2][1] - c[2][0] for c in cols])
-            elif how == "onehot":
-                extra = ([one_hot_table(layout, c[2], c[4]) for c in cols], [c[1] - 1 for c in cols])
-            else:
-                extra = None
-            self.groups.append((src, how, getter([c[3] for c in cols]), ats, extra))
-
-    def _write_constant(self, at: int, width: int, how: str, table: Any, x: Any) -> None:
-        if how == "bool":
-            self.template[at] = 1.0 if x else 0.0
-        elif how == "int":
-            self.template[at] = soft(x)
-        elif how == "onehot":
-            self.template[at + table.get(x, width - 1) if x is not None else at + width - 1] = 1.0
-
-    def read(self, st) -> np.ndarray:
-        out = self.template.copy()
-        places: list[int] = []
-        values: list[float] = []
-        for src, how, get, ats, extra in self.groups:
-            xs = get(getattr(st, src))
-            if how == "onehot":
-                tables, last = extra
-                places += [at + t.get(x, w) for at, t, w, x in zip(ats, tables, last, xs)]
-                values += [1.0] * len(ats)
-                continue
-            places += ats
-            if how == "shown":
-                values += [written(kind, table, self.show(x, t)) for (kind, table, t), x in zip(extra, xs)]
-            elif how == "bounded":       # the only values that may leave [-1, 1] (the layout clips them)
-                values += [min(1.0, max(-1.0, (x - lo) / span)) for x, lo, span in zip(xs, *extra)]
-            elif how == "int":
-                values += [x / (abs(x) + SOFT) if x.__class__ is int else soft(x) for x in xs]
-            else:
-                values += [1.0 if x else 0.0 for x in xs]
-        out[places] = values
-        return out

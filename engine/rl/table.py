@@ -16,7 +16,7 @@ letting the rules raise their error at the next choice.
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 import numpy as np
 
@@ -50,6 +50,10 @@ class Table:
         self.layout = Layout(game, players, catalogue)
         self.readers = Readers(self.layout)           # each seat's, made once
         self.num_actions = len(catalogue.keys) if actions == "keys" else catalogue.max_options
+        # each describer's options by value: the action of the option's key when no other
+        # option of its decision shares it (``alone_key``), made once a value
+        self._alone: dict[Any, dict[Any, int]] = {}
+        self._no_actions = np.zeros(self.num_actions, dtype=np.int8)
 
     def menu(self, st: State, refused: frozenset = frozenset()) -> dict[int, int]:
         """The pending decision's options as {action: option index}, less those refused."""
@@ -62,11 +66,13 @@ class Table:
                 raise CatalogueMissing(f"a menu of {n} options is longer than the {self.num_actions} actions of "
                                        f"{self.game.id}'s catalogue", hint=f"make it again: {self.catalogue.remake}")
             return {i: i for i in range(n) if i not in refused}
-        keys = dec.keys()
-        actions = list(map(self.catalogue.index.get, keys))     # type: ignore[attr-defined]
-        if None in actions:
-            for k in keys:
-                self.catalogue.action(k)        # a key the catalogue lacks: its error
+        actions = self._alone_actions(dec)
+        if actions is None:
+            keys = dec.keys()
+            actions = list(map(self.catalogue.index.get, keys))     # type: ignore[attr-defined]
+            if None in actions:
+                for k in keys:
+                    self.catalogue.action(k)        # a key the catalogue lacks: its error
         menu = dict(zip(actions, range(len(actions))))
         if refused:
             return {a: i for a, i in menu.items() if i not in refused}
@@ -76,10 +82,37 @@ class Table:
         """Whether ``st`` is unfinished at the decision limit (the next choice would exceed it)."""
         return not st.over and st.choices() + st.refused >= self.limit
 
+    def _alone_actions(self, dec) -> Optional[list[int]]:
+        """The decision's options as actions read by their values: each value's
+        ``alone_key``, which is its key when all differ (None: they do not, or a key is not
+        in the catalogue, or the decision has no describer: its keys are to be made)."""
+        d = dec.describer
+        if d is None or dec._options is not None:
+            return None
+        memo = self._alone.get(d)
+        if memo is None:
+            memo = self._alone[d] = {}
+        values = dec.values
+        try:
+            actions = list(map(memo.get, values))
+        except TypeError:           # a value that cannot be hashed
+            return None
+        if None in actions:
+            index = self.catalogue.index    # type: ignore[attr-defined]
+            for i, v in enumerate(values):
+                if actions[i] is None:
+                    a = index.get(d.alone_key(v))
+                    if a is None:
+                        return None
+                    actions[i] = memo[v] = a
+        if len(set(actions)) != len(actions):
+            return None
+        return actions
+
     def mask(self, menu: dict[int, int]) -> np.ndarray:
-        out = np.zeros(self.num_actions, dtype=np.int8)
+        out = self._no_actions.copy()
         if menu:
-            out[list(menu)] = 1
+            out[np.fromiter(menu, np.intp, len(menu))] = 1     # quicker than from a list
         return out
 
     def observe(self, st: State, seat: int) -> np.ndarray:

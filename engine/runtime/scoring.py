@@ -6,7 +6,7 @@ scoring begins and as each part ends (``State.breakdown``, kept by
 ``meeple.runtime.flow``), so a line of the breakdown is what that part's own rules
 did, never a second copy of them: the score before the scoring, told rule by rule
 (each change of the score a rule made during play is noted with the rule, ``State.scored``:
-"Marriage 12", "Plague -2"; what no rule gave is "during play"), then each part's
+an action 12, a card's hook -2; what no rule gave is "during play"), then each part's
 change; together they are the final score.
 
 The breakdown is kept with the state that played the game (and made again by a
