@@ -71,6 +71,7 @@ def rules(game_name: str, lang: str, width: int) -> None:
 
 def _show(game: Game, card: Any, lang: str) -> None:
     """``meeple cards GAME ID``: one card, its data, texts, rules and actions."""
+    pack = game.pack
     click.echo(f"{card.names.get(lang)}  [{card.id}]  ({card.kind}, {card.copies} cop{'y' if card.copies == 1 else 'ies'})")
     others = [f"{loc}: {n}" for loc, n in card.names.by_locale if loc != lang]
     if others:
