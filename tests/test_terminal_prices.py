@@ -175,10 +175,10 @@ def test_signorie_a_die_below_its_threshold_a_hire_and_a_dowry_show_their_florin
     assert ending(screen) == [
         "final scores after 7 rounds:",
         "  1. P1  73  winner",      # 2 VP a florin of a marriage, the initiative track, the rewards ...
-        "       = Marriage 20 + Administration 6 + Initiative 18 + Diplomacy 1 + A new bride 8 + Alliances'",
+        "       = Marriage 20 + Administration 6 + Diplomacy 1 + Initiative 18 + A new bride 8 + Alliances'",
         "         honour 5 + marriage row 15",
         "  2. P2  51",
-        "       = Marriage 12 + Administration 12 + Initiative 9 + Diplomacy 3 + A new bride 8 + Careers'",
+        "       = Marriage 12 + Administration 12 + Diplomacy 3 + Initiative 9 + A new bride 8 + Careers'",
         "         honour 2 + Grey column assistant 2 3 + Cyan column assistant 2 2",
         "seed 3",
     ]

@@ -44,6 +44,17 @@ def charge_lines(n: str, where: str) -> list[str]:
             "st.budget = _b"]
 
 
+def note_score(st: Any, rule: str, p: int, change: int) -> None:
+    """A change of the score by ``rule`` for player ``p``, noted until the final scoring begins
+    (``State.scored``: a dict never changed in place, so a copy of the state shares it safely;
+    a change copies it, which costs the rules that scored so far, not the changes made)."""
+    if st.played is None and change:
+        noted = dict(st.scored)
+        key = (rule, p)
+        noted[key] = noted.get(key, 0) + change
+        st.scored = noted
+
+
 def _negative(verb: str, n: int, name: str) -> RuleError:
     return RuleError(f"cannot {verb} a negative amount ({n} {name})")
 
@@ -147,7 +158,7 @@ _RUNTIME = {"_U": UNSET, "_me": _me, "_cache": _cache, "_div": divide, "_mod": r
             "_join": join, "_counted": counted, "_big": overflow, "_ME": MeepleError, "_RF": RULE_FAULTS,
             "_named": named_error, "_NO_ANSWER": NO_ANSWER, "_Decision": Decision, "_no_chooser": no_such_chooser,
             "_Frame": Frame, "_call_direct": call_direct, "_charge": charge, "_used_once_more": used_once_more,
-            "_picks_prompt": picks_prompt}
+            "_picks_prompt": picks_prompt, "_scored": note_score}
 
 
 class Module:

@@ -542,4 +542,4 @@ def _scored(writer: RunWriter, w: Any, k: int, p: str, change: str, depth: int, 
     """A change of the score (resource ``k`` when it is the score) noted with the rule making
     it, before it is written (``State.scored``: what made the score during play)."""
     if k == writer.g.score_res:
-        w.line(depth, f"st.scored += (({writer.const(writer.module.rule)}, {p}, {change}),)", span)
+        w.line(depth, f"_scored(st, {writer.const(writer.module.rule)}, {p}, {change})", span)

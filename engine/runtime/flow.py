@@ -205,7 +205,7 @@ class Rules(ReadOnly):
             if st.round > 0 and (self._test_end(st) or st.round >= defn.max_rounds):
                 refill(st)      # so has the end of the game: the final scoring and the ranking
                 st.breakdown = ()
-                st.scored += (None,)        # what the rules score from here is the final scoring's
+                st.played = st.scored       # what the rules score from here is the final scoring's
                 stage = 2
             else:
                 charge(st, c.round_steps, defn.round.span)     # rounds without a choice are bounded too

@@ -55,10 +55,7 @@ def during_play(game, st, before: tuple[int, ...]) -> list[ScoreLine]:
     changes of it, in the order made), a rule's lines merged; what no rule gave (a starting
     score) is 'during play'. The lines add up to ``before``, each player's score then."""
     made: dict[str, list[int]] = {}
-    for entry in st.scored:
-        if entry is None:             # the final scoring began: its parts are lines of their own
-            break
-        rule, p, change = entry
+    for (rule, p), change in (st.played if st.played is not None else st.scored).items():
         made.setdefault(rule, [0] * st.players)[p] += change
     lines = [ScoreLine(rule, _rule_names(game, rule), tuple(points)) for rule, points in made.items() if any(points)]
     rest = tuple(b - sum(ln.points[p] for ln in lines) for p, b in enumerate(before))

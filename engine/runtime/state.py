@@ -76,7 +76,7 @@ def copy_frames(frames: list[Frame]) -> list[Frame]:
 class State:
     __slots__ = ("game", "players", "res", "pvars", "gvars", "zones", "loc", "cvars", "rng",
                  "frames", "pending", "answer", "_log", "round", "over", "scores", "ranking", "events", "track", "opts", "prepare", "checkpoint",
-                 "seed", "refused", "own", "budget", "meter", "breakdown", "scored")
+                 "seed", "refused", "own", "budget", "meter", "breakdown", "scored", "played")
 
     def __init__(self, game: Any, players: int):
         self.game = game
@@ -109,10 +109,12 @@ class State:
         # the score of each player as the final scoring began and after each of its parts
         # (meeple.runtime.scoring; not saved: a replay makes it again)
         self.breakdown: tuple[tuple[int, ...], ...] = ()
-        # each change of the score by a rule, (the rule, the player, the change), and None as the
-        # final scoring begins: what made the score during play (meeple.runtime.scoring; a
-        # tuple, so a copy shares it safely; not saved: a replay makes it again)
-        self.scored: tuple = ()
+        # what each rule changed the score by for each player, {(rule, player): change}, and
+        # that as the final scoring began (``played``): what made the score during play
+        # (meeple.runtime.scoring; never changed in place, so a copy shares it safely; not
+        # saved: a replay makes it again)
+        self.scored: dict = {}
+        self.played: Optional[dict] = None
 
     # ---- the choices made
     @property
@@ -192,6 +194,7 @@ class State:
         new.meter = self.meter
         new.breakdown = self.breakdown
         new.scored = self.scored
+        new.played = self.played
         return new
 
     def restore(self, other: "State") -> None:
