@@ -11,7 +11,7 @@ back end (docs/architecture.md, "The effect language's pipeline").
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from . import ast as A
 from . import ir
@@ -33,40 +33,33 @@ class ExpressionChecker:
         self.building: list[ir.ExprBuilder] = []      # the expressions being checked, innermost last
         self.begin()
 
-    def truth(self, unit: Unit, node: A.Node) -> ir.Expr:
+    def expect(self, unit: Unit, node: A.Node, fits: Callable[[Type], bool], what: str) -> ir.Expr:
+        """``node`` checked, refused unless its type ``fits``: 'expected WHAT, found ...'."""
         e = self.c.expr(unit, node)
-        if e.type != BOOL and e.type != ANY:
-            raise self.c.err(unit, node.pos, f"expected a condition (true/false), found {e.type.describe()}")
+        if not fits(e.type):
+            raise self.c.err(unit, node.pos, f"expected {what}, found {e.type.describe()}")
         return e
 
+    def truth(self, unit: Unit, node: A.Node) -> ir.Expr:
+        return self.expect(unit, node, lambda t: t == BOOL or t == ANY, "a condition (true/false)")
+
     def number(self, unit: Unit, node: A.Node) -> ir.Expr:
-        e = self.c.expr(unit, node)
-        self.numeric(unit, node, e.type)
-        return e
+        return self.expect(unit, node, lambda t: t == INT or t == ANY, "a number")
 
     def numeric(self, unit: Unit, node: A.Node, t: Type) -> None:
         if t != INT and t != ANY:
             raise self.c.err(unit, node.pos, f"expected a number, found {t.describe()}")
 
     def player_expr(self, unit: Unit, node: A.Node) -> ir.Expr:
-        e = self.c.expr(unit, node)
-        if e.type != PLAYER and e.type != ANY:
-            raise self.c.err(unit, node.pos, f"expected a player, found {e.type.describe()}")
-        return e
+        return self.expect(unit, node, lambda t: t == PLAYER or t == ANY, "a player")
 
     def card_expr(self, unit: Unit, node: A.Node) -> ir.Expr:
-        e = self.c.expr(unit, node)
-        if not isinstance(e.type, (Card, AnyT)):
-            raise self.c.err(unit, node.pos, f"expected a card, found {e.type.describe()}")
-        return e
+        return self.expect(unit, node, lambda t: isinstance(t, (Card, AnyT)), "a card")
 
     def zone_expr(self, unit: Unit, node: A.Node) -> ir.Expr:
         if isinstance(node, A.Name) and unit.scope.lookup(node.name) is None and node.name not in self.g.known_names():
             raise self.c.err(unit, node.pos, f"unknown zone '{node.name}'", suggest(node.name, list(self.g.zone_index)))
-        e = self.c.expr(unit, node)
-        if not isinstance(e.type, Zone):
-            raise self.c.err(unit, node.pos, f"expected a zone, found {e.type.describe()}")
-        return e
+        return self.expect(unit, node, lambda t: isinstance(t, Zone), "a zone")
 
     # ------------------------------------------------------------ expressions
     def begin(self) -> None:

@@ -16,9 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from meeple.core.errors import Problems
-from meeple.loading.pack import read_pack
 from meeple.runtime.game import Game
+from small_packs import load_small
 
 GAME = """\
 kind: game
@@ -69,14 +68,7 @@ cards:
 
 
 def _game(root: Path, when: str) -> Game:
-    root.mkdir(parents=True, exist_ok=True)
-    (root / "pack.yaml").write_text('kind: pack\nid: gems\nname: Gems\nversion: "0.1"\n', encoding="utf-8")
-    (root / "game.yaml").write_text(GAME.replace("WHEN", when), encoding="utf-8")
-    (root / "gems.yaml").write_text(CARDS, encoding="utf-8")
-    problems = Problems()
-    game = Game(read_pack(root, problems), problems)
-    assert not problems.errors, problems.errors
-    return game
+    return load_small(root, "gems", {"game.yaml": GAME.replace("WHEN", when), "gems.yaml": CARDS})
 
 
 def _walks_while(fn) -> int:

@@ -119,15 +119,16 @@ def wares(tmp_path_factory):
     return load_game(str(folder), generate=False)
 
 
-def checked(game, text: str, params: tuple = (("p", PLAYER), ("w", Card("good")))) -> ir.Text:
-    """``text`` (statements; ``p`` a player and ``w`` a good are its parameters) as the checker
-    makes it against ``game``'s vocabulary, into a result of its own."""
+def checked(game, text: str, params: tuple = (("p", PLAYER), ("w", Card("good"))), statements: bool = True) -> ir.Text:
+    """``text`` (statements, or an expression when not ``statements``; ``p`` a player and ``w``
+    a good are its parameters) as the checker makes it against ``game``'s vocabulary, into a
+    result of its own."""
     errors: list = []
     vocab = replace(game.vocab, result=CompileResult())
-    src = Source(text, TextOrigin("t.yaml", 1, 1, True), Span("t.yaml", 1, 1))
+    src = Source(text, TextOrigin("t.yaml", 1, 1, statements), Span("t.yaml", 1, 1))
     comp = Compiler(vocab, errors)
     comp.keep = True
-    comp.unit("test", src, params)
+    (comp.unit if statements else comp.expression)("test", src, params)
     assert errors == []
     return vocab.result.texts[src]
 
@@ -165,14 +166,7 @@ STATEMENTS = [
 
 def checked_expression(game, text: str, params: tuple) -> ir.Text:
     """An expression as the checker makes it against ``game``'s vocabulary."""
-    errors: list = []
-    vocab = replace(game.vocab, result=CompileResult())
-    src = Source(text, TextOrigin("t.yaml", 1, 1, False), Span("t.yaml", 1, 1))
-    comp = Compiler(vocab, errors)
-    comp.keep = True
-    comp.expression("test", src, params)
-    assert errors == []
-    return vocab.result.texts[src]
+    return checked(game, text, params, statements=False)
 
 
 def _render(game, text: str, lang: str) -> list[str]:

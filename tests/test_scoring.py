@@ -13,6 +13,7 @@ from meeple.authoring.starts import move
 from meeple.loading.folders import shipped_packs
 from meeple.runtime.scoring import breakdown, player_text
 from meeple.runtime.state import State
+from small_packs import load_small
 
 
 def play_out(game, st, seed: int):
@@ -255,17 +256,8 @@ def test_the_score_during_play_is_told_rule_by_rule(tmp_path):
     """Two gems, one taken a round: each take gives 3 (the action) and 2 (its procedure
     Bonus), each round's end takes 1 (tax, named by its id), the starting 1 is no rule's
     ('during play'), and the final part gives 1 a gem: 1 + 6 + 4 - 2 + 2 = 11."""
-    from meeple.core.errors import Problems
-    from meeple.loading.pack import read_pack
-    from meeple.runtime.game import Game
-    root = tmp_path / "gems"
-    root.mkdir()
-    (root / "pack.yaml").write_text('kind: pack\nid: gems\nname: Gems\nversion: "0.1"\n', encoding="utf-8")
-    (root / "game.yaml").write_text(RULES, encoding="utf-8")
-    (root / "gems.yaml").write_text("kind: cards\ncard_kind: gem\ncards:\n  - {id: gem, name: Gem, copies: 2}\n", encoding="utf-8")
-    problems = Problems()
-    game = Game(read_pack(root, problems), problems)
-    assert not problems.errors, problems.errors
+    game = load_small(tmp_path / "gems", "gems", {
+        "game.yaml": RULES, "gems.yaml": "kind: cards\ncard_kind: gem\ncards:\n  - {id: gem, name: Gem, copies: 2}\n"})
     st = play_out(game, game.new_state(players=1, seed=1), 1)
     lines = breakdown(game, st)
     assert [(ln.part, ln.points) for ln in lines] == [
