@@ -8,7 +8,7 @@ wrong in the language's words (``meeple.dsl.fault_words.Words``), at the node's 
 column. Chains of arithmetic are run operator by operator (``Watch.chain``) and the items of
 ``sum``/``min``/``max`` are checked for none (``Watch.number``, ``Watch.numbers``), so a
 fault names the operator, or the item, it happened at. This is the generated watched
-variant of the unit: no closure of the checker's computes a value while a fault is told.
+variant of the unit: the checker only checks, so the values told are the generated code's own.
 
 What the generator does for speed and would hide a node's value is not done when watching
 (``ExprWriter.watching``): repeated calls are not shared, a walk's parts are not cached in

@@ -16,11 +16,11 @@ concern (``meeple.dsl.gen``): the module and its names (``gen/module.py``: why
 no text of a pack is ever code, and how the module is made readable),
 expressions (``gen/expressions.py``: why source and not closures, with
 ``gen/names.py``, ``gen/operators.py`` and ``gen/walks.py``), runs of statements
-(``gen/statements.py``: why the games are those the retired closures played), the
+(``gen/statements.py``: how the games are pinned to their records), the
 instructions that ask a player (``gen/instructions.py``) and the groups'
 menus (``gen/menus.py``). A node the back end does not know how to write is
 an internal error (``GeneratedCodeError``), as is a module Python does not compile:
-no closure runs in the product's place.
+nothing else runs in the generated code's place.
 """
 from __future__ import annotations
 

@@ -124,7 +124,7 @@ class Unit:
     """Compilation state of one code unit (its code, locals, scope, origin).
 
     ``me_bound`` is true where a current player is certain (actions, and
-    inside ``as`` blocks), so closures there read it without a check."""
+    inside ``as`` blocks), so generated code there reads it without a check."""
 
     def __init__(self, code: Code, origin, scope: _Scope, me_bound: bool = False):
         self.code = code

@@ -4,7 +4,7 @@ The checker (``meeple.dsl.compiler.Compiler``) walks every expression once, repo
 makes of it a tree of ``ir.Expr`` records (each node's type, its step plans, its parts);
 each top-level expression (a condition, an amount, a choice's source ...) is then written
 here from its record as one Python expression with its setup lines (``region``), each
-node from its own record, found among the parts of its parent's (``record``). Why source and not closures: a closure tree pays a Python call
+node from its own record, found among the parts of its parent's (``record``). Why source and not a tree of closures: a closure tree pays a Python call
 per node per evaluation; a comprehension's condition ``c.cost <= coins and not any(...)``
 was a dozen calls per item. Generated, it is one loop with inline tests.
 
@@ -87,7 +87,7 @@ class ExprWriter:
 
     def shareable(self, ctx: Ctx, src: str) -> str:
         cse = ctx.cse
-        # a call that charges the step budget runs each time, as the closures did (a walk inside
+        # a call that charges the step budget runs each time, so the charge is the same (a walk inside
         # is never shared either: the counting pass writes it as '_dry(...)', unlike the real one)
         if cse is None or "_counted(" in src:
             return src
@@ -184,7 +184,7 @@ class ExprWriter:
 
     def test(self, ctx: Ctx, n: A.Node) -> str:
         """Source for a condition whose truth alone matters (an 'and' chain needs no bool());
-        watching, the chain is a node of its own, as its closure was."""
+        watching, the chain is a node of its own, so a fault names it."""
         if self.watching is None and isinstance(n, A.Binary) and n.op in ("and", "or") and not (ctx.hoist and n in ctx.hoist) \
                 and not (ctx.pyhoist and n in ctx.pyhoist):
             self.at.append(self.record(n))        # its operands are its parts

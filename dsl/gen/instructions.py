@@ -1,7 +1,7 @@
 """The instructions of control flow around statements that pause, generated.
 
 A loop or an 'if' whose body pauses (or runs other code) cannot be one Python function: it
-is laid out as instructions with jumps (instruction numbers), as the closures laid it out,
+is laid out as instructions with jumps (instruction numbers), which a saved frame resumes at,
 and each of its instructions is generated here: a branch with its test written in
 (``branch``), the start of a 'for each' (``walk_init``) and its next item (``walk_step``),
 the start of a 'repeat' and its next round (``repeat_start``, ``repeat_step``), and an
@@ -52,8 +52,7 @@ class InstructionWriter:
                   idx: int, plan: tuple, where: Where) -> Callable[[int], Fn]:
         """The first instruction of a 'for each' whose body pauses (so it walks by
         instructions), generated: its items, kept by its condition and sorted by its
-        order (a stable sort, none last), into the frame's locals as the closure
-        put them, with the source, condition and order written in it (no call per
+        order (a stable sort, none last), into the frame's locals, with the source, condition and order written in it (no call per
         item), each walk charged as the checker planned (``plan``: the factors of
         the filter, the sort and the rounds; 0 for one folded). Returns ``make(next)``
         for ``Compiler.emit``."""
@@ -74,7 +73,7 @@ class InstructionWriter:
                 seq = f"st.zones[{found[1]}]" if zone else found[1]
                 v, kept, walked = self.fresh("v"), self.fresh("x"), self.fresh("x")
                 lines.append(f"{walked} = {seq}")
-                if test is not None:          # as the closures did: every test, then every key (each charged first)
+                if test is not None:          # every test, then every key (each charged first)
                     lines += self.module.charged(f"len({walked})", plan[0], at)
                     lines += [f"{kept} = []", f"for {v} in {walked}:", f"    L[{var}] = {v}"]
                     lines += ["    " + line for line in test[0]]

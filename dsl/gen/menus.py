@@ -48,7 +48,7 @@ class MenuWriter:
         """One function listing a group's legal actions for the frame's player:
         rule actions, then actions granted by cards in the player's live zones,
         each with its per-turn limit, its 'when' and its parameter walked inline.
-        Options are [key, label, [action, card, value]] as the closures made them."""
+        Options are [key, label, [action, card, value]], the shape logs and views read."""
         name = self.fresh("g")
         every = list(rule_actions) + [a for acts in granted.values() for a in acts]
         texts = any(a.binder is not None and a.shown for a in every)

@@ -1,6 +1,6 @@
 """Operators as Python source: comparisons, 'and'/'or', arithmetic, 'is', 'in'.
 
-Bounded as the closures bounded them: a product past ``MAX_NUMBER`` and a list grown by
+Bounded: a product past ``MAX_NUMBER`` and a list grown by
 '+' (``_join``) are checked inline; a long chain of arithmetic is walked down its left
 side in a loop, never deep, and written one operator after the other on a made local
 (Python's parser takes 200 nested brackets at most). A card known to be one (an item of a walk over
@@ -47,7 +47,7 @@ class OperatorWriter:
     def g_Binary(self, ctx, n):
         op = n.op
         if op in ("and", "or"):
-            # a chain of two gives an operand, as the closure did; of three or more, True or False
+            # a chain of two gives an operand (Python's 'and'); of three or more, True or False
             nodes = A.operands(n)
             if len(nodes) == 2:
                 return f"({self.gen(ctx, nodes[0])} {op} {self.gen(ctx, nodes[1])})"
@@ -92,7 +92,7 @@ class OperatorWriter:
         return src
 
     def steps(self, ctx: Ctx, n: A.Binary, nodes: list) -> str:
-        """A long chain as the closures ran it (``OperatorChecker.arith``, flat): one operator
+        """A long chain run flat (``OperatorChecker.arith``): one operator
         after the other on a made local, each a step of one tuple (``(t := a, t := t + b, ...)[-1]``),
         so nothing in it nests, however long (Python's parser takes 200 nested brackets at most,
         its compiler a few thousand operators in one expression); its links are not cached."""

@@ -4,8 +4,8 @@ A statement that asks a player ('choose', 'choose one', 'play actions') or runs 
 unit ('call' of a procedure that may pause, 'do HOOK', 'emit') is an instruction of its
 own: the checker hands its record (``meeple.dsl.ir.Choose``, ``ChooseOne``, ``PlayActions``,
 ``Call``, ``Hook``, ``Emit``) and the instruction numbers it resolved, and each is written
-here as one function of (state, frame), its expressions written in. Each does what the
-checker's closure for it did (until the closures were retired), in the same order: the same
+here as one function of (state, frame), its expressions written in. Each does, in a fixed order
+(pinned by tests/closure_record.py), the same things every time: the same
 locals written, the same steps charged, the same decision posed, the same frames pushed.
 
 A question has the one shape of ``meeple.dsl.interaction.pausing``, written out: an answer,
@@ -33,15 +33,15 @@ _ANSWERED = ["ans = st.answer",
 
 
 def current_chooser(name: str) -> list[str]:
-    """Lines putting the frame's player in ``name``, refused as the closures refused it
-    (no current player, or not one of this game's)."""
+    """Lines putting the frame's player in ``name``, refused when there is
+    no current player, or not one of this game's."""
     return [f"{name} = fr.me",
             f"if {name} is None or not 0 <= {name} < st.players:",
             "    raise _no_chooser(st, _me(st, fr))"]
 
 
 def _charged(n: str, where: str) -> list[str]:
-    """``meeple.dsl.steps.charge`` written out as the closures called it: the budget is
+    """``meeple.dsl.steps.charge`` written out inline: the budget is
     written before the test (a rule stopped here leaves it below zero, as they do)."""
     return [f"st.budget = _b = st.budget - {n}",
             "if _b < 0:",

@@ -6,9 +6,9 @@ The checker walks the run first, with ``PyGen.fusing`` set, and hands this write
 in its checked form (``meeple.dsl.ir.Stmt``: each statement's facts, such as slots and step
 plans; its expressions as checked, whose source the generator wrote as they were
 checked, ``PyGen.src_of``). A generated function takes ``(state, frame)``, reads and writes
-the frame locals the checker gave out and raises the rules' errors; it does what the
-closures did, which were the reference until they were retired (tests/closure_record.py),
-so saved games and logs are what they were.
+the frame locals the checker gave out and raises the rules' errors. Its behaviour is
+pinned by tests/closure_record.py (the records of the retired reference back end), so
+saved games and logs stay what they were.
 """
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ class RunWriter:
         self.callers: dict[str, str] = {}      # procedure run in place -> made name of the function calling it
         self.step_names: dict[str, str] = {}   # procedure run in place -> the made name of its steps (see ``finish``)
         # writing a statement alone, to tell a fault (dsl/faults.py ``_Watching.alone``): its
-        # blocks are left out (each returns at once), as the closures ran a statement's own part
+        # blocks are left out (each returns at once): a statement's own part runs, no more
         self.lone = False
 
     def write(self, unit: Unit, run: tuple[ir.Stmt, ...], nxt: int) -> Fn:
@@ -212,7 +212,7 @@ class RunWriter:
         return True
 
     def paid(self, w, r, depth, span) -> bool:
-        """'pay', 'pay N to P', 'take N from P', as the closures did them: the payer's whole
+        """'pay', 'pay N to P', 'take N from P': the payer's whole
         amount when none is given; never negative; a payer kept at its minimum cannot pay
         (a taker takes what is there above it); the receiver's amount kept in its bounds."""
         s = r.node
@@ -293,7 +293,7 @@ class RunWriter:
 
     def w_Draw(self, w, r, depth, span):
         """The top card of the source, as many times as counted or as it holds: each drawn as
-        ``move`` moves a card; the source owned first (``zone_to_write``), as the closures owned it."""
+        ``move`` moves a card; the source owned first (``zone_to_write``), before any card leaves it."""
         s = r.node
         factor, where = r.facts.factor, r.facts.where
         n, z, d, c = self.fresh("x"), self.fresh("z"), self.fresh("z"), self.fresh("c")
@@ -329,7 +329,7 @@ class RunWriter:
         v = self.fresh("v")
         if s.order is not None:      # a sorted walk: every test, then every key (each charged first), then a stable sort
             self.sorted_walk(w, r, depth, span, v)
-        else:                        # the walk's items, as the closures took them: a zone is copied first
+        else:                        # the walk's items: a zone is copied first, so the body may move its cards
             src = self.expr_src(w, r, s.source, depth, span)
             seq = f"st.zones[{src}][:]" if zone else src
             if s.cond is None:
@@ -345,7 +345,7 @@ class RunWriter:
                 w.line(depth + 2, f"{kept}.append({v})", span)
                 w.line(depth, f"L[{items}] = {kept}", span)
             self.charge(w, depth, f"len(L[{items}])", plan[2], where, span)
-            w.line(depth, f"L[{idx}] = 0", span)      # the locals as the closures left them
+            w.line(depth, f"L[{idx}] = 0", span)      # the index local reset, as saved frames expect
         w.line(depth, f"for {v} in L[{items}]:", span)
         w.line(depth + 1, f"L[{var}] = {v}", span)
         self.body(w, r.block(s.body), depth + 1, span, loop=True)
@@ -396,7 +396,7 @@ class RunWriter:
 
     def w_Swap(self, w, r, depth, span):
         """The two zones' lists trade places, each with its copy-on-write flag (a list keeps
-        its owner), and every card's zone follows, as the closures did (no list is written)."""
+        its owner), and every card's zone follows (no list is written)."""
         s = r.node
         factor, where = r.facts.factor, r.facts.where
         a, b, c = self.fresh("z"), self.fresh("z"), self.fresh("c")
@@ -412,7 +412,7 @@ class RunWriter:
 
     def w_Roll(self, w, r, depth, span):
         """Each die, in order, given 1 + a draw below its faces from the game's generator
-        (``rand_below``), as the closures rolled them; a zone's dice are read in place (a roll
+        (``rand_below``), so a seed gives the same rolls; a zone's dice are read in place (a roll
         moves no card), one die that is none rolls nothing."""
         s = r.node
         f = r.facts

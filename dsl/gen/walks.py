@@ -292,7 +292,7 @@ class WalkWriter:
 
     def charges(self, arg: A.Comprehension, items: str, every_seat: Optional[int], factor: int, where: Any) -> list[str]:
         """The walk's charges, as the checker planned: the cards of every seat's zone, when the
-        checker charges 'ZONE of all' by its length (the closures made that list), then the walk."""
+        checker charges 'ZONE of all' by its length (the list of every seat's cards), then the walk."""
         head: list[str] = []
         walked = f"len({items})" if every_seat is None else f"sum(map(len, st.zones[{items}:{items} + st.players]))"
         listed = self.x.list_plan(arg.source) if every_seat is not None else None
