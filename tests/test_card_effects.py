@@ -45,7 +45,7 @@ def test_a_card_that_does_something_shows_what_not_only_its_data(pack_id):
         if not lines:
             empty.append(card.id)
         r = Renderer(lex, "en")
-        data = set(field_lines(pack, card, r)) | set(plain_lines(card, r, False))
+        data = set(field_lines(game, card, r)) | set(plain_lines(card, r, False))
         if _has_effect(pack, card, rules) and all(ln in data for ln in lines):
             data_only.append(card.id)
     assert (data_only, empty) == ([], [])
@@ -67,7 +67,7 @@ def test_japanese_generated_text_has_no_identifier_left(pack_id):
     ("citadels-dark-city", "emperor", ["In take crown:", "  If character's crown bearer and not resumed:",
                                        "    If character is Emperor:", "      Do emperor crown"]),
     ("signorie", "betrothal", ["In administer:", "  If T's marriage:", "    Do marry"]),
-    ("signorie", "yellow_column", ["Colour yellow"]),
+    ("signorie", "yellow_column", ["Colour yellow: read by the column of a colour"]),
     ("citadels-dark-city", "imperial_treasury", ["Score:", "  Gain Score equal to your Gold"]),
     ("troyes", "chretien", ["    P gains Victory points equal to the value of [1, 3, 6] at the highest of "
                             "([4, 6, 8] if the number of players is 2, else [3, 5, 7]) that N reaches"]),
@@ -79,12 +79,14 @@ def test_the_cards_the_issue_named_read_as_what_they_do(pack_id, card_id, said):
     assert lines[at:at + len(said)] == said
 
 
-def test_a_field_another_kind_has_as_a_variable_is_not_cross_referenced():
-    """A die's value is a variable of another kind: the cathedral space's value is not
-    'read by Flip up to 3 dice'."""
+def test_a_field_another_kind_has_as_a_variable_is_told_apart_by_its_type():
+    """A die's value is a variable of another kind, read by 'Flip up to 3 dice' and many
+    more: the cathedral space's value is read where the checker typed a cathedral space
+    (building the cathedral, and picking dice for it: 'n in cathedral where n.value ==
+    d.value'), and nowhere a die's value is read."""
     game = meeple.load("troyes")
     lines = card_lines(game, next(c for c in game.pack.cards if c.id == "cathedral_1_2"), "en")
-    assert lines == ["Influence 1: read by Build the cathedral"]
+    assert lines == ["Value 2: read by Build the cathedral, pick dice", "Influence 1: read by Build the cathedral"]
 
 
 @pytest.mark.parametrize("pack_id, names", [

@@ -15,6 +15,7 @@ from meeple.dsl import ast as A
 from meeple.dsl import ir
 from meeple.dsl.parser import parse, to_span
 from meeple.dsl.phrases import CARD_PHRASES, WORDS, Lexicon, Renderer
+from meeple.dsl.typesys import card_kind
 
 from meeple.loading import model as M
 from meeple.core.errors import Problem
@@ -109,7 +110,7 @@ def card_lines(game: Any, card: M.CardDef, lang: str, lex: Optional[Lexicon] = N
         lines.append(r.sentence(ph("trigger", event=r.word(event))))
         lines += r.text(texts[src], 1)
     lines += rule_lines(game, card, r)
-    lines += field_lines(pack, card, r) or plain_lines(card, r, bool(lines))
+    lines += field_lines(game, card, r) or plain_lines(card, r, bool(lines))
     return lines
 
 
@@ -210,27 +211,56 @@ def plain_lines(card: M.CardDef, r: Renderer, other: bool) -> list[str]:
     return data or [r.sentence(CARD_PHRASES["bare"][r.lang].format(kind=r.lex.word(card.kind, r.lang)))]
 
 
-def field_lines(pack: M.Pack, card: M.CardDef, r: Renderer) -> list[str]:
+def _records(text: ir.Text) -> Iterator[ir.Expr]:
+    """Every expression of a checked text, with every part of each: the outermost ones,
+    those of its statements (inside blocks too), and theirs; of a call of the pack's
+    function, its arguments only (the function's body, checked at the call, is the
+    function's own text: a read there is the function's)."""
+    exprs: list[ir.Expr] = list(text.exprs)
+    stmts: list[ir.Stmt] = list(text.stmts)
+    while stmts:
+        s = stmts.pop()
+        exprs += s.exprs
+        stmts += s.stmts
+    while exprs:
+        e = exprs.pop()
+        yield e
+        if e.ref is not None and e.ref.what == "function":
+            args = e.node.args
+            exprs += [p for p in e.parts if any(p.node is a for a in args)]
+        else:
+            exprs += e.parts
+
+
+def field_lines(game: Any, card: M.CardDef, r: Renderer) -> list[str]:
     """Where the game's rules read each of the card's number fields and the fields it sets
     apart from its kind's defaults (``cost 3: read by worth, Build``; ``income red: read
-    by Collect income``), so a reader sees which rules a changed value feeds."""
+    by Collect income``), so a reader sees which rules a changed value feeds. A read is
+    the checker's: a field of a card the checker typed as of this card's kind, or of a
+    card of any kind when no other kind has a field of that name ('colour' of dice and of
+    cards: a read of either is told apart by its card's type, never by the name)."""
+    pack, texts = game.pack, checked_texts(game)
     kind = next((k for k in pack.game.card_kinds if k.name == card.kind), None)
     defaults = {f.name: f.default for f in kind.fields} if kind else {}
-    # a field another kind declares too ('colour' of dice and cards) cannot be told apart
-    # without types: its readers would be the other kind's as well, so it is left out
     shared = {f.name for k in pack.game.card_kinds if k.name != card.kind for f in (*k.fields, *k.variables)}
-    numbers = [(k, v) for k, v in card.fields if k not in shared and (
+    numbers = [(k, v) for k, v in card.fields if (
                (isinstance(v, int) and not isinstance(v, bool)) or (v not in (None, False) and v != defaults.get(k)))]
     if not numbers:
         return []
     wanted = {k for k, _ in numbers}
     readers: dict[str, list] = {}
-    for who, src, start in _rule_texts(pack):
-        for n in _walk(_tree(src, start)):
-            if isinstance(n, A.Field) and n.name in wanted:
-                seen = readers.setdefault(n.name, [])
-                if who not in seen:
-                    seen.append(who)
+    for who, src, _ in _rule_texts(pack):
+        for e in _records(texts[src]):
+            n = e.node
+            if type(n) is not A.Field or n.name not in wanted or e.ref is None or e.ref.what != "field":
+                continue
+            target = next((p for p in e.parts if p.node is n.target), None)
+            of = card_kind(target.type) if target is not None else None
+            if of != card.kind and (of is not None or n.name in shared):
+                continue
+            seen = readers.setdefault(n.name, [])
+            if who not in seen:
+                seen.append(who)
     sep = WORDS["list"][r.lang]
 
     def where(names: list[str]) -> str:
