@@ -99,9 +99,14 @@ def test_the_end_of_input_at_a_prompt_exits_130_and_writes_the_game_so_far(tmp_p
 
 def _own_terminal() -> None:
     """In the child: a session of its own whose controlling terminal is the pseudo-terminal
-    on its standard input, so the terminal's Ctrl-C sends it SIGINT."""
+    on its standard input, so the terminal's Ctrl-C sends it SIGINT; and SIGINT's default
+    action, as a shell gives the command it runs in the foreground (a suite started in the
+    background, ``pytest &``, leaves SIGINT ignored for its children, and Python keeps an
+    ignored SIGINT ignored: the Ctrl-C would never arrive)."""
     import fcntl
+    import signal
     import termios
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     os.setsid()
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
