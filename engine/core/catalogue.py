@@ -39,6 +39,7 @@ JA: dict[str, str] = {
     "your {z}": "あなたの{z}",
     "P{n}'s {z}": "P{n}の{z}",
     ", pay {what}": "、支払い {what}",
+    ", then at least {what}": "、その後 最低 {what}",
     "{n} {what}": "{what} {n}",
     "(action)": "(アクション)",
     "action: {name}": "アクション: {name}",

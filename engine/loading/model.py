@@ -110,6 +110,8 @@ class ActionDef:
     span: Span
     card: Optional[str] = None      # id of the card that grants it
     price: tuple[tuple[str, Source, Span], ...] = ()   # (resource, amount, where): shown with its options
+    # what the choices the action goes on to ask cost at least (``then_at_least:``), shown too
+    then_at_least: tuple[tuple[str, Source, Span], ...] = ()
     text: Names = Names(())         # what it does, per locale (``text:``): shown by '? N' (display only)
 
 

@@ -140,6 +140,9 @@ class Reader:
             per_turn=data.get("per_turn"), refusal=data.get("refusal"), span=doc.span(path + ("id",)), card=card,
             price=tuple((res, self.source(doc, path + ("price", res), text), doc.key_span(path + ("price", res)))
                         for res, text in (data.get("price") or {}).items()),
+            then_at_least=tuple((res, self.source(doc, path + ("then_at_least", res), text),
+                                 doc.key_span(path + ("then_at_least", res)))
+                                for res, text in (data.get("then_at_least") or {}).items()),
             text=self.names(data.get("text")),
         )
 

@@ -27,7 +27,7 @@ from meeple.dsl.typesys import PLAYER, Card
 from meeple.core.catalogue import say
 from meeple.core.errors import MeepleError
 from meeple.play.facts import card_facts
-from meeple.runtime.prices import decision_prices, option_about
+from meeple.runtime.prices import decision_floors, decision_prices, option_about
 
 WIDTH = 100       # columns when the terminal does not say
 
@@ -38,6 +38,11 @@ def _one(word: str, n: int, lang: str) -> str:
     if n == 1 and lang == "en" and word.endswith("s") and not word.endswith("ss"):
         return word[:-1]
     return word
+
+
+def _amounts(view, price) -> str:
+    """'2 deniers, 1 influence': a price's amounts, each resource by its name in the view's language."""
+    return ", ".join(view.word("{n} {what}", n=n, what=_one(view.zone_name(res), n, view.lang)) for res, n in price)
 
 
 def _running(names, lang: str) -> str:
@@ -449,16 +454,15 @@ class TerminalView:
 
     def price(self, st, i: int) -> str:
         """', pay 2 coins': what option ``i`` costs (``meeple.runtime.prices``; display only),
-        worked out once per decision, each resource by its name."""
+        then what its later choices cost at least (', then at least 2 deniers'), worked
+        out once per decision, each resource by its name."""
         dec = st.pending
         cached = getattr(self, "_prices", None)
         if cached is None or cached[0] is not dec:
-            self._prices = cached = (dec, decision_prices(self.game, st))
-        price = cached[1][i] if i < len(cached[1]) else None
-        if not price:
-            return ""
-        what = ", ".join(self.word("{n} {what}", n=n, what=_one(self.zone_name(res), n, self.lang)) for res, n in price)
-        return self.word(", pay {what}", what=what)
+            self._prices = cached = (dec, decision_prices(self.game, st), decision_floors(self.game, st))
+        price, floor = (table[i] if i < len(table) else None for table in cached[1:])
+        out = self.word(", pay {what}", what=_amounts(self, price)) if price else ""
+        return out + (self.word(", then at least {what}", what=_amounts(self, floor)) if floor else "")
 
     def options(self, st, viewer: int) -> list[list]:
         """The pending decision's options with annotated labels (keys unchanged)."""

@@ -51,6 +51,7 @@ class _Compiling:
         self.rule_actions: dict[str, list[CompiledAction]] = {}
         self.card_actions: dict[int, list[CompiledAction]] = {}
         self.action_prices: dict[int, list] = {}     # action index -> (resource, amount, locals): display only
+        self.action_floors: dict[int, list] = {}     # the same for what its later choices cost at least
         self.price_errors: list[MeepleError] = []
         self.max_action_locals = 1
 
@@ -83,7 +84,7 @@ class _Compiling:
         menus = self._menus()
         return CompiledRules(
             actions=self.actions, rule_actions=self.rule_actions, card_actions=self.card_actions,
-            action_prices=self.action_prices, max_action_locals=self.max_action_locals, menus=menus,
+            action_prices=self.action_prices, action_floors=self.action_floors, max_action_locals=self.max_action_locals, menus=menus,
             action_describer=describer, menu_steps=menu_steps, setup_code=setup, round_code=round_,
             scoring_codes=scoring, end_when=end_when, end_code=end_code, setup_steps=setup_steps,
             round_steps=round_steps, scoring_steps=scoring_steps, tiebreak=tiebreak, evaluation=evaluation,
@@ -162,15 +163,18 @@ class _Compiling:
         return ca
 
     def _price(self, a: M.ActionDef, ca: CompiledAction, params: tuple) -> None:
-        """What the action costs, shown beside it (meeple play): display only, never run by a game."""
-        for res, src, span in a.price:
-            if res not in self.v.res_index:
-                self.price_errors.append(ContentError(f"action '{a.id}': price: unknown resource '{res}'", span,
-                                                      suggest(res, self.v.res_names)))
-                continue
-            fn, pcode = self.comp.expression(f"{a.id} price", src, params, want=INT, me_bound=True)
-            if fn is not None:
-                self.action_prices.setdefault(ca.index, []).append((res, fn, max(pcode.nlocals, ca.nlocals)))
+        """What the action costs, and what its later choices cost at least, shown beside it
+        (meeple play): display only, never run by a game."""
+        for key, declared, table in (("price", a.price, self.action_prices),
+                                     ("then_at_least", a.then_at_least, self.action_floors)):
+            for res, src, span in declared:
+                if res not in self.v.res_index:
+                    self.price_errors.append(ContentError(f"action '{a.id}': {key}: unknown resource '{res}'", span,
+                                                          suggest(res, self.v.res_names)))
+                    continue
+                fn, pcode = self.comp.expression(f"{a.id} {key}", src, params, want=INT, me_bound=True)
+                if fn is not None:
+                    table.setdefault(ca.index, []).append((res, fn, max(pcode.nlocals, ca.nlocals)))
 
     def _menu_steps(self) -> dict[str, int]:
         """Per action group, the steps of a menu that no choice precedes (the first of a
