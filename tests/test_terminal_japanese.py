@@ -68,8 +68,8 @@ def test_signorie_in_japanese():
     lines = screen.splitlines()
     at = lines.index("  P1 (あなた) 持参金 (フロリン): 1")
     assert lines[at + 1:at + 3] == [
-        "  -- P1 フロリン 5, 勝利点 2, 花嫁 1, 取ったダイス 合計 5 | P2 フロリン 7, 勝利点 0, 花嫁 1, 取った",
-        "     ダイス 合計 0"]
+        "  -- P1 フロリン 5, 勝利点 2, 花嫁 1, 取ったダイス 合計 5 (報酬: 13以下) | P2 フロリン 7, 勝利点 0,",
+        "     花嫁 1, 取ったダイス 合計 0 (報酬: 13以下)"]       # the total beside the reward's threshold
     assert lines[at + 10:at + 13] == [
         "  前回から起きたこと:",
         "    結婚: 都市の花嫁 (ナポリ) +娘 P1, 結婚タイル (ナポリ) -スフォルツァ家 (2); P1 フロリン -1, 勝利",

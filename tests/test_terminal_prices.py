@@ -163,9 +163,10 @@ def test_signorie_a_die_below_its_threshold_a_hire_and_a_dowry_show_their_florin
         "your choice: 1",
         "  P1 (you) dowry (florins): 1",
     ]
-    assert block(screen, "  P1 (you) dowry (florins): 1", 3)[1:] == [     # 6 - 1; the dice taken's total (view: totals)
-        "  -- P1 florins 5, victory points 2, brides 1, dice taken total 5 | P2 florins 7, victory points 0,",
-        "     brides 1, dice taken total 0"]
+    # 6 - 1; the dice taken's total (view: totals) beside the reward's threshold, 13, it is read against
+    assert block(screen, "  P1 (you) dowry (florins): 1", 3)[1:] == [
+        "  -- P1 florins 5, victory points 2, brides 1, dice taken total 5 (the reward: at most 13) | P2",
+        "     florins 7, victory points 0, brides 1, dice taken total 0 (the reward: at most 13)"]
     assert block(screen, "P1, the round's reward:", 5) == [      # the reward named, its card's facts (about r)
         "P1, the round's reward:",
         "   1. reward: A son (space 1)   [reward]",

@@ -33,6 +33,8 @@ JA: dict[str, str] = {
     "cards": "枚",
     "none": "なし",
     "total {n}": "合計 {n}",
+    "{what}: at most {n}": "{what}: {n}以下",
+    "at most {n}": "{n}以下",
     "board": "盤面",
     "yes": "はい",
     "no": "いいえ",

@@ -26,7 +26,7 @@ from meeple.dsl.typesys import PLAYER, Card
 
 from meeple.core.catalogue import say
 from meeple.core.errors import MeepleError
-from meeple.play.facts import card_facts
+from meeple.play.facts import card_facts, total_bound, zone_total
 from meeple.runtime.prices import decision_floors, decision_prices, option_about
 
 WIDTH = 100       # columns when the terminal does not say
@@ -237,7 +237,8 @@ class TerminalView:
             return f"{name}: " + self.word("{n} hidden", n=len(cards))
         total = ""
         if line.total is not None:        # 'dice taken: ... (total 9)': a sum the player would work out
-            total = " (" + self.word("total {n}", n=_total(g, st, cards, line.total)) + ")"
+            total = (" (" + self.word("total {n}", n=zone_total(g, st, cards, line.total))
+                     + total_bound(g, st, line.name, self.lang, self.word, "; ") + ")")
         return f"{name}: {self.cards(cards, st, seat=p is None)}{total}"
 
     def live_scores(self, st) -> Optional[list[int]]:
@@ -315,7 +316,9 @@ class TerminalView:
             for line in self.own:        # a zone's total (view: totals): 'dice taken total 9', as it grows
                 if line.total is not None and line.what == "zone":
                     cards = st.zones[g.vocab.zone_base[g.vocab.zone_index[line.name]] + p]
-                    res += f", {self.zone_name(line.name)} " + self.word("total {n}", n=_total(g, st, cards, line.total))
+                    res += f", {self.zone_name(line.name)} " + self.word("total {n}", n=zone_total(g, st, cards, line.total))
+                    bound = total_bound(g, st, line.name, self.lang, self.word, "")
+                    res += f" ({bound})" if bound else ""
             parts.append(f"P{p + 1} {res}")
         return self.wrap("  -- " + " | ".join(parts), 5)
 
@@ -500,12 +503,6 @@ class TerminalView:
         (``meeple.play.choicehelp``)."""
         from meeple.play.choicehelp import answer_help
         return answer_help(self, answer, options, st)
-
-
-def _total(game, st, cards, var: str) -> int:
-    """The total of card variable ``var`` over ``cards`` (view: totals)."""
-    i, n = game.vocab.cvar_index[var], game.vocab.ncvars
-    return sum(st.cvars[c * n + i] or 0 for c in cards)
 
 
 def refusal(view: TerminalView, message: str) -> str:

@@ -79,6 +79,8 @@ class _Compiling:
         evaluation = comp.expression("evaluation", g.evaluation, want=INT) if g.evaluation else None
         live_score = comp.expression("live score", g.live, want=INT) if g.live else None
         rounds = comp.expression("view rounds", g.view.rounds, want=INT) if g.view.rounds else None
+        limits = {zone: (*comp.expression(f"view totals {zone} at_most", src, want=INT), names)
+                  for zone, src, names, _ in g.view.limits}
         self._report()
         describer = self._describer()
         menus = self._menus()
@@ -88,7 +90,7 @@ class _Compiling:
             action_describer=describer, menu_steps=menu_steps, setup_code=setup, round_code=round_,
             scoring_codes=scoring, end_when=end_when, end_code=end_code, setup_steps=setup_steps,
             round_steps=round_steps, scoring_steps=scoring_steps, tiebreak=tiebreak, evaluation=evaluation,
-            live_score=live_score, rounds=rounds, score_res=v.res_index.get(g.score, 0),   # the loader has checked it is a resource (or reported it)
+            live_score=live_score, rounds=rounds, limits=limits, score_res=v.res_index.get(g.score, 0),   # the loader has checked it is a resource (or reported it)
             can_refuse=v.result.uses_require, pygen=comp.gen)
 
     def _routines(self) -> None:

@@ -115,6 +115,7 @@ class CompiledRules:
     evaluation: Optional[tuple[Optional[Callable], Code]]
     live_score: Optional[tuple[Optional[Callable], Code]]
     rounds: Optional[tuple[Optional[Callable], Code]]     # view: rounds, how many rounds the game lasts (display only)
+    limits: dict[str, tuple]            # view: totals' at_most: zone -> (amount, its code, what for) (display only)
     score_res: int                      # the resource that is the score
     can_refuse: bool                    # some rule can refuse mid-effect ('require'): apply keeps a copy
     pygen: Optional[PyGen]              # the generated rules (None: checked only, ``generate=False``)
