@@ -264,3 +264,64 @@ def test_an_about_that_is_not_a_card_is_an_error_at_its_place(tmp_path):
     r = CliRunner().invoke(main, ["validate", str(pack)])
     assert r.exit_code == 1, r.output
     assert f"game.yaml:{line}:{col}: error: expected a card, found a number" in r.output, r.output
+
+
+def _black_dice_named(game) -> int:
+    """Random Troyes games: the card 'Intercept the highest black die' and 'Cannot intercept'
+    name (their ``about:``) is a black die of the highest value in the pool, and the
+    action then takes it out of the pool (the BGA Troyes help, 「軍事イベント」: the highest
+    black die first). How many were named."""
+    from meeple.runtime.prices import option_about
+    v = game.vocab
+    pool = v.zone_index["black_pool"]
+    value = v.cvar_index["value"]
+    named = 0
+    for seed in range(1, 5):
+        st, rng = game.new_state(players=3, seed=seed), random.Random(seed)
+        taken = None        # the die named by the action under way: out of the pool by the next menu
+        while not st.over:
+            dec = st.pending
+            if taken is not None and isinstance(dec.describer, ActionDescriber):
+                assert taken[0] not in st.zones[v.zone_base[pool]], f"'{taken[1]}' left the black die it named in the pool"
+                taken = None
+            keys = dec.keys()
+            for i, key in enumerate(keys):
+                if key in ("intercept", "cannot_intercept"):
+                    die = option_about(game, st, i, dec.player)
+                    in_pool = st.zones[v.zone_base[pool]]
+                    highest = max(st.cvars[c * v.ncvars + value] for c in in_pool)
+                    assert die in in_pool and st.cvars[die * v.ncvars + value] == highest, \
+                        f"'{key}' names a black die of {st.cvars[die * v.ncvars + value]}, the highest is {highest}"
+                    named += 1
+                    i_took = i
+                    break
+            else:
+                game.apply(st, rng.randrange(dec.count()))
+                continue
+            game.apply(st, i_took)
+            taken = (die, key)
+    return named
+
+
+def test_the_black_die_to_beat_is_named_beside_the_interception(tmp_path):
+    """Troyes' combat menu names the black die a player must beat, the highest of the pool,
+    with its value ('Intercept the highest black die: Black die=5'); an 'about' that names
+    the lowest instead is caught."""
+    import shutil
+    from pathlib import Path
+    from meeple.runtime.game import load_game
+    assert _black_dice_named(game_of("troyes")) > 10
+    pack = tmp_path / "troyes"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "content" / "troyes", pack)
+    text = (pack / "game.yaml").read_text()
+    old = "about: first(b in black_pool where b.value == max(x.value for x in black_pool))"
+    assert text.count(old) == 2
+    (pack / "game.yaml").write_text(text.replace(old, old.replace("max(", "min(")))
+    with pytest.raises(AssertionError, match=r"names a black die of \d, the highest is \d"):
+        _black_dice_named(load_game(str(pack)))
+    (pack / "game.yaml").write_text(text.replace(old, "about: size(black_pool)", 1))
+    from click.testing import CliRunner
+    from meeple.cli import main
+    r = CliRunner().invoke(main, ["validate", str(pack)])
+    line = text[:text.index(old)].count("\n") + 1
+    assert r.exit_code == 1 and f"game.yaml:{line}:14: error: expected a card here, found a number" in r.output, r.output

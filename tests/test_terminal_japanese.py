@@ -24,6 +24,7 @@ def test_troyes_in_japanese():
     # fact, price and what the dice cost at least, no English key (the Raid: a die of P2's, 2 deniers)
     assert "   5. 活動カードの活性化: 司祭、支払い ドゥニエ 4、その後 最低 ドゥニエ 0 (白, コスト 4, 除数 4)" in screen
     assert "   8. イベントの対処: 襲撃、その後 最低 ドゥニエ 2 (赤, 除数 4)" in screen
+    assert "   8. 迎撃: 黒ダイス=5" in screen        # the black die to beat, the highest of 5, 1, 2
     # the Raid (divisor 4) takes the 4 alone: the 3 and the 2 would need a second die of P2's
     assert block(screen, "P1, ダイスを選ぶ:", 3) == [
         "P1, ダイスを選ぶ:",

@@ -100,6 +100,9 @@ def test_troyes_a_neutral_die_shows_its_fee_and_the_score_is_explained():
         "   7. Build the cathedral, then at least 0 deniers   [cathedral]",
     ]
     assert "   8. Deal with an event: Raid, then at least 2 deniers (red, divisor 4)   [deal:raid]" in screen
+    # the round's first menu names the black die to beat: the highest of the 5, 1 and 2 rolled
+    assert "  black dice: Black die=5, Black die=1, Black die=2" in screen
+    assert "   8. Intercept the highest black die: Black die=5   [intercept]" in screen
     assert "  11. Place a citizen: Red die (4, P2), pay 2 deniers (P2's dice in the square)" in screen
     # another player's die: 2 deniers, to them; the Raid (divisor 4) takes the 4 alone: the 3 and
     # the 2 would need a second die of P2's, 4 deniers each, more than P1 has, so they are not offered

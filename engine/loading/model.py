@@ -112,6 +112,7 @@ class ActionDef:
     price: tuple[tuple[str, Source, Span], ...] = ()   # (resource, amount, where): shown with its options
     # what the choices the action goes on to ask cost at least (``then_at_least:``), shown too
     then_at_least: tuple[tuple[str, Source, Span], ...] = ()
+    about: Optional[Source] = None  # the card it is about, named beside it (``about:``; display only)
     text: Names = Names(())         # what it does, per locale (``text:``): shown by '? N' (display only)
 
 

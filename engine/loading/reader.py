@@ -143,6 +143,7 @@ class Reader:
             then_at_least=tuple((res, self.source(doc, path + ("then_at_least", res), text),
                                  doc.key_span(path + ("then_at_least", res)))
                                 for res, text in (data.get("then_at_least") or {}).items()),
+            about=self.source(doc, path + ("about",), data.get("about")),
             text=self.names(data.get("text")),
         )
 

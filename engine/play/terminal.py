@@ -404,7 +404,9 @@ class TerminalView:
         if isinstance(d, ActionDescriber):
             ai, _card, param = v
             keyer = d.actions[ai][2]
-            return param if keyer is not None and param is not None and g.observer.keys_cards(keyer) else None
+            if keyer is not None and param is not None and g.observer.keys_cards(keyer):
+                return param
+            return option_about(g, st, i, viewer) if st is not None and st.pending is dec else None
         return None
 
     def where(self, st, c: int, viewer: Optional[int]) -> Optional[str]:
@@ -442,8 +444,10 @@ class TerminalView:
         if the viewer sees it there."""
         dec = st.pending
         c = self.subject(dec, i, st, viewer)
-        if c is not None and isinstance(dec.describer, OneOfDescriber):
-            label += f": {self.name(c)}"          # 'hire: Yellow column assistant 1'
+        if c is not None and (isinstance(dec.describer, OneOfDescriber) or (
+                isinstance(dec.describer, ActionDescriber) and c != dec.values[i][2])):
+            obs = self.game.observer          # 'hire: Yellow column assistant 1' (an 'about'), a die with its value
+            label += f": {self.name(c)}" + (f"={st.cvars[c * self.game.vocab.ncvars + obs.value_var]}" if obs.valued[c] else "")
         if priced:        # the chooser's own menu: a price may read what only they see
             label += self.price(st, i)
         if c is None:

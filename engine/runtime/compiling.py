@@ -14,7 +14,7 @@ from typing import Callable, Optional
 from meeple.dsl.compiler import Code, Compiler
 from meeple.dsl.runtime import ActionDescriber, Frame
 from meeple.dsl.steps import ONCE_FREE
-from meeple.dsl.typesys import BOOL, INT
+from meeple.dsl.typesys import BOOL, CARD, INT
 from meeple.dsl.vocabulary import Vocabulary
 
 from meeple.core.errors import ContentError, MeepleError, Problem, Problems, suggest
@@ -52,6 +52,7 @@ class _Compiling:
         self.card_actions: dict[int, list[CompiledAction]] = {}
         self.action_prices: dict[int, list] = {}     # action index -> (resource, amount, locals): display only
         self.action_floors: dict[int, list] = {}     # the same for what its later choices cost at least
+        self.action_abouts: dict[int, tuple] = {}    # action index -> (the card it is about, locals): display only
         self.price_errors: list[MeepleError] = []
         self.max_action_locals = 1
 
@@ -86,7 +87,7 @@ class _Compiling:
         menus = self._menus()
         return CompiledRules(
             actions=self.actions, rule_actions=self.rule_actions, card_actions=self.card_actions,
-            action_prices=self.action_prices, action_floors=self.action_floors, max_action_locals=self.max_action_locals, menus=menus,
+            action_prices=self.action_prices, action_floors=self.action_floors, action_abouts=self.action_abouts, max_action_locals=self.max_action_locals, menus=menus,
             action_describer=describer, menu_steps=menu_steps, setup_code=setup, round_code=round_,
             scoring_codes=scoring, end_when=end_when, end_code=end_code, setup_steps=setup_steps,
             round_steps=round_steps, scoring_steps=scoring_steps, tiebreak=tiebreak, evaluation=evaluation,
@@ -177,6 +178,10 @@ class _Compiling:
                 fn, pcode = self.comp.expression(f"{a.id} {key}", src, params, want=INT, me_bound=True)
                 if fn is not None:
                     table.setdefault(ca.index, []).append((res, fn, max(pcode.nlocals, ca.nlocals)))
+        if a.about is not None:
+            fn, acode = self.comp.expression(f"{a.id} about", a.about, params, want=CARD, me_bound=True)
+            if fn is not None:
+                self.action_abouts[ca.index] = (fn, max(acode.nlocals, ca.nlocals))
 
     def _menu_steps(self) -> dict[str, int]:
         """Per action group, the steps of a menu that no choice precedes (the first of a

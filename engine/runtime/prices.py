@@ -62,19 +62,30 @@ def option_floor(game, st, i: int) -> Optional[Price]:
 
 def option_about(game, st, i: int, viewer: Optional[int]) -> Optional[int]:
     """The card option ``i`` of a ``choose one`` is about (its ``about EXPR``, read in the
-    frame the choice waits in, as a price is), or None: none declared, none found, or a
-    card ``viewer`` may not see where it lies (None: a public zone only)."""
+    frame the choice waits in, as a price is), or of an action (its ``about:``, read as
+    its price is), or None: none declared, none found, or a card ``viewer`` may not see
+    where it lies (None: a public zone only)."""
     dec = st.pending
     d = dec.describer if dec is not None else None
-    if not isinstance(d, OneOfDescriber) or d.about is None or dec.values[i] == d.skip or not st.frames:
+    if isinstance(d, ActionDescriber):      # an action's 'about:', read as its price is
+        about = game.compiled.action_abouts.get(dec.values[i][0]) if game.compiled.action_abouts else None
+        if about is None:
+            return None
+        _ai, card, param = dec.values[i]
+        locals_ = [None] * max(1, about[1])
+        locals_[0] = param
+        fn, frame = about[0], Frame(-1, 0, locals_, dec.player, -1 if card is None else card)
+    elif isinstance(d, OneOfDescriber) and d.about is not None and dec.values[i] != d.skip and st.frames:
+        fn = d.about[dec.values[i]]
+        top = st.frames[-1]
+        frame = Frame(top.code, top.pc, top.locals[:], top.me, top.this)
+    else:
         return None
-    fn = d.about[dec.values[i]]
     if fn is None:
         return None
-    top = st.frames[-1]
     budget, st.budget = st.budget, STEP_BUDGET
     try:
-        c = fn(st, Frame(top.code, top.pc, top.locals[:], top.me, top.this))
+        c = fn(st, frame)
     except (MeepleError, *RULE_FAULTS):      # what it cannot work out is not named
         return None
     finally:

@@ -99,6 +99,7 @@ class CompiledRules:
     card_actions: dict[int, list[CompiledAction]]   # card definition -> the actions it grants
     action_prices: dict[int, list]      # action index -> (resource, amount, locals): display only
     action_floors: dict[int, list]      # the same: what the action's later choices cost at least
+    action_abouts: dict[int, tuple]     # action index -> (the card it is about, locals): display only
     max_action_locals: int
     menus: dict[str, Callable]          # generated action menus by group (none when checked only)
     action_describer: ActionDescriber   # keys and labels of action decisions' options
