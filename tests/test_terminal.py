@@ -661,3 +661,30 @@ def test_signorie_shows_the_reward_threshold_beside_the_dice_total_it_is_read_ag
     (pack / "game.yaml").write_text(text.replace("at_most: reward_threshold,", "at_most: reward_threshold - 3,"))
     with pytest.raises(AssertionError, match=r"offered the reward with \d+ over \d+"):
         _reward_bounds_kept(load_game(str(pack)))
+
+
+def test_a_typed_action_not_offered_is_told_why():
+    """A person who types the key of an action the menu does not offer is told the engine's
+    reason (an action needing its card, an action of another part of the round), then asked
+    again; a typed word that names no action gets the usual answer only."""
+    from test_terminal_prices import first, play_deciding
+    typed: dict = {}
+
+    def person(menu: str) -> str:
+        for key, shown in (("activate", "[activate:"), ("farm", "[intercept]"), ("zz", "[pass]")):
+            if key not in typed and "choose an action:" in menu and shown in menu:
+                typed[key] = True
+                return key
+        return first(menu)
+    screen = play_deciding(["troyes", "-p", "2", "--seed", "3", "--bots", "human,random"], person)
+    assert block(screen, "your choice: activate", 3) == [
+        "your choice: activate",
+        "'activate' needs a choice: activate:priest, activate:artisan",
+        "'activate' is not one of the options: give a number 1-27 or a key in brackets, or ? for help"]
+    assert block(screen, "your choice: farm", 3)[1] == "'farm' is not available to P1 now"      # the combat menu
+    assert block(screen, "your choice: zz", 2)[1].startswith("'zz' is not one of the options")
+
+
+def block(screen: str, first_line: str, n: int) -> list[str]:
+    lines = screen.splitlines()
+    return lines[lines.index(first_line):lines.index(first_line) + n]

@@ -91,6 +91,18 @@ JA: dict[str, str] = {
     "(hidden)": "(非公開)",
     "  refused: {reason}": "  できません: {reason}",
     "a requirement does not hold": "条件を満たしていません",      # a 'require' with no message (meeple.dsl.errors.UNMET)
+    # why the engine refused an option named by its key (meeple.runtime.actions: refusal_reason)
+    "'{key}' names several options: {options}": "'{key}' は複数の選択肢に当たります: {options}",
+    "'{choice}' is not one of the choices for '{action}' ({among}); legal: {legal}":
+        "'{choice}' は '{action}' ({among}) の選択肢にありません。選べるもの: {legal}",
+    "'{action}' needs a choice: {legal}": "'{action}' には選択が必要です: {legal}",
+    "'{action}' is allowed {n} time(s) a turn": "'{action}' は1手番に{n}回までです",
+    "'{action}' needs: {when}": "'{action}' の条件を満たしていません: {when}",
+    "'{action}': nothing to choose ({among})": "'{action}': 選べるものがありません ({among})",
+    "'{action}' is not available to P{n} now": "'{action}' は今 P{n} には使えません",
+    "'{key}' is not a legal option; legal: {legal} (did you mean '{close}'?)":
+        "'{key}' は選べる選択肢ではありません。選べるもの: {legal} ('{close}' のことですか?)",
+    "'{key}' is not a legal option; legal: {legal}": "'{key}' は選べる選択肢ではありません。選べるもの: {legal}",
     "  since you last looked:": "  前回から起きたこと:",
     "final scores after {n} rounds:": "最終得点 ({n}ラウンド後):",
     "  winner": "  勝者",

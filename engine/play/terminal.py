@@ -41,7 +41,7 @@ def _one(word: str, n: int, lang: str) -> str:
 
 
 def _amounts(view, price) -> str:
-    """'2 deniers, 1 influence': a price's amounts, each resource by its name in the view's language."""
+    """'2 coins, 1 gem': a price's amounts, each resource by its name in the view's language."""
     return ", ".join(view.word("{n} {what}", n=n, what=_one(view.zone_name(res), n, view.lang)) for res, n in price)
 
 
@@ -461,7 +461,7 @@ class TerminalView:
 
     def price(self, st, i: int) -> str:
         """', pay 2 coins': what option ``i`` costs (``meeple.runtime.prices``; display only),
-        then what its later choices cost at least (', then at least 2 deniers'), worked
+        then what its later choices cost at least (', then at least 2 coins'), worked
         out once per decision, each resource by its name."""
         dec = st.pending
         cached = getattr(self, "_prices", None)
@@ -507,6 +507,14 @@ class TerminalView:
         (``meeple.play.choicehelp``)."""
         from meeple.play.choicehelp import answer_help
         return answer_help(self, answer, options, st)
+
+
+def refused(view: TerminalView, err) -> str:
+    """Why the engine refused a choice (an ``IllegalChoice``), in the view's language: its
+    message from the catalogue with its values where the engine gave them (``words``),
+    else as ``refusal`` says a rule's message."""
+    text, values = err.words or (err.message, {})
+    return view.word(text, **values) if values else refusal(view, text)
 
 
 def refusal(view: TerminalView, message: str) -> str:
