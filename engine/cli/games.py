@@ -142,8 +142,8 @@ class _Table:
                 else:
                     self.narrator.apply(st, lambda: game.apply(st, index), self.hidden_from)
             except Refusal as err:          # a rule said no: the state is as it was, choose again
-                from meeple.play.terminal import refusal
-                click.echo(self.view.word("  refused: {reason}", reason=refusal(self.view, err.message)))
+                from meeple.play.terminal import refused
+                click.echo(self.view.word("  refused: {reason}", reason=refused(self.view, err)))
                 continue
             if not quiet:       # a board variable the choice set (a piece marked, a seat robbed): said at once
                 self._marked(marks)
