@@ -122,10 +122,15 @@ class IllegalChoice(MeepleError):
     for other illegal choices."""
 
     code: Optional[str] = None
+    # the message as the engine's catalogue has it, and its values: a screen says it in
+    # its reader's language (meeple.core.catalogue); None: the message is all there is
+    words: Optional[tuple[str, dict]] = None
 
-    def __init__(self, message: str, span: Span | None = None, hint: str | None = None, code: Optional[str] = None):
+    def __init__(self, message: str, span: Span | None = None, hint: str | None = None, code: Optional[str] = None,
+                 words: Optional[tuple[str, dict]] = None):
         super().__init__(message, span, hint)
         self.code = code
+        self.words = words
 
 
 # what a ``require`` with no message of its own says: the engine's words, which a play

@@ -266,11 +266,12 @@ def test_validate_locates_a_wrong_view_or_price(tmp_path, old, new, message):
                                 "did you mean 'value'?"),
     ("  totals: {takn: value}", "game.yaml:{line}:12: error: view: totals: 'takn' is not a zone listed in view: board or "
                                 "view: player; did you mean 'taken'?"),
+    ("  totals: {taken: {sum: value, at_most: reward_treshold}}", "game.yaml:{line}:41: error: unknown name 'reward_treshold'"),
 ])
 def test_validate_locates_a_wrong_view_total(tmp_path, new, message):
     pack = _copy(tmp_path, "signorie")
     text = (pack / "game.yaml").read_text()
-    old = "  totals: {taken: value}"
+    old = "  totals: {taken: {sum: value, at_most: reward_threshold, for: {en: the reward, ja: 報酬}}}"
     assert old in text
     line = text[:text.index(old)].count("\n") + 1
     (pack / "game.yaml").write_text(text.replace(old, new, 1))
@@ -621,3 +622,69 @@ def test_a_card_is_found_by_the_start_of_its_name(lang, prefix, several):
     assert answer_help(view, f"? {prefix}家 (5" if lang == "ja" else f"? {prefix} (5", [], st).split("[")[1].startswith("orsini_5]")
     assert answer_help(view, "? medici (2)", [], st).split("[")[1].startswith("medici_2]")    # a whole name: that card
     assert "'zz'" in answer_help(view, "? zz", [], st) and "[" not in answer_help(view, "? zz", [], st)
+
+
+def _reward_bounds_kept(game) -> int:
+    """Random 2-player Signorie games: at every 'the round's reward' its chooser's dice
+    total, as the line between turns shows it, is within the bound shown beside it
+    ('dice taken total 7 (the reward: at most 13)'). How many rewards were offered."""
+    import random
+    view = TerminalView(game, width=400)
+    offered = 0
+    for seed in range(1, 6):
+        st, rng = game.new_state(players=2, seed=seed), random.Random(seed)
+        while not st.over:
+            if st.pending.prompt == "the round's reward":
+                shown = re.findall(r"dice taken total (\d+) \(the reward: at most (\d+)\)", view.standing(st))
+                total, bound = map(int, shown[st.pending.player])
+                assert total <= bound, f"P{st.pending.player + 1} offered the reward with {total} over {bound}"
+                offered += 1
+            game.apply(st, rng.randrange(len(st.pending.values)))
+    return offered
+
+
+def test_signorie_shows_the_reward_threshold_beside_the_dice_total_it_is_read_against(tmp_path):
+    """The reward goes to dice summing to at most 13 (the BGA Signorie help, 「報酬タイル」): the
+    line between turns shows that 13, the rules' own constant, beside the total; a pack with
+    another threshold shows its own, and a bound shown 3 lower than the rules' is caught."""
+    game = game_of("signorie")
+    st = game.new_state(players=2, seed=3)
+    assert TerminalView(game).standing(st) == ("  -- P1 florins 6, victory points 0, brides 1, dice taken total 0 (the reward: "
+                                               "at most 13) | P2\n     florins 7, victory points 0, brides 1, dice taken total 0 "
+                                               "(the reward: at most 13)")
+    assert _reward_bounds_kept(game) > 10
+    pack = _copy(tmp_path, "signorie")
+    text = (pack / "game.yaml").read_text()
+    assert "  reward_threshold: 13 " in text
+    (pack / "game.yaml").write_text(text.replace("  reward_threshold: 13 ", "  reward_threshold: 12 "))
+    assert "dice taken total 0 (the reward: at most 12)" in TerminalView(load_game(str(pack))).standing(st)
+    (pack / "game.yaml").write_text(text.replace("at_most: reward_threshold,", "at_most: reward_threshold - 3,"))
+    with pytest.raises(AssertionError, match=r"offered the reward with \d+ over \d+"):
+        _reward_bounds_kept(load_game(str(pack)))
+
+
+def test_a_typed_action_not_offered_is_told_why():
+    """A person who types the key of an action the menu does not offer is told the engine's
+    reason (an action needing its card, an action of another part of the round), then asked
+    again; a typed word that names no action gets the usual answer only."""
+    from test_terminal_prices import first, play_deciding
+    typed: dict = {}
+
+    def person(menu: str) -> str:
+        for key, shown in (("activate", "[activate:"), ("farm", "[intercept]"), ("zz", "[pass]")):
+            if key not in typed and "choose an action:" in menu and shown in menu:
+                typed[key] = True
+                return key
+        return first(menu)
+    screen = play_deciding(["troyes", "-p", "2", "--seed", "3", "--bots", "human,random"], person)
+    assert block(screen, "your choice: activate", 3) == [
+        "your choice: activate",
+        "'activate' needs a choice: activate:priest, activate:artisan",
+        "'activate' is not one of the options: give a number 1-27 or a key in brackets, or ? for help"]
+    assert block(screen, "your choice: farm", 3)[1] == "'farm' is not available to P1 now"      # the combat menu
+    assert block(screen, "your choice: zz", 2)[1].startswith("'zz' is not one of the options")
+
+
+def block(screen: str, first_line: str, n: int) -> list[str]:
+    lines = screen.splitlines()
+    return lines[lines.index(first_line):lines.index(first_line) + n]

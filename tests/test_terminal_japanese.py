@@ -21,7 +21,10 @@ troyes_person, signorie_person = troyes_person_in("ja"), signorie_person_in("ja"
 
 def test_troyes_in_japanese():
     screen = play_deciding(["troyes", "-p", "2", "--seed", "3", "--bots", "human,random", "--lang", "ja"], troyes_person)
-    assert "   5. 活動カードの活性化: 司祭、支払い ドゥニエ 4 (白, コスト 4, 除数 4)" in screen    # fact and price, no English key
+    # fact, price and what the dice cost at least, no English key (the Raid: a die of P2's, 2 deniers)
+    assert "   5. 活動カードの活性化: 司祭、支払い ドゥニエ 4、その後 最低 ドゥニエ 0 (白, コスト 4, 除数 4)" in screen
+    assert "   8. イベントの対処: 襲撃、その後 最低 ドゥニエ 2 (赤, 除数 4)" in screen
+    assert "   8. 迎撃: 黒ダイス=5" in screen        # the black die to beat, the highest of 5, 1, 2
     # the Raid (divisor 4) takes the 4 alone: the 3 and the 2 would need a second die of P2's
     assert block(screen, "P1, ダイスを選ぶ:", 3) == [
         "P1, ダイスを選ぶ:",
@@ -66,8 +69,8 @@ def test_signorie_in_japanese():
     lines = screen.splitlines()
     at = lines.index("  P1 (あなた) 持参金 (フロリン): 1")
     assert lines[at + 1:at + 3] == [
-        "  -- P1 フロリン 5, 勝利点 2, 花嫁 1, 取ったダイス 合計 5 | P2 フロリン 7, 勝利点 0, 花嫁 1, 取った",
-        "     ダイス 合計 0"]
+        "  -- P1 フロリン 5, 勝利点 2, 花嫁 1, 取ったダイス 合計 5 (報酬: 13以下) | P2 フロリン 7, 勝利点 0,",
+        "     花嫁 1, 取ったダイス 合計 0 (報酬: 13以下)"]       # the total beside the reward's threshold
     assert lines[at + 10:at + 13] == [
         "  前回から起きたこと:",
         "    結婚: 都市の花嫁 (ナポリ) +娘 P1, 結婚タイル (ナポリ) -スフォルツァ家 (2); P1 フロリン -1, 勝利",

@@ -89,7 +89,20 @@ troyes_person, signorie_person = troyes_person_in("en"), signorie_person_in("en"
 
 def test_troyes_a_neutral_die_shows_its_fee_and_the_score_is_explained():
     screen = play_deciding(["troyes", "-p", "2", "--seed", "3", "--bots", "human,random"], troyes_person)
-    assert "   5. Activate: Priest, pay 4 deniers (white, cost 4, divisor 4)   [activate:priest]" in screen      # the hire cost
+    # the hire cost, then what the dice cost at least before choosing the action: P1's own
+    # white 6 and 5 reach the Priest's divisor 4 for nothing; for the Raid (red, divisor 4)
+    # P1 has no red die left, and P2's red 4 costs 2 deniers (one die of another: 2 each)
+    assert block(screen, "   5. Activate: Priest, pay 4 deniers, then at least 0 deniers (white, cost 4, divisor 4)", 5) == [
+        "   5. Activate: Priest, pay 4 deniers, then at least 0 deniers (white, cost 4, divisor 4)",
+        "      [activate:priest]",
+        "   6. Activate: Artisan, pay 3 deniers, then at least 0 deniers (yellow, cost 3, divisor 3)",
+        "      [activate:artisan]",
+        "   7. Build the cathedral, then at least 0 deniers   [cathedral]",
+    ]
+    assert "   8. Deal with an event: Raid, then at least 2 deniers (red, divisor 4)   [deal:raid]" in screen
+    # the round's first menu names the black die to beat: the highest of the 5, 1 and 2 rolled
+    assert "  black dice: Black die=5, Black die=1, Black die=2" in screen
+    assert "   8. Intercept the highest black die: Black die=5   [intercept]" in screen
     assert "  11. Place a citizen: Red die (4, P2), pay 2 deniers (P2's dice in the square)" in screen
     # another player's die: 2 deniers, to them; the Raid (divisor 4) takes the 4 alone: the 3 and
     # the 2 would need a second die of P2's, 4 deniers each, more than P1 has, so they are not offered
@@ -153,9 +166,10 @@ def test_signorie_a_die_below_its_threshold_a_hire_and_a_dowry_show_their_florin
         "your choice: 1",
         "  P1 (you) dowry (florins): 1",
     ]
-    assert block(screen, "  P1 (you) dowry (florins): 1", 3)[1:] == [     # 6 - 1; the dice taken's total (view: totals)
-        "  -- P1 florins 5, victory points 2, brides 1, dice taken total 5 | P2 florins 7, victory points 0,",
-        "     brides 1, dice taken total 0"]
+    # 6 - 1; the dice taken's total (view: totals) beside the reward's threshold, 13, it is read against
+    assert block(screen, "  P1 (you) dowry (florins): 1", 3)[1:] == [
+        "  -- P1 florins 5, victory points 2, brides 1, dice taken total 5 (the reward: at most 13) | P2",
+        "     florins 7, victory points 0, brides 1, dice taken total 0 (the reward: at most 13)"]
     assert block(screen, "P1, the round's reward:", 5) == [      # the reward named, its card's facts (about r)
         "P1, the round's reward:",
         "   1. reward: A son (space 1)   [reward]",

@@ -112,10 +112,19 @@ class _Table:
         self.hidden_from: frozenset = frozenset()      # the humans who may not read the choice being applied
         for h in humans:
             agents[h].helper = lambda answer, opts: view.help(answer, opts, self.st)
+            agents[h].why = self._why
             agents[h].echo = lambda text: click.echo(wrap_block(text, view.width))     # option lines fit the terminal
             agents[h].ask = _ask
             agents[h].lang = view.lang
             agents[h].keys = view.keys_shown
+
+    def _why(self, key: str) -> Optional[str]:
+        """Why an action typed by its key is not offered now, in the table's language
+        (the engine's reason: ``refusal_reason``), or None for what names no action."""
+        from meeple.core.errors import IllegalChoice
+        from meeple.play.terminal import refused
+        code, message, words = self.game.action_menus.refusal_reason(self.st, key)
+        return None if code == "not_legal" else refused(self.view, IllegalChoice(message, code=code, words=words))
 
     def play(self, players: int, seed: int, options: dict[str, str]) -> Any:
         """The game played out; its final state."""
@@ -133,8 +142,8 @@ class _Table:
                 else:
                     self.narrator.apply(st, lambda: game.apply(st, index), self.hidden_from)
             except Refusal as err:          # a rule said no: the state is as it was, choose again
-                from meeple.play.terminal import refusal
-                click.echo(self.view.word("  refused: {reason}", reason=refusal(self.view, err.message)))
+                from meeple.play.terminal import refused
+                click.echo(self.view.word("  refused: {reason}", reason=refused(self.view, err)))
                 continue
             if not quiet:       # a board variable the choice set (a piece marked, a seat robbed): said at once
                 self._marked(marks)

@@ -110,6 +110,9 @@ class ActionDef:
     span: Span
     card: Optional[str] = None      # id of the card that grants it
     price: tuple[tuple[str, Source, Span], ...] = ()   # (resource, amount, where): shown with its options
+    # what the choices the action goes on to ask cost at least (``then_at_least:``), shown too
+    then_at_least: tuple[tuple[str, Source, Span], ...] = ()
+    about: Optional[Source] = None  # the card it is about, named beside it (``about:``; display only)
     text: Names = Names(())         # what it does, per locale (``text:``): shown by '? N' (display only)
 
 
@@ -219,6 +222,8 @@ class ViewDef:
     count: tuple[tuple[str, Span], ...] = ()     # zones shown as their number of cards
     reveal: tuple[tuple[str, Span], ...] = ()    # per-player zones every player sees on the final board
     totals: tuple[tuple[str, str, Span], ...] = ()    # (zone, a number variable of its cards, where): their total shown
+    # (zone, at most what the total may reach, what for, where): the bound shown beside the total
+    limits: tuple[tuple[str, Source, Optional[Names], Span], ...] = ()
     span: Optional[Span] = None                  # the section, or None when the pack has none
     prompts: tuple[tuple[str, Names, Span], ...] = ()    # a prompt the rules write -> it per locale
     words: tuple[tuple[str, Names, Span], ...] = ()      # the pack's other words (view: words) -> each per locale

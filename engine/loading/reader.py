@@ -140,6 +140,10 @@ class Reader:
             per_turn=data.get("per_turn"), refusal=data.get("refusal"), span=doc.span(path + ("id",)), card=card,
             price=tuple((res, self.source(doc, path + ("price", res), text), doc.key_span(path + ("price", res)))
                         for res, text in (data.get("price") or {}).items()),
+            then_at_least=tuple((res, self.source(doc, path + ("then_at_least", res), text),
+                                 doc.key_span(path + ("then_at_least", res)))
+                                for res, text in (data.get("then_at_least") or {}).items()),
+            about=self.source(doc, path + ("about",), data.get("about")),
             text=self.names(data.get("text")),
         )
 
@@ -245,8 +249,11 @@ class Reader:
             return tuple((str(k), self.names(t), doc.key_span(("view", key, k))) for k, t in (v.get(key) or {}).items())
         return M.ViewDef(facts, names("board"), names("player"), names("count"), span=doc.key_span(("view",)),
                          prompts=texts("prompts"), reveal=names("reveal"), words=texts("words"),
-                         totals=tuple((str(z), str(var), doc.key_span(("view", "totals", z)))
+                         totals=tuple((str(z), str(var["sum"] if isinstance(var, dict) else var), doc.key_span(("view", "totals", z)))
                                       for z, var in (v.get("totals") or {}).items()),
+                         limits=tuple((str(z), self.source(doc, ("view", "totals", z, "at_most"), var["at_most"]),
+                                       self.names(var["for"]) if "for" in var else None, doc.key_span(("view", "totals", z)))
+                                      for z, var in (v.get("totals") or {}).items() if isinstance(var, dict) and "at_most" in var),
                          rounds=self.source(doc, ("view", "rounds"), v.get("rounds")))
 
     # ------------------------------------------------------------ checks

@@ -49,6 +49,9 @@ class HumanAgent:
         self.ask = ask or (lambda prompt: input(f"{prompt}: "))
         self.echo = echo or print
         self.helper = helper      # answers '?...' (the terminal view's help and card texts); the prompt asks again
+        # why a key typed is not an option now (an action not offered: the engine's reason,
+        # in the table's language), or None: the terminal's (meeple.cli.games)
+        self.why: Callable[[str], Optional[str]] | None = None
         self.lang = "en"          # the language of its own words (meeple.core.catalogue): the table's
         # each option's key in brackets after its label: the pack's ids, English words, shown to
         # an English reader; in another language the menu shows numbers only (a typed key is still
@@ -78,6 +81,9 @@ class HumanAgent:
                     answer = f"? {numbers.index(int(shown)) + 1}"
                 self.echo(self.helper(answer, options))
                 continue
+            reason = self.why(answer) if self.why is not None and answer else None
+            if reason:
+                self.echo(reason)
             self.echo(say("'{answer}' is not one of the options: give {numbers} or a key in brackets" if self.keys
                           else "'{answer}' is not one of the options: give {numbers}", self.lang,
                           answer=answer, numbers=_numbers(numbers, self.lang))

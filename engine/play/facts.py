@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
+from meeple.core.errors import MeepleError
+from meeple.dsl.runtime import Frame
+from meeple.dsl.types import RULE_FAULTS, STEP_BUDGET
 from meeple.dsl.typesys import PLAYER, Card
 
 
@@ -49,3 +52,29 @@ def card_facts(game: Any, facts: dict[str, tuple[str, ...]], c: int, st: Optiona
             name = named[f].get(lang) if f in named else word(f)
             out.append(name if value is True else f"{name} {value}" if isinstance(value, int) else word(str(value)))
     return out
+
+
+def zone_total(game: Any, st: Any, cards, var: str) -> int:
+    """The total of card variable ``var`` over ``cards`` (view: totals)."""
+    i, n = game.vocab.cvar_index[var], game.vocab.ncvars
+    return sum(st.cvars[c * n + i] or 0 for c in cards)
+
+
+def total_bound(game: Any, st: Any, zone: str, lang: str, word: Callable[..., str], before: str) -> str:
+    """What a zone's total is read against (view: totals' ``at_most``), after ``before``:
+    'the reward: at most 13', or '' where none is declared or it cannot be worked out."""
+    limit = game.compiled.limits.get(zone)
+    if limit is None or limit[0] is None:
+        return ""
+    fn, code, names = limit
+    budget, st.budget = st.budget, STEP_BUDGET        # its own step budget, given back
+    try:
+        n = fn(st, Frame(-1, 0, [None] * max(1, code.nlocals), -1, -1))
+    except (MeepleError, *RULE_FAULTS):
+        return ""
+    finally:
+        st.budget = budget
+    if n.__class__ is not int:
+        return ""
+    what = names.get(lang) if names else ""
+    return before + (word("{what}: at most {n}", what=what, n=n) if what else word("at most {n}", n=n))

@@ -26,8 +26,8 @@ from meeple.dsl.typesys import PLAYER, Card
 
 from meeple.core.catalogue import say
 from meeple.core.errors import MeepleError
-from meeple.play.facts import card_facts
-from meeple.runtime.prices import decision_prices, option_about
+from meeple.play.facts import card_facts, total_bound, zone_total
+from meeple.runtime.prices import decision_floors, decision_prices, option_about
 
 WIDTH = 100       # columns when the terminal does not say
 
@@ -38,6 +38,11 @@ def _one(word: str, n: int, lang: str) -> str:
     if n == 1 and lang == "en" and word.endswith("s") and not word.endswith("ss"):
         return word[:-1]
     return word
+
+
+def _amounts(view, price) -> str:
+    """'2 coins, 1 gem': a price's amounts, each resource by its name in the view's language."""
+    return ", ".join(view.word("{n} {what}", n=n, what=_one(view.zone_name(res), n, view.lang)) for res, n in price)
 
 
 def _running(names, lang: str) -> str:
@@ -232,7 +237,8 @@ class TerminalView:
             return f"{name}: " + self.word("{n} hidden", n=len(cards))
         total = ""
         if line.total is not None:        # 'dice taken: ... (total 9)': a sum the player would work out
-            total = " (" + self.word("total {n}", n=_total(g, st, cards, line.total)) + ")"
+            total = (" (" + self.word("total {n}", n=zone_total(g, st, cards, line.total))
+                     + total_bound(g, st, line.name, self.lang, self.word, "; ") + ")")
         return f"{name}: {self.cards(cards, st, seat=p is None)}{total}"
 
     def live_scores(self, st) -> Optional[list[int]]:
@@ -310,7 +316,9 @@ class TerminalView:
             for line in self.own:        # a zone's total (view: totals): 'dice taken total 9', as it grows
                 if line.total is not None and line.what == "zone":
                     cards = st.zones[g.vocab.zone_base[g.vocab.zone_index[line.name]] + p]
-                    res += f", {self.zone_name(line.name)} " + self.word("total {n}", n=_total(g, st, cards, line.total))
+                    res += f", {self.zone_name(line.name)} " + self.word("total {n}", n=zone_total(g, st, cards, line.total))
+                    bound = total_bound(g, st, line.name, self.lang, self.word, "")
+                    res += f" ({bound})" if bound else ""
             parts.append(f"P{p + 1} {res}")
         return self.wrap("  -- " + " | ".join(parts), 5)
 
@@ -396,7 +404,9 @@ class TerminalView:
         if isinstance(d, ActionDescriber):
             ai, _card, param = v
             keyer = d.actions[ai][2]
-            return param if keyer is not None and param is not None and g.observer.keys_cards(keyer) else None
+            if keyer is not None and param is not None and g.observer.keys_cards(keyer):
+                return param
+            return option_about(g, st, i, viewer) if st is not None and st.pending is dec else None
         return None
 
     def where(self, st, c: int, viewer: Optional[int]) -> Optional[str]:
@@ -434,8 +444,10 @@ class TerminalView:
         if the viewer sees it there."""
         dec = st.pending
         c = self.subject(dec, i, st, viewer)
-        if c is not None and isinstance(dec.describer, OneOfDescriber):
-            label += f": {self.name(c)}"          # 'hire: Yellow column assistant 1'
+        if c is not None and (isinstance(dec.describer, OneOfDescriber) or (
+                isinstance(dec.describer, ActionDescriber) and c != dec.values[i][2])):
+            obs = self.game.observer          # 'hire: Yellow column assistant 1' (an 'about'), a die with its value
+            label += f": {self.name(c)}" + (f"={st.cvars[c * self.game.vocab.ncvars + obs.value_var]}" if obs.valued[c] else "")
         if priced:        # the chooser's own menu: a price may read what only they see
             label += self.price(st, i)
         if c is None:
@@ -449,16 +461,15 @@ class TerminalView:
 
     def price(self, st, i: int) -> str:
         """', pay 2 coins': what option ``i`` costs (``meeple.runtime.prices``; display only),
-        worked out once per decision, each resource by its name."""
+        then what its later choices cost at least (', then at least 2 coins'), worked
+        out once per decision, each resource by its name."""
         dec = st.pending
         cached = getattr(self, "_prices", None)
         if cached is None or cached[0] is not dec:
-            self._prices = cached = (dec, decision_prices(self.game, st))
-        price = cached[1][i] if i < len(cached[1]) else None
-        if not price:
-            return ""
-        what = ", ".join(self.word("{n} {what}", n=n, what=_one(self.zone_name(res), n, self.lang)) for res, n in price)
-        return self.word(", pay {what}", what=what)
+            self._prices = cached = (dec, decision_prices(self.game, st), decision_floors(self.game, st))
+        price, floor = (table[i] if i < len(table) else None for table in cached[1:])
+        out = self.word(", pay {what}", what=_amounts(self, price)) if price else ""
+        return out + (self.word(", then at least {what}", what=_amounts(self, floor)) if floor else "")
 
     def options(self, st, viewer: int) -> list[list]:
         """The pending decision's options with annotated labels (keys unchanged)."""
@@ -498,10 +509,12 @@ class TerminalView:
         return answer_help(self, answer, options, st)
 
 
-def _total(game, st, cards, var: str) -> int:
-    """The total of card variable ``var`` over ``cards`` (view: totals)."""
-    i, n = game.vocab.cvar_index[var], game.vocab.ncvars
-    return sum(st.cvars[c * n + i] or 0 for c in cards)
+def refused(view: TerminalView, err) -> str:
+    """Why the engine refused a choice (an ``IllegalChoice``), in the view's language: its
+    message from the catalogue with its values where the engine gave them (``words``),
+    else as ``refusal`` says a rule's message."""
+    text, values = err.words or (err.message, {})
+    return view.word(text, **values) if values else refusal(view, text)
 
 
 def refusal(view: TerminalView, message: str) -> str:

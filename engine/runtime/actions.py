@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Optional
 from meeple.dsl.runtime import Frame
 from meeple.dsl.types import RULE_FAULTS, charge, uses
 
+from meeple.core.catalogue import say
 from meeple.core.errors import UNKNOWN, RuleError, RuleFault, suggest
 from meeple.runtime.state import State
 from meeple.runtime.tables import CompiledAction, ReadOnly
@@ -99,35 +100,49 @@ class ActionMenus(ReadOnly):
         said = exc.message if isinstance(exc, RuleError) else in_words(exc)
         return RuleError(f"{said} (in action {a.id})")      # located by the run loop: the statement listing it
 
-    def refusal_reason(self, st: State, key: str) -> tuple[str, str]:
+    def refusal_reason(self, st: State, key: str) -> tuple[str, str, tuple[str, dict]]:
         """Why ``key`` is not a legal option now, as specific as we can tell: (a stable
-        code, the message). The codes are listed on ``IllegalChoice``."""
+        code, the message in English, and the message as the catalogue has it with its
+        values, so that a screen says it in its reader's language: ``meeple.core.catalogue``).
+        The codes are listed on ``IllegalChoice``."""
+        code, text, values = self._reason(st, key)
+        return code, say(text, **values), (text, values)
+
+    def _reason(self, st: State, key: str) -> tuple[str, str, dict]:
+        """``refusal_reason``'s code, message and values. Each message is written out in a
+        ``say``, so that the catalogue's test finds it and asks for its translation."""
         dec = st.pending
         keys = dec.keys() if dec else []
         several = dec.matches(key) if dec is not None else []
         if len(several) > 1:
-            return "ambiguous", f"'{key}' names several options: {', '.join(keys[i] for i in several)}"
+            return "ambiguous", say("'{key}' names several options: {options}"), dict(key=key, options=", ".join(keys[i] for i in several))
         base = key.split(":", 1)[0]
         if dec is not None and dec.kind == "action":
             present = [k for k in keys if k.split(":", 1)[0] == base]
             acts = [a for a in self.compiled.actions if a.id == base]
             if present:
                 if ":" in key:
-                    return "not_a_choice", f"'{key.split(':', 1)[1]}' is not one of the choices for '{base}' ({acts[0].binder_text}); legal: {', '.join(present)}"
-                return "needs_choice", f"'{base}' needs a choice: {', '.join(present)}"
+                    return "not_a_choice", say("'{choice}' is not one of the choices for '{action}' ({among}); legal: {legal}"), dict(
+                        choice=key.split(":", 1)[1], action=base, among=acts[0].binder_text, legal=", ".join(present))
+                return "needs_choice", say("'{action}' needs a choice: {legal}"), dict(action=base, legal=", ".join(present))
             me = st.frames[-1].me
             for a, card in self.group_actions(st, me, self.compiled.actions[dec.options[0][2][0]].group):
                 if a.id != base:
                     continue
                 tmp = Frame(-1, 0, [None] * a.nlocals, me, card if card is not None else st.frames[-1].this)
                 if a.per_turn is not None and uses(dec.used or [], self.use_key(a, card)) >= a.per_turn:
-                    return "per_turn", f"'{a.id}' is allowed {a.per_turn} time(s) a turn"
+                    return "per_turn", say("'{action}' is allowed {n} time(s) a turn"), dict(action=a.id, n=a.per_turn)
                 if a.when is not None and not a.when(st, tmp):
-                    return "unmet", a.refusal or f"'{a.id}' needs: {a.when_text}"
+                    if a.refusal:       # the pack's own words for it (view: words)
+                        return "unmet", a.refusal, {}
+                    return "unmet", say("'{action}' needs: {when}"), dict(action=a.id, when=a.when_text)
                 if a.binder is not None:
-                    return "nothing_to_choose", f"'{a.id}': nothing to choose ({a.binder_text})"
-                return "per_turn", f"'{a.id}' is allowed {a.per_turn} time(s) a turn"
+                    return "nothing_to_choose", say("'{action}': nothing to choose ({among})"), dict(action=a.id, among=a.binder_text)
+                return "per_turn", say("'{action}' is allowed {n} time(s) a turn"), dict(action=a.id, n=a.per_turn)
             if acts:
-                return "not_available", f"'{base}' is not available to P{me + 1} now"
-        hint = suggest(key, keys)
-        return "not_legal", f"'{key}' is not a legal option; legal: {', '.join(keys)}" + (f" ({hint})" if hint else "")
+                return "not_available", say("'{action}' is not available to P{n} now"), dict(action=base, n=me + 1)
+        close = suggest(key, keys)
+        if close:
+            return "not_legal", say("'{key}' is not a legal option; legal: {legal} (did you mean '{close}'?)"), dict(
+                key=key, legal=", ".join(keys), close=close.split("'")[1])
+        return "not_legal", say("'{key}' is not a legal option; legal: {legal}"), dict(key=key, legal=", ".join(keys))

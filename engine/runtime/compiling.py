@@ -14,7 +14,7 @@ from typing import Callable, Optional
 from meeple.dsl.compiler import Code, Compiler
 from meeple.dsl.runtime import ActionDescriber, Frame
 from meeple.dsl.steps import ONCE_FREE
-from meeple.dsl.typesys import BOOL, INT
+from meeple.dsl.typesys import BOOL, CARD, INT
 from meeple.dsl.vocabulary import Vocabulary
 
 from meeple.core.errors import ContentError, MeepleError, Problem, Problems, suggest
@@ -51,6 +51,8 @@ class _Compiling:
         self.rule_actions: dict[str, list[CompiledAction]] = {}
         self.card_actions: dict[int, list[CompiledAction]] = {}
         self.action_prices: dict[int, list] = {}     # action index -> (resource, amount, locals): display only
+        self.action_floors: dict[int, list] = {}     # the same for what its later choices cost at least
+        self.action_abouts: dict[int, tuple] = {}    # action index -> (the card it is about, locals): display only
         self.price_errors: list[MeepleError] = []
         self.max_action_locals = 1
 
@@ -78,16 +80,18 @@ class _Compiling:
         evaluation = comp.expression("evaluation", g.evaluation, want=INT) if g.evaluation else None
         live_score = comp.expression("live score", g.live, want=INT) if g.live else None
         rounds = comp.expression("view rounds", g.view.rounds, want=INT) if g.view.rounds else None
+        limits = {zone: (*comp.expression(f"view totals {zone} at_most", src, want=INT), names)
+                  for zone, src, names, _ in g.view.limits}
         self._report()
         describer = self._describer()
         menus = self._menus()
         return CompiledRules(
             actions=self.actions, rule_actions=self.rule_actions, card_actions=self.card_actions,
-            action_prices=self.action_prices, max_action_locals=self.max_action_locals, menus=menus,
+            action_prices=self.action_prices, action_floors=self.action_floors, action_abouts=self.action_abouts, max_action_locals=self.max_action_locals, menus=menus,
             action_describer=describer, menu_steps=menu_steps, setup_code=setup, round_code=round_,
             scoring_codes=scoring, end_when=end_when, end_code=end_code, setup_steps=setup_steps,
             round_steps=round_steps, scoring_steps=scoring_steps, tiebreak=tiebreak, evaluation=evaluation,
-            live_score=live_score, rounds=rounds, score_res=v.res_index.get(g.score, 0),   # the loader has checked it is a resource (or reported it)
+            live_score=live_score, rounds=rounds, limits=limits, score_res=v.res_index.get(g.score, 0),   # the loader has checked it is a resource (or reported it)
             can_refuse=v.result.uses_require, pygen=comp.gen)
 
     def _routines(self) -> None:
@@ -162,15 +166,22 @@ class _Compiling:
         return ca
 
     def _price(self, a: M.ActionDef, ca: CompiledAction, params: tuple) -> None:
-        """What the action costs, shown beside it (meeple play): display only, never run by a game."""
-        for res, src, span in a.price:
-            if res not in self.v.res_index:
-                self.price_errors.append(ContentError(f"action '{a.id}': price: unknown resource '{res}'", span,
-                                                      suggest(res, self.v.res_names)))
-                continue
-            fn, pcode = self.comp.expression(f"{a.id} price", src, params, want=INT, me_bound=True)
+        """What the action costs, and what its later choices cost at least, shown beside it
+        (meeple play): display only, never run by a game."""
+        for key, declared, table in (("price", a.price, self.action_prices),
+                                     ("then_at_least", a.then_at_least, self.action_floors)):
+            for res, src, span in declared:
+                if res not in self.v.res_index:
+                    self.price_errors.append(ContentError(f"action '{a.id}': {key}: unknown resource '{res}'", span,
+                                                          suggest(res, self.v.res_names)))
+                    continue
+                fn, pcode = self.comp.expression(f"{a.id} {key}", src, params, want=INT, me_bound=True)
+                if fn is not None:
+                    table.setdefault(ca.index, []).append((res, fn, max(pcode.nlocals, ca.nlocals)))
+        if a.about is not None:
+            fn, acode = self.comp.expression(f"{a.id} about", a.about, params, want=CARD, me_bound=True)
             if fn is not None:
-                self.action_prices.setdefault(ca.index, []).append((res, fn, max(pcode.nlocals, ca.nlocals)))
+                self.action_abouts[ca.index] = (fn, max(acode.nlocals, ca.nlocals))
 
     def _menu_steps(self) -> dict[str, int]:
         """Per action group, the steps of a menu that no choice precedes (the first of a

@@ -335,8 +335,8 @@ class Rules(ReadOnly):
         else:
             index = dec.find(key)  # type: ignore[arg-type]  # a str: an int took the branch above; its key, or a stable key's other spellings ('white_die@P2')
             if index is None:
-                code, reason = self.action_menus.refusal_reason(st, str(key))
-                raise IllegalChoice(reason, code=code)
+                code, reason, words = self.action_menus.refusal_reason(st, str(key))
+                raise IllegalChoice(reason, code=code, words=words)
         if len(st._log) + st.refused >= self.max_decisions:
             raise self.too_many_choices(st)
         value = dec.values[index]

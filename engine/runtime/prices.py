@@ -3,7 +3,9 @@
 Two declarations give a price, both written with the rules' own functions so
 that the number shown and the number paid come from one text:
 
-- an action's ``price: {RESOURCE: AMOUNT}`` (its ``with:`` parameter in scope);
+- an action's ``price: {RESOURCE: AMOUNT}`` (its ``with:`` parameter in scope), and
+  its ``then_at_least: {RESOURCE: AMOUNT}``: what the choices it goes on to ask cost
+  at least (dice taken one by one, each priced as it is offered), a floor, not a price;
 - a ``choose`` statement's ``price AMOUNT RESOURCE, ...`` clause (the chosen
   item's name and every name the statement sees in scope), read in the frame
   the choice waits in, with the option put where the item goes; and the same
@@ -39,7 +41,7 @@ def option_price(game, st, i: int) -> Optional[Price]:
         return None
     d = dec.describer
     if isinstance(d, ActionDescriber):
-        return _action_price(game, st, dec.values[i])
+        return _action_price(game, st, dec.values[i], game.compiled.action_prices)
     if isinstance(d, ChoiceDescriber) and d.priced is not None and dec.values[i] != d.skip:
         return _choice_price(st, d.priced, dec.values[i])
     if isinstance(d, OneOfDescriber) and d.priced is not None and dec.values[i] != d.skip and d.priced[dec.values[i]]:
@@ -47,21 +49,43 @@ def option_price(game, st, i: int) -> Optional[Price]:
     return None
 
 
+def option_floor(game, st, i: int) -> Optional[Price]:
+    """What the choices action option ``i`` goes on to ask cost its chooser at least (its
+    ``then_at_least``), or None: not an action, or none declared. Paid after the price,
+    one later choice at a time; ``tests/test_prices.py`` checks it is never more than
+    what the action then takes."""
+    dec = st.pending
+    if dec is None or not 0 <= i < len(dec.values) or not isinstance(dec.describer, ActionDescriber):
+        return None
+    return _action_price(game, st, dec.values[i], game.compiled.action_floors)
+
+
 def option_about(game, st, i: int, viewer: Optional[int]) -> Optional[int]:
     """The card option ``i`` of a ``choose one`` is about (its ``about EXPR``, read in the
-    frame the choice waits in, as a price is), or None: none declared, none found, or a
-    card ``viewer`` may not see where it lies (None: a public zone only)."""
+    frame the choice waits in, as a price is), or of an action (its ``about:``, read as
+    its price is), or None: none declared, none found, or a card ``viewer`` may not see
+    where it lies (None: a public zone only)."""
     dec = st.pending
     d = dec.describer if dec is not None else None
-    if not isinstance(d, OneOfDescriber) or d.about is None or dec.values[i] == d.skip or not st.frames:
+    if isinstance(d, ActionDescriber):      # an action's 'about:', read as its price is
+        about = game.compiled.action_abouts.get(dec.values[i][0]) if game.compiled.action_abouts else None
+        if about is None:
+            return None
+        _ai, card, param = dec.values[i]
+        locals_ = [None] * max(1, about[1])
+        locals_[0] = param
+        fn, frame = about[0], Frame(-1, 0, locals_, dec.player, -1 if card is None else card)
+    elif isinstance(d, OneOfDescriber) and d.about is not None and dec.values[i] != d.skip and st.frames:
+        fn = d.about[dec.values[i]]
+        top = st.frames[-1]
+        frame = Frame(top.code, top.pc, top.locals[:], top.me, top.this)
+    else:
         return None
-    fn = d.about[dec.values[i]]
     if fn is None:
         return None
-    top = st.frames[-1]
     budget, st.budget = st.budget, STEP_BUDGET
     try:
-        c = fn(st, Frame(top.code, top.pc, top.locals[:], top.me, top.this))
+        c = fn(st, frame)
     except (MeepleError, *RULE_FAULTS):      # what it cannot work out is not named
         return None
     finally:
@@ -96,8 +120,16 @@ def _evaluate(st, fn, frame: Frame) -> Optional[int]:
     return value if value.__class__ is int else None
 
 
-def _action_price(game, st, value) -> Optional[Price]:
-    prices = game.compiled.action_prices.get(value[0]) if game.compiled.action_prices else None
+def decision_floors(game, st) -> list[Optional[Price]]:
+    """Each option's floor (``option_floor``; None where it has none)."""
+    dec = st.pending
+    if dec is None:
+        return []
+    return [option_floor(game, st, i) for i in range(len(dec.values))]
+
+
+def _action_price(game, st, value, table: dict) -> Optional[Price]:
+    prices = table.get(value[0]) if table else None
     if not prices:
         return None
     _ai, card, param = value

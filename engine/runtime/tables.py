@@ -98,6 +98,8 @@ class CompiledRules:
     rule_actions: dict[str, list[CompiledAction]]   # group -> the rules' actions
     card_actions: dict[int, list[CompiledAction]]   # card definition -> the actions it grants
     action_prices: dict[int, list]      # action index -> (resource, amount, locals): display only
+    action_floors: dict[int, list]      # the same: what the action's later choices cost at least
+    action_abouts: dict[int, tuple]     # action index -> (the card it is about, locals): display only
     max_action_locals: int
     menus: dict[str, Callable]          # generated action menus by group (none when checked only)
     action_describer: ActionDescriber   # keys and labels of action decisions' options
@@ -114,6 +116,7 @@ class CompiledRules:
     evaluation: Optional[tuple[Optional[Callable], Code]]
     live_score: Optional[tuple[Optional[Callable], Code]]
     rounds: Optional[tuple[Optional[Callable], Code]]     # view: rounds, how many rounds the game lasts (display only)
+    limits: dict[str, tuple]            # view: totals' at_most: zone -> (amount, its code, what for) (display only)
     score_res: int                      # the resource that is the score
     can_refuse: bool                    # some rule can refuse mid-effect ('require'): apply keeps a copy
     pygen: Optional[PyGen]              # the generated rules (None: checked only, ``generate=False``)

@@ -23,7 +23,7 @@ from typing import Any, Optional
 from meeple.core.catalogue import LANGUAGES, say
 from meeple.core.errors import MeepleError, Refusal, RuleError
 from meeple.play.narration import Narrator
-from meeple.play.terminal import TerminalView, refusal
+from meeple.play.terminal import TerminalView, refused
 from meeple.runtime.game import Game
 from meeple.runtime.state import State
 from meeple.runtime.views import HIDDEN_CHOICE
@@ -189,7 +189,7 @@ class Table:
                 self.game.apply(st, index)
             except Refusal as err:
                 self._moved()       # the state is as it was, or back at the turn's last action
-                return view.word("refused: {reason}", reason=refusal(view, err.message))
+                return view.word("refused: {reason}", reason=refused(view, err))
             self._moved()
         return None
 
