@@ -317,7 +317,7 @@ def _troyes_turn_menu():
      "'activate' には選択が必要です: activate:artisan, activate:blacksmith"),
     ("activate:archers", "not_a_choice", "'archers' is not one of the choices for 'activate'",
      "'archers' は 'activate' ("),
-    ("cathedral", "unmet", "'cathedral' needs: not passed and", "'cathedral' の条件を満たしていません: not passed and"),
+    ("wait", "unmet", "'wait' needs: passed", "'wait' の条件を満たしていません: passed"),
     ("intercept", "not_available", "'intercept' is not available to P1 now", "'intercept' は今 P1 には使えません"),
     ("pas", "not_legal", "'pas' is not a legal option; legal: ", "'pas' は選べる選択肢ではありません。選べるもの: "),
 ])
