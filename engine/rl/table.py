@@ -26,7 +26,6 @@ from meeple.runtime.state import State
 from meeple.rl.catalogue import Catalogue, CatalogueMissing
 
 MODES = ("keys", "index")
-KEPT = 4096         # menus kept with their masks (``Table._kept_menu``) before all are let go
 
 
 class Table:
@@ -55,12 +54,6 @@ class Table:
         # option of its decision shares it (``alone_key``), made once a value
         self._alone: dict[Any, dict[Any, int]] = {}
         self._no_actions = np.zeros(self.num_actions, dtype=np.int8)
-        # menus met, each with its mask, kept by describer and values (and texts, which
-        # twins' keys read): a random game meets half its menus again within ten games.
-        # ``_masks`` finds a kept menu's mask by the menu itself (its id, the entry holding
-        # the menu so the id cannot be reused while kept); both emptied at ``KEPT`` menus
-        self._kept: dict[tuple, tuple[dict[int, int], np.ndarray]] = {}
-        self._masks: dict[int, tuple[dict[int, int], np.ndarray]] = {}
 
     def menu(self, st: State, refused: frozenset = frozenset()) -> dict[int, int]:
         """The pending decision's options as {action: option index}, less those refused."""
@@ -73,48 +66,21 @@ class Table:
                 raise CatalogueMissing(f"a menu of {n} options is longer than the {self.num_actions} actions of "
                                        f"{self.game.id}'s catalogue", hint=f"make it again: {self.catalogue.remake}")
             return {i: i for i in range(n) if i not in refused}
-        menu = self._kept_menu(dec)
-        if refused:
-            return {a: i for a, i in menu.items() if i not in refused}
-        return menu
-
-    def _kept_menu(self, dec) -> dict[int, int]:
-        """The decision's menu (``_made_menu``), kept with its mask by describer, values
-        and texts (what its keys are made of: they never depend on the state). A kept menu
-        is shared: no caller changes it (a refusal's menu is a new one)."""
-        d = dec.describer
-        if d is None or dec._options is not None:
-            return self._made_menu(dec)
-        texts = dec.texts
-        try:
-            key = (d, tuple(dec.values), None if texts is None else tuple(texts))
-            got = self._kept.get(key)
-        except TypeError:           # a value that cannot be hashed
-            return self._made_menu(dec)
-        if got is not None:
-            return got[0]
-        menu = self._made_menu(dec)
-        if len(self._kept) >= KEPT:
-            self._kept.clear()
-            self._masks.clear()
-        self._kept[key] = self._masks[id(menu)] = (menu, self._made_mask(menu))
-        return menu
-
-    def _made_menu(self, dec) -> dict[int, int]:
-        """The decision's options as {action: option index}: by the values' keys alone
-        where those all differ, else by the option keys."""
         actions = self._alone_actions(dec)
         if actions is not None:
             menu = dict(zip(actions, range(len(actions))))
-            if len(menu) == len(actions):
-                return menu
-            # options whose values share a key alone (twins): the keys tell them apart
-        keys = dec.keys()
-        actions = list(map(self.catalogue.index.get, keys))     # type: ignore[attr-defined]
-        if None in actions:
-            for k in keys:
-                self.catalogue.action(k)        # a key the catalogue lacks: its error
-        return dict(zip(actions, range(len(actions))))
+            if len(menu) != len(actions):       # options whose values share a key alone: their keys
+                actions = None
+        if actions is None:
+            keys = dec.keys()
+            actions = list(map(self.catalogue.index.get, keys))     # type: ignore[attr-defined]
+            if None in actions:
+                for k in keys:
+                    self.catalogue.action(k)        # a key the catalogue lacks: its error
+            menu = dict(zip(actions, range(len(actions))))
+        if refused:
+            return {a: i for a, i in menu.items() if i not in refused}
+        return menu
 
     def truncated(self, st: State) -> bool:
         """Whether ``st`` is unfinished at the decision limit (the next choice would exceed it)."""
@@ -148,13 +114,7 @@ class Table:
 
     def mask(self, menu: dict[int, int]) -> np.ndarray:
         """The menu's actions as an int8 mask over every action (a new array: a learner
-        keeps it): a copy of a kept menu's, else made (``_made_mask``)."""
-        got = self._masks.get(id(menu))
-        if got is not None and got[0] is menu:
-            return got[1].copy()
-        return self._made_mask(menu)
-
-    def _made_mask(self, menu: dict[int, int]) -> np.ndarray:
+        keeps it)."""
         out = self._no_actions.copy()
         if len(menu) <= 16:         # a few set one by one: quicker than numpy's gather of an index array
             for a in menu:
