@@ -282,8 +282,8 @@ class SeatReader:
     def _die_class(self, find: Callable, c: int, value: Any) -> Optional[int]:
         """Die ``c``'s place among the classes ``find`` reads when it shows ``value``, kept
         by the classes (one resolver a zone kind) and the die's label, not by slot and die: the
-        slots of one kind read alike dice alike (Troyes' 24 dice in 173 slots would miss
-        ``die_places`` often)."""
+        slots of one kind read alike dice alike (two dozen dice in some 170 slots miss
+        ``die_places`` at most rolls)."""
         label = self.labels[c]
         key = (find, label, value)
         i = self.die_classes.get(key, -1)
