@@ -154,25 +154,35 @@ def test_the_catalogue_covers_random_games(pack, games, seed):
 @pytest.mark.parametrize("pack, players", COUNTS, ids=[f"{p}-{n}" for p, n in COUNTS])
 def test_a_menu_read_by_values_is_the_menu_of_the_keys(pack, players):
     """The table maps options to actions by each value's key when alone (``alone_key``,
-    made once a value) where the decision's values all have different ones: the menu is
-    the one its keys give, at every decision of random games, and a third or more are
-    read that way (else the comparison would hold for want of use)."""
+    made once a value) where the decision's values all have different ones, else by the
+    keys (Troyes' dice of one colour): the menu is the one its keys give, and the mask the
+    one the menu gives, at every decision of random games; a third or more are read by
+    values (else the comparison would hold for want of use), and in Troyes some by keys."""
     game = game_of(pack)
     table = rl.make_table(game, players)
     index = table.catalogue.index
-    by_values = decisions = 0
+    by_values = decisions = twins = 0
     for seed in range(2):
         st = game.new_state(players, seed)
         rng = random.Random(seed)
         while not st.over:
             dec = st.pending
-            by_values += table._alone_actions(dec) is not None
+            alone = table._alone_actions(dec)
+            by_values += alone is not None and len(set(alone)) == len(alone)
+            twins += alone is not None and len(set(alone)) != len(alone)
             decisions += 1
-            assert table.menu(st) == dict(zip(map(index.get, dec.keys()), range(dec.count())))
+            menu = table.menu(st)
+            assert menu == dict(zip(map(index.get, dec.keys()), range(dec.count())))
+            mask = np.zeros(table.num_actions, dtype=np.int8)
+            mask[list(menu)] = 1
+            got = table.mask(menu)
+            assert got.dtype == np.int8 and np.array_equal(got, mask)
             game.apply(st, rng.randrange(dec.count()))
             if st.choices() > 400:
                 break
     assert by_values > decisions // 3
+    if pack == "troyes":
+        assert twins > 0
 
 
 def without(tmp_path, game, left_out: str, **more) -> str:

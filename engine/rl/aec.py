@@ -149,9 +149,8 @@ class MeepleEnv(AECEnv):
         dec = st.pending
         menu = self._current_menu()
         self._cumulative_rewards[agent] = 0.0
-        rewards = self.rewards
-        for a in rewards:
-            rewards[a] = 0.0
+        # every reward is 0 here: rewards are only given at the end (``_finish``,
+        # ``_truncate``), after which every step is a dead step, and reset clears them
         reason = self.table.apply(st, menu, int(action)) if action is not None else "no action given"
         if reason is not None:
             if st.pending is dec and int(action if action is not None else -1) in menu:

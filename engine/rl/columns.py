@@ -8,7 +8,8 @@ from the lists last read (what a seat's reader keeps, ``SeatReader.read``);
 """
 from __future__ import annotations
 
-from operator import itemgetter
+from itertools import compress
+from operator import itemgetter, ne
 from typing import Any, Callable, Optional
 
 import numpy as np
@@ -116,8 +117,11 @@ class Scalars:
             values, last = getattr(st, src), read[src]
             if values == last:      # equal values are written alike (True as 1)
                 continue
-            for x, y, cols in zip(values, last, aligned):
-                if x != y and cols is not None:
+            # the values that differ, found without a Python step a value (most are as read)
+            for j in compress(range(len(aligned)), map(ne, values, last)):
+                cols = aligned[j]
+                if cols is not None:
+                    x, y = values[j], last[j]
                     for at, how, table in cols:        # _put's, written out: the loop of many players' turns
                         if how == "int":
                             out[at] = x / (abs(x) + SOFT) if x.__class__ is int else soft(x)

@@ -67,13 +67,17 @@ class Table:
                                        f"{self.game.id}'s catalogue", hint=f"make it again: {self.catalogue.remake}")
             return {i: i for i in range(n) if i not in refused}
         actions = self._alone_actions(dec)
+        if actions is not None:
+            menu = dict(zip(actions, range(len(actions))))
+            if len(menu) != len(actions):       # options whose values share a key alone: their keys
+                actions = None
         if actions is None:
             keys = dec.keys()
             actions = list(map(self.catalogue.index.get, keys))     # type: ignore[attr-defined]
             if None in actions:
                 for k in keys:
                     self.catalogue.action(k)        # a key the catalogue lacks: its error
-        menu = dict(zip(actions, range(len(actions))))
+            menu = dict(zip(actions, range(len(actions))))
         if refused:
             return {a: i for a, i in menu.items() if i not in refused}
         return menu
@@ -84,8 +88,9 @@ class Table:
 
     def _alone_actions(self, dec) -> Optional[list[int]]:
         """The decision's options as actions read by their values: each value's
-        ``alone_key``, which is its key when all differ (None: they do not, or a key is not
-        in the catalogue, or the decision has no describer: its keys are to be made)."""
+        ``alone_key``, which is its key when all differ (None: a key is not in the
+        catalogue, or the decision has no describer: its keys are to be made; ``menu`` makes
+        them too where two values share a key alone)."""
         d = dec.describer
         if d is None or dec._options is not None:
             return None
@@ -105,13 +110,16 @@ class Table:
                     if a is None:
                         return None
                     actions[i] = memo[v] = a
-        if len(set(actions)) != len(actions):
-            return None
         return actions
 
     def mask(self, menu: dict[int, int]) -> np.ndarray:
+        """The menu's actions as an int8 mask over every action (a new array: a learner
+        keeps it)."""
         out = self._no_actions.copy()
-        if menu:
+        if len(menu) <= 16:         # a few set one by one: quicker than numpy's gather of an index array
+            for a in menu:
+                out[a] = 1
+        else:
             out[np.fromiter(menu, np.intp, len(menu))] = 1     # quicker than from a list
         return out
 
