@@ -4,6 +4,7 @@ shown only for a moment, and never a card or value the seat cannot see."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -206,3 +207,55 @@ def test_a_hidden_choice_is_told_under_no_name_that_tells_it(pack):
                 assert not leaked, f"{pack}: P{seat + 1} was told {leaked} of P{dec.player + 1}'s hidden '{dec.prompt}'"
         g.apply(st, rng.randrange(len(dec.options)))
     assert checked
+
+
+def _changes_of_a_troyes_game(view: TerminalView, seed: int) -> list[str]:
+    """Every change line seat P1 would be told over a random 2-player Troyes game, choice by choice."""
+    g = view.game
+    st, rng = g.new_state(2, seed), random.Random(seed)
+    seen, told = view.snapshot(st, 0), []
+    while not st.over:
+        g.apply(st, rng.randrange(st.pending.count()))
+        now = view.snapshot(st, 0)
+        told += view.changes(seen, now)
+        seen = now
+    return told
+
+
+def test_a_working_value_is_told_when_set_and_its_reset_is_not():
+    """Troyes' interception values are working values (view: working): the black die's
+    value and the dice against it are told as they are set ('black die intercepted 5'),
+    never their return to 0 at the end of the combat."""
+    told = [line for seed in (1, 2, 3) for line in _changes_of_a_troyes_game(TerminalView(game_of("troyes"), width=400), seed)]
+    parts = [p for line in told for p in line.split(": ", 1)[1].split("; ")]
+    set_to = [p for p in parts if p.startswith(("black die intercepted", "dice against it (red counts double)"))]
+    assert any(re.fullmatch(r"black die intercepted [1-6]", p) for p in set_to), set_to
+    assert not [p for p in set_to if p.endswith(" -> 0") or " -> " in p and p.startswith("black die intercepted none")], set_to
+
+
+def test_without_working_the_reset_is_told(monkeypatch):
+    """The test above can fail: with no working values the combat's end is told as
+    'black die intercepted 5 -> 0'."""
+    import dataclasses
+    g = game_of("troyes")
+    view = TerminalView(g, width=400)
+    view.own = [dataclasses.replace(line, working=False) for line in view.own]
+    told = [line for seed in (1, 2, 3) for line in _changes_of_a_troyes_game(view, seed)]
+    assert any(re.search(r"black die intercepted [1-6] -> 0", line) for line in told), told[:20]
+
+
+def test_a_working_name_that_is_no_listed_variable_is_an_error_at_its_line(tmp_path):
+    import shutil
+    from click.testing import CliRunner
+    from pathlib import Path
+    from meeple.cli import main
+    pack = tmp_path / "troyes"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "content" / "troyes", pack)
+    text = (pack / "game.yaml").read_text()
+    old = "  working: [to_beat, strength]"
+    line = text[:text.index(old)].count("\n") + 1
+    (pack / "game.yaml").write_text(text.replace(old, "  working: [to_beat, strenght]"))
+    r = CliRunner().invoke(main, ["validate", str(pack)])
+    assert r.exit_code == 1, r.output
+    assert (f"game.yaml:{line}:22: error: view: working: 'strenght' is not a variable listed in view: board or "
+            "view: player; did you mean 'strength'?") in r.output, r.output

@@ -221,6 +221,7 @@ class ViewDef:
     player: tuple[tuple[str, Span], ...] = ()    # per-player lines: resources, player variables, zones
     count: tuple[tuple[str, Span], ...] = ()     # zones shown as their number of cards
     reveal: tuple[tuple[str, Span], ...] = ()    # per-player zones every player sees on the final board
+    working: tuple[tuple[str, Span], ...] = ()   # variables shown only while set: their return to 0 / none is not told
     totals: tuple[tuple[str, str, Span], ...] = ()    # (zone, a number variable of its cards, where): their total shown
     # (zone, at most what the total may reach, what for, where): the bound shown beside the total
     limits: tuple[tuple[str, Source, Optional[Names], Span], ...] = ()

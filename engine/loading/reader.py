@@ -248,7 +248,7 @@ class Reader:
         def texts(key: str) -> tuple:
             return tuple((str(k), self.names(t), doc.key_span(("view", key, k))) for k, t in (v.get(key) or {}).items())
         return M.ViewDef(facts, names("board"), names("player"), names("count"), span=doc.key_span(("view",)),
-                         prompts=texts("prompts"), reveal=names("reveal"), words=texts("words"),
+                         prompts=texts("prompts"), reveal=names("reveal"), working=names("working"), words=texts("words"),
                          totals=tuple((str(z), str(var["sum"] if isinstance(var, dict) else var), doc.key_span(("view", "totals", z)))
                                       for z, var in (v.get("totals") or {}).items()),
                          limits=tuple((str(z), self.source(doc, ("view", "totals", z, "at_most"), var["at_most"]),

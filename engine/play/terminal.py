@@ -72,6 +72,7 @@ class Line:
     count: bool = False    # a zone shown as its number of cards
     revealed: bool = False     # a player's zone every player sees once the game is over (view: reveal)
     total: Optional[str] = None     # a number variable of its cards whose total is shown after them (view: totals)
+    working: bool = False  # a variable shown only while set, its return to 0 / none not told (view: working)
 
 
 class TerminalView:
@@ -90,11 +91,12 @@ class TerminalView:
         counted = {n for n, _ in g.view.count}
         revealed = {n for n, _ in g.view.reveal}
         totals = {n: var for n, var, _ in g.view.totals}
+        working = {n for n, _ in g.view.working}
         if g.view.span is not None:
-            self.shared = [Line(n, "variable" if n in game.vocab.gvar_index else "zone", n in counted, total=totals.get(n))
-                           for n, _ in g.view.board]
+            self.shared = [Line(n, "variable" if n in game.vocab.gvar_index else "zone", n in counted, total=totals.get(n),
+                                working=n in working) for n, _ in g.view.board]
             self.own = [Line(n, "resource" if n in game.vocab.res_index else "pvariable" if n in game.vocab.pvar_index else "zone",
-                             n in counted, n in revealed, totals.get(n)) for n, _ in g.view.player]
+                             n in counted, n in revealed, totals.get(n), n in working) for n, _ in g.view.player]
         else:       # no declared layout: every variable, resource and zone listed on the board
             self.shared = ([Line(v, "variable") for v in game.vocab.gvar_index if v not in game.observer.hidden_vars]
                            + [Line(z.name, "zone") for z in game.vocab.zone_defs if z.board and not z.per_player])
@@ -336,10 +338,12 @@ class TerminalView:
                 if line.what in ("variable", "pvariable") and line.name not in g.observer.hidden_vars:
                     if p is None:
                         i = g.vocab.gvar_index[line.name]
-                        out[(p, line.name)] = ("=", self.value(st.gvars[i], g.vocab.gvar_types[i]))
+                        raw, typed = st.gvars[i], g.vocab.gvar_types[i]
                     else:
                         i = g.vocab.pvar_index[line.name]
-                        out[(p, line.name)] = ("=", self.value(st.pvars[p * g.vocab.npvars + i], g.vocab.pvar_types[i]))
+                        raw, typed = st.pvars[p * g.vocab.npvars + i], g.vocab.pvar_types[i]
+                    if not (line.working and (raw is None or raw is False or raw == 0)):     # a working value unset: no line
+                        out[(p, line.name)] = ("=", self.value(raw, typed))
                 if line.what != "zone":
                     continue
                 zi = g.vocab.zone_index[line.name]
@@ -377,7 +381,8 @@ class TerminalView:
                                 + [f"-{k}" + (f" x{n}" if n > 1 else "") for k, n in lost.items()])
             elif isinstance(new, tuple) and new[0] == "=":      # a variable: 'murdered none -> Ruby (red, cost 4)'
                 none = self.word("none")
-                text = f"{(old[1] if old else None) or none} -> {new[1] or none}"
+                # a working value newly set (view: working) is told as it is: 'black die intercepted 5'
+                text = str(new[1]) if old is None and self._working(name) else f"{(old[1] if old else None) or none} -> {new[1] or none}"
             elif isinstance(new, int) and isinstance(old, int):       # a resource, a counted zone
                 text = f"{old} -> {new}"
             else:       # hidden cards, or a zone that became visible or hidden
@@ -390,6 +395,9 @@ class TerminalView:
             who = self.word("board") if p is None else f"P{p + 1}"
             out.append(self.wrap(f"{lead}{who}: " + "; ".join(by[p]), len(lead) + 4))
         return out
+
+    def _working(self, name: str) -> bool:
+        return any(line.working and line.name == name for line in (*self.shared, *self.own))
 
     # ------------------------------------------------------------ options
     def subject(self, dec, i: int, st=None, viewer: Optional[int] = None) -> Optional[int]:

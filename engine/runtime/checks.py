@@ -86,6 +86,10 @@ def check_view(pack: M.Pack, v: Vocabulary, problems: Problems) -> None:
     for name, span in view.reveal:
         if name not in mine:
             bad(f"view: reveal: '{name}' is not a zone listed in view: player", span, name, sorted(mine))
+    listed_vars = {n for n, _ in (*view.board, *view.player)} & {x.name for x in (*pack.game.variables, *pack.game.player_variables)}
+    for name, span in view.working:
+        if name not in listed_vars:
+            bad(f"view: working: '{name}' is not a variable listed in view: board or view: player", span, name, sorted(listed_vars))
     if view.prompts:       # a warning, for the pack that wrote them: an expansion may leave out what asked one
         asked = texts_written(pack)
         own = pack.load_order[-1][2] if len(pack.load_order) > 1 else None
