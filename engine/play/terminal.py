@@ -91,7 +91,7 @@ class TerminalView:
         counted = {n for n, _ in g.view.count}
         revealed = {n for n, _ in g.view.reveal}
         totals = {n: var for n, var, _ in g.view.totals}
-        working = {n for n, _ in g.view.working}
+        self.working = working = {n for n, _ in g.view.working}     # view: working: told when set, not when put back
         if g.view.span is not None:
             self.shared = [Line(n, "variable" if n in game.vocab.gvar_index else "zone", n in counted, total=totals.get(n),
                                 working=n in working) for n, _ in g.view.board]
@@ -382,7 +382,7 @@ class TerminalView:
             elif isinstance(new, tuple) and new[0] == "=":      # a variable: 'murdered none -> Ruby (red, cost 4)'
                 none = self.word("none")
                 # a working value newly set (view: working) is told as it is: 'black die intercepted 5'
-                text = str(new[1]) if old is None and self._working(name) else f"{(old[1] if old else None) or none} -> {new[1] or none}"
+                text = str(new[1]) if old is None and name in self.working else f"{(old[1] if old else None) or none} -> {new[1] or none}"
             elif isinstance(new, int) and isinstance(old, int):       # a resource, a counted zone
                 text = f"{old} -> {new}"
             else:       # hidden cards, or a zone that became visible or hidden
@@ -395,9 +395,6 @@ class TerminalView:
             who = self.word("board") if p is None else f"P{p + 1}"
             out.append(self.wrap(f"{lead}{who}: " + "; ".join(by[p]), len(lead) + 4))
         return out
-
-    def _working(self, name: str) -> bool:
-        return any(line.working and line.name == name for line in (*self.shared, *self.own))
 
     # ------------------------------------------------------------ options
     def subject(self, dec, i: int, st=None, viewer: Optional[int] = None) -> Optional[int]:
