@@ -336,12 +336,9 @@ class TerminalView:
         for p, lines in [(None, self.shared)] + [(p, self.own) for p in range(st.players)]:
             for line in lines:
                 if line.what in ("variable", "pvariable") and line.name not in g.observer.hidden_vars:
-                    if p is None:
-                        i = g.vocab.gvar_index[line.name]
-                        raw, typed = st.gvars[i], g.vocab.gvar_types[i]
-                    else:
-                        i = g.vocab.pvar_index[line.name]
-                        raw, typed = st.pvars[p * g.vocab.npvars + i], g.vocab.pvar_types[i]
+                    v = g.vocab
+                    i = v.gvar_index[line.name] if p is None else v.pvar_index[line.name]
+                    raw, typed = (st.gvars[i], v.gvar_types[i]) if p is None else (st.pvars[p * v.npvars + i], v.pvar_types[i])
                     if not (line.working and (raw is None or raw is False or raw == 0)):     # a working value unset: no line
                         out[(p, line.name)] = ("=", self.value(raw, typed))
                 if line.what != "zone":
