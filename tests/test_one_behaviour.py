@@ -253,7 +253,7 @@ def test_a_menu_without_keys_shows_numbers_only_and_still_takes_a_key():
 # ---------------------------------------------------------------- resources by their names
 @pytest.mark.parametrize("pack, lang, names", [
     ("troyes", "en", ["deniers", "influence", "victory points", "deniers in the square"]),     # not 'vp', 'square'
-    ("signorie", "en", ["florins", "victory points", "brides", "dice taken total"]),     # and a zone's total (view: totals)
+    ("signorie", "en", ["florins", "victory points", "brides on board", "dice taken total"]),     # and a zone's total (view: totals)
     ("citadels", "en", ["gold", "score"]),
     ("citadels", "ja", ["金貨", "得点"]),
 ])

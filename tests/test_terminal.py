@@ -341,7 +341,7 @@ TROYES_ROUND_2 = [      # how round 1 ended and round 2 began, each line under t
 SIGNORIE_ROUND_2 = [    # the end of round 1, step by step, then the new round's dice and tiles
     "  since you last looked:",
     "    Initiative: P1 victory points +1",
-    "    A new bride: P1 brides +1; P2 brides +1",
+    "    A new bride: P1 brides on board +1; P2 brides on board +1",
     "    End of the round: dice rows -Yellow die 2=1 -Grey die 2=3 -Cyan die 1=6; P1 dice taken -Yellow",
     "        die 1=6 -Red die 1=3 -Purple die 2=1 -Grey die 1=6; P2 dice taken -Red die 2=3 -Purple die",
     "        1=6 -Cyan die 2=5",
@@ -649,9 +649,9 @@ def test_signorie_shows_the_reward_threshold_beside_the_dice_total_it_is_read_ag
     another threshold shows its own, and a bound shown 3 lower than the rules' is caught."""
     game = game_of("signorie")
     st = game.new_state(players=2, seed=3)
-    assert TerminalView(game).standing(st) == ("  -- P1 florins 6, victory points 0, brides 1, dice taken total 0 (the reward: "
-                                               "at most 13) | P2\n     florins 7, victory points 0, brides 1, dice taken total 0 "
-                                               "(the reward: at most 13)")
+    assert TerminalView(game).standing(st) == ("  -- P1 florins 6, victory points 0, brides on board 1, dice taken total 0 (the "
+                                               "reward: at most 13)\n     | P2 florins 7, victory points 0, brides on board 1, dice "
+                                               "taken total 0 (the reward: at most\n     13)")
     assert _reward_bounds_kept(game) > 10
     pack = _copy(tmp_path, "signorie")
     text = (pack / "game.yaml").read_text()

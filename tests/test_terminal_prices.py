@@ -167,9 +167,10 @@ def test_signorie_a_die_below_its_threshold_a_hire_and_a_dowry_show_their_florin
         "  P1 (you) dowry (florins): 1",
     ]
     # 6 - 1; the dice taken's total (view: totals) beside the reward's threshold, 13, it is read against
-    assert block(screen, "  P1 (you) dowry (florins): 1", 3)[1:] == [
-        "  -- P1 florins 5, victory points 2, brides 1, dice taken total 5 (the reward: at most 13) | P2",
-        "     florins 7, victory points 0, brides 1, dice taken total 0 (the reward: at most 13)"]
+    assert block(screen, "  P1 (you) dowry (florins): 1", 4)[1:] == [
+        "  -- P1 florins 5, victory points 2, brides on board 1, dice taken total 5 (the reward: at most 13)",
+        "     | P2 florins 7, victory points 0, brides on board 1, dice taken total 0 (the reward: at most",
+        "     13)"]
     assert block(screen, "P1, the round's reward:", 5) == [      # the reward named, its card's facts (about r)
         "P1, the round's reward:",
         "   1. reward: A son (space 1)   [reward]",
@@ -179,10 +180,10 @@ def test_signorie_a_die_below_its_threshold_a_hire_and_a_dowry_show_their_florin
     ]
     lines = screen.splitlines()
     at = lines.index("  P1 (you) dowry (florins): 1")
-    assert lines[at + 10:at + 13] == [       # the marriage told under the action that made it, after P2's turn
+    assert lines[at + 12:at + 15] == [       # the marriage told under the action that made it, after P2's turn
         "  since you last looked:",
-        "    Marriage: brides in cities (Napoli) +Daughter P1, marriage tile (Napoli) -Sforza (2); P1 florins",
-        "        -1, victory points +2, family in hand -Daughter, marriage row +Sforza (2)",
+        "    Marriage: daughters married in cities (Napoli) +Daughter P1, marriage tile (Napoli) -Sforza (2);",
+        "        P1 florins -1, victory points +2, family in hand -Daughter, marriage row +Sforza (2)",
     ]
     assert "        family on tracks: Son (military, rank 1)" in lines        # a man's track and rank
     assert "── the end, after round 7 ──" in screen
