@@ -194,6 +194,9 @@ def test_validate_warns_of_a_word_the_pack_never_shows(tmp_path):
     assert r.exit_code == 0, r.output
     assert (f"game.yaml:{line}:5: warning: view: words: 'administraton' is no word the pack shows; "
             "did you mean 'administration'?") in r.output, r.output
+    # a card's text field shown by the view's facts is a word the pack shows: its Japanese
+    # is no warning (Signorie's track spaces: 'bonus: 2 florins')
+    assert "'bonus: 2 florins' is no word" not in r.output and '"bonus: 2 florins": {ja:' in text, r.output
 
 
 def _shown_texts(pack) -> set[str]:

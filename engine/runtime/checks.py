@@ -109,13 +109,15 @@ def check_view(pack: M.Pack, v: Vocabulary, problems: Problems) -> None:
 
 def pack_words(pack: M.Pack) -> set[str]:
     """What ``view: words`` may name: a text the rules write, a refusal, an enum value, a
-    card kind, a card field or variable, a variable's id."""
+    card kind, a card field or variable, a variable's id, a card's text field's value
+    (shown by the view's facts: Signorie's track spaces' ``gives: 2 florins``)."""
     g = pack.game
     out = texts_written(pack) | {n for _, values in g.enums for n in values}
     for k in g.card_kinds:
         out |= {k.name} | {f.name for f in k.fields} | {x.name for x in k.variables}
     out |= {x.name for x in (*g.variables, *g.player_variables)}
     out |= {a.refusal for a in (*g.actions, *(a for c in pack.cards for a in c.actions)) if a.refusal}
+    out |= {v for c in pack.cards for _, v in c.fields if isinstance(v, str)}
     return out
 
 
