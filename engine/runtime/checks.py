@@ -110,7 +110,7 @@ def check_view(pack: M.Pack, v: Vocabulary, problems: Problems) -> None:
 def pack_words(pack: M.Pack) -> set[str]:
     """What ``view: words`` may name: a text the rules write, a refusal, an enum value, a
     card kind, a card field or variable, a variable's id, a card's text field's value
-    (shown by the view's facts: Signorie's track spaces' ``gives: 2 florins``)."""
+    (shown by the view's facts, so its other languages are words the pack shows)."""
     g = pack.game
     out = texts_written(pack) | {n for _, values in g.enums for n in values}
     for k in g.card_kinds:
