@@ -29,7 +29,7 @@ statement's when it is checked, ``StmtBuilder.done``; an expression's, ``ExprBui
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Callable, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Union
 
 from . import ast as A
 from .typesys import ANY, Type
@@ -385,6 +385,26 @@ class Text:
         if found is None:
             raise LookupError(f"{type(node).__name__} was not checked as part of this text")
         return found
+
+    def records(self, into_functions: bool = True) -> Iterator[Expr]:
+        """Every expression of the text, with every part of each: the outermost ones, those
+        of its statements (inside blocks too), and theirs. ``into_functions=False``: of a
+        call of the pack's function, its arguments only (the function's body, checked at
+        the call, is the function's own text: a field read there is the function's)."""
+        exprs: list[Expr] = list(self.exprs)
+        stmts: list[Stmt] = list(self.stmts)
+        while stmts:
+            s = stmts.pop()
+            exprs += s.exprs
+            stmts += s.stmts
+        while exprs:
+            e = exprs.pop()
+            yield e
+            if not into_functions and e.ref is not None and e.ref.what == "function" and isinstance(e.node, A.Call):
+                args = e.node.args
+                exprs += [part for part in e.parts if any(part.node is a for a in args)]
+            else:
+                exprs += e.parts
 
 
 # ---------------------------------------------------------------- a walk's cached parts

@@ -1,6 +1,7 @@
 """A pack written from its files' texts and loaded, for tests that need a few lines of rules."""
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from meeple.core.errors import Problems
@@ -19,3 +20,15 @@ def load_small(root: Path, pack_id: str, files: dict[str, str]) -> Game:
     game = Game(read_pack(root, problems), problems)
     assert not problems.errors, problems.errors
     return game
+
+
+def shipped_with(tmp_path: Path, pack_id: str, old: str, new: str) -> tuple[Path, int]:
+    """A copy of shipped pack ``pack_id`` whose game.yaml has ``old`` (there once) put as
+    ``new``: the copy's folder and the line of the change, for a test of where an error is
+    reported."""
+    pack = tmp_path / pack_id
+    shutil.copytree(Path(__file__).resolve().parent.parent / "content" / pack_id, pack)
+    text = (pack / "game.yaml").read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    (pack / "game.yaml").write_text(text.replace(old, new), encoding="utf-8")
+    return pack, text[:text.index(old)].count("\n") + 1

@@ -183,13 +183,9 @@ def test_every_message_the_code_writes_has_its_japanese_with_the_same_values():
 
 
 def test_validate_warns_of_a_word_the_pack_never_shows(tmp_path):
-    import shutil
-    pack = tmp_path / "signorie"
-    shutil.copytree(ROOT / "content" / "signorie", pack)
+    from small_packs import shipped_with
+    pack, line = shipped_with(tmp_path, "signorie", "    administration: {ja: 業務}", "    administraton: {ja: 業務}")
     text = (pack / "game.yaml").read_text()
-    old = "    administration: {ja: 業務}"
-    line = text[:text.index(old)].count("\n") + 1
-    (pack / "game.yaml").write_text(text.replace(old, "    administraton: {ja: 業務}"))
     r = CliRunner().invoke(main, ["validate", str(pack)])
     assert r.exit_code == 0, r.output
     assert (f"game.yaml:{line}:5: warning: view: words: 'administraton' is no word the pack shows; "

@@ -245,16 +245,10 @@ def test_without_working_the_reset_is_told(monkeypatch):
 
 
 def test_a_working_name_that_is_no_listed_variable_is_an_error_at_its_line(tmp_path):
-    import shutil
     from click.testing import CliRunner
-    from pathlib import Path
     from meeple.cli import main
-    pack = tmp_path / "troyes"
-    shutil.copytree(Path(__file__).resolve().parent.parent / "content" / "troyes", pack)
-    text = (pack / "game.yaml").read_text()
-    old = "  working: [to_beat, strength]"
-    line = text[:text.index(old)].count("\n") + 1
-    (pack / "game.yaml").write_text(text.replace(old, "  working: [to_beat, strenght]"))
+    from small_packs import shipped_with
+    pack, line = shipped_with(tmp_path, "troyes", "  working: [to_beat, strength]", "  working: [to_beat, strenght]")
     r = CliRunner().invoke(main, ["validate", str(pack)])
     assert r.exit_code == 1, r.output
     assert (f"game.yaml:{line}:22: error: view: working: 'strenght' is not a variable listed in view: board or "

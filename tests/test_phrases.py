@@ -305,20 +305,6 @@ def test_every_card_of_every_shipped_pack_renders_in_both_languages(packs, pack)
                 assert line.strip() and "{" not in line and "None" not in line.strip()[1:], (card.id, lang, line)
 
 
-def _records(text: ir.Text):
-    """Every expression record of a checked text: its statements' (and theirs), its
-    outermost expressions, and all their parts."""
-    todo, stmts = list(text.exprs), list(text.stmts)
-    while stmts:
-        st = stmts.pop()
-        todo += st.exprs
-        stmts += st.stmts
-    while todo:
-        e = todo.pop()
-        yield e
-        todo += e.parts
-
-
 @pytest.mark.parametrize("pack", shipped_packs())
 def test_every_name_of_every_shipped_text_is_kept_as_what_the_checker_resolved(packs, pack):
     """The renderer reads the checker's records, never a name's spelling: each rule text of
@@ -333,7 +319,7 @@ def test_every_name_of_every_shipped_text_is_kept_as_what_the_checker_resolved(p
     assert [s.span for s in sources if s not in texts] == []
     seen: dict[str, int] = {}
     for text in texts.values():
-        for e in _records(text):
+        for e in text.records():
             if isinstance(e.node, (A.Name, A.Field, A.Of, A.Call)):
                 assert e.ref is not None and e.ref.what in ir.REFS, (e.node, e.ref)
                 seen[e.ref.what] = seen.get(e.ref.what, 0) + 1

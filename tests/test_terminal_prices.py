@@ -9,12 +9,9 @@ is checked in tests/test_prices.py, the breakdown's numbers in tests/test_scorin
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Callable
 
 from answering import menu_above, on_a_terminal
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def play_deciding(args: list[str], decide: Callable[[str], str], columns: int = 100, timeout: float = 300) -> str:
@@ -226,16 +223,10 @@ def test_citadels_build_shows_its_gold_and_the_score_is_explained():
 
 
 def test_a_wrong_reveal_is_an_error_at_its_line(tmp_path):
-    import shutil
     from click.testing import CliRunner
     from meeple.cli import main
-    pack = tmp_path / "troyes"
-    shutil.copytree(ROOT / "content" / "troyes", pack)
-    text = (pack / "game.yaml").read_text()
-    old = "  reveal: [characters]"
-    assert old in text
-    line = text[:text.index(old)].count("\n") + 1
-    (pack / "game.yaml").write_text(text.replace(old, "  reveal: [charactrs]"))
+    from small_packs import shipped_with
+    pack, line = shipped_with(tmp_path, "troyes", "  reveal: [characters]", "  reveal: [charactrs]")
     r = CliRunner().invoke(main, ["validate", str(pack)])
     assert r.exit_code == 1, r.output
     assert (f"game.yaml:{line}:12: error: view: reveal: 'charactrs' is not a zone listed in view: player; "

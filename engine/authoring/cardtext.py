@@ -211,27 +211,6 @@ def plain_lines(card: M.CardDef, r: Renderer, other: bool) -> list[str]:
     return data or [r.sentence(CARD_PHRASES["bare"][r.lang].format(kind=r.lex.word(card.kind, r.lang)))]
 
 
-def _records(text: ir.Text) -> Iterator[ir.Expr]:
-    """Every expression of a checked text, with every part of each: the outermost ones,
-    those of its statements (inside blocks too), and theirs; of a call of the pack's
-    function, its arguments only (the function's body, checked at the call, is the
-    function's own text: a read there is the function's)."""
-    exprs: list[ir.Expr] = list(text.exprs)
-    stmts: list[ir.Stmt] = list(text.stmts)
-    while stmts:
-        s = stmts.pop()
-        exprs += s.exprs
-        stmts += s.stmts
-    while exprs:
-        e = exprs.pop()
-        yield e
-        if e.ref is not None and e.ref.what == "function":
-            args = e.node.args
-            exprs += [p for p in e.parts if any(p.node is a for a in args)]
-        else:
-            exprs += e.parts
-
-
 def field_lines(game: Any, card: M.CardDef, r: Renderer) -> list[str]:
     """Where the game's rules read each of the card's number fields and the fields it sets
     apart from its kind's defaults (``cost 3: read by worth, Build``; ``income red: read
@@ -250,7 +229,7 @@ def field_lines(game: Any, card: M.CardDef, r: Renderer) -> list[str]:
     wanted = {k for k, _ in numbers}
     readers: dict[str, list] = {}
     for who, src, _ in _rule_texts(pack):
-        for e in _records(texts[src]):
+        for e in texts[src].records(into_functions=False):
             n = e.node
             if type(n) is not A.Field or n.name not in wanted or e.ref is None or e.ref.what != "field":
                 continue

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
-from meeple.core.errors import MeepleError
 from meeple.dsl.runtime import Frame
-from meeple.dsl.types import RULE_FAULTS, STEP_BUDGET
 from meeple.dsl.typesys import PLAYER, Card
+from meeple.runtime.prices import evaluate
 
 
 def card_facts(game: Any, facts: dict[str, tuple[str, ...]], c: int, st: Optional[Any] = None,
@@ -67,14 +66,8 @@ def total_bound(game: Any, st: Any, zone: str, lang: str, word: Callable[..., st
     if limit is None or limit[0] is None:
         return ""
     fn, code, names = limit
-    budget, st.budget = st.budget, STEP_BUDGET        # its own step budget, given back
-    try:
-        n = fn(st, Frame(-1, 0, [None] * max(1, code.nlocals), -1, -1))
-    except (MeepleError, *RULE_FAULTS):
-        return ""
-    finally:
-        st.budget = budget
-    if n.__class__ is not int:
+    n = evaluate(st, fn, Frame(-1, 0, [None] * max(1, code.nlocals), -1, -1))
+    if n is None:
         return ""
     what = names.get(lang) if names else ""
     return before + (word("{what}: at most {n}", what=what, n=n) if what else word("at most {n}", n=n))

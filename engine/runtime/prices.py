@@ -71,26 +71,15 @@ def option_about(game, st, i: int, viewer: Optional[int]) -> Optional[int]:
         about = game.compiled.action_abouts.get(dec.values[i][0]) if game.compiled.action_abouts else None
         if about is None:
             return None
-        _ai, card, param = dec.values[i]
-        locals_ = [None] * max(1, about[1])
-        locals_[0] = param
-        fn, frame = about[0], Frame(-1, 0, locals_, dec.player, -1 if card is None else card)
+        fn, frame = about[0], _action_frame(st, dec.values[i], about[1])
     elif isinstance(d, OneOfDescriber) and d.about is not None and dec.values[i] != d.skip and st.frames:
         fn = d.about[dec.values[i]]
         top = st.frames[-1]
         frame = Frame(top.code, top.pc, top.locals[:], top.me, top.this)
     else:
         return None
-    if fn is None:
-        return None
-    budget, st.budget = st.budget, STEP_BUDGET
-    try:
-        c = fn(st, frame)
-    except (MeepleError, *RULE_FAULTS):      # what it cannot work out is not named
-        return None
-    finally:
-        st.budget = budget
-    if c.__class__ is not int or c < 0:
+    c = evaluate(st, fn, frame) if fn is not None else None      # what it cannot work out is not named
+    if c is None or c < 0:
         return None
     obs = game.observer
     if viewer is None:
@@ -103,12 +92,19 @@ def decision_prices(game, st) -> list[Optional[Price]]:
     """Each option's price (None where it has none). A price of nothing is shown too
     ('pay 0 coins'): beside options that cost something, it says this one is free."""
     dec = st.pending
-    if dec is None:
-        return []
-    return [option_price(game, st, i) for i in range(len(dec.values))]
+    return [option_price(game, st, i) for i in range(len(dec.values))] if dec is not None else []
 
 
-def _evaluate(st, fn, frame: Frame) -> Optional[int]:
+def decision_floors(game, st) -> list[Optional[Price]]:
+    """Each option's floor (``option_floor``; None where it has none)."""
+    dec = st.pending
+    return [option_floor(game, st, i) for i in range(len(dec.values))] if dec is not None else []
+
+
+def evaluate(st, fn, frame: Frame) -> Optional[int]:
+    """A display-only expression's number (a price, a floor, a total's bound) in ``frame``,
+    with a step budget of its own and the game's given back; None where it cannot be
+    worked out or is no number."""
     budget = st.budget
     st.budget = STEP_BUDGET        # each evaluation has a step budget of its own
     try:
@@ -120,27 +116,25 @@ def _evaluate(st, fn, frame: Frame) -> Optional[int]:
     return value if value.__class__ is int else None
 
 
-def decision_floors(game, st) -> list[Optional[Price]]:
-    """Each option's floor (``option_floor``; None where it has none)."""
-    dec = st.pending
-    if dec is None:
-        return []
-    return [option_floor(game, st, i) for i in range(len(dec.values))]
-
-
 def _action_price(game, st, value, table: dict) -> Optional[Price]:
     prices = table.get(value[0]) if table else None
     if not prices:
         return None
-    _ai, card, param = value
     out = []
     for res, fn, nlocals in prices:
-        locals_ = [None] * max(1, nlocals)
-        locals_[0] = param
-        n = _evaluate(st, fn, Frame(-1, 0, locals_, st.pending.player, -1 if card is None else card))
+        n = evaluate(st, fn, _action_frame(st, value, nlocals))
         if n is not None:
             out.append((res, n))
     return tuple(out) or None
+
+
+def _action_frame(st, value, nlocals: int) -> Frame:
+    """The frame an action option's display expressions read (a price, a floor, an about):
+    its parameter in the first local, the chooser as 'me', the granting card as 'this'."""
+    _ai, card, param = value
+    locals_ = [None] * max(1, nlocals)
+    locals_[0] = param
+    return Frame(-1, 0, locals_, st.pending.player, -1 if card is None else card)
 
 
 def _choice_price(st, priced: tuple[int, tuple], value) -> Optional[Price]:
@@ -156,7 +150,7 @@ def _choice_price(st, priced: tuple[int, tuple], value) -> Optional[Price]:
         locals_ = top.locals[:]
         if slot >= 0:
             locals_[slot] = value
-        n = _evaluate(st, fn, Frame(top.code, top.pc, locals_, top.me, top.this))
+        n = evaluate(st, fn, Frame(top.code, top.pc, locals_, top.me, top.this))
         if n is not None:
             out.append((res, n))
     return tuple(out) or None
