@@ -8,6 +8,10 @@
   properties, each beside a brief run that always runs) are deselected unless
   MEEPLE_SLOW=1; deselected, not skipped, so a run says how many it left out and no
   skip hides anything. ``-m slow`` chooses them too.
+- Loaded games: ``load_game`` keeps the games a process loaded while their files are
+  unchanged (``meeple.runtime.loaded``), so most tests share one compilation of each
+  shipped pack. A test that patches what compiling reads asks for ``fresh_games``: the
+  kept games are let go before it and after it, so it compiles its own and leaves none.
 - Scenario files: every ``kind: scenario`` file under tests/scenarios is collected as
   items, one per scenario (tests/scenario_items.py).
 """
@@ -15,6 +19,8 @@ import atexit
 import os
 import shutil
 import tempfile
+
+import pytest
 
 from scenario_items import collect_scenario_file
 
@@ -38,3 +44,12 @@ def pytest_collection_modifyitems(config, items):
 
 def pytest_collect_file(file_path, parent):
     return collect_scenario_file(file_path, parent)
+
+
+@pytest.fixture
+def fresh_games():
+    """No game loaded before this test is reused by it, none it loads by a later one."""
+    from meeple.runtime.loaded import forget
+    forget()
+    yield
+    forget()

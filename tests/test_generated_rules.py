@@ -643,7 +643,7 @@ def test_a_traceback_through_generated_code_shows_its_lines():
     assert f'File "{g.pygen.filename}", line {last.lineno}, in {fn.__name__}\n    {written}' in shown
 
 
-def test_meeple_debug_shows_the_generated_line_of_an_internal_error(monkeypatch):
+def test_meeple_debug_shows_the_generated_line_of_an_internal_error(monkeypatch, fresh_games):
     """An internal error raised inside generated code: `meeple --debug` prints a traceback
     whose last frame is the generated line, with its text."""
     from click.testing import CliRunner

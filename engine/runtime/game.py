@@ -190,11 +190,19 @@ def check_pack(pack: M.Pack, problems: Problems, maybe_none: bool = False) -> Op
 
 def load_game(name: str, sets: tuple = (), generate: bool = True) -> Game:
     """Load, validate and compile a pack (an id or a folder, or several joined by '+':
-    a game and packs that extend it); PackInvalid lists every error."""
+    a game and packs that extend it); PackInvalid lists every error. A pack this process
+    has loaded before, its files unchanged, is not compiled again (``meeple.runtime.loaded``)."""
     from meeple.loading.folders import resolve_all
+    from meeple.runtime.loaded import loaded
+    roots = resolve_all(name)
+    key = (tuple(str(r.resolve()) for r in roots), tuple(sets), generate)
+    return loaded(key, lambda: _load(roots, tuple(sets), generate))
+
+
+def _load(roots: list, sets: tuple, generate: bool) -> Game:
     from meeple.loading.pack import read_packs
     problems = Problems()
-    pack = read_packs(resolve_all(name), problems, tuple(sets))
+    pack = read_packs(roots, problems, sets)
     if pack is None or problems.errors:
         raise _invalid(problems, sets)
     game = Game(pack, problems, generate=generate)
