@@ -13,7 +13,10 @@ catalogue lists every key a game of the pack can offer, each at a fixed index:
   ``A`` and ``B`` (``meeple.rl.declared``); ``skip`` and ``done``;
 - and the keys met in random games (the numbers of a range the declarations do not
   bound, and anything the first part cannot tell), with the prompts met and the number
-  of menu positions (twice the longest menu met) for ``actions="index"``.
+  of menu positions (twice the longest menu met) for ``actions="index"``. Numbers met
+  that the declarations do not give are widened the same way: every whole number from
+  the least met to twice the greatest (a shipped pack's count of activations met 1 to
+  6 in 1,000 random games, and 7 in a later one).
 
 It is kept beside this module, one JSON file per shipped pack (``catalogues/ID.json``),
 with the pack's id and version: a catalogue made for another version of the pack, or
@@ -40,7 +43,8 @@ HERE = Path(__file__).parent / "catalogues"
 FORMAT = 1
 GAMES = 1000           # random games behind a shipped catalogue
 QUICK_GAMES = 50       # random games behind a catalogue built when an environment is made
-MENU_MARGIN = 2        # menu positions (actions="index") over the longest menu met
+MENU_MARGIN = 2        # menu positions (actions="index") over the longest menu met, numbers over the greatest
+_WHOLE = re.compile(r"-?[0-9]+")
 
 
 class CatalogueMissing(MeepleError):
@@ -220,8 +224,13 @@ def build(game, games: int = GAMES, seed: int = 0) -> Catalogue:
     """The catalogue of ``game``: its declared keys, then the keys met in ``games`` random games."""
     keys = dict.fromkeys(declared_keys(game))
     seen, prompts, longest = seen_in_games(game, games, seed)
+    met = [int(k) for k in seen if k not in keys and _WHOLE.fullmatch(k)]
     for k in seen:
         keys.setdefault(k, None)
+    # numbers no declaration bounds: greater ones turn up in other games, as longer menus do
+    if met:
+        for n in range(min(met), MENU_MARGIN * max(met) + 1):
+            keys.setdefault(str(n), None)
     # menu positions (actions="index"): twice the longest menu met, as longer menus turn up
     # in other games (41 options in a shipped pack, where the 1,000 games behind its catalogue met 36)
     return Catalogue(game.id, str(game.pack.info.version), tuple(keys), tuple(prompts), MENU_MARGIN * longest, games)
