@@ -12,7 +12,8 @@ from meeple.core.errors import Problems
 from meeple.loading.folders import shipped_pack, shipped_packs
 from meeple.loading.pack import read_pack
 from meeple.play.howto import howto_lines, missing_locales
-from meeple.play.terminal import TerminalView, width_of
+from meeple.play.lines import width_of
+from meeple.play.terminal import TerminalView
 
 # (pack, players, seeds): random games whose every decision is asked '? N' for each option
 GAMES = [("citadels", 4, 3), ("citadels", 2, 2), ("citadels-2016", 5, 3), ("citadels-dark-city", 5, 3),

@@ -526,7 +526,7 @@ def test_the_game_ends_with_the_humans_own_view_then_the_scores():
     ("  取り立て (白), 略奪", 15, 4, ["  取り立て", "    (白), 略奪"]),      # never a line ending with '('
 ])
 def test_wide_text_wraps_by_display_width(text, width, indent, expected):
-    from meeple.play.terminal import width_of, wrap
+    from meeple.play.lines import width_of, wrap
     out = wrap(text, width, indent).splitlines()
     assert out == expected
     assert width_of("城") == 2 and width_of("a城") == 3

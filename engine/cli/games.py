@@ -106,7 +106,7 @@ class _Table:
         from meeple.play.agents import MenuNumbers
         self.menus = MenuNumbers()
         from meeple.play.narration import Narrator
-        from meeple.play.terminal import wrap_block
+        from meeple.play.lines import wrap_block
         # what each rule did, told to each human (``meeple.play.narration``)
         self.narrator = Narrator(view, humans) if humans and not quiet else None
         self.hidden_from: frozenset = frozenset()      # the humans who may not read the choice being applied
@@ -230,7 +230,7 @@ def print_scores(game: Game, st: Any, lang: str = "en", explained: bool = True) 
     """The final scores, in ranking order, the winners marked, each explained by the parts
     of the final scoring that gave it (meeple.runtime.scoring; not with --quiet)."""
     from meeple.core.catalogue import say
-    from meeple.play.terminal import wrap
+    from meeple.play.lines import wrap
     from meeple.runtime.scoring import breakdown, player_text
     winners = game.winners(st)
     lines = breakdown(game, st)

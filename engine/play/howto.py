@@ -8,7 +8,7 @@ from __future__ import annotations
 from meeple.core.catalogue import say
 from meeple.loading import model as M
 from meeple.loading.howto import paragraphs as howto_paragraphs
-from meeple.play.terminal import width_of, wrap
+from meeple.play.lines import width_of, wrap
 
 HEADINGS = ("{name}: how to play", "What {name} changes", "no how-to-play in this pack")     # meeple.core.catalogue
 

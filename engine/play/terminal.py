@@ -14,8 +14,6 @@ board of many cards is a few short lines rather than one of 400 columns.
 from __future__ import annotations
 
 import re
-import textwrap
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Optional
@@ -23,6 +21,7 @@ from typing import Any, Optional
 from meeple.dsl.runtime import ActionDescriber, ChoiceDescriber, Frame, OneOfDescriber
 from meeple.dsl.types import RULE_FAULTS, STEP_BUDGET
 from meeple.dsl.typesys import PLAYER, Card
+from meeple.play.lines import width_of, wrap
 
 from meeple.core.catalogue import say
 from meeple.core.errors import MeepleError
@@ -87,6 +86,8 @@ class TerminalView:
         self.keys_shown = lang == "en"
         g = game.defn
         self.facts: dict[str, tuple[str, ...]] = {k: tuple(f for f, _ in fs) for k, _, fs in g.view.facts}
+        self._card_texts: dict[tuple[int, bool], str] = {}      # the texts of cards that read no state (``card``)
+        self._fixed_kinds: dict[str, bool] = {}
         zones = {z.name: z for z in game.vocab.zone_defs}
         counted = {n for n, _ in g.view.count}
         revealed = {n for n, _ in g.view.reveal}
@@ -156,7 +157,13 @@ class TerminalView:
         return card_facts(self.game, self.facts, c, st, self.pack_word, self.name, self.lang, self.glossary)
 
     def card(self, c: int, st=None, seat: bool = True) -> str:
-        """'Ruby (red, cost 4)'; a player's piece with its seat, a die with its value."""
+        """'Ruby (red, cost 4)'; a player's piece with its seat, a die with its value. A
+        card whose text reads nothing of the state (no value shown, no variable among its
+        facts) is written once: a game's narration and menus name the same cards thousands
+        of times."""
+        kept = self._card_texts.get((c, seat))
+        if kept is not None:
+            return kept
         g = self.game
         text = self.name(c)
         if st is not None and g.observer.value_var is not None and g.observer.has_value[c]:
@@ -164,7 +171,10 @@ class TerminalView:
         if seat and g.vocab.card_seat[c] >= 0:
             text += f" P{g.vocab.card_seat[c] + 1}"
         facts = self.fact_values(c, st)
-        return text + (f" ({', '.join(facts)})" if facts else "")
+        text += f" ({', '.join(facts)})" if facts else ""
+        if _fixed_text(self, c):
+            self._card_texts[(c, seat)] = text
+        return text
 
     def cards(self, cs, st=None, seat: bool = True) -> str:
         """Cards grouped: 'Worker x8, Emerald (green, cost 1) x2'."""
@@ -538,60 +548,18 @@ def _sees(z, p: Optional[int], viewer: Optional[int]) -> bool:
         and not (z.ordered and z.visibility != "public")
 
 
-def wrap_block(text: str, width: int) -> str:
-    """Each line of ``text`` wrapped at ``width``, continued under its text: an option's
-    ('  12. ...') under its label, another two columns past its own indent."""
-    out = []
-    for line in text.split("\n"):
-        m = re.match(r" *\d+\. | *", line)
-        indent = m.end() if m.group().strip() else m.end() + 2
-        out.append(wrap(line, width, indent) if line.strip() else line)
-    return "\n".join(out)
-
-
-def width_of(text: str) -> int:
-    """Columns ``text`` takes on a terminal: a wide or full-width letter (CJK) two."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-
-
-# marks that never begin a line (a line is not broken before them), and that never end one
-_CLOSING = set("、。，．・：；？！ー）」』】〕〉》”’)]},.:;!?")
-_OPENING = set("（「『【〔〈《“‘([{")
-
-
-def wrap(line: str, width: int, indent: int) -> str:
-    """``line`` filled to ``width`` display columns, later lines ``indent`` in. Words
-    break at spaces; wide (CJK) text, written without spaces, between any two
-    letters, but never before a closing mark. A word longer than a line stays whole."""
-    if line.isascii():         # the common case, as textwrap always did it
-        return textwrap.fill(line, width, subsequent_indent=" " * indent,
-                             break_long_words=False, break_on_hyphens=False)
-    lead = len(line) - len(line.lstrip(" "))
-    tokens: list[str] = []         # a space run, one wide letter (with its closing marks), or a narrow word
-    for ch in line[lead:]:
-        wide = unicodedata.east_asian_width(ch) in "WF"
-        if tokens and ch in _CLOSING:
-            tokens[-1] += ch
-        elif ch == " ":
-            tokens.append(ch) if not tokens or not tokens[-1].startswith(" ") else tokens.__setitem__(-1, tokens[-1] + ch)
-        elif tokens and tokens[-1][-1] in _OPENING and not tokens[-1].startswith(" "):
-            tokens[-1] += ch        # an opening mark stays with what it opens: '(白)' is not broken after '('
-        elif wide or not tokens or tokens[-1].startswith(" ") or width_of(tokens[-1][-1]) == 2:
-            tokens.append(ch)
-        else:
-            tokens[-1] += ch
-    lines, cur, used = [], " " * lead, lead
-    for tok in tokens:
-        w = width_of(tok)
-        if used + w > width and cur.strip() and not tok.startswith(" "):
-            lines.append(cur.rstrip())
-            cur, used = " " * indent, indent
-        if tok.startswith(" ") and not cur.strip(" "):
-            continue        # no spaces at the start of a continued line
-        cur += tok
-        used += w
-    lines.append(cur.rstrip())
-    return "\n".join(lines)
+def _fixed_text(view: TerminalView, c: int) -> bool:
+    """Whether card ``c``'s text in ``view`` is the same in every state: no value shown,
+    no variable among its kind's facts."""
+    g = view.game
+    if g.observer.value_var is not None and g.observer.has_value[c]:
+        return False
+    kind = g.vocab.card_defs[g.card_def_index[c]].kind
+    fixed = view._fixed_kinds.get(kind)
+    if fixed is None:
+        variables = g.vocab.kind_cvars.get(kind, {})
+        fixed = view._fixed_kinds[kind] = not any(f in variables for f in view.facts.get(kind, ()))
+    return fixed
 
 
 def _size(v) -> int:
