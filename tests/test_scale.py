@@ -239,14 +239,14 @@ def test_a_summary_holds_no_more_objects_after_more_games():
 
 
 def test_the_memory_of_a_run_does_not_grow_with_its_games():
-    """tracemalloc over a whole run of 100 and of 400 games (the pack loaded before):
+    """tracemalloc over a whole run of 50 and of 200 games (the pack loaded before):
     what the run leaves behind (after a collection) is within 4 KB, its peak within
     256 KB (CPython's free lists of small tuples fill up to their cap as games come and
-    go); the lists of records grew by about 2 KB a game here, 800 KB and more."""
+    go); the lists of records grew by about 2 KB a game here, 300 KB and more."""
     game = load_game(MINIMAL)
     simulate(SimConfig(MINIMAL, 5, 2), game=game)       # the one-off tables and caches
     kept, peaks = [], []
-    for n in (100, 400):
+    for n in (50, 200):
         gc.collect()
         tracemalloc.start()
         summary = simulate(SimConfig(MINIMAL, n, 2, 1), game=game)

@@ -47,8 +47,8 @@ def golden_log(pack: str, key: str = "2p") -> dict:
 
 
 # every step of a golden game of each pack; the kept log (written before keys were stable)
-# its first 60 steps: troyes is swept whole above, this shows such a log is served too
-LOGS = [(pack, "2p", 10 ** 6) for pack in PACKS] + [("troyes", "logs/troyes-positional-keys.json", 60)]
+# its first 20 steps: troyes is swept whole above, this shows such a log is served too
+LOGS = [(pack, "2p", 10 ** 6) for pack in PACKS] + [("troyes", "logs/troyes-positional-keys.json", 20)]
 
 
 def log_of_case(pack: str, which: str) -> dict:
