@@ -44,7 +44,7 @@ class Narrator:
 
     def __init__(self, view: Any, viewers: list[int]):
         self.view, self.game, self.viewers = view, view.game, list(viewers)
-        self.causes = RuleCauses(self.game)
+        self.causes = RuleCauses.of(self.game)
         self.pending: dict[int, list[Entry]] = {v: [] for v in self.viewers}
         self.last: dict[int, list[Entry]] = {v: [] for v in self.viewers}   # the latest choice's entries
         self.probe: Optional[Callable[[Any, int, Optional[Cause], list], None]] = None   # tests: each step as it is told

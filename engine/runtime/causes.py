@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import bisect
 import sys
+import weakref
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
@@ -34,7 +35,16 @@ class Cause:
 
 class RuleCauses:
     """The code units of one compiled game with the named step each stands for, and the
-    YAML lines each unit's text covers. Made once per game by whoever narrates."""
+    YAML lines each unit's text covers. Made once per game (``of``): a narrator is made
+    for every step a page tells, and tries every option of a hidden choice."""
+
+    @staticmethod
+    def of(game: Any) -> "RuleCauses":
+        """The one ``RuleCauses`` of ``game`` (kept while the game lives)."""
+        got = _made.get(game)
+        if got is None:
+            got = _made[game] = RuleCauses(game)
+        return got
 
     def __init__(self, game: Any):
         codes = game.codes
@@ -141,3 +151,6 @@ class RuleCauses:
             raise failed[0]
         step(running[0])
         return result
+
+
+_made: "weakref.WeakKeyDictionary[Any, RuleCauses]" = weakref.WeakKeyDictionary()
