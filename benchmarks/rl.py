@@ -8,7 +8,10 @@ and ``python benchmarks/rl.py --versus [--games N] [--sims N] [PACK ...]``.
 - bare: ``game.apply(st, rng.randrange(n))`` until the game ends (no view, no keys);
 - env: ``env.last()`` (the observation vector and mask from the seat's view) and
   ``env.step`` of a masked random choice (``random.randrange`` over the mask's legal
-  actions, the bare loop's draw), for every decision (the loop a learner runs);
+  actions, the bare loop's draw), for every decision (the loop a learner runs); the legal
+  actions are found as ``mask.view(bool).nonzero()[0]`` (the int8 mask read as bools: numpy
+  finds a bool array's nonzero entries in 0.8 us over Troyes' 4,282 actions, an int8
+  array's, as ``np.flatnonzero`` does, in 6-7 us);
 - the two loops take turns, one game each for each seed, and each is timed by the
   process's own CPU time (``time.process_time``): on a machine shared with other work
   the time spent waiting for a core is not counted, and a change of load between the
@@ -69,7 +72,7 @@ def env_game(env, seed: int) -> int:
         if term or trunc:
             env.step(None)
             continue
-        legal = np.flatnonzero(obs["action_mask"])
+        legal = obs["action_mask"].view(bool).nonzero()[0]     # numpy's quick path: a bool array's nonzero
         env.step(int(legal[rng.randrange(len(legal))]))
         n += 1
     return n
