@@ -32,3 +32,13 @@ def shipped_with(tmp_path: Path, pack_id: str, old: str, new: str) -> tuple[Path
     assert text.count(old) == 1, old
     (pack / "game.yaml").write_text(text.replace(old, new), encoding="utf-8")
     return pack, text[:text.index(old)].count("\n") + 1
+
+
+def validated_with(tmp_path: Path, pack_id: str, old: str, new: str) -> tuple[int, str, int, Path]:
+    """``meeple validate`` of the copy ``shipped_with`` makes: its exit code and output,
+    the line of the change and the copy's folder."""
+    from click.testing import CliRunner
+    from meeple.cli import main
+    pack, line = shipped_with(tmp_path, pack_id, old, new)
+    r = CliRunner().invoke(main, ["validate", str(pack)])
+    return r.exit_code, r.output, line, pack

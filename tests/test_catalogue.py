@@ -183,16 +183,15 @@ def test_every_message_the_code_writes_has_its_japanese_with_the_same_values():
 
 
 def test_validate_warns_of_a_word_the_pack_never_shows(tmp_path):
-    from small_packs import shipped_with
-    pack, line = shipped_with(tmp_path, "signorie", "    administration: {ja: 業務}", "    administraton: {ja: 業務}")
+    from small_packs import validated_with
+    code, output, line, pack = validated_with(tmp_path, "signorie", "    administration: {ja: 業務}", "    administraton: {ja: 業務}")
     text = (pack / "game.yaml").read_text()
-    r = CliRunner().invoke(main, ["validate", str(pack)])
-    assert r.exit_code == 0, r.output
+    assert code == 0, output
     assert (f"game.yaml:{line}:5: warning: view: words: 'administraton' is no word the pack shows; "
-            "did you mean 'administration'?") in r.output, r.output
+            "did you mean 'administration'?") in output, output
     # a card's text field shown by the view's facts is a word the pack shows: its Japanese
     # is no warning (Signorie's track spaces: 'bonus: 2 florins')
-    assert "'bonus: 2 florins' is no word" not in r.output and '"bonus: 2 florins": {ja:' in text, r.output
+    assert "'bonus: 2 florins' is no word" not in output and '"bonus: 2 florins": {ja:' in text, output
 
 
 def _shown_texts(pack) -> set[str]:

@@ -245,11 +245,8 @@ def test_without_working_the_reset_is_told(monkeypatch):
 
 
 def test_a_working_name_that_is_no_listed_variable_is_an_error_at_its_line(tmp_path):
-    from click.testing import CliRunner
-    from meeple.cli import main
-    from small_packs import shipped_with
-    pack, line = shipped_with(tmp_path, "troyes", "  working: [to_beat, strength]", "  working: [to_beat, strenght]")
-    r = CliRunner().invoke(main, ["validate", str(pack)])
-    assert r.exit_code == 1, r.output
+    from small_packs import validated_with
+    code, output, line, _ = validated_with(tmp_path, "troyes", "  working: [to_beat, strength]", "  working: [to_beat, strenght]")
+    assert code == 1, output
     assert (f"game.yaml:{line}:22: error: view: working: 'strenght' is not a variable listed in view: board or "
-            "view: player; did you mean 'strength'?") in r.output, r.output
+            "view: player; did you mean 'strength'?") in output, output

@@ -223,11 +223,8 @@ def test_citadels_build_shows_its_gold_and_the_score_is_explained():
 
 
 def test_a_wrong_reveal_is_an_error_at_its_line(tmp_path):
-    from click.testing import CliRunner
-    from meeple.cli import main
-    from small_packs import shipped_with
-    pack, line = shipped_with(tmp_path, "troyes", "  reveal: [characters]", "  reveal: [charactrs]")
-    r = CliRunner().invoke(main, ["validate", str(pack)])
-    assert r.exit_code == 1, r.output
+    from small_packs import validated_with
+    code, output, line, _ = validated_with(tmp_path, "troyes", "  reveal: [characters]", "  reveal: [charactrs]")
+    assert code == 1, output
     assert (f"game.yaml:{line}:12: error: view: reveal: 'charactrs' is not a zone listed in view: player; "
-            "did you mean 'characters'?") in r.output, r.output
+            "did you mean 'characters'?") in output, output

@@ -86,8 +86,9 @@ class TerminalView:
         self.keys_shown = lang == "en"
         g = game.defn
         self.facts: dict[str, tuple[str, ...]] = {k: tuple(f for f, _ in fs) for k, _, fs in g.view.facts}
-        self._card_texts: dict[tuple[int, bool], str] = {}      # the texts of cards that read no state (``card``)
-        self._fixed_kinds: dict[str, bool] = {}
+        # the texts of cards that read no state (``card``), and the kinds whose facts read one (a card variable)
+        self._card_texts: dict[tuple[int, bool], str] = {}
+        self._read_state = {k for k, fs in self.facts.items() if any(f in game.vocab.kind_cvars.get(k, {}) for f in fs)}
         zones = {z.name: z for z in game.vocab.zone_defs}
         counted = {n for n, _ in g.view.count}
         revealed = {n for n, _ in g.view.reveal}
@@ -166,13 +167,14 @@ class TerminalView:
             return kept
         g = self.game
         text = self.name(c)
-        if st is not None and g.observer.value_var is not None and g.observer.has_value[c]:
+        valued = g.observer.value_var is not None and g.observer.has_value[c]
+        if st is not None and valued:
             text += f"={st.cvars[c * g.vocab.ncvars + g.observer.value_var]}"
         if seat and g.vocab.card_seat[c] >= 0:
             text += f" P{g.vocab.card_seat[c] + 1}"
         facts = self.fact_values(c, st)
         text += f" ({', '.join(facts)})" if facts else ""
-        if _fixed_text(self, c):
+        if not valued and g.vocab.card_defs[g.card_def_index[c]].kind not in self._read_state:
             self._card_texts[(c, seat)] = text
         return text
 
@@ -546,20 +548,6 @@ def _sees(z, p: Optional[int], viewer: Optional[int]) -> bool:
     """Whether ``viewer`` sees the cards of zone ``z`` (of player ``p``, or the board's)."""
     return (z.visibility == "public" or (z.visibility == "owner" and p is not None and p == viewer)) \
         and not (z.ordered and z.visibility != "public")
-
-
-def _fixed_text(view: TerminalView, c: int) -> bool:
-    """Whether card ``c``'s text in ``view`` is the same in every state: no value shown,
-    no variable among its kind's facts."""
-    g = view.game
-    if g.observer.value_var is not None and g.observer.has_value[c]:
-        return False
-    kind = g.vocab.card_defs[g.card_def_index[c]].kind
-    fixed = view._fixed_kinds.get(kind)
-    if fixed is None:
-        variables = g.vocab.kind_cvars.get(kind, {})
-        fixed = view._fixed_kinds[kind] = not any(f in variables for f in view.facts.get(kind, ()))
-    return fixed
 
 
 def _size(v) -> int:
