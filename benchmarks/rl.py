@@ -2,8 +2,9 @@
 environment beside the bare random loop's decisions a second, with each pack's observation
 size, action count and build time; optionally OpenSpiel's ISMCTS against meeple's mcts.
 
-A script, not a test: ``python benchmarks/rl.py [--games N] [--players smallest|largest] [PACK ...]``
-and ``python benchmarks/rl.py --versus [--games N] [--sims N] [PACK ...]``.
+A script, not a test: ``python benchmarks/rl.py [--games N] [--players smallest|largest] [PACK ...]``,
+``python benchmarks/rl.py --floor [--games N] [--players ...] [PACK ...]`` and
+``python benchmarks/rl.py --versus [--games N] [--sims N] [PACK ...]``.
 
 - bare: ``game.apply(st, rng.randrange(n))`` until the game ends (no view, no keys);
 - env: ``env.last()`` (the observation vector and mask from the seat's view) and
@@ -20,6 +21,13 @@ and ``python benchmarks/rl.py --versus [--games N] [--sims N] [PACK ...]``.
   reach (``gc.freeze``): a full collection scanning every pack loaded would otherwise fall in
   whichever loop it happens to, and halve that loop's rate (Signorie's bare loop read 24,646
   decisions a second against about 70,000 alone: a ratio of 0.86 that was not real);
+- floor: how quick a step could be, in us a step: the bare loop, the environment, the
+  environment with its observation vector free (a copy of a fixed vector handed out, the
+  menu, mask, masked draw and PettingZoo's bookkeeping as they are), and with the menu and
+  mask free as well (the option drawn by position, as the bare loop draws it, and applied
+  without a catalogue); then what each leaves, at half the bare rate, for what it made free
+  (``2 * bare - step``: none when the step is slower than that already). The four loops take
+  turns game by game in one process;
 - build: making the environment of a loaded pack (its catalogue read, its layout and
   each seat's observation reader made);
 - versus: OpenSpiel's ISMCTSBot (``--sims`` simulations a decision, leaves judged by a
@@ -110,6 +118,67 @@ def speeds(packs, games: int, which: str) -> None:
         print(f"{name:20} {players:>7} {env.table.layout.size:>8} {env.table.num_actions:>7} {built:>7.3f} {b:>10.0f} {e:>11.0f} {e / b:>5.2f}")
 
 
+def floor_game(env, seed: int) -> int:
+    """``env_game`` with the menu and mask free: the option drawn by position from the
+    decision's count (the bare loop's draw) and applied as it is."""
+    n = 0
+    env.reset(seed=seed)
+    rng = random.Random(seed)
+    for _ in env.agent_iter():
+        _, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        env.step(rng.randrange(env.state.pending.count()))
+        n += 1
+    return n
+
+
+def free_observation(env) -> None:
+    """The environment's observation made free: a copy of a fixed vector (a learner keeps
+    what it is handed, so the real one is a copy too)."""
+    fixed = np.zeros(env.table.layout.size, dtype=np.float32)
+    env.table.observe = lambda st, seat: fixed.copy()
+
+
+def free_menu(env) -> None:
+    """The environment's menu and mask made free: positions for actions, a fixed mask, and
+    ``game.apply`` of the position given."""
+    table, game = env.table, env.game
+    none = np.zeros(table.num_actions, dtype=np.int8)
+    table.menu = lambda st, refused=frozenset(): range(st.pending.count())
+    table.mask = lambda menu: none
+
+    def apply(st, menu, action):
+        game.apply(st, action)
+    table.apply = apply
+
+
+def floor(packs, games: int, which: str) -> None:
+    print(f"{'pack':20} {'players':>7} {'bare us':>7} {'env us':>7} {'obs free':>8} {'ratio':>5} {'left':>5}"
+          f" {'all free':>8} {'ratio':>5} {'left':>5}")
+    clock = time.process_time
+    for name in packs:
+        game = load_game(name)
+        players = game.min_players if which == "smallest" else game.max_players
+        env, no_obs, none = (rl.env(game, players) for _ in range(3))
+        free_observation(no_obs)
+        free_observation(none)
+        free_menu(none)
+        gc.collect()
+        gc.freeze()
+        loops = ((bare_game, game, players), (env_game, env), (env_game, no_obs), (floor_game, none))
+        counts, spent = [0] * 4, [0.0] * 4
+        for seed in range(games):
+            for i, (run, *args) in enumerate(loops):
+                t = clock()
+                counts[i] += run(*args, seed)
+                spent[i] += clock() - t
+        bare, step, obs_free, all_free = (1e6 * s / c for s, c in zip(spent, counts))
+        print(f"{name:20} {players:>7} {bare:>7.1f} {step:>7.1f} {obs_free:>8.1f} {bare / obs_free:>5.2f}"
+              f" {max(0.0, 2 * bare - obs_free):>5.1f} {all_free:>8.1f} {bare / all_free:>5.2f} {max(0.0, 2 * bare - all_free):>5.1f}")
+
+
 def versus(packs, games: int, sims: int) -> None:
     import pyspiel
     from open_spiel.python.algorithms import ismcts
@@ -151,10 +220,13 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=None, help="games a pack (speeds: 20; versus: 10)")
     ap.add_argument("--players", choices=("smallest", "largest"), default="smallest")
     ap.add_argument("--versus", action="store_true", help="OpenSpiel's ISMCTS against meeple's mcts")
+    ap.add_argument("--floor", action="store_true", help="a step's time with its observation, then its menu and mask, free")
     ap.add_argument("--sims", type=int, default=50, help="simulations a decision for both bots (versus)")
     args = ap.parse_args()
     if args.versus:
         versus(args.packs, args.games or 10, args.sims)
+    elif args.floor:
+        floor(args.packs, args.games or 20, args.players)
     else:
         speeds(args.packs, args.games or 20, args.players)
 

@@ -320,3 +320,31 @@ def test_the_packs_own_limit_truncates_too(tmp_path):
     assert masked_random(env, random.Random(0)) == {"player_0": 0.0, "player_1": 0.0}
     assert env.state.choices() == 40 and not env.state.over
     assert all(env.truncations.values()) and not env.agents
+
+
+def test_the_floor_benchmark_times_the_same_games_in_every_loop():
+    """benchmarks/rl.py --floor: the environment with its observation free plays the
+    environment's games, and with its menu and mask free as well it plays the bare loop's
+    (the same decisions, one for one), so each loop's time a step is the same games' work
+    less what it made free; the free vectors and masks are the layout's and catalogue's sizes."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("rl_bench", Path(__file__).resolve().parent.parent / "benchmarks" / "rl.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    game = rl.make_table("citadels", 3).game
+    env, no_obs, none = (rl.env(game, 3) for _ in range(3))
+    bench.free_observation(no_obs)
+    bench.free_observation(none)
+    bench.free_menu(none)
+    for seed in (4, 5):
+        steps = bench.env_game(env, seed)
+        assert bench.env_game(no_obs, seed) == steps and no_obs.state.log == env.state.log
+        assert bench.floor_game(none, seed) == bench.bare_game(game, 3, seed)
+        bare = game.new_state(3, seed)
+        rng = random.Random(seed)
+        while not bare.over:
+            game.apply(bare, rng.randrange(bare.pending.count()))
+        assert none.state.log == bare.log and none.state.scores == bare.scores
+    obs = none.observe(none.agent_selection)
+    assert obs["observation"].shape == (env.table.layout.size,) and not obs["observation"].any()
+    assert obs["action_mask"].shape == (env.table.num_actions,) and not obs["action_mask"].any()
