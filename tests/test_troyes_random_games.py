@@ -65,3 +65,30 @@ def test_actions_that_come_to_nothing_cannot_alternate_forever(seed):
         GAME.apply(st, (eager or skip or [0])[0])
         steps += 1
         assert steps < 5000, "the turn never ends"
+
+
+def test_a_reroll_that_lands_on_the_same_value_says_so():
+    """A reroll (1 influence) that rolls the value the die showed is told as a note ('the
+    die rolled the same value again'), else the player sees only the influence paid; a
+    reroll to another value is told by the die's change and writes no note. One roll in
+    six lands on its value: 29 random games give both kinds many times."""
+    value = GAME.vocab.cvar_index["value"]
+    width = GAME.vocab.ncvars
+    kept = changed = 0
+    for seed in range(1, 30):
+        st = GAME.new_state(2, seed)
+        rng = random.Random(seed)
+        while not st.over:
+            i = rng.randrange(st.pending.count())
+            if not st.pending.key(i).startswith(("reroll:", "combat_reroll:")):
+                GAME.apply(st, i)
+                continue
+            at = st.pending.values[i][2] * width + value      # the die the action is used with
+            before = st.cvars[at]
+            st.events.clear()
+            GAME.apply(st, i)
+            same = st.cvars[at] == before
+            assert ("the die rolled the same value again" in st.events) == same, (seed, before, st.events)
+            kept += same
+            changed += not same
+    assert kept > 20 and changed > 100, (kept, changed)
