@@ -217,3 +217,38 @@ def test_a_hidden_variable_is_kept_out_of_views():
         assert "signed_warrant" not in view["variables"] and "flower" not in view["variables"]
         assert "magistrate" in view["variables"]
     assert game.evaluate(st, "signed_warrant is not none", 0) is True
+
+
+def _stock_labels(game, seeds=(1, 2)) -> tuple[set, set]:
+    """The labels of Troyes' dice in its dice stock, and of the dice in P1's square,
+    over random 2-player games, as P1's view writes them."""
+    import random
+    stock, square = set(), set()
+    for seed in seeds:
+        st = game.new_state(2, seed)
+        rng = random.Random(seed)
+        while not st.over:
+            zones = game.view(st, 0)["zones"]
+            stock.update(zones["dice_stock"])
+            square.update(zones.get("section/P1", ()))
+            game.apply(st, rng.randrange(st.pending.count()))
+    return stock, square
+
+
+def test_a_zone_that_shows_no_values_lists_its_dice_without_their_faces(tmp_path):
+    """``show_values: false`` (Troyes' dice stock, where a die's last roll means nothing):
+    the view lists a die there by its id, the terminal names it without a value ('Red die
+    x6'); the same die in a player's square shows its value. Without the declaration the
+    stock shows each die's last face (what the declaration is for)."""
+    from meeple.play.terminal import TerminalView
+    from small_packs import shipped_with
+    game = game_of("troyes")
+    stock, square = _stock_labels(game)
+    assert stock == {"red_die", "white_die", "yellow_die", "black_die"}, stock
+    assert square and all("=" in label for label in square), square
+    st = game.new_state(2, 1)
+    assert "dice stock: Red die x6, White die x6, Yellow die x6, Black die x6" in TerminalView(game, width=200).board(st, 0)
+    pack, _ = shipped_with(tmp_path, "troyes", "show_values: false, ", "")
+    stock, _ = _stock_labels(load_game(str(pack)), seeds=(1,))
+    assert {label.split("=")[0] for label in stock} == {"red_die", "white_die", "yellow_die", "black_die"}
+    assert all("=" in label for label in stock), stock

@@ -112,7 +112,7 @@ def test_troyes_a_neutral_die_shows_its_fee_and_the_score_is_explained():
     told = screen[at:].splitlines()
     assert told[told.index("  since you last looked:"):][:3] == [      # the 2 shown, paid to P2
         '  since you last looked:',
-        '    Deal with an event: dice stock +Red die=4, cubes on events (Raid) +Cube P1; P1 deniers -2,',
+        '    Deal with an event: dice stock +Red die, cubes on events (Raid) +Cube P1; P1 deniers -2,',   # no face in the stock
         '        influence +1, cubes -1; P2 deniers in the square +2, dice in the square -Red die=4',
     ]
     # the final board is the end, not a new round, and shows each player's characters

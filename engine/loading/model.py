@@ -74,6 +74,7 @@ class ZoneDef:
     of_card: Optional[str] = None   # per: card — one zone for each card of this kind
     board: bool = True              # listed in the terminal board summary
     names: Optional[Names] = None   # what generated rules text and meeple play call it (``name: {en, ja}``), if declared
+    show_values: bool = True        # a die lying here is shown with its value (false: a stock, where its last face means nothing)
 
 
 @dataclass(frozen=True, slots=True)

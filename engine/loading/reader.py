@@ -180,7 +180,7 @@ class Reader:
             M.ZoneDef(z, zd["per"] == "player", zd["visibility"], zd["holds"], bool(zd.get("in_play")),
                       bool(zd.get("hidden_order", zd["visibility"] == "nobody")), doc.key_span(("zones", z)),
                       zd.get("of") if zd["per"] == "card" else None, zd.get("board", True),
-                      self.names(zd["name"]) if "name" in zd else None)
+                      self.names(zd["name"]) if "name" in zd else None, zd.get("show_values", True))
             for z, zd in d["zones"].items())
         resources = tuple(
             M.ResourceDef(r, self.names(rd.get("name", r)), rd.get("min"), rd.get("max"), rd.get("start", 0), doc.key_span(("resources", r)))

@@ -168,7 +168,7 @@ class TerminalView:
         g = self.game
         text = self.name(c)
         valued = g.observer.value_var is not None and g.observer.has_value[c]
-        if st is not None and valued:
+        if st is not None and valued and g.observer.shows_value[st.loc[c]]:
             text += f"={st.cvars[c * g.vocab.ncvars + g.observer.value_var]}"
         if seat and g.vocab.card_seat[c] >= 0:
             text += f" P{g.vocab.card_seat[c] + 1}"
@@ -461,7 +461,7 @@ class TerminalView:
         if c is not None and (isinstance(dec.describer, OneOfDescriber) or (
                 isinstance(dec.describer, ActionDescriber) and c != dec.values[i][2])):
             obs = self.game.observer          # 'hire: Yellow column assistant 1' (an 'about'), a die with its value
-            label += f": {self.name(c)}" + (f"={st.cvars[c * self.game.vocab.ncvars + obs.value_var]}" if obs.valued[c] else "")
+            label += f": {self.name(c)}" + (f"={st.cvars[c * self.game.vocab.ncvars + obs.value_var]}" if obs.valued[c] and obs.shows_value[st.loc[c]] else "")
         if priced:        # the chooser's own menu: a price may read what only they see
             label += self.price(st, i)
         if c is None:

@@ -40,6 +40,7 @@ from meeple.rl.observe import Layout
 
 
 NO_PLACES = np.zeros(0, dtype=np.intp)
+NO_VALUE = object()     # a die read where no value is shown (``show_values: false``): by its label alone
 MANY = 48           # cards moved since a seat's last vector past which all are counted again
 
 
@@ -137,6 +138,7 @@ class SeatReader:
         self.nslots = nslots
         # dice: a die's label names its value, so its place is found as it is read
         self.labels = readers.labels
+        self.shows_value = observer.shows_value      # each slot: whether a die there is read with its value
         dice = [c for c in range(ncards) if readers.valued[c]]
         self.dice = [(c, c * v.ncvars + observer.value_var) for c in dice]
         self.dice_range = range(len(dice))
@@ -275,7 +277,7 @@ class SeatReader:
         place = self.die_places.get(key)
         if place is None:
             got = self.listed.get(slot)
-            i = None if got is None else self._die_class(got[1], c, value)
+            i = None if got is None else self._die_class(got[1], c, value if self.shows_value[slot] else NO_VALUE)
             place = self.die_places[key] = self.dummy if i is None else got[0] + i
         return place
 
@@ -288,7 +290,7 @@ class SeatReader:
         key = (find, label, value)
         i = self.die_classes.get(key, -1)
         if i == -1:
-            i = self.die_classes[key] = find(f"{label}={value}")
+            i = self.die_classes[key] = find(label if value is NO_VALUE else f"{label}={value}")
         return i
 
     def _count_all(self, st) -> None:
@@ -401,7 +403,7 @@ class SeatReader:
             memo_key = (slot, c, value)      # a die's value is a whole number (the checker types it so)
             place = memo.get(memo_key)
             if place is None:
-                i = got[1](f"{labels[c]}={value}")
+                i = got[1](f"{labels[c]}={value}" if self.shows_value[slot] else labels[c])
                 place = memo[memo_key] = self.dummy if i is None else got[0] + i
             out.append(place)
         places = np.array(out, dtype=np.intp)

@@ -74,6 +74,8 @@ class Observer(ReadOnly):
         self.labels = [self.card_label(c) for c in range(v.ncards)]        # a card's label but a die's value
         self.valued = [self.value_var is not None and self.has_value[c] for c in range(v.ncards)]
         self.any_valued = any(self.valued)
+        # each zone slot: whether a die lying there is shown with its value (``show_values``)
+        self.shows_value = [self.zones[zi].show_values for zi in game.layout.slot_zone]
         self.sights: dict[tuple[int, Optional[int]], Sight] = {}      # made as asked, one a seat and player count
         self._seal()
 
@@ -111,10 +113,10 @@ class Observer(ReadOnly):
 
     def card_label(self, c: int, st: Optional[State] = None) -> str:
         """A card's id, with its owner for a player's piece (pawn@P2) and, given a
-        state, the value of a die (red_die=5)."""
+        state, the value of a die (red_die=5) unless it lies where none is shown."""
         seat = self.vocab.card_seat[c]
         label = self.vocab.card_def_ids[c] if seat < 0 else f"{self.vocab.card_def_ids[c]}@P{seat + 1}"
-        if st is not None and self.value_var is not None and self.has_value[c]:
+        if st is not None and self.value_var is not None and self.has_value[c] and self.shows_value[st.loc[c]]:
             label += f"={st.cvars[c * self.vocab.ncvars + self.value_var]}"
         return label
 
