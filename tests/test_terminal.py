@@ -59,7 +59,7 @@ def test_a_person_reads_the_board_asks_for_help_and_a_card_and_is_refused_then_p
         "  since you last looked:",
     ]
     after = screen[screen.index("P1, choose a character:"):].splitlines()
-    assert after[:45] == [
+    assert after[:46] == [
         "P1, choose a character:",
         "   1. Bishop (rank 5)   [bishop]",
         "   2. Magician (rank 3)   [magician]",
@@ -70,6 +70,7 @@ def test_a_person_reads_the_board_asks_for_help_and_a_card_and_is_refused_then_p
         "  ? N: what option N does, and its card, in full",
         "  ? ID or ? NAME: that card, in full (ids as `meeple cards` lists them)",
         "  ? rules: how to play, in short (all of it: `meeple rules citadels`)",
+        "  undo: take back your choices in the action under way (not once anything random or hidden is out)",
         "  ?: this help",
         "your choice: ? 2",
         "  Magician  [magician]  (character)",

@@ -110,6 +110,7 @@ class _Table:
         # what each rule did, told to each human (``meeple.play.narration``)
         self.narrator = Narrator(view, humans) if humans and not quiet else None
         self.hidden_from: frozenset = frozenset()      # the humans who may not read the choice being applied
+        self.undo_point: Any = None                    # a human's last action choice, to go back to ('undo')
         for h in humans:
             agents[h].helper = lambda answer, opts: view.help(answer, opts, self.st)
             agents[h].why = self._why
@@ -117,6 +118,22 @@ class _Table:
             agents[h].ask = _ask
             agents[h].lang = view.lang
             agents[h].keys = view.keys_shown
+            agents[h].undo = self._undo
+
+    def _undo(self) -> Optional[str]:
+        """'undo' typed at a human's prompt: their choices since their last action taken
+        back (None), else why not, in the table's language (``meeple.play.undo``)."""
+        from meeple.play.undo import take_back, why_not
+        st, seat = self.st, self.st.pending.player
+        reason = why_not(self.game, st, self.undo_point, seat, self.view.word)
+        if reason is not None:
+            return self.view.word("  cannot undo: {reason}", reason=reason)
+        take_back(self.game, st, self.undo_point)
+        self.undo_point = None
+        if self.narrator is not None:
+            self.narrator.forget()          # what the choices taken back did is told to no one
+        click.echo(self.view.word("  P{p} took back the choices since their last action", p=seat + 1))
+        return None
 
     def _why(self, key: str) -> Optional[str]:
         """Why an action typed by its key is not offered now, in the table's language
@@ -128,6 +145,8 @@ class _Table:
 
     def play(self, players: int, seed: int, options: dict[str, str]) -> Any:
         """The game played out; its final state."""
+        from meeple.play.agents import UNDONE
+        from meeple.play.undo import undo_point
         game, quiet = self.game, self.quiet
         self.st = st = game.new_state(players, seed, options=options)     # setup may already break a rule
         while not st.over:
@@ -135,7 +154,10 @@ class _Table:
             agent = self.agents[dec.player]
             choices = self._before(dec, agent)
             index = self._choice(dec, agent, choices)
+            if index == UNDONE:             # the human took back their choices since their last action
+                continue
             marks = {} if quiet else self._told(dec, agent, index)
+            point = undo_point(st) if agent.name == "human" and dec.kind == "action" else None
             try:
                 if self.narrator is None:
                     game.apply(st, index)
@@ -145,6 +167,8 @@ class _Table:
                 from meeple.play.terminal import refused
                 click.echo(self.view.word("  refused: {reason}", reason=refused(self.view, err)))
                 continue
+            if point is not None:
+                self.undo_point = point
             if not quiet:       # a board variable the choice set (a piece marked, a seat robbed): said at once
                 self._marked(marks)
             if st.events:                    # notes the rules wrote with 'log'

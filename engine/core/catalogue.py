@@ -68,6 +68,17 @@ JA: dict[str, str] = {
         "  ? ID か ? 名前: そのカードの全文 (IDは `meeple cards` の一覧のとおり)",
     "  ? rules: how to play, in short (all of it: `{command}`)": "  ? rules: 遊び方の概要 (全文: `{command}`)",
     "  ?: this help": "  ?: このヘルプ",
+    "  undo: take back your choices in the action under way (not once anything random or hidden is out)": "  取り消し: 進行中のアクションでの自分の選択を取り消す (偶然の要素や隠れた情報が出たあとは不可)",
+    # 'undo' at a prompt (meeple.play.undo)
+    "undo": "取り消し",
+    "  cannot undo: {reason}": "  取り消せません: {reason}",
+    "nothing to take back": "取り消せる選択はありません",
+    "the game is over": "ゲームは終了しています",
+    "the action is over": "そのアクションはもう終わっています",
+    "another player has chosen since": "その後に他のプレイヤーが選択しました",
+    "something random has happened since (a roll, a shuffle)": "その後に偶然の要素がありました (ダイス、シャッフル)",
+    "a card you could not see has come into view since": "その後に見えなかったカードが見えました",
+    "  P{p} took back the choices since their last action": "  P{p} は直前のアクションからの選択を取り消しました",
     "  no option {n}: give 1-{m}": "  選択肢{n}はありません: 1-{m}を入力してください",
     "  option {n} names no card": "  選択肢{n}はカードを指していません",
     "  no card '{ref}': give an option's number or a card's id or name":

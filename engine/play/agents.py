@@ -36,6 +36,9 @@ class RandomAgent:
         return self.rng.randrange(len(options))
 
 
+UNDONE = -1        # what ``HumanAgent.choose`` returns when 'undo' took the choices since the last action back
+
+
 class HumanAgent:
     """Terminal prompts: lists the options, reads a number or an option key."""
 
@@ -57,6 +60,9 @@ class HumanAgent:
         # an English reader; in another language the menu shows numbers only (a typed key is still
         # taken, and '? N' names it), the numbers kept through a turn (MenuNumbers)
         self.keys = True
+        # 'undo' typed: the table takes back the choices since this seat's last action (None
+        # returned) or says why not (meeple.play.undo); None: no undo offered
+        self.undo: Callable[[], Optional[str]] | None = None
 
     def choose(self, view: dict, options: list[list]) -> int:
         decision = view.get("decision", {})
@@ -75,6 +81,12 @@ class HumanAgent:
             found = fitting(keys, answer)      # 'white_die@P2' for 'white_die@P2=4'
             if len(found) == 1:
                 return found[0]
+            if answer.lower() in ("undo", say("undo", self.lang)) and self.undo is not None:
+                reason = self.undo()
+                if reason is None:
+                    return UNDONE
+                self.echo(reason)
+                continue
             if answer.startswith("?") and self.helper is not None:
                 shown = answer[1:].strip()      # '? N' names option N as numbered here; the helper counts places
                 if shown.isdigit() and int(shown) in numbers:

@@ -73,6 +73,8 @@ def answer_help(view: Any, answer: str, options: list[list], st: Any) -> str:
                           view.word("  ? N: what option N does, and its card, in full"),
                           view.word("  ? ID or ? NAME: that card, in full (ids as `meeple cards` lists them)"),
                           view.word("  ? rules: how to play, in short (all of it: `{command}`)", command=command),
+                          view.word("  undo: take back your choices in the action under way "
+                                    "(not once anything random or hidden is out)"),
                           view.word("  ?: this help")))
     if ref == "rules":
         return rules_help(view)

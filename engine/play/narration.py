@@ -54,6 +54,12 @@ class Narrator:
         self.hidden_vars = obs.hidden_vars
         self.revealed = {n for n, _ in self.game.defn.view.reveal}     # zones every seat sees once the game is over
 
+    def forget(self) -> None:
+        """Drop what is yet to be told: the choices that did it were taken back ('undo')."""
+        for v in self.viewers:
+            self.pending[v] = []
+            self.last[v] = []
+
     def term(self, key: Optional[str]) -> str:
         """One of the narrator's words (WORDS), by what it names, in the view's language."""
         return say(WORDS[key], self.view.lang)
