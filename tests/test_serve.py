@@ -433,3 +433,36 @@ def test_the_safety_bar(monkeypatch):
         assert client.get(f"/s/{s.token}/scenario?at=0").status_code == 403
         assert client.post(f"/s/{s.token}/fork", data={"at": "0"}).status_code == 403
     assert len(server.tables) == 2
+
+
+def test_undo_takes_a_seat_back_to_its_action_menu():
+    """A human at Troyes (the first option each time) finds the undo button once an action
+    is under way; pressing it brings back the action menu as it was (the same buttons,
+    the line cut back to that step) and no choice of the action is in the log. A page
+    made before the game moved on cannot undo, and the button is not offered at an action
+    menu."""
+    server = Server(load_game("troyes"), "troyes", bots="human,random")
+    server.background = False
+    table = server.play(2, 1)
+    client = TestClient(web_app.make_app(server))
+    me = next(s for s in table.seats.values() if s.seat == 0)
+    table.advance()
+    menu, undone = None, False
+    for _ in range(300):
+        page = client.get(f"/s/{me.token}").text
+        buttons = re.findall(r'<button type="submit" name="option" value="(\d+)" id="option-\d+">(.*?)</button>', page)
+        at = int(re.search(r'name="at" value="(\d+)"', page).group(1))
+        if table.st.pending.kind == "action":
+            assert 'id="undo"' not in page
+            menu = (at, buttons)
+        elif 'id="undo"' in page:
+            assert client.post(f"/s/{me.token}/undo", data={"at": str(at - 1)}, follow_redirects=False).status_code == 303
+            assert "the game moved on since this page was made" in client.get(f"/s/{me.token}").text
+            client.post(f"/s/{me.token}/undo", data={"at": str(at)})
+            back = client.get(f"/s/{me.token}").text
+            assert table.steps == menu[0] and table.st.pending.kind == "action" and len(table.st.log) == menu[0]
+            assert re.findall(r'<button type="submit" name="option" value="(\d+)" id="option-\d+">(.*?)</button>', back) == menu[1]
+            undone = True
+            break
+        client.post(f"/s/{me.token}/choose", data={"option": buttons[0][0], "at": str(at)})
+    assert undone

@@ -218,6 +218,8 @@ JA: dict[str, str] = {
     "the game moved on since this page was made; look again": "このページのあとにゲームが進みました。もう一度見てください",
     "no option {n}": "選択肢{n}はありません",
     "refused: {reason}": "できません: {reason}",
+    "cannot undo: {reason}": "取り消せません: {reason}",
+    "undo: back to the action menu": "取り消し: アクションの選択に戻る",
     "not found": "見つかりません",
     "no such page: a seat's link is the one meeple serve printed": "そのページはありません: 席のリンクは `meeple serve` が表示したものです",
     "no such step": "その手はありません",

@@ -6,6 +6,7 @@ What a browser may ask (nothing else is answered):
          ...?lang=ja            any page in another language meeple speaks (kept for the pages after)
     GET  /s/TOKEN/view.json?at=K  the same as data: the seat's view and what it was told
     POST /s/TOKEN/choose        the seat's choice (form: option, at)
+    POST /s/TOKEN/undo          the seat's choices since its last action taken back (form: at)
     GET  /s/TOKEN/wait?after=V  answers when the game has moved past version V (a page reloads)
     GET  /s/TOKEN/help?option=I | ?rules=1 | ?card=ID   the '?' of the terminal
     GET  /s/TOKEN/cards         the card drawer: every card's text, rules text and figures
@@ -92,7 +93,8 @@ def _step(request: Request, table: Table) -> Optional[int]:
 def make_app(server: Server) -> Any:
     """The application serving ``server``'s tables, its requests bounded."""
     routes = [Route("/", index), Route("/s/{token}", page), Route("/s/{token}/view.json", view_json),
-              Route("/s/{token}/choose", choose, methods=["POST"]), Route("/s/{token}/wait", wait),
+              Route("/s/{token}/choose", choose, methods=["POST"]), Route("/s/{token}/undo", undo, methods=["POST"]),
+              Route("/s/{token}/wait", wait),
               Route("/s/{token}/help", help_), Route("/s/{token}/cards", cards), Route("/s/{token}/log", log),
               Route("/s/{token}/scenario", scenario), Route("/s/{token}/fork", fork, methods=["POST"]),
               Route("/h/{token}", host), Route("/static/{name}", static)]
@@ -183,6 +185,18 @@ async def choose(request: Request, table: Table, s: Seat, lang: str) -> Response
         table.advance_in_background()
     else:
         await asyncio.to_thread(table.advance)
+    return RedirectResponse(f"/s/{s.token}", 303)
+
+
+@_seated
+async def undo(request: Request, table: Table, s: Seat, lang: str) -> Response:
+    at = (await _form(request)).get("at", "")
+    if s.seat is None or s.table or not at.isdigit():
+        return _html(pages.message_page(say("not a choice", lang), say("choose with one of your options", lang),
+                                        f"/s/{s.token}", lang), 400)
+    refused = await asyncio.to_thread(table.undo, s.seat, int(at), lang)
+    if refused:
+        table.notes[s.viewer] = refused
     return RedirectResponse(f"/s/{s.token}", 303)
 
 

@@ -126,9 +126,13 @@ def _decision(table: Table, seat: Seat, st: Any, step: int, live: bool, lang: st
                      f"<a href=\"/s/{seat.token}/help?option={i}\" aria-label=\"{escape(say('help on option {n}', lang, n=i + 1))}\">?</a>"
                      f"{_option_cards(table, seat, str(opt[1]), i, lang)}</li>")
     drawer = say("drawer\x04cards", lang)
+    # back to the action menu, offered while the seat's action is under way and nothing random or hidden is out
+    undo = "" if table.why_no_undo(seat.seat, lang) is not None else (
+        f"<form method=\"post\" action=\"/s/{seat.token}/undo\" class=\"inline\"><input type=\"hidden\" name=\"at\" "
+        f"value=\"{step}\"><button type=\"submit\" id=\"undo\">{escape(say('undo: back to the action menu', lang))}</button></form>")
     return (f"<section id=\"decision\"><h2>{escape(say('Your choice: {prompt}', lang, prompt=view.prompt(dec.prompt)))}</h2>"
             f"<form method=\"post\" action=\"/s/{seat.token}/choose\"><input type=\"hidden\" name=\"at\" value=\"{step}\">"
-            f"<ol class=\"options\">{''.join(items)}</ol></form>"
+            f"<ol class=\"options\">{''.join(items)}</ol></form>{undo}"
             f"<p class=\"help\"><a href=\"/s/{seat.token}/help?rules=1\">{say('how to play', lang)}</a> · "
             f"<a href=\"/s/{seat.token}/cards\">{drawer}</a></p></section>")
 

@@ -193,6 +193,44 @@ class Table:
             self._moved()
         return None
 
+    def undo(self, p: int, at: int, lang: Optional[str] = None) -> Optional[str]:
+        """Seat ``p``'s choices since its last action choice taken back (``meeple.play.undo``:
+        while that action is under way, nothing random or hidden out since); why not in
+        ``lang``, else None."""
+        from meeple.play.undo import take_back
+        view = self.view_in(lang)
+        with self.lock:
+            if at != self.steps:
+                return view.word("the game moved on since this page was made; look again")
+            reason = self.why_no_undo(p, lang)
+            if reason is not None:
+                return view.word("cannot undo: {reason}", reason=reason)
+            take_back(self.game, self.st, self._undo_point(p))
+            self._moved()
+        return None
+
+    def why_no_undo(self, p: int, lang: Optional[str] = None) -> Optional[str]:
+        """Why seat ``p`` may not undo now, in ``lang`` (None: it may; its page offers it)."""
+        from meeple.play.undo import why_not
+        view = self.view_in(lang)
+        with self.lock:
+            if self.agents is None or not self.is_human(p):
+                return view.word("nobody chooses here: this table replays a log (fork it to play on)")
+            return why_not(self.game, self.st, self._undo_point(p), p, view.word)
+
+    def _undo_point(self, p: int) -> Any:
+        """The state as seat ``p`` last chose an action, if every choice since was its own
+        (the line's states: none kept by the table), else None."""
+        from meeple.play.undo import UndoPoint
+        choices = self.line.choices
+        k = len(choices) - 1
+        while k >= 0 and choices[k][0] == p:
+            before = self.line.state_at(k)
+            if before.pending is not None and before.pending.kind == "action":
+                return UndoPoint(before, p)
+            k -= 1
+        return None
+
     def _moved(self) -> None:
         """The live game moved (a choice, or a refusal that undid some): the line follows
         it, and what was told of undone steps is forgotten."""
