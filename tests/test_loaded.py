@@ -90,3 +90,17 @@ def test_at_most_kept_games_are_kept(packs, monkeypatch):
     assert load_game(folder, sets=("palace.cost=7",)) is games[2]
     assert load_game(folder, sets=("palace.cost=6",)) is games[1]
     assert load_game(folder, sets=("palace.cost=4",)) is not games[0]       # the least recently used went first
+
+
+def test_a_new_pack_folder_where_a_base_is_looked_for_loads_again(tmp_path, fresh_games):
+    """Dark City extends 'citadels': alone in its folder it reads the shipped Citadels; a
+    copy of Citadels put beside it (looked for before the shipped one) is its base from
+    then on, its palace costing what that copy says."""
+    shutil.copytree(CONTENT / "citadels-dark-city", tmp_path / "citadels-dark-city")
+    first = load_game(str(tmp_path / "citadels-dark-city"))
+    assert first.pack.load_order[0][2] == str(CONTENT / "citadels") and palace_cost(first) == 5
+    assert load_game(str(tmp_path / "citadels-dark-city")) is first
+    shutil.copytree(CONTENT / "citadels", tmp_path / "citadels")
+    edit(tmp_path / "citadels" / "districts.yaml", "colour: yellow\n    cost: 5\n    copies: 3", "colour: yellow\n    cost: 7\n    copies: 3")
+    again = load_game(str(tmp_path / "citadels-dark-city"))
+    assert again is not first and again.pack.load_order[0][2] == str(tmp_path / "citadels") and palace_cost(again) == 7

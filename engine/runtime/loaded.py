@@ -9,7 +9,10 @@ for (the folders named, the ``--set`` changes, whether the rules are generated) 
 used only while every folder the load read (the pack's own and every pack it extends)
 lists the same YAML files with the same bytes: an edited, added or removed file loads
 again, as the first time. What is compared is the content, not a modification time (two
-writes within one tick of the file system's clock would look alike).
+writes within one tick of the file system's clock would look alike). The pack folders
+inside and beside each of those folders are compared too, by name: a pack named in
+``extends`` is looked for there before the shipped ones, so a new folder there may be
+the base a load would now read.
 
 Failures are not kept: a broken pack is read again, and reports every error again.
 ``forget`` empties the store (a benchmark timing cold loads calls ``Game`` itself).
@@ -22,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Optional
 
 from meeple.core.errors import Problems
-from meeple.loading.folders import pack_files
+from meeple.loading.folders import is_pack, pack_files
 from meeple.loading.limits import MAX_FILE_BYTES
 
 if TYPE_CHECKING:
@@ -40,6 +43,14 @@ def fingerprint(folders: list[str]) -> Optional[bytes]:
     for folder in folders:
         root = Path(folder)
         h.update(str(root).encode("utf-8", "surrogateescape") + b"\0")
+        # where an extended pack is looked for first (loading.expansion); not for the
+        # --set changes' layer, which names no folder
+        for near in (root, root.parent) if root.is_dir() else ():
+            try:
+                names = sorted(p.name for p in near.iterdir() if p.is_dir() and is_pack(p))
+            except OSError:
+                return None
+            h.update("\0".join(names).encode("utf-8", "surrogateescape") + b"\1")
         for path in pack_files(root, Problems()):
             try:
                 with open(path, "rb") as f:
