@@ -235,7 +235,11 @@ def _copy(tmp_path, pack: str = "citadels") -> Path:
 
 @pytest.mark.parametrize("old, new, message", [
     ("    district: [colour, cost]", "    district: [colour, cots]",
-     "game.yaml:{line}:24: error: view: facts: card kind 'district' has no field or variable 'cots'; did you mean 'cost'?"),
+     "game.yaml:{line}:24: error: view: facts: card kind 'district' has no field, variable or function of one district 'cots'; "
+     "did you mean 'cost'?"),
+    ("    character: [rank]", "    character: [rank, build_price]",      # a function of one district, not of a character
+     "game.yaml:{line}:23: error: view: facts: card kind 'character' has no field, variable or function of one character "
+     "'build_price'; did you mean 'build_limit'?"),
     ("    district: [colour, cost]", "    distrikt: [colour, cost]",
      "game.yaml:{line}:5: error: view: facts: unknown card kind 'distrikt'; did you mean 'district'?"),
     ("  board: [crown,", "  board: [crwn,",
@@ -688,3 +692,34 @@ def test_a_typed_action_not_offered_is_told_why():
 def block(screen: str, first_line: str, n: int) -> list[str]:
     lines = screen.splitlines()
     return lines[lines.index(first_line):lines.index(first_line) + n]
+
+
+def test_a_function_fact_is_worked_out_from_the_game_and_reads_nothing_hidden():
+    """Signorie's cities show ``marriage_space`` (view: facts: a function of one city): the
+    space a daughter marrying there takes, 1 + the daughters married there, at every
+    'marry into' of random games, in English and in Japanese; it is the same on every
+    re-deal of what the chooser cannot see (a fact reads only what every player sees);
+    checked only (``generate=False``), nothing is generated to work it out with."""
+    import random
+    from meeple.runtime.redeal import determinize
+    g = game_of("signorie")
+    v = g.vocab
+    married = v.zone_index["married"]
+    views = {lang: TerminalView(g, width=300, lang=lang) for lang in ("en", "ja")}
+    asked = 0
+    for seed in range(1, 12):
+        st = g.new_state(2, seed)
+        rng, samples = random.Random(seed), random.Random(seed + 7)
+        while not st.over:
+            dec = st.pending
+            if dec.prompt == "marry into":
+                asked += 1
+                spaces = [len(st.zones[v.zone_base[married] + v.kind_cards["city"].index(c)]) + 1 for c in dec.values]
+                assert [o[1] for o in views["en"].options(st, dec.player)] == \
+                    [f"{views['en'].name(c)} (next space and least dowry {n})" for c, n in zip(dec.values, spaces)]
+                assert all(o[1].endswith(f"(次のマスと最低持参金 {n})") for o, n in zip(views["ja"].options(st, dec.player), spaces))
+                s = determinize(g, st, dec.player, samples)
+                assert [views["en"].card(c, s) for c in dec.values] == [views["en"].card(c, st) for c in dec.values]
+            g.apply(st, rng.randrange(dec.count()))
+    assert asked >= 5, asked
+    assert load_game("signorie", generate=False).compiled.fact_functions[("city", "marriage_space")][0] is None

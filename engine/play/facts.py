@@ -1,6 +1,7 @@
 """The key facts shown beside a card's name (``view: facts:``): its printed fields, and
 the card variables the pack lists there too, read from the state (a man's track and
-rank, which change as the game goes). Display only.
+rank, which change as the game goes), and the pack's functions of one such card, worked
+out from the state (how many cards lie on it, plus one). Display only.
 """
 from __future__ import annotations
 
@@ -13,16 +14,18 @@ from meeple.runtime.prices import evaluate
 
 def card_facts(game: Any, facts: dict[str, tuple[str, ...]], c: int, st: Optional[Any] = None,
                word: Callable[[str], str] = str, card: Optional[Callable[[int], str]] = None,
-               lang: str = "en", glossary: Optional[dict] = None) -> list[str]:
+               lang: str = "en", glossary: Optional[dict] = None, derived: bool = True) -> list[str]:
     """The declared facts of card ``c``: an enum or text value as it is (an enum value
     in the words of the pack's howto glossary for ``lang`` when it has them, ``glossary``:
     'Medici' for ``medici``), a number with its name ('rank 3'; a card variable's
     declared ``name:`` in ``lang`` if it has one: 'slot VP 2'), a true flag as its name,
     a player as 'P2', a card by its name;
     nothing for a value that is none or false, nor for a variable at 0. A card variable
-    is read only given a state (``st``); without one it is left out. ``word`` puts a
+    or a function is read only given a state (``st``); without one it is left out. ``word`` puts a
     field's name or a value in the reader's language (the pack's ``view: words``), ``card``
-    names a card (its id without it)."""
+    names a card (its id without it). ``derived=False`` leaves the functions out: the
+    narration tells what changed, and a function's value changes only with what it reads,
+    told in its own place."""
     v = game.vocab
     d = v.card_defs[game.card_def_index[c]]
     fields = dict(d.fields)
@@ -37,6 +40,11 @@ def card_facts(game: Any, facts: dict[str, tuple[str, ...]], c: int, st: Optiona
             value, t = st.cvars[c * v.ncvars + v.cvar_index[f]], kind_vars[f]
             if value == 0 and value is not False:     # a variable at zero: no fact yet (a man on no track)
                 continue
+        elif derived and (d.kind, f) in game.compiled.fact_functions and st is not None:
+            fn, code = game.compiled.fact_functions[(d.kind, f)]
+            if fn is None:          # checked only (generate=False): nothing to work it out with
+                continue
+            value = evaluate(st, fn, Frame(-1, 0, [c] + [None] * (max(1, code.nlocals) - 1), -1, -1))
         else:
             continue
         if value is None or value is False:

@@ -178,7 +178,8 @@ class Narrator:
     # ------------------------------------------------------------ what a seat sees
     def snapshot(self, st: Any, viewer: int) -> dict:
         """What ``viewer`` sees of the board's lines: resources, variables (their shown
-        value), zones (cards by label, or a count), a zone of each card per card."""
+        value), zones (cards by label, or a count; without the facts a function works out,
+        ``card_facts``), a zone of each card per card."""
         g, view = self.game, self.view
         v = g.vocab
         out: dict = {}
@@ -212,11 +213,12 @@ class Narrator:
             for k in range(len(g.vocab.kind_cards.get(z.of_card, ()))):
                 cards = zones[base + k]
                 out[(None, line.name, k)] = None if not cards else (
-                    len(cards) if line.count else Counter([view.card(c, st) for c in cards]) if seen else ("hidden", len(cards)))
+                    len(cards) if line.count else Counter([view.card(c, st, derived=False) for c in cards]) if seen
+                    else ("hidden", len(cards)))
             return
         cards = st.zones[base + (p or 0)]
         out[(p, line.name)] = None if not cards else (
-            len(cards) if line.count else Counter([view.card(c, st, seat=p is None) for c in cards]) if seen
+            len(cards) if line.count else Counter([view.card(c, st, seat=p is None, derived=False) for c in cards]) if seen
             else ("hidden", len(cards)))
 
     def diff(self, before: dict, after: dict) -> list:

@@ -88,7 +88,8 @@ class TerminalView:
         self.facts: dict[str, tuple[str, ...]] = {k: tuple(f for f, _ in fs) for k, _, fs in g.view.facts}
         # the texts of cards that read no state (``card``), and the kinds whose facts read one (a card variable)
         self._card_texts: dict[tuple[int, bool], str] = {}
-        self._read_state = {k for k, fs in self.facts.items() if any(f in game.vocab.kind_cvars.get(k, {}) for f in fs)}
+        self._read_state = {k for k, fs in self.facts.items()
+                            if any(f in game.vocab.kind_cvars.get(k, {}) or (k, f) in game.compiled.fact_functions for f in fs)}
         zones = {z.name: z for z in game.vocab.zone_defs}
         counted = {n for n, _ in g.view.count}
         revealed = {n for n, _ in g.view.reveal}
@@ -152,12 +153,13 @@ class TerminalView:
         """A card's name in the view's language."""
         return self.game.vocab.card_defs[self.game.card_def_index[c]].names.get(self.lang)
 
-    def fact_values(self, c: int, st=None) -> list[str]:
+    def fact_values(self, c: int, st=None, derived: bool = True) -> list[str]:
         """The declared key facts of a card: its fields, and given a state its
-        variables listed there (``meeple.play.facts``)."""
-        return card_facts(self.game, self.facts, c, st, self.pack_word, self.name, self.lang, self.glossary)
+        variables and functions listed there (``meeple.play.facts``; ``derived=False``: not
+        the functions)."""
+        return card_facts(self.game, self.facts, c, st, self.pack_word, self.name, self.lang, self.glossary, derived)
 
-    def card(self, c: int, st=None, seat: bool = True) -> str:
+    def card(self, c: int, st=None, seat: bool = True, derived: bool = True) -> str:
         """'Ruby (red, cost 4)'; a player's piece with its seat, a die with its value. A
         card whose text reads nothing of the state (no value shown, no variable among its
         facts) is written once: a game's narration and menus name the same cards thousands
@@ -172,7 +174,7 @@ class TerminalView:
             text += f"={st.cvars[c * g.vocab.ncvars + g.observer.value_var]}"
         if seat and g.vocab.card_seat[c] >= 0:
             text += f" P{g.vocab.card_seat[c] + 1}"
-        facts = self.fact_values(c, st)
+        facts = self.fact_values(c, st, derived)
         text += f" ({', '.join(facts)})" if facts else ""
         if not valued and g.vocab.card_defs[g.card_def_index[c]].kind not in self._read_state:
             self._card_texts[(c, seat)] = text
@@ -361,7 +363,7 @@ class TerminalView:
                     continue
                 cards = st.zones[g.vocab.zone_base[zi] + (p or 0)]
                 out[(p, line.name)] = (len(cards) if line.count else ("hidden", len(cards)) if not _sees(z, p, viewer)
-                                       else Counter(self.card(c, st, seat=p is None) for c in cards))
+                                       else Counter(self.card(c, st, seat=p is None, derived=False) for c in cards))
         return out
 
     def marks(self, st) -> dict:

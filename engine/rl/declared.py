@@ -7,7 +7,8 @@ bound: whole numbers written in the rules, constants (at any player count), reso
 with a declared minimum and maximum, card fields (over every card of the pack), a zone's
 size or a count over a zone (at most the cards of the kind it holds), ``lesser`` and
 ``greater``, arithmetic, ``if`` expressions, a local's every ``let`` and ``set`` in its
-text, and a procedure's parameter through every ``call`` of it. Where an end depends on
+text, a procedure's parameter through every ``call`` of it, and a pack function's value
+through its text, its parameters through every use of it. Where an end depends on
 anything else (a variable without declared bounds, a number built up at play), the range
 gives no keys here and the catalogue's random games have to meet them. A range of more
 than ``MAX_RANGE`` numbers is left to them too (a bound that loose would mostly name
@@ -49,6 +50,19 @@ def unit_trees(game) -> list[tuple[str, tuple, Any]]:
         src = recipe[1]
         try:
             out.append((code.name, tuple(recipe[2]), parse(src.text, src.origin, "start")))
+        except MeepleError:
+            continue
+    return out
+
+
+def function_trees(game) -> dict[str, tuple[tuple, Any]]:
+    """Each pack function: (its parameters as (name, None), its text's syntax tree); one
+    whose text does not parse alone is left out."""
+    from meeple.dsl.parser import parse
+    out = {}
+    for f in game.defn.functions:
+        try:
+            out[f.name] = (tuple((p.name, None) for p in f.params), parse(f.body.text, f.body.origin, "expr_start"))
         except MeepleError:
             continue
     return out
@@ -110,7 +124,8 @@ class Bounds:
         self.locals: dict[str, dict[str, list]] = {}     # unit -> local -> the expressions given it
         self.calls: dict[str, list] = {}                 # procedure -> (caller, arguments) of each call
         self.params: dict[str, tuple] = {}
-        for name, params, tree in trees:
+        self.functions = function_trees(game)           # name -> its text's tree (a unit 'function NAME')
+        for name, params, tree in [*trees, *((f"function {n}", p, t) for n, (p, t) in self.functions.items())]:
             self.params[name] = tuple(p for p, _ in params)
             given = self.locals.setdefault(name, {})
             for n in walk(tree):
@@ -121,6 +136,8 @@ class Bounds:
                     given.setdefault(n.target.name, []).append(n.value)
                 elif kind == "CallProc":
                     self.calls.setdefault(f"procedure {n.name}", []).append((name, n.args))
+                elif kind == "Call" and n.func in self.functions:
+                    self.calls.setdefault(f"function {n.func}", []).append((name, n.args))
         self._busy: set = set()
 
     def name(self, unit: str, name: str) -> Bound:
@@ -176,6 +193,15 @@ class Bounds:
     def call(self, unit: str, e: Any) -> Bound:
         if e.func in ("size", "count") and len(e.args) == 1:
             return self.size(unit, e.args[0])
+        if e.func in self.functions:        # its text's bound, its parameters joined over every use
+            key = ("function", e.func)
+            if key in self._busy:
+                return UNKNOWN
+            self._busy.add(key)
+            try:
+                return self.of(f"function {e.func}", self.functions[e.func][1])
+            finally:
+                self._busy.discard(key)
         args = [self.of(unit, a) for a in e.args]
         if not args:
             return UNKNOWN

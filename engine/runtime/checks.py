@@ -43,6 +43,12 @@ def check_declarations(pack: M.Pack, v: Vocabulary, problems: Problems) -> None:
 
 
 
+def fact_functions(g: M.GameDef, kind: str) -> list[str]:
+    """The pack's functions that ``view: facts`` may name for cards of ``kind``: those of
+    one parameter, a card of that kind (their value is shown as a number)."""
+    return [f.name for f in g.functions if len(f.params) == 1 and f.params[0].type.name == kind]
+
+
 def check_view(pack: M.Pack, v: Vocabulary, problems: Problems) -> None:
     """Every name of ``view:`` is one the pack declares, in the place it may
     stand: a wrong one is an error at its line, as a wrong rule name is."""
@@ -56,10 +62,10 @@ def check_view(pack: M.Pack, v: Vocabulary, problems: Problems) -> None:
         if kind not in kinds:
             bad(f"view: facts: unknown card kind '{kind}'", span, kind, kinds)
             continue
-        have = [f.name for f in kinds[kind].fields] + [x.name for x in kinds[kind].variables]
+        have = [f.name for f in kinds[kind].fields] + [x.name for x in kinds[kind].variables] + fact_functions(pack.game, kind)
         for f, fspan in fs:
             if f not in have:
-                bad(f"view: facts: card kind '{kind}' has no field or variable '{f}'", fspan, f, have)
+                bad(f"view: facts: card kind '{kind}' has no field, variable or function of one {kind} '{f}'", fspan, f, have)
     shared = [n for n in v.gvar_index] + [z for z, zd in zones.items() if not zd.per_player]
     for name, span in view.board:
         if name not in shared:
@@ -109,10 +115,12 @@ def check_view(pack: M.Pack, v: Vocabulary, problems: Problems) -> None:
 
 def pack_words(pack: M.Pack) -> set[str]:
     """What ``view: words`` may name: a text the rules write, a refusal, an enum value, a
-    card kind, a card field or variable, a variable's id, a card's text field's value
-    (shown by the view's facts, so its other languages are words the pack shows)."""
+    card kind, a card field or variable, a function the view's facts show, a variable's
+    id, a card's text field's value (shown by the view's facts, so its other languages
+    are words the pack shows)."""
     g = pack.game
     out = texts_written(pack) | {n for _, values in g.enums for n in values}
+    out |= {f for kind, _, fs in g.view.facts for f, _ in fs if f in fact_functions(g, kind)}
     for k in g.card_kinds:
         out |= {k.name} | {f.name for f in k.fields} | {x.name for x in k.variables}
     out |= {x.name for x in (*g.variables, *g.player_variables)}

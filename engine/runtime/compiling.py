@@ -19,7 +19,7 @@ from meeple.dsl.vocabulary import Vocabulary
 
 from meeple.core.errors import ContentError, MeepleError, Problem, Problems, suggest
 from meeple.loading import model as M
-from meeple.runtime.checks import check_cards, check_declarations, check_dice, check_view
+from meeple.runtime.checks import check_cards, check_declarations, check_dice, check_view, fact_functions
 from meeple.runtime.tables import CompiledAction, CompiledRules, Layout
 
 
@@ -82,6 +82,7 @@ class _Compiling:
         rounds = comp.expression("view rounds", g.view.rounds, want=INT) if g.view.rounds else None
         limits = {zone: (*comp.expression(f"view totals {zone} at_most", src, want=INT), names)
                   for zone, src, names, _ in g.view.limits}
+        fact_functions = self._fact_functions()
         self._report()
         describer = self._describer()
         menus = self._menus()
@@ -92,7 +93,20 @@ class _Compiling:
             scoring_codes=scoring, end_when=end_when, end_code=end_code, setup_steps=setup_steps,
             round_steps=round_steps, scoring_steps=scoring_steps, tiebreak=tiebreak, evaluation=evaluation,
             live_score=live_score, rounds=rounds, limits=limits, score_res=v.res_index.get(g.score, 0),   # the loader has checked it is a resource (or reported it)
-            can_refuse=v.result.uses_require, pygen=comp.gen)
+            can_refuse=v.result.uses_require, pygen=comp.gen, fact_functions=fact_functions)
+
+    def _fact_functions(self) -> dict[tuple[str, str], tuple]:
+        """The functions ``view: facts`` names, each compiled as a number of its one card
+        (``check_view`` has reported any other name)."""
+        g, v, out = self.g, self.v, {}
+        functions = {f.name: f for f in g.functions}
+        for kind, _, names in g.view.facts:
+            for name, _ in names:
+                f = functions.get(name)
+                if f is not None and name in fact_functions(g, kind) and (kind, name) not in out:
+                    params = tuple((x.name, v.type_of(x.type)) for x in f.params)
+                    out[(kind, name)] = self.comp.expression(f"view facts {kind} {name}", f.body, params, want=INT)
+        return out
 
     def _routines(self) -> None:
         """Functions (checked once here, errors reported here; inlined where they are used, so
