@@ -171,6 +171,13 @@ class Compiler:
                    me_bound: bool = False) -> tuple[Optional[Fn], Code]:
         """Compile one expression; returns (its generated function, or None when checking
         only or when it has errors; the code holding its locals)."""
+        fn, code, _ = self.typed_expression(name, src, params, want, me_bound)
+        return fn, code
+
+    def typed_expression(self, name: str, src: Source, params: tuple = (), want: Optional[Type] = None,
+                         me_bound: bool = False) -> tuple[Optional[Fn], Code, Optional[Type]]:
+        """``expression``, with the type the checker gave it (None when it has errors): for
+        a caller that shows the value as its type reads (``view: facts``' functions)."""
         unit = self._new_unit(name, src, params, me_bound, "expression")
         code = unit.code
         try:
@@ -183,10 +190,10 @@ class Compiler:
             if self.keep:
                 self.result.texts[src] = ir.Text(tree, exprs=(e,))
             self.guard(tree, src, len(self.errors))
-            return e.fn, code
+            return e.fn, code, e.type
         except MeepleError as err:
             self.errors.append(err)
-            return None, code
+            return None, code, None
 
     def binder(self, name: str, src: Source, params: tuple = ()) -> tuple[Optional[tuple], Code]:
         """Compile ``x in coll where cond`` (an action parameter): (its name, its slot, its

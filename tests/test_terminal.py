@@ -695,16 +695,17 @@ def block(screen: str, first_line: str, n: int) -> list[str]:
 
 
 def test_a_function_fact_is_worked_out_from_the_game_and_reads_nothing_hidden():
-    """Signorie's cities show ``marriage_space`` (view: facts: a function of one city): the
-    space a daughter marrying there takes, 1 + the daughters married there, at every
-    'marry into' of random games, in English and in Japanese; it is the same on every
+    """Signorie's cities show ``marriage_space`` and ``marriage_tile_in`` (view: facts:
+    functions of one city): the space a daughter marrying there takes, 1 + the daughters
+    married there, and the tile she takes, if one is left, by its name, at every 'marry
+    into' of random games, in English and in Japanese; they are the same on every
     re-deal of what the chooser cannot see (a fact reads only what every player sees);
     checked only (``generate=False``), nothing is generated to work it out with."""
     import random
     from meeple.runtime.redeal import determinize
     g = game_of("signorie")
     v = g.vocab
-    married = v.zone_index["married"]
+    married, tiles = v.zone_index["married"], v.zone_index["marriage_tile"]
     views = {lang: TerminalView(g, width=300, lang=lang) for lang in ("en", "ja")}
     asked = 0
     for seed in range(1, 12):
@@ -714,12 +715,32 @@ def test_a_function_fact_is_worked_out_from_the_game_and_reads_nothing_hidden():
             dec = st.pending
             if dec.prompt == "marry into":
                 asked += 1
-                spaces = [len(st.zones[v.zone_base[married] + v.kind_cards["city"].index(c)]) + 1 for c in dec.values]
-                assert [o[1] for o in views["en"].options(st, dec.player)] == \
-                    [f"{views['en'].name(c)} (next space and least dowry {n})" for c, n in zip(dec.values, spaces)]
-                assert all(o[1].endswith(f"(次のマスと最低持参金 {n})") for o, n in zip(views["ja"].options(st, dec.player), spaces))
+                at = [v.kind_cards["city"].index(c) for c in dec.values]
+                spaces = [len(st.zones[v.zone_base[married] + k]) + 1 for k in at]
+                tile = [st.zones[v.zone_base[tiles] + k][:1] for k in at]
+                for lang, words in (("en", ("next space and least dowry", "tile")), ("ja", ("次のマスと最低持参金", "タイル"))):
+                    view = views[lang]
+                    assert [o[1] for o in view.options(st, dec.player)] == \
+                        [f"{view.name(c)} ({words[0]} {n}" + "".join(f", {words[1]}: {view.name(t)}" for t in ts) + ")"
+                         for c, n, ts in zip(dec.values, spaces, tile)]
                 s = determinize(g, st, dec.player, samples)
                 assert [views["en"].card(c, s) for c in dec.values] == [views["en"].card(c, st) for c in dec.values]
             g.apply(st, rng.randrange(dec.count()))
     assert asked >= 5, asked
     assert load_game("signorie", generate=False).compiled.fact_functions[("city", "marriage_space")][0] is None
+
+
+def test_a_function_fact_that_gives_a_list_is_an_error_at_its_name(tmp_path):
+    """A fact is one value: a function of one district giving a list of cards, named in
+    view: facts, is an error at its name there."""
+    pack = _copy(tmp_path)
+    text = (pack / "game.yaml").read_text()
+    text = text.replace("functions:\n", "functions:\n  alike:\n    params: {d: district}\n"
+                        "    value: those(x in deck where x.colour == d.colour)\n", 1)
+    text = text.replace("    district: [colour, cost]", "    district: [colour, cost, alike]", 1)
+    (pack / "game.yaml").write_text(text)
+    line = text[:text.index("    district: [colour, cost, alike]")].count("\n") + 1
+    r = CliRunner().invoke(main, ["validate", str(pack)])
+    assert r.exit_code != 0
+    assert (f"game.yaml:{line}:30: error: view: facts: 'alike' gives a list of district cards; a fact is a number, "
+            "a flag, a text, a seat, an enum's value or a card") in r.output, r.output

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
+from meeple.core.errors import MeepleError
 from meeple.dsl.runtime import Frame
+from meeple.dsl.types import RULE_FAULTS, STEP_BUDGET
 from meeple.dsl.typesys import PLAYER, Card
 from meeple.runtime.prices import evaluate
 
@@ -41,10 +43,14 @@ def card_facts(game: Any, facts: dict[str, tuple[str, ...]], c: int, st: Optiona
             if value == 0 and value is not False:     # a variable at zero: no fact yet (a man on no track)
                 continue
         elif derived and (d.kind, f) in game.compiled.fact_functions and st is not None:
-            fn, code = game.compiled.fact_functions[(d.kind, f)]
+            fn, code, t = game.compiled.fact_functions[(d.kind, f)]
             if fn is None:          # checked only (generate=False): nothing to work it out with
                 continue
-            value = evaluate(st, fn, Frame(-1, 0, [c] + [None] * (max(1, code.nlocals) - 1), -1, -1))
+            value = worked_out(st, fn, Frame(-1, 0, [c] + [None] * (max(1, code.nlocals) - 1), -1, -1))
+            if isinstance(t, Card) and value is not None:       # a card another's fact names: with its name
+                name = named[f].get(lang) if f in named else word(f)
+                out.append(f"{name}: {card(value) if card is not None else v.card_def_ids[value]}")
+                continue
         else:
             continue
         if value is None or value is False:
@@ -59,6 +65,19 @@ def card_facts(game: Any, facts: dict[str, tuple[str, ...]], c: int, st: Optiona
             name = named[f].get(lang) if f in named else word(f)
             out.append(name if value is True else f"{name} {value}" if isinstance(value, int) else word(str(value)))
     return out
+
+
+def worked_out(st: Any, fn: Callable, frame: Frame) -> Any:
+    """A display-only expression's value in ``frame`` (a function a fact names), with a step
+    budget of its own and the game's given back; None where it cannot be worked out."""
+    budget = st.budget
+    st.budget = STEP_BUDGET
+    try:
+        return fn(st, frame)
+    except (MeepleError, *RULE_FAULTS):
+        return None
+    finally:
+        st.budget = budget
 
 
 def zone_total(game: Any, st: Any, cards, var: str) -> int:

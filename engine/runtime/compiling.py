@@ -14,13 +14,15 @@ from typing import Callable, Optional
 from meeple.dsl.compiler import Code, Compiler
 from meeple.dsl.runtime import ActionDescriber, Frame
 from meeple.dsl.steps import ONCE_FREE
-from meeple.dsl.typesys import BOOL, CARD, INT
+from meeple.dsl.typesys import BOOL, CARD, INT, Bool, Card, Enum, Int, Player, Text
 from meeple.dsl.vocabulary import Vocabulary
 
 from meeple.core.errors import ContentError, MeepleError, Problem, Problems, suggest
 from meeple.loading import model as M
 from meeple.runtime.checks import check_cards, check_declarations, check_dice, check_view, fact_functions
 from meeple.runtime.tables import CompiledAction, CompiledRules, Layout
+
+FACT_TYPES = (Int, Bool, Text, Player, Enum, Card)      # what a function named in view: facts may give
 
 
 def compile_rules(pack: M.Pack, v: Vocabulary, layout: Layout, problems: Problems,
@@ -96,16 +98,23 @@ class _Compiling:
             can_refuse=v.result.uses_require, pygen=comp.gen, fact_functions=fact_functions)
 
     def _fact_functions(self) -> dict[tuple[str, str], tuple]:
-        """The functions ``view: facts`` names, each compiled as a number of its one card
-        (``check_view`` has reported any other name)."""
+        """The functions ``view: facts`` names, each compiled as a value of its one card:
+        (its generated function, its code, its type), a number, a flag, a text, a seat, an
+        enum's value or a card (``check_view`` has reported any other name)."""
         g, v, out = self.g, self.v, {}
         functions = {f.name: f for f in g.functions}
         for kind, _, names in g.view.facts:
-            for name, _ in names:
+            for name, span in names:
                 f = functions.get(name)
-                if f is not None and name in fact_functions(g, kind) and (kind, name) not in out:
-                    params = tuple((x.name, v.type_of(x.type)) for x in f.params)
-                    out[(kind, name)] = self.comp.expression(f"view facts {kind} {name}", f.body, params, want=INT)
+                if f is None or name not in fact_functions(g, kind) or (kind, name) in out:
+                    continue
+                params = tuple((x.name, v.type_of(x.type)) for x in f.params)
+                fn, code, t = self.comp.typed_expression(f"view facts {kind} {name}", f.body, params)
+                if t is not None and not isinstance(t, FACT_TYPES):
+                    self.problems.add(ContentError(f"view: facts: '{name}' gives {t.describe()}; a fact is a number, "
+                                                   "a flag, a text, a seat, an enum's value or a card", span))
+                    fn = None
+                out[(kind, name)] = (fn, code, t)
         return out
 
     def _routines(self) -> None:

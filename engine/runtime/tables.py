@@ -120,5 +120,5 @@ class CompiledRules:
     score_res: int                      # the resource that is the score
     can_refuse: bool                    # some rule can refuse mid-effect ('require'): apply keeps a copy
     pygen: Optional[PyGen]              # the generated rules (None: checked only, ``generate=False``)
-    # view: facts naming a function of one card: (kind, function) -> (its generated function, its code) (display only)
+    # view: facts naming a function of one card: (kind, function) -> (its generated function, its code, its type) (display only)
     fact_functions: dict[tuple[str, str], tuple] = field(default_factory=dict)
