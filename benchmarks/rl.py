@@ -70,8 +70,10 @@ def bare_game(game, players: int, seed: int) -> int:
     return n
 
 
-def env_game(env, seed: int) -> int:
-    """One game through the environment, a masked random policy choosing; its steps."""
+def env_game(env, seed: int, by_position: bool = False) -> int:
+    """One game through the environment, a masked random policy choosing; its steps.
+    ``by_position``: the option drawn by position from the decision's count instead (the
+    bare loop's draw), for an environment whose menu and mask are made free (``floor``)."""
     n = 0
     env.reset(seed=seed)
     rng = random.Random(seed)
@@ -80,8 +82,11 @@ def env_game(env, seed: int) -> int:
         if term or trunc:
             env.step(None)
             continue
-        legal = obs["action_mask"].view(bool).nonzero()[0]     # numpy's quick path: a bool array's nonzero
-        env.step(int(legal[rng.randrange(len(legal))]))
+        if by_position:
+            env.step(rng.randrange(env.state.pending.count()))
+        else:
+            legal = obs["action_mask"].view(bool).nonzero()[0]     # numpy's quick path: a bool array's nonzero
+            env.step(int(legal[rng.randrange(len(legal))]))
         n += 1
     return n
 
@@ -118,22 +123,6 @@ def speeds(packs, games: int, which: str) -> None:
         print(f"{name:20} {players:>7} {env.table.layout.size:>8} {env.table.num_actions:>7} {built:>7.3f} {b:>10.0f} {e:>11.0f} {e / b:>5.2f}")
 
 
-def floor_game(env, seed: int) -> int:
-    """``env_game`` with the menu and mask free: the option drawn by position from the
-    decision's count (the bare loop's draw) and applied as it is."""
-    n = 0
-    env.reset(seed=seed)
-    rng = random.Random(seed)
-    for _ in env.agent_iter():
-        _, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
-        env.step(rng.randrange(env.state.pending.count()))
-        n += 1
-    return n
-
-
 def free_observation(env) -> None:
     """The environment's observation made free: a copy of a fixed vector (a learner keeps
     what it is handed, so the real one is a copy too)."""
@@ -167,12 +156,13 @@ def floor(packs, games: int, which: str) -> None:
         free_menu(none)
         gc.collect()
         gc.freeze()
-        loops = ((bare_game, game, players), (env_game, env), (env_game, no_obs), (floor_game, none))
+        loops = (lambda seed: bare_game(game, players, seed), lambda seed: env_game(env, seed),
+                 lambda seed: env_game(no_obs, seed), lambda seed: env_game(none, seed, by_position=True))
         counts, spent = [0] * 4, [0.0] * 4
         for seed in range(games):
-            for i, (run, *args) in enumerate(loops):
+            for i, run in enumerate(loops):
                 t = clock()
-                counts[i] += run(*args, seed)
+                counts[i] += run(seed)
                 spent[i] += clock() - t
         bare, step, obs_free, all_free = (1e6 * s / c for s, c in zip(spent, counts))
         print(f"{name:20} {players:>7} {bare:>7.1f} {step:>7.1f} {obs_free:>8.1f} {bare / obs_free:>5.2f}"

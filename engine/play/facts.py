@@ -7,11 +7,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
-from meeple.core.errors import MeepleError
 from meeple.dsl.runtime import Frame
-from meeple.dsl.types import RULE_FAULTS, STEP_BUDGET
 from meeple.dsl.typesys import PLAYER, Card
-from meeple.runtime.prices import evaluate
+from meeple.runtime.prices import evaluate, worked_out
 
 
 def card_facts(game: Any, facts: dict[str, tuple[str, ...]], c: int, st: Optional[Any] = None,
@@ -65,19 +63,6 @@ def card_facts(game: Any, facts: dict[str, tuple[str, ...]], c: int, st: Optiona
             name = named[f].get(lang) if f in named else word(f)
             out.append(name if value is True else f"{name} {value}" if isinstance(value, int) else word(str(value)))
     return out
-
-
-def worked_out(st: Any, fn: Callable, frame: Frame) -> Any:
-    """A display-only expression's value in ``frame`` (a function a fact names), with a step
-    budget of its own and the game's given back; None where it cannot be worked out."""
-    budget = st.budget
-    st.budget = STEP_BUDGET
-    try:
-        return fn(st, frame)
-    except (MeepleError, *RULE_FAULTS):
-        return None
-    finally:
-        st.budget = budget
 
 
 def zone_total(game: Any, st: Any, cards, var: str) -> int:

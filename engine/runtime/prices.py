@@ -23,7 +23,7 @@ evaluation touches, is given back.
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 from meeple.dsl.runtime import ActionDescriber, ChoiceDescriber, Frame, OneOfDescriber
 from meeple.dsl.types import RULE_FAULTS, STEP_BUDGET
@@ -102,18 +102,24 @@ def decision_floors(game, st) -> list[Optional[Price]]:
 
 
 def evaluate(st, fn, frame: Frame) -> Optional[int]:
-    """A display-only expression's number (a price, a floor, a total's bound) in ``frame``,
+    """A display-only expression's number (a price, a floor, a total's bound) in ``frame``
+    (``worked_out``); None where it cannot be worked out or is no number."""
+    value = worked_out(st, fn, frame)
+    return value if value.__class__ is int else None
+
+
+def worked_out(st, fn, frame: Frame) -> Any:
+    """A display-only expression's value in ``frame`` (a price, a function a fact names),
     with a step budget of its own and the game's given back; None where it cannot be
-    worked out or is no number."""
+    worked out (a price it cannot work out is not shown)."""
     budget = st.budget
     st.budget = STEP_BUDGET        # each evaluation has a step budget of its own
     try:
-        value = fn(st, frame)
-    except (MeepleError, *RULE_FAULTS):      # a price it cannot work out is not shown
+        return fn(st, frame)
+    except (MeepleError, *RULE_FAULTS):
         return None
     finally:
         st.budget = budget
-    return value if value.__class__ is int else None
 
 
 def _action_price(game, st, value, table: dict) -> Optional[Price]:
