@@ -323,7 +323,7 @@ class SeatReader:
     def read_whole(self, st) -> np.ndarray:
         """The seat's vector of ``st`` read whole (what ``read`` keeps up to date)."""
         counts = self._count_all(st)
-        base = counts[:self.dummy].astype(np.float32)     # not from the list: 28 us over Signorie's 1,707 places
+        base = counts[:self.dummy].astype(np.float32)     # not from the list: 28 us over 1,707 places
         base *= self.layout.weights
         np.minimum(base, 1.0, out=base)
         base[self.seat_place] = 1.0
