@@ -81,7 +81,7 @@ def test_a_choice_inside_an_action_is_taken_back_but_not_after_a_card_was_seen(t
     game.apply(st, "take")
     assert st.pending.prompt == "take which" and U.why_not(game, st, point, 0) is None
     assert U.why_not(game, st, point, 1) == "nothing to take back"          # not P2's to take back
-    U.take_back(game, st, point)
+    U.take_back(st, point)
     assert _state(st) == before and st.log == [] and st.pending.kind == "action"
     point = U.undo_point(st)
     game.apply(st, "peek")
@@ -119,7 +119,7 @@ def test_every_undo_allowed_in_random_games_gives_back_the_state_of_its_action(p
                     assert why == REASONS[1]
                 if why is None:
                     copy = st.clone()
-                    U.take_back(game, copy, point)
+                    U.take_back(copy, point)
                     assert _state(copy) == _state(point.state)
                     allowed += 1
             i = rng.randrange(dec.count())

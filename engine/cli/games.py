@@ -128,7 +128,7 @@ class _Table:
         reason = why_not(self.game, st, self.undo_point, seat, self.view.word)
         if reason is not None:
             return self.view.word("  cannot undo: {reason}", reason=reason)
-        take_back(self.game, st, self.undo_point)
+        take_back(st, self.undo_point)
         self.undo_point = None
         if self.narrator is not None:
             self.narrator.forget()          # what the choices taken back did is told to no one

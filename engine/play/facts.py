@@ -33,7 +33,7 @@ def card_facts(game: Any, facts: dict[str, tuple[str, ...]], c: int, st: Optiona
     named = {x.name: x.names for k in game.defn.card_kinds if k.name == d.kind for x in k.variables if x.names}
     out = []
     for f in facts.get(d.kind, ()):
-        t = None
+        t, worked = None, False
         if f in fields:
             value = fields[f]
         elif f in kind_vars and st is not None:
@@ -45,22 +45,20 @@ def card_facts(game: Any, facts: dict[str, tuple[str, ...]], c: int, st: Optiona
             if fn is None:          # checked only (generate=False): nothing to work it out with
                 continue
             value = worked_out(st, fn, Frame(-1, 0, [c] + [None] * (max(1, code.nlocals) - 1), -1, -1))
-            if isinstance(t, Card) and value is not None:       # a card another's fact names: with its name
-                name = named[f].get(lang) if f in named else word(f)
-                out.append(f"{name}: {card(value) if card is not None else v.card_def_ids[value]}")
-                continue
+            worked = True
         else:
             continue
         if value is None or value is False:
             continue
+        name = named[f].get(lang) if f in named else word(f)
         if t == PLAYER:
             out.append(f"P{value + 1}")
-        elif isinstance(t, Card):
-            out.append(card(value) if card is not None else v.card_def_ids[value])
+        elif isinstance(t, Card):       # a function's card is told with the function's name: 'tile: Medici (3)'
+            shown = card(value) if card is not None else v.card_def_ids[value]
+            out.append(f"{name}: {shown}" if worked else shown)
         elif isinstance(value, str) and glossary and lang in glossary.get(value, {}):
             out.append(glossary[value][lang])
         else:
-            name = named[f].get(lang) if f in named else word(f)
             out.append(name if value is True else f"{name} {value}" if isinstance(value, int) else word(str(value)))
     return out
 

@@ -169,14 +169,14 @@ class TerminalView:
             return kept
         g = self.game
         text = self.name(c)
-        valued = g.observer.value_var is not None and g.observer.has_value[c]
-        if st is not None and valued and g.observer.shows_value[st.loc[c]]:
-            text += f"={st.cvars[c * g.vocab.ncvars + g.observer.value_var]}"
+        face = g.observer.face(c, st)
+        if face is not None:
+            text += f"={face}"
         if seat and g.vocab.card_seat[c] >= 0:
             text += f" P{g.vocab.card_seat[c] + 1}"
         facts = self.fact_values(c, st, derived)
         text += f" ({', '.join(facts)})" if facts else ""
-        if not valued and g.vocab.card_defs[g.card_def_index[c]].kind not in self._read_state:
+        if not g.observer.valued[c] and g.vocab.card_defs[g.card_def_index[c]].kind not in self._read_state:
             self._card_texts[(c, seat)] = text
         return text
 
@@ -462,8 +462,8 @@ class TerminalView:
         c = self.subject(dec, i, st, viewer)
         if c is not None and (isinstance(dec.describer, OneOfDescriber) or (
                 isinstance(dec.describer, ActionDescriber) and c != dec.values[i][2])):
-            obs = self.game.observer          # 'hire: Yellow column assistant 1' (an 'about'), a die with its value
-            label += f": {self.name(c)}" + (f"={st.cvars[c * self.game.vocab.ncvars + obs.value_var]}" if obs.valued[c] and obs.shows_value[st.loc[c]] else "")
+            face = self.game.observer.face(c, st)     # 'hire: Yellow column assistant 1' (an 'about'), a die with its value
+            label += f": {self.name(c)}" + (f"={face}" if face is not None else "")
         if priced:        # the chooser's own menu: a price may read what only they see
             label += self.price(st, i)
         if c is None:

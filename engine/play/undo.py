@@ -56,7 +56,7 @@ def why_not(game: Any, st: State, point: Optional[UndoPoint], seat: int,
     return None
 
 
-def take_back(game: Any, st: State, point: UndoPoint) -> None:
+def take_back(st: State, point: UndoPoint) -> None:
     """Make ``st`` the state of ``point`` again (``why_not`` said it may)."""
     st.restore(point.state.clone())
     st.events.clear()

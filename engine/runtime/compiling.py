@@ -105,9 +105,9 @@ class _Compiling:
         functions = {f.name: f for f in g.functions}
         for kind, _, names in g.view.facts:
             for name, span in names:
-                f = functions.get(name)
-                if f is None or name not in fact_functions(g, kind) or (kind, name) in out:
+                if name not in fact_functions(g, kind) or (kind, name) in out:
                     continue
+                f = functions[name]
                 params = tuple((x.name, v.type_of(x.type)) for x in f.params)
                 fn, code, t = self.comp.typed_expression(f"view facts {kind} {name}", f.body, params)
                 if t is not None and not isinstance(t, FACT_TYPES):

@@ -40,12 +40,16 @@ def fingerprint(folders: list[str]) -> Optional[bytes]:
     """A digest of the YAML files of ``folders`` as a load lists them, names and bytes
     (None: one cannot be read, so the load is to be done again and report it)."""
     h = hashlib.blake2b(digest_size=20)
+    listed: set[Path] = set()       # a base and its extension often lie side by side: their folder once
     for folder in folders:
         root = Path(folder)
         h.update(str(root).encode("utf-8", "surrogateescape") + b"\0")
         # where an extended pack is looked for first (loading.expansion); not for the
         # --set changes' layer, which names no folder
         for near in (root, root.parent) if root.is_dir() else ():
+            if near in listed:
+                continue
+            listed.add(near)
             try:
                 names = sorted(p.name for p in near.iterdir() if p.is_dir() and is_pack(p))
             except OSError:

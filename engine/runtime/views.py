@@ -116,9 +116,15 @@ class Observer(ReadOnly):
         state, the value of a die (red_die=5) unless it lies where none is shown."""
         seat = self.vocab.card_seat[c]
         label = self.vocab.card_def_ids[c] if seat < 0 else f"{self.vocab.card_def_ids[c]}@P{seat + 1}"
-        if st is not None and self.value_var is not None and self.has_value[c] and self.shows_value[st.loc[c]]:
-            label += f"={st.cvars[c * self.vocab.ncvars + self.value_var]}"
-        return label
+        face = self.face(c, st)
+        return label if face is None else f"{label}={face}"
+
+    def face(self, c: int, st: Optional[State]) -> Any:
+        """The value card ``c`` shows in ``st``: a die's, where it lies in a zone that shows
+        values (``show_values``); None for any other card, or without a state."""
+        if st is None or not self.valued[c] or not self.shows_value[st.loc[c]]:
+            return None
+        return st.cvars[c * self.vocab.ncvars + self.value_var]
 
     def show(self, value: Any, t: Type) -> Any:
         """A variable's value as people read it: players as P1.., cards by id."""

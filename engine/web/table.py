@@ -202,21 +202,25 @@ class Table:
         with self.lock:
             if at != self.steps:
                 return view.word("the game moved on since this page was made; look again")
-            reason = self.why_no_undo(p, lang)
+            reason, point = self._undo_check(p, view)
             if reason is not None:
                 return view.word("cannot undo: {reason}", reason=reason)
-            take_back(self.game, self.st, self._undo_point(p))
+            take_back(self.st, point)
             self._moved()
         return None
 
     def why_no_undo(self, p: int, lang: Optional[str] = None) -> Optional[str]:
         """Why seat ``p`` may not undo now, in ``lang`` (None: it may; its page offers it)."""
-        from meeple.play.undo import why_not
-        view = self.view_in(lang)
         with self.lock:
-            if self.agents is None or not self.is_human(p):
-                return view.word("nobody chooses here: this table replays a log (fork it to play on)")
-            return why_not(self.game, self.st, self._undo_point(p), p, view.word)
+            return self._undo_check(p, self.view_in(lang))[0]
+
+    def _undo_check(self, p: int, view: TerminalView) -> tuple[Optional[str], Any]:
+        """(why seat ``p`` may not undo now, or None; the point it would go back to)."""
+        from meeple.play.undo import why_not
+        if self.agents is None or not self.is_human(p):
+            return view.word("nobody chooses here: this table replays a log (fork it to play on)"), None
+        point = self._undo_point(p)
+        return why_not(self.game, self.st, point, p, view.word), point
 
     def _undo_point(self, p: int) -> Any:
         """The state as seat ``p`` last chose an action, if every choice since was its own
